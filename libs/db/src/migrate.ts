@@ -1,0 +1,77 @@
+import { runner } from 'node-pg-migrate';
+import { Client } from 'pg';
+import { assertSafeIdentifier } from './pool';
+
+export interface MigrateOptions {
+  databaseUrl: string;
+  /** The service's schema; created if missing. Migrations touch only this schema. */
+  schema: string;
+  /** Folder of the service's migrations (SQL files with "-- Up Migration" / "-- Down Migration"). */
+  directory: string;
+  log?: (message: string) => void;
+}
+
+/**
+ * Applies the service's pending migrations under node-pg-migrate's advisory lock, so two replicas
+ * starting together cannot both migrate. The bookkeeping table lives in the service's own schema.
+ */
+export async function migrate(options: MigrateOptions): Promise<string[]> {
+  assertSafeIdentifier(options.schema);
+  const client = new Client({ connectionString: options.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+    const applied = await runner({
+      dbClient: client,
+      dir: options.directory,
+      direction: 'up',
+      count: Infinity,
+      migrationsTable: 'schema_migrations',
+      schema: options.schema,
+      migrationsSchema: options.schema,
+      createSchema: true,
+      createMigrationsSchema: true,
+      checkOrder: true,
+      singleTransaction: true,
+      log: options.log ?? (() => undefined),
+      logger: { debug: () => undefined, info: options.log ?? (() => undefined), warn: options.log ?? (() => undefined), error: options.log ?? (() => undefined) },
+    });
+    return applied.map((migration) => migration.name);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates a database if it does not exist (used by npm start and by tests for their own databases). */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  assertSafeIdentifier(name);
+  url.pathname = '/postgres';
+  const admin = new Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    const existing = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (existing.rowCount === 0) {
+      await admin.query(`CREATE DATABASE ${name}`).catch((error: { code?: string }) => {
+        if (error.code !== '42P04') throw error; // created concurrently by another process
+      });
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  assertSafeIdentifier(name);
+  url.pathname = '/postgres';
+  const admin = new Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}

@@ -1,0 +1,56 @@
+import { Pool, type PoolClient } from 'pg';
+
+export type { Pool, PoolClient };
+
+export interface CreatePoolOptions {
+  connectionString: string;
+  applicationName: string;
+  /** The service's own schema; it is put first on the search path of every connection. */
+  schema: string;
+  maxConnections?: number;
+  statementTimeoutMs?: number;
+}
+
+export function createPool(options: CreatePoolOptions): Pool {
+  assertSafeIdentifier(options.schema);
+  const pool = new Pool({
+    connectionString: options.connectionString,
+    application_name: options.applicationName,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: options.statementTimeoutMs ?? 15_000,
+    options: `-c search_path=${options.schema},public`,
+  });
+  // An idle client that loses its connection emits 'error' on the pool; without a listener it would
+  // crash the process. The next checkout reconnects, so it is only worth a debug note.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Runs fn inside BEGIN/COMMIT on one client, rolling back on any error. */
+export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function pingDatabase(pool: Pool): Promise<void> {
+  await pool.query('SELECT 1');
+}
+
+const safeIdentifier = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Schema and database names are interpolated into SQL, so they must be plain identifiers. */
+export function assertSafeIdentifier(name: string): void {
+  if (!safeIdentifier.test(name)) throw new Error(`Unsafe SQL identifier: ${JSON.stringify(name)}`);
+}

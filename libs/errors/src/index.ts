@@ -1,0 +1,9 @@
+export { errorCatalogue, allPkcCodes, isPkcCode, httpStatusOf, type PkcCode } from './catalogue';
+export {
+  PkcError,
+  isPkcError,
+  errorEnvelope,
+  successEnvelope,
+  type ErrorEnvelope,
+  type SuccessEnvelope,
+} from './pkc-error';

@@ -1,0 +1,49 @@
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import type { Logger } from '@pwa/logging';
+import type { PkcCode } from '@pwa/errors';
+import { requestIdMiddleware } from './request-id';
+import { createHttpMetrics, type HttpMetrics } from './metrics';
+import { operationalRoutes, type ReadinessCheck } from './health';
+import { createErrorHandler, notFoundHandler } from './error-handler';
+
+export interface CreateAppOptions {
+  serviceName: string;
+  logger: Logger;
+  /** Largest accepted JSON body; the API's bodies are small. */
+  jsonBodyLimit?: string;
+  readinessChecks?: readonly ReadinessCheck[];
+  malformedBodyCode?: PkcCode;
+  metrics?: HttpMetrics;
+  /** Middleware that runs before body parsing (the gateway's HTTPS check, say). */
+  before?: RequestHandler[];
+  /** Mounts the service's routes. */
+  routes: (app: Express) => void;
+  /** When false, /healthz, /readyz and /metrics are not mounted here (the gateway serves them on its admin port). */
+  mountOperationalRoutes?: boolean;
+}
+
+export interface ServiceApp {
+  app: Express;
+  metrics: HttpMetrics;
+}
+
+/** The express app every service uses: request id, metrics, JSON limit, routes, 404 and the error envelope. */
+export function createApp(options: CreateAppOptions): ServiceApp {
+  const app = express();
+  const metrics = options.metrics ?? createHttpMetrics(options.serviceName);
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestIdMiddleware);
+  app.use(metrics.middleware);
+  for (const middleware of options.before ?? []) app.use(middleware);
+  if (options.mountOperationalRoutes !== false) {
+    app.use(operationalRoutes(metrics.registry, options.readinessChecks ?? []));
+  }
+  app.use(express.json({ limit: options.jsonBodyLimit ?? '16kb', strict: true, type: ['application/json', 'application/*+json'] }));
+  options.routes(app);
+  app.use(notFoundHandler);
+  app.use(createErrorHandler({ logger: options.logger, malformedBodyCode: options.malformedBodyCode ?? 'PKC_2008' }));
+  return { app, metrics };
+}
+
+export type { Router };

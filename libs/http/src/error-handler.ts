@@ -1,0 +1,65 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { errorEnvelope, isPkcError, type PkcCode } from '@pwa/errors';
+import type { Logger } from '@pwa/logging';
+import { scrubSecrets } from '@pwa/logging';
+import { requestIdOf } from './request-id';
+
+export interface ErrorHandlerOptions {
+  logger: Logger;
+  /** Code for a body that is not valid JSON or is too large. The token endpoint uses PKC_1001. */
+  malformedBodyCode: PkcCode;
+}
+
+/** Any path no route claimed: a 404 in the envelope, never express's HTML page. */
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  res.status(404).json({ success: false, code: 'PKC_6002', message: 'No such endpoint' });
+};
+
+/**
+ * The one place an error becomes a response. PKC errors keep their code; body-parser errors become
+ * a validation error; anything else is logged and answered PKC_7002 without details or stack.
+ */
+export function createErrorHandler(options: ErrorHandlerOptions): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    if (isPkcError(error)) {
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      res.status(error.httpStatus).json(errorEnvelope(error.code, error.message));
+      return;
+    }
+    const bodyProblem = describeBodyParserError(error);
+    if (bodyProblem !== undefined) {
+      const code = (res.locals.malformedBodyCode as PkcCode | undefined) ?? options.malformedBodyCode;
+      res.status(400).json(errorEnvelope(code, bodyProblem));
+      return;
+    }
+    options.logger.error(
+      { err: error, requestId: requestIdOf(res), method: req.method, path: scrubSecrets(req.path) },
+      'unhandled error',
+    );
+    res.status(500).json(errorEnvelope('PKC_7002'));
+  };
+}
+
+function describeBodyParserError(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const type = (error as { type?: unknown }).type;
+  switch (type) {
+    case 'entity.parse.failed':
+      return 'Request body is not valid JSON';
+    case 'entity.too.large':
+      return 'Request body is too large';
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return 'Request body encoding is not supported; send UTF-8 JSON';
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return 'Request body could not be read';
+    default:
+      return undefined;
+  }
+}

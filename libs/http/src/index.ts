@@ -1,0 +1,6 @@
+export { createApp, type CreateAppOptions, type ServiceApp } from './app';
+export { createHttpMetrics, type HttpMetrics } from './metrics';
+export { operationalRoutes, type ReadinessCheck } from './health';
+export { createErrorHandler, notFoundHandler } from './error-handler';
+export { requestIdMiddleware, requestIdOf, requestIdHeader } from './request-id';
+export { listen, listenServer, closeServer, type RunningServer } from './server';

@@ -1,0 +1,12 @@
+import { fields, loadConfig, z } from '@pwa/config';
+import { baseServiceConfigSchema } from '@pwa/runtime';
+
+export const disbursementsConfigSchema = baseServiceConfigSchema.extend({
+  PORT: fields.port(4105),
+});
+
+export type DisbursementsConfig = z.infer<typeof disbursementsConfigSchema>;
+
+export function readDisbursementsConfig(env: Record<string, string | undefined>): Readonly<DisbursementsConfig> {
+  return loadConfig(disbursementsConfigSchema, env);
+}

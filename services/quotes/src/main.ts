@@ -1,0 +1,8 @@
+import { createLogger } from '@pwa/logging';
+import { runUntilSignalled } from '@pwa/runtime';
+import { readQuotesConfig } from './config';
+import { startQuotesService } from './service';
+
+const config = readQuotesConfig(process.env);
+const logger = createLogger({ service: 'quotes', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+runUntilSignalled(() => startQuotesService(config), logger);

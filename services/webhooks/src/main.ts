@@ -1,0 +1,8 @@
+import { createLogger } from '@pwa/logging';
+import { runUntilSignalled } from '@pwa/runtime';
+import { readWebhooksConfig } from './config';
+import { startWebhooksService } from './service';
+
+const config = readWebhooksConfig(process.env);
+const logger = createLogger({ service: 'webhooks', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+runUntilSignalled(() => startWebhooksService(config), logger);

@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Router } from 'express';
 import type { Logger } from '@pwa/logging';
 import type { PkcCode } from '@pwa/errors';
 import { requestIdMiddleware } from './request-id';
@@ -13,6 +13,7 @@ export interface CreateAppOptions {
   jsonBodyLimit?: string;
   readinessChecks?: readonly ReadinessCheck[];
   malformedBodyCode?: PkcCode;
+  malformedBodyCodeFor?: (req: Request) => PkcCode | undefined;
   metrics?: HttpMetrics;
   /** Middleware that runs before body parsing (the gateway's HTTPS check, say). */
   before?: RequestHandler[];
@@ -42,7 +43,13 @@ export function createApp(options: CreateAppOptions): ServiceApp {
   app.use(express.json({ limit: options.jsonBodyLimit ?? '16kb', strict: true, type: ['application/json', 'application/*+json'] }));
   options.routes(app);
   app.use(notFoundHandler);
-  app.use(createErrorHandler({ logger: options.logger, malformedBodyCode: options.malformedBodyCode ?? 'PKC_2008' }));
+  app.use(
+    createErrorHandler({
+      logger: options.logger,
+      malformedBodyCode: options.malformedBodyCode ?? 'PKC_2008',
+      malformedBodyCodeFor: options.malformedBodyCodeFor,
+    }),
+  );
   return { app, metrics };
 }
 

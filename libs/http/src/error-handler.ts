@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { errorEnvelope, isPkcError, type PkcCode } from '@pwa/errors';
 import type { Logger } from '@pwa/logging';
 import { scrubSecrets } from '@pwa/logging';
@@ -6,8 +6,10 @@ import { requestIdOf } from './request-id';
 
 export interface ErrorHandlerOptions {
   logger: Logger;
-  /** Code for a body that is not valid JSON or is too large. The token endpoint uses PKC_1001. */
+  /** Code for a body that is not valid JSON or is too large (PKC_2008 unless malformedBodyCodeFor says otherwise). */
   malformedBodyCode: PkcCode;
+  /** Per-request override: the token endpoint answers PKC_1001 for a body it cannot read. */
+  malformedBodyCodeFor?: (req: Request) => PkcCode | undefined;
 }
 
 /** Any path no route claimed: a 404 in the envelope, never express's HTML page. */
@@ -32,7 +34,7 @@ export function createErrorHandler(options: ErrorHandlerOptions): ErrorRequestHa
     }
     const bodyProblem = describeBodyParserError(error);
     if (bodyProblem !== undefined) {
-      const code = (res.locals.malformedBodyCode as PkcCode | undefined) ?? options.malformedBodyCode;
+      const code = options.malformedBodyCodeFor?.(req) ?? options.malformedBodyCode;
       res.status(400).json(errorEnvelope(code, bodyProblem));
       return;
     }

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createApp, listen, type ReadinessCheck } from '@pwa/http';
+import { createApp, listen, type CreateAppOptions, type ReadinessCheck } from '@pwa/http';
 import { createPool, migrate, pingDatabase, type Pool } from '@pwa/db';
 import { createLogger, type Logger } from '@pwa/logging';
 import { fields, z } from '@pwa/config';
@@ -24,6 +24,7 @@ export interface ServiceHostOptions {
   logger?: Logger;
   routes?: (app: Express, context: ServiceContext) => void;
   readinessChecks?: (context: ServiceContext) => ReadinessCheck[];
+  malformedBodyCodeFor?: CreateAppOptions['malformedBodyCodeFor'];
 }
 
 export interface ServiceContext {
@@ -65,6 +66,7 @@ export async function hostService(options: ServiceHostOptions): Promise<HostedSe
     serviceName: options.name,
     logger,
     readinessChecks,
+    malformedBodyCodeFor: options.malformedBodyCodeFor,
     routes: (expressApp) => options.routes?.(expressApp, context),
   });
   const server = await listen(app, options.port, options.env.HOST);

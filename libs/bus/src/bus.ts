@@ -1,0 +1,280 @@
+import type { ChannelModel, ConfirmChannel } from 'amqplib';
+import { parseEventEnvelope, type EventEnvelope } from '@pwa/contracts';
+import type { Logger } from '@pwa/logging';
+import { BusError } from './bus-error';
+import { connectWithTimeout } from './connect-with-timeout';
+import { startConsumer, type RunningConsumer, type SubscribeOptions } from './consumer';
+import { encodeEnvelope, publishOptions } from './message-codec';
+import { reconnectDelayMs, reconnectDelayMsMaxDefault } from './reconnect-delay';
+import { assertExchangeTopology } from './topology';
+
+export interface BusOptions {
+  url: string;
+  /** The durable topic exchange every event goes through; dead-letter names derive from it. */
+  exchange: string;
+  serviceName: string;
+  logger: Logger;
+  /** Cap of the reconnect backoff; defaults to 5000. */
+  reconnectDelayMsMax?: number;
+  /** How long one connection attempt may take before it fails; defaults to 5000. */
+  connectTimeoutMs?: number;
+  /** How long publish waits for the broker's confirm before it rejects; defaults to 10000. */
+  publishConfirmTimeoutMs?: number;
+}
+
+export interface Bus {
+  /** Resolves once the broker has confirmed the message (persistent, routing key = type); rejects otherwise. */
+  publish(envelope: EventEnvelope): Promise<void>;
+  /** Declares the queue and consumes from it; re-established automatically after a reconnect. */
+  subscribe(options: SubscribeOptions): Promise<void>;
+  isConnected(): boolean;
+  /** Called after the connection is re-established: consumers of ephemeral queues may have missed events. */
+  onReconnect(listener: () => void): void;
+  /** Stops consuming, lets running handlers finish (bounded), and closes the connection. */
+  close(): Promise<void>;
+}
+
+const connectTimeoutMsDefault = 5_000;
+const publishConfirmTimeoutMsDefault = 10_000;
+/** Bounds how long close() waits for handlers still running, so shutdown cannot hang on one. */
+const closeGraceMs = 5_000;
+
+/** One live AMQP connection and what was set up on it; replaced wholesale on every reconnect. */
+interface Connection {
+  model: ChannelModel;
+  publishChannel: ConfirmChannel;
+  consumers: Map<SubscribeOptions, RunningConsumer | 'starting'>;
+  lost: boolean;
+}
+
+/**
+ * Connects, declares the topology, and keeps the connection alive. Rejects (after the connect
+ * timeout at most) when the broker is unreachable at start: a service must not report ready
+ * without its bus. Later losses are repaired in the background.
+ */
+export async function connectBus(options: BusOptions): Promise<Bus> {
+  const bus = new ReconnectingBus(options);
+  await bus.start();
+  return bus;
+}
+
+class ReconnectingBus implements Bus {
+  private connection: Connection | undefined;
+  private readonly subscriptions: SubscribeOptions[] = [];
+  private readonly reconnectListeners: (() => void)[] = [];
+  private readonly inFlightDeliveries = new Set<Promise<void>>();
+  private reconnectLoopRunning = false;
+  private reconnectLoop: Promise<void> | undefined;
+  private cancelReconnectWait: (() => void) | undefined;
+  private closed: Promise<void> | undefined;
+
+  constructor(private readonly options: BusOptions) {}
+
+  async start(): Promise<void> {
+    this.connection = await this.openConnection();
+  }
+
+  isConnected(): boolean {
+    return this.connection !== undefined && !this.connection.lost;
+  }
+
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
+  }
+
+  async publish(envelope: EventEnvelope): Promise<void> {
+    const valid = parseEventEnvelope(envelope);
+    const connection = this.connection;
+    if (this.closed) throw new BusError('BUS_CLOSED', 'The bus is closed');
+    if (!connection || connection.lost) throw new BusError('BUS_NOT_CONNECTED', `Cannot publish ${valid.type}: the bus is not connected`);
+    const timeoutMs = this.options.publishConfirmTimeoutMs ?? publishConfirmTimeoutMsDefault;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new BusError('BUS_PUBLISH_NOT_CONFIRMED', `Publish of ${valid.type} not confirmed within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const onConfirm = (error: unknown): void => {
+        clearTimeout(timer);
+        if (error === null || error === undefined) resolve();
+        else reject(new BusError('BUS_PUBLISH_NOT_CONFIRMED', `Broker did not confirm ${valid.type}`, { cause: error }));
+      };
+      try {
+        const content = encodeEnvelope(valid);
+        connection.publishChannel.publish(this.options.exchange, valid.type, content, publishOptions(valid, this.options.serviceName), onConfirm);
+      } catch (error) {
+        onConfirm(error ?? new Error('publish failed'));
+      }
+    });
+  }
+
+  async subscribe(subscription: SubscribeOptions): Promise<void> {
+    if (this.closed) throw new BusError('BUS_CLOSED', 'The bus is closed');
+    assertValidSubscription(subscription);
+    this.subscriptions.push(subscription);
+    const connection = this.connection;
+    if (!connection || connection.lost) {
+      this.options.logger.warn({ queue: subscription.queue }, 'bus not connected; the subscription starts when it reconnects');
+      return;
+    }
+    try {
+      await this.startSubscription(connection, subscription);
+    } catch (error) {
+      this.subscriptions.splice(this.subscriptions.indexOf(subscription), 1);
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    this.closed ??= this.shutDown();
+    return this.closed;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.cancelReconnectWait?.();
+    await this.reconnectLoop;
+    const connection = this.connection;
+    this.connection = undefined;
+    if (!connection) return;
+    for (const consumer of connection.consumers.values()) {
+      if (consumer !== 'starting') await consumer.cancel().catch(() => undefined);
+    }
+    await waitAtMost(Promise.allSettled([...this.inFlightDeliveries]), closeGraceMs);
+    await connection.model.close().catch(() => undefined);
+  }
+
+  private async openConnection(): Promise<Connection> {
+    const { logger } = this.options;
+    const model = await connectWithTimeout(this.options.url, this.options.connectTimeoutMs ?? connectTimeoutMsDefault, this.options.serviceName);
+    try {
+      const publishChannel = await model.createConfirmChannel();
+      const connection: Connection = { model, publishChannel, consumers: new Map(), lost: false };
+      // Listeners before anything can fail: an 'error' event without a listener would crash the process.
+      model.on('error', (error: Error) => logger.warn({ err: error }, 'bus connection error'));
+      model.on('close', (error?: Error) => this.handleLoss(connection, error ?? new Error('bus connection closed')));
+      publishChannel.on('error', (error: Error) => logger.warn({ err: error }, 'bus publish channel error'));
+      publishChannel.on('close', () => this.handleLoss(connection, new Error('bus publish channel closed')));
+      await assertExchangeTopology(publishChannel, this.options.exchange);
+      return connection;
+    } catch (error) {
+      await model.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async startSubscription(connection: Connection, subscription: SubscribeOptions): Promise<void> {
+    // Marked before the first await, so a reconnect running at the same time does not start it twice.
+    connection.consumers.set(subscription, 'starting');
+    try {
+      const consumer = await startConsumer({
+        model: connection.model,
+        exchange: this.options.exchange,
+        subscription,
+        logger: this.options.logger,
+        onLost: (error) => this.handleLoss(connection, error),
+        trackDelivery: (delivery) => this.trackDelivery(delivery),
+      });
+      connection.consumers.set(subscription, consumer);
+    } catch (error) {
+      connection.consumers.delete(subscription);
+      throw error;
+    }
+  }
+
+  private trackDelivery(delivery: Promise<void>): void {
+    this.inFlightDeliveries.add(delivery);
+    void delivery.finally(() => this.inFlightDeliveries.delete(delivery));
+  }
+
+  /**
+   * Any close or error of the connection, the publish channel or a consumer channel ends the whole
+   * connection: rebuilding everything is simpler to reason about than repairing parts of it.
+   */
+  private handleLoss(connection: Connection, error: Error): void {
+    connection.lost = true;
+    if (this.closed || this.connection !== connection) return;
+    this.connection = undefined;
+    this.options.logger.warn({ err: error }, 'bus connection lost; reconnecting');
+    void connection.model.close().catch(() => undefined);
+    if (!this.reconnectLoopRunning) this.reconnectLoop = this.reconnectUntilConnected();
+  }
+
+  /** Retries with capped exponential backoff until connected or closed; never more than one loop at a time. */
+  private async reconnectUntilConnected(): Promise<void> {
+    this.reconnectLoopRunning = true;
+    const delayMsMax = this.options.reconnectDelayMsMax ?? reconnectDelayMsMaxDefault;
+    try {
+      for (let attempt = 1; !this.closed; attempt += 1) {
+        await this.waitBeforeReconnect(reconnectDelayMs(attempt, delayMsMax));
+        if (this.closed) return;
+        if (await this.tryReconnect(attempt)) {
+          this.reconnectLoopRunning = false;
+          this.notifyReconnected();
+          return;
+        }
+      }
+    } finally {
+      this.reconnectLoopRunning = false;
+    }
+  }
+
+  private async tryReconnect(attempt: number): Promise<boolean> {
+    let connection: Connection | undefined;
+    try {
+      connection = await this.openConnection();
+      if (this.closed) {
+        await connection.model.close().catch(() => undefined);
+        return false;
+      }
+      this.connection = connection;
+      // The live array: a subscribe() that arrives meanwhile is picked up by this loop or starts itself.
+      for (const subscription of this.subscriptions) {
+        if (!connection.consumers.has(subscription)) await this.startSubscription(connection, subscription);
+      }
+      if (connection.lost) throw new Error('connection lost while re-subscribing');
+      this.options.logger.info({ attempt, subscriptions: this.subscriptions.length }, 'bus reconnected');
+      return true;
+    } catch (error) {
+      if (connection && this.connection === connection) this.connection = undefined;
+      if (connection) await connection.model.close().catch(() => undefined);
+      this.options.logger.warn({ err: error, attempt }, 'bus reconnect attempt failed');
+      return false;
+    }
+  }
+
+  private waitBeforeReconnect(delayMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, delayMs);
+      this.cancelReconnectWait = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private notifyReconnected(): void {
+    for (const listener of this.reconnectListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.options.logger.error({ err: error }, 'onReconnect listener failed');
+      }
+    }
+  }
+}
+
+function assertValidSubscription(subscription: SubscribeOptions): void {
+  const problems: string[] = [];
+  if (subscription.queue.trim() === '') problems.push('queue is empty');
+  if (subscription.routingKeys.length === 0) problems.push('routingKeys is empty');
+  if (subscription.prefetch !== undefined && !(Number.isInteger(subscription.prefetch) && subscription.prefetch > 0)) {
+    problems.push('prefetch must be a positive integer');
+  }
+  if (problems.length > 0) throw new BusError('BUS_INVALID_SUBSCRIPTION', `Invalid subscription: ${problems.join('; ')}`);
+}
+
+function waitAtMost(promise: Promise<unknown>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  return Promise.race([promise.then(() => undefined), timeout]).finally(() => clearTimeout(timer));
+}

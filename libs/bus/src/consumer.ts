@@ -1,0 +1,104 @@
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import { isContractViolation, type EventEnvelope } from '@pwa/contracts';
+import type { Logger } from '@pwa/logging';
+import { runWithTraceparent } from '@pwa/telemetry';
+import { decodeEnvelope } from './message-codec';
+import { queueOptions, type QueueKind } from './topology';
+
+export interface SubscribeOptions {
+  /** Full queue name chosen by the caller, e.g. "wallet.partner-events". */
+  queue: string;
+  /** Topic patterns bound to the exchange, e.g. ["partner.*"]. */
+  routingKeys: string[];
+  /**
+   * durable: quorum queue with dead-letter exchange and a delivery limit (events a service must not
+   * miss). ephemeral: exclusive, auto-delete classic queue (per-process cache invalidation).
+   */
+  kind: QueueKind;
+  /** The message is acked only after this resolves; a rejection sends it back for a retry. */
+  handler: (envelope: EventEnvelope) => Promise<void>;
+  /** Unacked messages the broker hands this consumer at once; defaults to 10. */
+  prefetch?: number;
+}
+
+export const prefetchDefault = 10;
+
+export interface RunningConsumer {
+  /** Stops new deliveries; messages already delivered are still settled by their handler. */
+  cancel(): Promise<void>;
+}
+
+export interface StartConsumerOptions {
+  model: ChannelModel;
+  exchange: string;
+  subscription: SubscribeOptions;
+  logger: Logger;
+  /** Called when the channel closes or the broker cancels the consumer (for example, queue deleted). */
+  onLost: (error: Error) => void;
+  /** Lets the bus wait for handlers still running when it closes. */
+  trackDelivery: (delivery: Promise<void>) => void;
+}
+
+/** Declares the queue and its bindings on a channel of its own, then consumes from it. */
+export async function startConsumer(options: StartConsumerOptions): Promise<RunningConsumer> {
+  const { subscription, exchange, logger } = options;
+  const channel = await options.model.createChannel();
+  channel.on('error', (error: Error) => logger.warn({ err: error, queue: subscription.queue }, 'consumer channel error'));
+  try {
+    await channel.prefetch(subscription.prefetch ?? prefetchDefault);
+    await channel.assertQueue(subscription.queue, queueOptions(subscription.kind, exchange));
+    for (const routingKey of subscription.routingKeys) await channel.bindQueue(subscription.queue, exchange, routingKey);
+    const { consumerTag } = await channel.consume(subscription.queue, (message) => {
+      if (message === null) {
+        options.onLost(new Error(`consumer of ${subscription.queue} cancelled by the broker`));
+        return;
+      }
+      options.trackDelivery(deliver(channel, subscription, message, logger));
+    });
+    channel.on('close', () => options.onLost(new Error(`consumer channel of ${subscription.queue} closed`)));
+    return { cancel: () => channel.cancel(consumerTag).then(() => undefined) };
+  } catch (error) {
+    await channel.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Settles one message. Unparseable messages and contract violations are dead-lettered at once:
+ * no retry can make them valid. Other handler failures are requeued; a durable (quorum) queue
+ * dead-letters after the delivery limit, and an ephemeral (classic) queue, which counts nothing,
+ * gets one retry.
+ */
+async function deliver(channel: Channel, subscription: SubscribeOptions, message: ConsumeMessage, logger: Logger): Promise<void> {
+  const context = { queue: subscription.queue, routingKey: message.fields.routingKey, messageId: message.properties.messageId as unknown };
+  let envelope: EventEnvelope;
+  try {
+    envelope = decodeEnvelope(message);
+  } catch (error) {
+    logger.error({ err: error, ...context }, 'unparseable message dead-lettered');
+    settle(() => channel.nack(message, false, false), logger);
+    return;
+  }
+  try {
+    await runWithTraceparent(envelope.traceparent, () => subscription.handler(envelope));
+    settle(() => channel.ack(message), logger);
+  } catch (error) {
+    const permanent = isContractViolation(error);
+    const requeue = !permanent && (subscription.kind === 'durable' || !message.fields.redelivered);
+    const outcome = requeue ? 'requeued' : 'dead-lettered';
+    logger.warn({ err: error, ...context, eventId: envelope.eventId, type: envelope.type }, `event handler failed; message ${outcome}`);
+    settle(() => channel.nack(message, false, requeue), logger);
+  }
+}
+
+/**
+ * Acking on a channel that closed meanwhile throws; the broker then redelivers the message on the
+ * next connection, and the idempotent consumer turns that into a no-op.
+ */
+function settle(action: () => void, logger: Logger): void {
+  try {
+    action();
+  } catch (error) {
+    logger.debug({ err: error }, 'could not settle a message on a closed channel; it will be redelivered');
+  }
+}

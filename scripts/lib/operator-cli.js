@@ -1,0 +1,66 @@
+// Runs auth's operator CLI (services/auth/dist/cli/main.js) as a child process and reads its JSON.
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { repoRoot } = require('./settings');
+
+const cliEntry = path.join(repoRoot, 'services', 'auth', 'dist', 'cli', 'main.js');
+const cliTimeoutMs = 60_000;
+
+function cliIsBuilt() {
+  return fs.existsSync(cliEntry);
+}
+
+/** The last line of stdout that parses as a JSON object or array (log lines may precede it). */
+function lastJson(stdout) {
+  const lines = stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const line = lines[index];
+    if (!line.startsWith('{') && !line.startsWith('[')) continue;
+    try {
+      return JSON.parse(line);
+    } catch {
+      // not this line
+    }
+  }
+  // The CLI may pretty-print: try the whole output.
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the CLI with args (adds --json) and resolves { exitCode, json, stdout, stderr }. */
+function runOperatorCli(args, env) {
+  if (!cliIsBuilt()) return Promise.reject(new Error(`${path.relative(repoRoot, cliEntry)} is missing; run npm run build`));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliEntry, ...args, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), cliTimeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve({ exitCode, json: lastJson(stdout), stdout, stderr });
+    });
+  });
+}
+
+/** Like runOperatorCli, but rejects with the CLI's own words when it fails. */
+async function runOperatorCliOrThrow(args, env) {
+  const result = await runOperatorCli(args, env);
+  if (result.exitCode !== 0 || result.json === undefined) {
+    const detail = (result.json && (result.json.message || result.json.error)) || result.stderr.trim() || result.stdout.trim();
+    throw new Error(`operator CLI "${args[0]}" failed (exit ${result.exitCode}): ${String(detail).slice(0, 1000)}`);
+  }
+  return result.json;
+}
+
+module.exports = { cliEntry, cliIsBuilt, runOperatorCli, runOperatorCliOrThrow };

@@ -1,0 +1,52 @@
+import { fields, loadConfig, z } from '@pwa/config';
+import { baseServiceConfigSchema } from '@pwa/runtime';
+
+const encryptionKeySchema = z
+  .string({ error: 'AUTH_KEY_ENCRYPTION_KEY is required (base64 of 32 random bytes)' })
+  .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be base64 of exactly 32 bytes');
+
+/** Settings the operator CLI needs: the database and the environment. */
+export const authStoreConfigSchema = z.object({
+  LOG_LEVEL: fields.logLevel,
+  ENVIRONMENT: fields.environment,
+  DATABASE_URL: fields.databaseUrl,
+  AUTH_KEY_ENCRYPTION_KEY: encryptionKeySchema.optional(),
+});
+
+export const authConfigSchema = baseServiceConfigSchema
+  .extend({
+    PORT: fields.port(4101),
+    AMQP_URL: fields.amqpUrl,
+    BUS_EXCHANGE: fields.busExchange,
+    TOKEN_ISSUER: z.string().min(1).optional(),
+    TOKEN_AUDIENCE: z.string().min(1).optional(),
+    TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+    AUTH_KEY_ENCRYPTION_KEY: encryptionKeySchema,
+    OUTBOX_POLL_INTERVAL_MS: fields.milliseconds(200),
+    OTEL_ENABLED: fields.boolean(false),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  })
+  .transform((env) => ({
+    ...env,
+    TOKEN_ISSUER: env.TOKEN_ISSUER ?? defaultTokenIssuer(env.ENVIRONMENT),
+    TOKEN_AUDIENCE: env.TOKEN_AUDIENCE ?? defaultTokenAudience(env.ENVIRONMENT),
+  }));
+
+export type AuthConfig = z.infer<typeof authConfigSchema>;
+export type AuthStoreConfig = z.infer<typeof authStoreConfigSchema>;
+
+export function defaultTokenIssuer(environment: string): string {
+  return `https://auth.${environment}.partner-wallet.example`;
+}
+
+export function defaultTokenAudience(environment: string): string {
+  return `partner-wallet-api:${environment}`;
+}
+
+export function readAuthConfig(env: Record<string, string | undefined>): Readonly<AuthConfig> {
+  return loadConfig(authConfigSchema, env);
+}
+
+export function readAuthStoreConfig(env: Record<string, string | undefined>): Readonly<AuthStoreConfig> {
+  return loadConfig(authStoreConfigSchema, env);
+}

@@ -1,0 +1,60 @@
+import { authMigrationsDirectory, authSchema } from './service-paths';
+import { connectBus, startOutboxRelay } from '@pwa/bus';
+import { hostService, type HostedService } from '@pwa/runtime';
+import { createLogger } from '@pwa/logging';
+import type { AuthConfig } from './config';
+import { mountTokenRoutes, tokenPath } from './http/token-routes';
+import { mountInternalRoutes } from './http/internal-routes';
+import { SigningKeyring } from './use-cases/signing-keyring';
+import type { TokenSettings } from './use-cases/issue-access-token';
+
+
+export interface AuthService extends HostedService {
+  keyring: SigningKeyring;
+}
+
+/** Starts auth: migrations, the signing keyring, the token and internal routes, and the outbox relay. */
+export async function startAuthService(config: Readonly<AuthConfig>): Promise<AuthService> {
+  const logger = createLogger({ service: 'auth', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'auth', logger });
+  const settings: TokenSettings = {
+    issuer: config.TOKEN_ISSUER,
+    audience: config.TOKEN_AUDIENCE,
+    ttlSeconds: config.TOKEN_TTL_SECONDS,
+    environment: config.ENVIRONMENT,
+  };
+  const encryptionKey = Buffer.from(config.AUTH_KEY_ENCRYPTION_KEY, 'base64');
+  let keyring: SigningKeyring | undefined;
+  const hosted = await hostService({
+    name: 'auth',
+    schema: authSchema,
+    migrationsDirectory: authMigrationsDirectory,
+    env: config,
+    port: config.PORT,
+    logger,
+    malformedBodyCodeFor: (req) => (req.path === tokenPath ? 'PKC_1001' : undefined),
+    routes: (app, context) => {
+      keyring = new SigningKeyring(context.pool, encryptionKey, settings.ttlSeconds);
+      mountTokenRoutes(app, context.pool, keyring, settings);
+      mountInternalRoutes(app, context.pool, keyring, settings);
+    },
+    readinessChecks: () => [
+      {
+        name: 'rabbitmq',
+        check: () => (bus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))),
+      },
+    ],
+  });
+  if (!keyring) throw new Error('auth routes were not mounted');
+  await keyring.ensureActiveKey();
+  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  return {
+    ...hosted,
+    keyring,
+    stop: async () => {
+      await relay.stop();
+      await hosted.stop();
+      await bus.close();
+    },
+  };
+}

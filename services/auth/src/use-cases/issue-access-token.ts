@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { PkcError } from '@pwa/errors';
+import type { Pool } from '@pwa/db';
+import { clientSecretMatches, decoySecretHash } from '../domain/client-secret';
+import { refusalForStatus } from '../domain/partner';
+import type { ClientCredentials } from '../domain/token-request';
+import { signingAlgorithm } from '../domain/signing-key';
+import { findPartnerByClientId } from '../store/partner-store';
+import type { SigningKeyring } from './signing-keyring';
+
+export interface TokenSettings {
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+  environment: string;
+}
+
+export interface AccessTokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+/**
+ * OAuth 2.0 client credentials: verify the secret (an unknown client costs the same argon2
+ * verification as a wrong secret), then the partner's status, then sign a short-lived JWT.
+ * A partner's status is revealed only to a caller who proved the secret.
+ */
+export async function issueAccessToken(
+  pool: Pool,
+  keyring: SigningKeyring,
+  settings: TokenSettings,
+  credentials: ClientCredentials,
+): Promise<AccessTokenResponse> {
+  const partner = await findPartnerByClientId(pool, credentials.clientId);
+  const storedHash = partner?.clientSecretHash ?? (await decoySecretHash());
+  const matches = await clientSecretMatches(storedHash, credentials.clientSecret);
+  if (!partner || !matches) throw new PkcError('PKC_1002');
+  const refusal = refusalForStatus(partner.status);
+  if (refusal) throw new PkcError(refusal);
+
+  const key = await keyring.activeKey();
+  const accessToken = jwt.sign(
+    { cid: partner.clientId, perms: partner.permissions, env: settings.environment },
+    key.privateKey,
+    {
+      algorithm: signingAlgorithm,
+      keyid: key.kid,
+      issuer: settings.issuer,
+      audience: settings.audience,
+      subject: partner.partnerId,
+      jwtid: randomUUID(),
+      expiresIn: settings.ttlSeconds,
+    },
+  );
+  return { access_token: accessToken, token_type: 'Bearer', expires_in: settings.ttlSeconds };
+}

@@ -1,0 +1,86 @@
+import type { PartnerPermission } from '@pwa/contracts';
+
+/** The public prefix every partner path starts with; it is stripped before forwarding. */
+export const publicPathPrefix = '/api/v1';
+
+export const upstreamNames = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'] as const;
+export type UpstreamName = (typeof upstreamNames)[number];
+
+export type HttpMethod = 'GET' | 'POST';
+
+/** Which deadline applies: the transfer gets a longer one so the service's own 25 s budget expires first. */
+export type TimeoutClass = 'standard' | 'transfer';
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Path below the public prefix, with ":name" for one path segment. Also the metrics label. */
+  pathTemplate: string;
+  upstream: UpstreamName;
+  /** The token endpoint is the only route a partner may call without a bearer token. */
+  authentication: 'none' | 'bearer';
+  requiredPermission: PartnerPermission | null;
+  timeoutClass: TimeoutClass;
+}
+
+/** The one route table of the public API. A path not listed here is never forwarded anywhere. */
+export const routeTable: readonly RouteDefinition[] = [
+  { method: 'POST', pathTemplate: '/partner/auth/token', upstream: 'auth', authentication: 'none', requiredPermission: null, timeoutClass: 'standard' },
+  { method: 'GET', pathTemplate: '/partner/v1/account/:phone', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
+  { method: 'GET', pathTemplate: '/partner/v1/balance', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
+  { method: 'POST', pathTemplate: '/partner/v1/collection/quote', upstream: 'quotes', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
+  { method: 'POST', pathTemplate: '/partner/v1/collection/request', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
+  { method: 'GET', pathTemplate: '/partner/v1/collection/:referenceId', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
+  { method: 'POST', pathTemplate: '/partner/v1/disbursement/quote', upstream: 'quotes', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
+  { method: 'POST', pathTemplate: '/partner/v1/disbursement/transfer', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'transfer' },
+  { method: 'GET', pathTemplate: '/partner/v1/disbursement/:referenceId', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
+];
+
+export type RouteMatch =
+  | { kind: 'matched'; route: RouteDefinition; upstreamPath: string }
+  | { kind: 'method_not_allowed'; allowedMethods: HttpMethod[] }
+  | { kind: 'not_found' };
+
+/**
+ * A path parameter is one segment of unreserved characters (percent-encoding and "+" allowed, for
+ * phone numbers). Dot segments are refused so that no upstream can be steered to another path.
+ */
+const safePathSegment = /^[A-Za-z0-9_~+%-][A-Za-z0-9._~+%-]*$/;
+
+/**
+ * Finds the route for a request. `rawPath` is the path as received (still percent-encoded, without
+ * the query string). Among routes of the request's method, literal segments win over parameters, so
+ * POST /collection/quote is never read as a referenceId. The upstream path is the public path with
+ * the prefix stripped.
+ */
+export function matchRoute(table: readonly RouteDefinition[], method: string, rawPath: string): RouteMatch {
+  if (!rawPath.startsWith(`${publicPathPrefix}/`)) return { kind: 'not_found' };
+  const upstreamPath = rawPath.slice(publicPathPrefix.length);
+  const segments = upstreamPath.split('/').slice(1);
+  const candidates = table
+    .map((route) => ({ route, score: scorePath(route.pathTemplate, segments) }))
+    .filter((candidate): candidate is { route: RouteDefinition; score: number } => candidate.score !== undefined);
+  if (candidates.length === 0) return { kind: 'not_found' };
+  const sameMethod = candidates.filter((candidate) => candidate.route.method === method);
+  const best = sameMethod.sort((left, right) => right.score - left.score)[0];
+  if (best) return { kind: 'matched', route: best.route, upstreamPath };
+  const allowedMethods = [...new Set(candidates.map((candidate) => candidate.route.method))];
+  return { kind: 'method_not_allowed', allowedMethods };
+}
+
+/** Undefined when the path does not fit the template; otherwise the number of literal segments. */
+function scorePath(pathTemplate: string, segments: readonly string[]): number | undefined {
+  const templateSegments = pathTemplate.split('/').slice(1);
+  if (templateSegments.length !== segments.length) return undefined;
+  let literalCount = 0;
+  for (const [index, templateSegment] of templateSegments.entries()) {
+    const segment = segments[index] ?? '';
+    if (templateSegment.startsWith(':')) {
+      if (!safePathSegment.test(segment)) return undefined;
+    } else if (templateSegment === segment) {
+      literalCount += 1;
+    } else {
+      return undefined;
+    }
+  }
+  return literalCount;
+}

@@ -17,6 +17,7 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.js',
+      globalTeardown: '<rootDir>/test/support/global-teardown.js',
       slowTestThreshold: 30,
     },
   ],

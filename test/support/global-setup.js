@@ -1,7 +1,19 @@
-// Fails the integration run early, with a clear message, when a server the tests need is down.
+// Runs once before the integration project. Tests use the servers named by TEST_DATABASE_URL,
+// TEST_AMQP_URL and TEST_REDIS_URL (default: the local servers). When one is unreachable and a
+// Docker engine is available, it is started with testcontainers instead; without Docker the run
+// fails early with a message naming the server, its address and how to start it.
 'use strict';
+const fs = require('node:fs');
 const net = require('node:net');
 const { serverUrls } = require('./server-urls');
+
+const defaultPorts = { postgres: 5432, amqp: 5672, redis: 6379 };
+const startHints = {
+  postgres: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
+  amqp: 'rabbitmq-server -detached',
+  redis: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save ""',
+};
+const envNames = { postgres: 'TEST_DATABASE_URL', amqp: 'TEST_AMQP_URL', redis: 'TEST_REDIS_URL' };
 
 function reachable(host, port) {
   return new Promise((resolve) => {
@@ -12,13 +24,54 @@ function reachable(host, port) {
   });
 }
 
+function dockerEngineLikelyAvailable() {
+  return Boolean(process.env.DOCKER_HOST) || fs.existsSync('/var/run/docker.sock');
+}
+
+async function startContainer(name) {
+  const { GenericContainer, Wait } = require('testcontainers');
+  switch (name) {
+    case 'postgres': {
+      const container = await new GenericContainer('postgres:16-alpine')
+        .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust' })
+        .withExposedPorts(5432)
+        .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+        .start();
+      return { container, url: `postgres://postgres@${container.getHost()}:${container.getMappedPort(5432)}/postgres` };
+    }
+    case 'amqp': {
+      const container = await new GenericContainer('rabbitmq:3.13-alpine')
+        .withExposedPorts(5672)
+        .withWaitStrategy(Wait.forLogMessage(/Server startup complete/))
+        .start();
+      return { container, url: `amqp://guest:guest@${container.getHost()}:${container.getMappedPort(5672)}` };
+    }
+    case 'redis': {
+      const container = await new GenericContainer('redis:7-alpine').withExposedPorts(6379).start();
+      return { container, url: `redis://${container.getHost()}:${container.getMappedPort(6379)}` };
+    }
+    default:
+      throw new Error(`unknown server ${name}`);
+  }
+}
+
 module.exports = async function globalSetup() {
   const urls = serverUrls();
-  const problems = [];
+  const missing = [];
   for (const [name, raw] of Object.entries(urls)) {
     const url = new URL(raw);
-    const port = Number(url.port) || { postgres: 5432, amqp: 5672, redis: 6379 }[name];
-    if (!(await reachable(url.hostname, port))) problems.push(`${name} is not reachable at ${url.hostname}:${port}`);
+    const port = Number(url.port) || defaultPorts[name];
+    if (!(await reachable(url.hostname, port))) missing.push({ name, address: `${url.hostname}:${port}` });
   }
-  if (problems.length > 0) throw new Error(`Integration tests need running servers:\n  ${problems.join('\n  ')}`);
+  if (missing.length === 0) return;
+  if (!dockerEngineLikelyAvailable()) {
+    const lines = missing.map(({ name, address }) => `${name} is not reachable at ${address}; start it with: ${startHints[name]}`);
+    throw new Error(`Integration tests need running servers (or a Docker engine for testcontainers):\n  ${lines.join('\n  ')}`);
+  }
+  globalThis.__testContainers = [];
+  for (const { name } of missing) {
+    const { container, url } = await startContainer(name);
+    globalThis.__testContainers.push(container);
+    process.env[envNames[name]] = url; // inherited by the test workers and the processes they spawn
+  }
 };

@@ -181,7 +181,10 @@ class ReconnectingBus implements Bus {
 
   private trackDelivery(delivery: Promise<void>): void {
     this.inFlightDeliveries.add(delivery);
-    void delivery.finally(() => this.inFlightDeliveries.delete(delivery));
+    const forget = (): void => {
+      this.inFlightDeliveries.delete(delivery);
+    };
+    delivery.then(forget, forget);
   }
 
   /**

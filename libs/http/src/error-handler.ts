@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { errorEnvelope, isPkcError, type PkcCode } from '@pwa/errors';
+import { errorEnvelope, httpStatusOf, isPkcError, type PkcCode } from '@pwa/errors';
 import type { Logger } from '@pwa/logging';
 import { scrubSecrets } from '@pwa/logging';
 import { requestIdOf } from './request-id';
@@ -35,7 +35,7 @@ export function createErrorHandler(options: ErrorHandlerOptions): ErrorRequestHa
     const bodyProblem = describeBodyParserError(error);
     if (bodyProblem !== undefined) {
       const code = options.malformedBodyCodeFor?.(req) ?? options.malformedBodyCode;
-      res.status(400).json(errorEnvelope(code, bodyProblem));
+      res.status(httpStatusOf(code)).json(errorEnvelope(code, bodyProblem));
       return;
     }
     options.logger.error(

@@ -1,0 +1,102 @@
+import { Writable } from 'node:stream';
+import { PkcError } from '@pwa/errors';
+import { createLogger } from '@pwa/logging';
+import { createApp, listen, type RunningServer } from '../../src';
+
+const logLines: string[] = [];
+const logger = createLogger({
+  service: 'http-test',
+  level: 'info',
+  destination: new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logLines.push(chunk.toString());
+      callback();
+    },
+  }),
+});
+
+let server: RunningServer;
+let baseUrl: string;
+
+beforeAll(async () => {
+  const { app } = createApp({
+    serviceName: 'http-test',
+    logger,
+    jsonBodyLimit: '1kb',
+    routes: (expressApp) => {
+      expressApp.post('/echo/:id', (req, res) => {
+        res.json({ success: true, data: { id: req.params.id, body: req.body as unknown } });
+      });
+      expressApp.get('/refuse', () => {
+        throw new PkcError('PKC_7001', undefined, { headers: { 'Retry-After': '60' } });
+      });
+      expressApp.get('/crash', () => {
+        throw new Error('database password=hunter2 at postgres://app:hunter2@db/x');
+      });
+    },
+  });
+  server = await listen(app, 0, '127.0.0.1');
+  baseUrl = `http://127.0.0.1:${server.port}`;
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('the service app factory', () => {
+  it('when a request carries a request id, then it is echoed; otherwise one is made', async () => {
+    const echoed = await fetch(`${baseUrl}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('abc-123');
+    const made = await fetch(`${baseUrl}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when the body is malformed JSON, then the answer is 400 PKC_2008 in the envelope without a stack', async () => {
+    const response = await fetch(`${baseUrl}/echo/1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    const text = await response.text();
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(JSON.parse(text)).toEqual({ success: false, code: 'PKC_2008', message: 'Request body is not valid JSON' });
+    expect(text).not.toContain('SyntaxError');
+  });
+
+  it('when the body is over the limit, then the answer is a 400 envelope', async () => {
+    const response = await fetch(`${baseUrl}/echo/1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(2048) }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ success: false, code: 'PKC_2008' });
+  });
+
+  it('when no route matches, then the answer is a 404 envelope, not an HTML page', async () => {
+    const response = await fetch(`${baseUrl}/nowhere`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ success: false });
+  });
+
+  it('when a route throws a PKC error, then its status, code and headers are sent', async () => {
+    const response = await fetch(`${baseUrl}/refuse`);
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('60');
+    expect(await response.json()).toMatchObject({ success: false, code: 'PKC_7001' });
+  });
+
+  it('when a route crashes, then the partner sees PKC_7002 and the log has the error with its secrets scrubbed', async () => {
+    const response = await fetch(`${baseUrl}/crash`);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ success: false, code: 'PKC_7002', message: 'Internal error; retry' });
+    const logged = logLines.join('');
+    expect(logged).toContain('unhandled error');
+    expect(logged).not.toContain('app:hunter2@');
+  });
+
+  it('when requests were served, then /metrics has RED metrics labelled by route template', async () => {
+    await fetch(`${baseUrl}/echo/42`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/http_requests_total\{[^}]*route="\/echo\/:id"[^}]*status_code="200"/);
+    expect(metrics).toContain('http_request_duration_seconds_bucket');
+    expect(metrics).not.toContain('route="/echo/42"');
+  });
+});

@@ -1,0 +1,63 @@
+// What the local stack is made of: each process's entry file and environment, derived from the
+// settings. npm start, npm run operator and the gateway benchmark all build environments here, so
+// the three agree on every variable.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { perProcessVariables, repoRoot } = require('./settings');
+
+function entryOf(serviceName) {
+  return path.join(repoRoot, 'services', serviceName, 'dist', 'main.js');
+}
+
+/** Entries that `npm run build` should have produced but did not. */
+function missingEntries(serviceNames) {
+  return serviceNames.map(entryOf).filter((entry) => !fs.existsSync(entry));
+}
+
+/**
+ * The environment every child shares: the caller's environment (so OTEL_*, TOKEN_*, RATE_LIMIT_*
+ * and the like pass through) without the per-process variables and the encryption key, plus the
+ * server URLs from the settings.
+ */
+function sharedEnvironment(settings, env = process.env) {
+  const shared = { ...env };
+  for (const name of [...perProcessVariables, 'AUTH_KEY_ENCRYPTION_KEY']) delete shared[name];
+  return {
+    ...shared,
+    ENVIRONMENT: settings.environment,
+    LOG_LEVEL: settings.logLevel,
+    DATABASE_URL: settings.databaseUrl,
+    AMQP_URL: settings.amqpUrl,
+    REDIS_URL: settings.redisUrl,
+  };
+}
+
+/** An internal service's environment. Only auth (and the operator CLI) receive the encryption key. */
+function internalServiceEnvironment(settings, service, { authKeyEncryptionKey, env } = {}) {
+  return {
+    ...sharedEnvironment(settings, env),
+    HOST: service.host,
+    PORT: String(service.port),
+    ...(service.name === 'auth' ? { AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey } : {}),
+  };
+}
+
+function gatewayEnvironment(settings, { env } = {}) {
+  const upstreamUrls = Object.fromEntries(settings.services.map((service) => [service.urlVariable, service.url]));
+  return {
+    ...sharedEnvironment(settings, env),
+    HOST: settings.gateway.host,
+    PORT: String(settings.gateway.port),
+    ADMIN_PORT: String(settings.gateway.adminPort),
+    TLS_CERT_FILE: settings.tls.certFile,
+    TLS_KEY_FILE: settings.tls.keyFile,
+    ...upstreamUrls,
+  };
+}
+
+function operatorCliEnvironment(settings, { authKeyEncryptionKey, env } = {}) {
+  return { ...sharedEnvironment(settings, env), AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey };
+}
+
+module.exports = { entryOf, missingEntries, sharedEnvironment, internalServiceEnvironment, gatewayEnvironment, operatorCliEnvironment };

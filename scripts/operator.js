@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// npm run operator -- <command> [args]: the auth service's operator CLI with the settings npm start
+// uses (DATABASE_URL and ENVIRONMENT recorded in .local/sandbox.json, AUTH_KEY_ENCRYPTION_KEY from
+// .local/secrets.json), so it works against the local stack with no extra variables. Variables set
+// in the environment win.
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { readSettings, SettingsError } = require('./lib/settings');
+const { readJsonFile } = require('./lib/local-files');
+const { cliEntry } = require('./lib/operator-cli');
+
+function environmentFor(settings) {
+  const recorded = readJsonFile(settings.files.sandbox) ?? {};
+  const secrets = readJsonFile(settings.files.secrets) ?? {};
+  const env = { ...process.env };
+  if (!env.DATABASE_URL) env.DATABASE_URL = recorded.databaseUrl || settings.databaseUrl;
+  if (!env.ENVIRONMENT) env.ENVIRONMENT = recorded.environment || settings.environment;
+  if (!env.AUTH_KEY_ENCRYPTION_KEY && secrets.AUTH_KEY_ENCRYPTION_KEY) env.AUTH_KEY_ENCRYPTION_KEY = secrets.AUTH_KEY_ENCRYPTION_KEY;
+  if (!env.LOG_LEVEL) env.LOG_LEVEL = 'warn';
+  return env;
+}
+
+function main() {
+  let settings;
+  try {
+    settings = readSettings();
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    process.stderr.write(`Configuration error: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (!fs.existsSync(cliEntry)) {
+    process.stderr.write(
+      `The operator CLI is not built (${path.relative(settings.repoRoot, cliEntry)} is missing).\n` +
+        'Build it first: npm run build   (npm start also builds)\n',
+    );
+    process.exit(1);
+  }
+  const child = spawn(process.execPath, [cliEntry, ...process.argv.slice(2)], { env: environmentFor(settings), stdio: 'inherit' });
+  // The CLI owns the terminal; Ctrl-C reaches it directly, so this process only waits for it.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => undefined);
+  child.once('error', (error) => {
+    process.stderr.write(`could not run the operator CLI: ${error.message}\n`);
+    process.exit(1);
+  });
+  child.once('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));
+}
+
+main();

@@ -1,0 +1,275 @@
+#!/usr/bin/env node
+// npm start: brings the whole stack up on this machine against local (or configured) PostgreSQL,
+// RabbitMQ and Redis, one process per service, seeds a sandbox partner and prints how to call the
+// API. Ctrl-C stops every process it started. Settings: README.md, "Configuration".
+'use strict';
+const path = require('node:path');
+const { readSettings, SettingsError, displayUrl } = require('./lib/settings');
+const { checkServers, describeUnreachable, canConnect } = require('./lib/preflight');
+const { loadOrCreateAuthKeyEncryptionKey, ensureLocalhostCertificate, writePrivateJsonFile } = require('./lib/local-files');
+const { ProcessGroup, tailOfFile, describeExit } = require('./lib/process-group');
+const { waitUntilReady } = require('./lib/http');
+const stack = require('./lib/stack');
+const { cliIsBuilt, cliEntry } = require('./lib/operator-cli');
+const { ensureSandboxPartner, rotateSandboxSecret, requestToken } = require('./lib/sandbox-partner');
+
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const warn = (line) => process.stderr.write(`${line}\n`);
+
+let group;
+let failing = false;
+
+function relative(settings, file) {
+  const relativePath = path.relative(settings.repoRoot, file);
+  return relativePath.startsWith('..') ? file : relativePath;
+}
+
+/** Stops everything and exits non-zero, after saying why. Runs once. */
+function fail(lines) {
+  // A second failure (or a signal during the first) waits for the first to finish the exit.
+  if (failing) return new Promise(() => undefined);
+  failing = true;
+  return failNow(lines);
+}
+
+async function failNow(lines) {
+  for (const line of lines) warn(line);
+  if (group) {
+    const stopped = await group.stopAll();
+    if (stopped.length > 0) warn(`stopped ${stopped.map((record) => record.name).join(', ')}`);
+  }
+  process.exit(1);
+}
+
+function describeChildDeath(settings, record) {
+  const lines = [`\n${record.name} ${describeExit(record)} unexpectedly; stopping the other processes.`];
+  const tail = tailOfFile(record.logFile);
+  if (tail.length > 0) {
+    lines.push(`Last lines of ${relative(settings, record.logFile)}:`);
+    lines.push(...tail.map((line) => `  ${line}`));
+  }
+  return lines;
+}
+
+function installSignalHandlers() {
+  let stopRequested = false;
+  const onSignal = (signal) => {
+    if (stopRequested) {
+      warn(`\n${signal} again: killing every process now.`);
+      group?.killAll();
+      process.exit(130);
+    }
+    stopRequested = true;
+    if (failing) return;
+    failing = true;
+    log(`\n${signal} received: stopping ${group ? group.children.filter((child) => group.isRunning(child)).length : 0} processes (Ctrl-C again to kill them)...`);
+    const stopping = group ? group.stopAll() : Promise.resolve([]);
+    stopping.then(
+      (stopped) => {
+        const unclean = stopped.filter((record) => record.exitSignal === 'SIGKILL' || (record.exitCode !== 0 && record.exitCode !== null));
+        log(`stopped ${stopped.map((record) => record.name).join(', ') || 'nothing'}`);
+        process.exit(unclean.length > 0 ? 1 : 0);
+      },
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+}
+
+async function preflight(settings) {
+  const results = await checkServers(settings);
+  const problems = describeUnreachable(results);
+  if (problems.length > 0) {
+    await fail(['npm start needs PostgreSQL, RabbitMQ and Redis.', ...problems, 'Then run npm start again. README.md, "Running against other servers", explains the variables.']);
+  }
+  log(`servers: ${results.map((result) => `${result.name} ${result.host}:${result.port}`).join(', ')} (reachable)`);
+
+  const ports = [
+    ...settings.services.map((service) => ({ name: service.name, host: service.host, port: service.port, variable: service.portVariable })),
+    { name: 'gateway', host: settings.gateway.host, port: settings.gateway.port, variable: 'GATEWAY_PORT' },
+    { name: 'gateway admin', host: settings.gateway.host, port: settings.gateway.adminPort, variable: 'GATEWAY_ADMIN_PORT' },
+  ];
+  const busy = [];
+  for (const entry of ports) {
+    const probeHost = entry.host === '0.0.0.0' || entry.host === '::' ? '127.0.0.1' : entry.host;
+    if (await canConnect(probeHost, entry.port, 500)) busy.push(entry);
+  }
+  if (busy.length > 0) {
+    await fail([
+      ...busy.map((entry) => `Port ${entry.port} (${entry.name}) is already in use; set ${entry.variable} to move it.`),
+      'Is another npm start still running? Stop it with Ctrl-C first.',
+    ]);
+  }
+}
+
+async function ensureDatabase(settings) {
+  const { ensureDatabase: createIfMissing } = require('@pwa/db');
+  try {
+    await createIfMissing(settings.databaseUrl);
+  } catch (error) {
+    await fail([
+      `PostgreSQL answered at ${displayUrl(settings.databaseUrl)} but the database could not be opened or created: ${error.message}`,
+      'Check the user, password and database name in DATABASE_URL; the user needs the CREATEDB privilege for the first start.',
+    ]);
+  }
+  log(`database: ${new URL(settings.databaseUrl).pathname.slice(1)} at ${displayUrl(settings.databaseUrl)} (migrations run as each service starts)`);
+}
+
+async function startInternalServices(settings, authKeyEncryptionKey) {
+  log(`starting ${settings.services.map((service) => service.name).join(', ')}`);
+  const starting = settings.services.map((service) => {
+    const record = group.start(service.name, stack.entryOf(service.name), stack.internalServiceEnvironment(settings, service, { authKeyEncryptionKey }), {
+      cwd: path.join(settings.repoRoot, 'services', service.name),
+    });
+    return { service, record };
+  });
+  await Promise.all(
+    starting.map(async ({ service, record }) => {
+      const tookMs = await waitUntilReady(`${service.url}/readyz`, {
+        timeoutMs: settings.readyTimeoutMs,
+        gaveUp: () => (group.isRunning(record) ? undefined : `${service.name} ${describeExit(record)} before it was ready`),
+      });
+      log(`  ${service.name.padEnd(14)} ready  ${service.url}  (${(tookMs / 1000).toFixed(1)} s)`);
+    }),
+  );
+}
+
+async function startGateway(settings) {
+  log('starting gateway');
+  const record = group.start('gateway', stack.entryOf('gateway'), stack.gatewayEnvironment(settings), {
+    cwd: path.join(settings.repoRoot, 'services', 'gateway'),
+  });
+  const tookMs = await waitUntilReady(`${settings.gateway.adminUrl}/readyz`, {
+    timeoutMs: settings.readyTimeoutMs,
+    gaveUp: () => (group.isRunning(record) ? undefined : `gateway ${describeExit(record)} before it was ready`),
+  });
+  log(`  ${'gateway'.padEnd(14)} ready  ${settings.baseUrl}  admin ${settings.gateway.adminUrl}  (${(tookMs / 1000).toFixed(1)} s)`);
+}
+
+/** Seeds the partner, then proves its credentials work through the gateway, as the curl line will. */
+async function seedSandboxPartner(settings, cliEnv, ca) {
+  const tokenUrl = `${settings.baseUrl}/partner/auth/token`;
+  let { partner, clientSecret, action } = await ensureSandboxPartner({ sandboxFile: settings.files.sandbox, cliEnv, name: settings.sandboxPartnerName });
+  log(`sandbox partner: ${action} ${partner.clientId} (${partner.name}, ${partner.status}, permissions ${(partner.permissions || []).join(',') || 'none'})`);
+  let check = await requestToken({ tokenUrl, clientId: partner.clientId, clientSecret, ca });
+  if (!check.ok && check.code === 'PKC_1002' && action === 'reused') {
+    // The recorded secret was rotated outside npm start; issue a new one so the printed line works.
+    clientSecret = await rotateSandboxSecret({ clientId: partner.clientId, cliEnv });
+    action = 'secret-rotated';
+    log('sandbox partner: the recorded secret no longer matched; issued a new one');
+    check = await requestToken({ tokenUrl, clientId: partner.clientId, clientSecret, ca });
+  }
+  if (check.ok) {
+    log('token check: POST /partner/auth/token through the gateway answered 200');
+  } else {
+    warn(`WARNING: the token request through the gateway failed: HTTP ${check.status} ${check.code ?? check.text.slice(0, 200)}`);
+    if (partner.status !== 'active') warn(`  The sandbox partner is ${partner.status}; activate it with: npm run operator -- set-status ${partner.clientId} active`);
+    warn('  The stack keeps running so you can look at the logs.');
+  }
+  return { partner, clientSecret, tokenUrl };
+}
+
+function shellQuote(text) {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function writeSandboxFile(settings, { partner, clientSecret, tokenUrl }) {
+  const adminUrls = {
+    gateway: settings.gateway.adminUrl,
+    ...Object.fromEntries(settings.services.map((service) => [service.name, service.url])),
+  };
+  const facts = {
+    baseUrl: settings.baseUrl,
+    tokenUrl,
+    clientId: partner.clientId,
+    clientSecret,
+    partnerId: partner.partnerId,
+    caCertFile: settings.caCertFile,
+    adminUrls,
+    environment: settings.environment,
+    databaseUrl: settings.databaseUrl,
+    startedAt: new Date().toISOString(),
+  };
+  writePrivateJsonFile(settings.files.sandbox, facts);
+  return facts;
+}
+
+function printSummary(settings, facts) {
+  const body = JSON.stringify({ client_id: facts.clientId, client_secret: facts.clientSecret });
+  const curl = `curl -s --cacert ${shellQuote(facts.caCertFile)} ${facts.tokenUrl} -H 'Content-Type: application/json' -d ${shellQuote(body)}`;
+  const count = group.children.length;
+  log('');
+  log(`Partner Wallet API is running (${settings.environment}).`);
+  log('');
+  log(`  Base URL       ${facts.baseUrl}`);
+  log(`  Client ID      ${facts.clientId}`);
+  log(`  Client secret  ${facts.clientSecret}`);
+  log(`  CA certificate ${facts.caCertFile}`);
+  log('');
+  log('Get a token:');
+  log(`  ${curl}`);
+  log('');
+  log(`Same facts as JSON: ${settings.files.sandbox}`);
+  log(`Health and metrics: ${settings.gateway.adminUrl}/{healthz,readyz,metrics} (gateway); /healthz, /readyz, /metrics on each internal URL in the JSON file`);
+  if (settings.logOutput === 'files') log(`Logs: ${relative(settings, settings.files.logs)}/<service>.log (PWA_LOG_OUTPUT=console prints them here instead)`);
+  log('Operator CLI: npm run operator -- list-partners');
+  log(`Press Ctrl-C to stop all ${count} processes.`);
+}
+
+async function main() {
+  let settings;
+  try {
+    settings = readSettings();
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      warn(`Configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const serviceNames = [...settings.services.map((service) => service.name), 'gateway'];
+  const missing = stack.missingEntries(serviceNames);
+  if (missing.length > 0 || !cliIsBuilt()) {
+    await fail([...[...missing, ...(cliIsBuilt() ? [] : [cliEntry])].map((entry) => `missing ${relative(settings, entry)}`), 'Build first: npm run build (npm start does this for you).']);
+  }
+  installSignalHandlers();
+  await preflight(settings);
+  await ensureDatabase(settings);
+
+  const secret = loadOrCreateAuthKeyEncryptionKey(settings.files.secrets);
+  log(`AUTH_KEY_ENCRYPTION_KEY: from ${secret.source.startsWith('/') ? relative(settings, secret.source) : secret.source}`);
+  if (settings.tls.generated) {
+    const certificate = await ensureLocalhostCertificate(settings.tls.certFile, settings.tls.keyFile);
+    log(`TLS: ${relative(settings, settings.tls.certFile)} (${certificate.created ? 'generated, self-signed for localhost' : 'reused'})`);
+  } else {
+    log(`TLS: ${settings.tls.certFile} (from TLS_CERT_FILE)`);
+  }
+  const ca = require('node:fs').readFileSync(settings.caCertFile);
+
+  group = new ProcessGroup({
+    logOutput: settings.logOutput,
+    logDirectory: settings.files.logs,
+    onUnexpectedExit: (record) => void fail(describeChildDeath(settings, record)),
+  });
+  if (settings.logOutput === 'files') log(`logs: ${relative(settings, settings.files.logs)}/<service>.log`);
+
+  await startInternalServices(settings, secret.value);
+  const cliEnv = stack.operatorCliEnvironment(settings, { authKeyEncryptionKey: secret.value });
+  await startGateway(settings);
+  const seeded = await seedSandboxPartner(settings, cliEnv, ca);
+  const facts = writeSandboxFile(settings, seeded);
+  printSummary(settings, facts);
+}
+
+main().catch((error) => {
+  const settings = (() => {
+    try {
+      return readSettings();
+    } catch {
+      return undefined;
+    }
+  })();
+  const hint = settings && settings.logOutput === 'files' ? [`Logs: ${relative(settings, settings.files.logs)}/<service>.log`] : [];
+  void fail([`npm start failed: ${error.message}`, ...hint]);
+});

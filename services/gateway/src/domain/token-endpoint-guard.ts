@@ -1,0 +1,43 @@
+/**
+ * Credential-stuffing protection of the token endpoint, decided from counts kept in Redis:
+ *
+ * 1. Every source IP may call the endpoint a bounded number of times per minute, whatever the
+ *    outcome (this also bounds the work auth spends hashing guessed secrets).
+ * 2. After too many failed attempts (PKC_1002) for one client_id within a window, that client_id
+ *    is locked for the rest of the window: attempts are answered 429 without reaching auth, so they
+ *    cannot extend the lock. The window starts at the first failure and is fixed, so a lock ends at
+ *    most one window after it began.
+ * 3. A source that obtained a token for that client_id recently is not locked out by failures made
+ *    elsewhere, so an attacker who knows a partner's client_id cannot cut the partner off.
+ */
+export interface ClientLockoutState {
+  failureCount: number;
+  /** Milliseconds until the failure window ends; 0 when no window is open. */
+  windowRemainingMs: number;
+  sourceIsTrusted: boolean;
+}
+
+export type LockoutDecision = { locked: false } | { locked: true; retryAfterSeconds: number };
+
+export function decideClientLockout(state: ClientLockoutState, failuresMax: number): LockoutDecision {
+  if (state.sourceIsTrusted || state.failureCount < failuresMax || state.windowRemainingMs <= 0) return { locked: false };
+  return { locked: true, retryAfterSeconds: Math.max(1, Math.ceil(state.windowRemainingMs / 1000)) };
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The client_id a token request names, normalised, or undefined when it names none that auth could
+ * accept (auth answers those with PKC_1001, which is not a credential failure and is not counted).
+ */
+export function clientIdOfTokenRequest(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const clientId = (body as { client_id?: unknown }).client_id;
+  return typeof clientId === 'string' && uuid.test(clientId) ? clientId.toLowerCase() : undefined;
+}
+
+/** Whether auth's answer says the credentials were wrong (as opposed to malformed, or a suspended partner). */
+export function isCredentialFailure(status: number, body: unknown): boolean {
+  if (status !== 401 || typeof body !== 'object' || body === null) return false;
+  return (body as { code?: unknown }).code === 'PKC_1002';
+}

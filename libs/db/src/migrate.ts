@@ -12,14 +12,18 @@ export interface MigrateOptions {
 }
 
 /**
- * Applies the service's pending migrations under node-pg-migrate's advisory lock, so two replicas
- * starting together cannot both migrate. The bookkeeping table lives in the service's own schema.
+ * Applies the service's pending migrations. Replicas of one service starting together wait on an
+ * advisory lock keyed by the schema, so one migrates and the others then find nothing to do.
+ * (node-pg-migrate's own lock is one per database and fails instead of waiting, which would make
+ * different services sharing a database fail at boot, so it is replaced by this one.)
+ * The bookkeeping table lives in the service's own schema.
  */
 export async function migrate(options: MigrateOptions): Promise<string[]> {
   assertSafeIdentifier(options.schema);
   const client = new Client({ connectionString: options.databaseUrl });
   await client.connect();
   try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`pwa-migrate:${options.schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
     const applied = await runner({
       dbClient: client,
@@ -33,6 +37,7 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
       createMigrationsSchema: true,
       checkOrder: true,
       singleTransaction: true,
+      noLock: true,
       log: options.log ?? (() => undefined),
       logger: { debug: () => undefined, info: options.log ?? (() => undefined), warn: options.log ?? (() => undefined), error: options.log ?? (() => undefined) },
     });

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@pwa/db';
-import type { Partner, PartnerPermission, PartnerStatus, PartnerWithSecretHash } from '../domain/partner';
+import type { PartnerPermission, PartnerStatus, PartnerWithSecretHash } from '../domain/partner';
 
 type Queryable = Pool | PoolClient;
 

@@ -35,6 +35,7 @@ export class SigningKeySet {
     }
     if (this.inFlight) await this.inFlight;
     else if (this.mayAttempt()) await this.refresh();
+    else if (this.fetchedAtMs === undefined) throw new Error('signing keys not loaded yet: auth was unreachable');
     return this.keys.get(keyId);
   }
 

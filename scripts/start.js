@@ -88,7 +88,7 @@ async function preflight(settings) {
   const ports = [
     ...settings.services.map((service) => ({ name: service.name, host: service.host, port: service.port, variable: service.portVariable })),
     { name: 'gateway', host: settings.gateway.host, port: settings.gateway.port, variable: 'GATEWAY_PORT' },
-    { name: 'gateway admin', host: settings.gateway.host, port: settings.gateway.adminPort, variable: 'GATEWAY_ADMIN_PORT' },
+    { name: 'gateway admin', host: settings.gateway.adminHost, port: settings.gateway.adminPort, variable: 'GATEWAY_ADMIN_PORT' },
   ];
   const busy = [];
   for (const entry of ports) {

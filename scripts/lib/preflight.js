@@ -33,7 +33,7 @@ const servers = [
     urlOf: (settings) => settings.redisUrl,
     binary: 'redis-server',
     debianPackage: 'redis-server',
-    startCommand: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save ""',
+    startCommand: 'redis-server --daemonize yes --bind 127.0.0.1 --port {port} --save ""',
   },
 ];
 
@@ -80,7 +80,7 @@ function describeUnreachable(results) {
   for (const server of results.filter((result) => !result.reachable)) {
     lines.push(`${server.name} is not reachable at ${server.host}:${server.port} (${server.variable}=${server.url}).`);
     if (isLocal(server.host)) {
-      lines.push(`  Start it (Debian, as root):  ${server.startCommand}`);
+      lines.push(`  Start it (Debian, as root):  ${server.startCommand.replace('{port}', String(server.port))}`);
       lines.push(`  Not installed?               apt-get install -y ${server.debianPackage}`);
     } else {
       lines.push(`  Start that server, or point ${server.variable} at one that is running.`);

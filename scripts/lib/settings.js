@@ -76,6 +76,8 @@ function readSettings(env = process.env) {
   const gatewayHost = env.GATEWAY_HOST || '127.0.0.1';
   const gatewayPort = readPort(env, 'GATEWAY_PORT', 8443);
   const gatewayAdminPort = readPort(env, 'GATEWAY_ADMIN_PORT', 9400);
+  // The admin port (health, readiness, metrics) stays on loopback unless ADMIN_HOST says otherwise.
+  const adminHost = env.ADMIN_HOST || '127.0.0.1';
   const publicHost = env.PUBLIC_HOST || 'localhost';
   const providedCert = env.TLS_CERT_FILE && env.TLS_KEY_FILE;
   if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
@@ -97,7 +99,8 @@ function readSettings(env = process.env) {
       host: gatewayHost,
       port: gatewayPort,
       adminPort: gatewayAdminPort,
-      adminUrl: `http://${urlHost(gatewayHost === '0.0.0.0' || gatewayHost === '::' ? '127.0.0.1' : gatewayHost)}:${gatewayAdminPort}`,
+      adminHost,
+      adminUrl: `http://${urlHost(adminHost === '0.0.0.0' || adminHost === '::' ? '127.0.0.1' : adminHost)}:${gatewayAdminPort}`,
     },
     baseUrl: `https://${urlHost(publicHost)}:${gatewayPort}/api/v1`,
     tls: providedCert

@@ -66,6 +66,7 @@ class ReconnectingBus implements Bus {
   private reconnectLoopRunning = false;
   private reconnectLoop: Promise<void> | undefined;
   private cancelReconnectWait: (() => void) | undefined;
+  private closing = false;
   private closed: Promise<void> | undefined;
 
   constructor(private readonly options: BusOptions) {}
@@ -85,7 +86,7 @@ class ReconnectingBus implements Bus {
   async publish(envelope: EventEnvelope): Promise<void> {
     const valid = parseEventEnvelope(envelope);
     const connection = this.connection;
-    if (this.closed) throw new BusError('BUS_CLOSED', 'The bus is closed');
+    if (this.closing) throw new BusError('BUS_CLOSED', 'The bus is closed');
     if (!connection || connection.lost) throw new BusError('BUS_NOT_CONNECTED', `Cannot publish ${valid.type}: the bus is not connected`);
     const timeoutMs = this.options.publishConfirmTimeoutMs ?? publishConfirmTimeoutMsDefault;
     await new Promise<void>((resolve, reject) => {
@@ -107,7 +108,7 @@ class ReconnectingBus implements Bus {
   }
 
   async subscribe(subscription: SubscribeOptions): Promise<void> {
-    if (this.closed) throw new BusError('BUS_CLOSED', 'The bus is closed');
+    if (this.closing) throw new BusError('BUS_CLOSED', 'The bus is closed');
     assertValidSubscription(subscription);
     this.subscriptions.push(subscription);
     const connection = this.connection;
@@ -124,6 +125,7 @@ class ReconnectingBus implements Bus {
   }
 
   close(): Promise<void> {
+    this.closing = true;
     this.closed ??= this.shutDown();
     return this.closed;
   }
@@ -150,6 +152,9 @@ class ReconnectingBus implements Bus {
       // Listeners before anything can fail: an 'error' event without a listener would crash the process.
       model.on('error', (error: Error) => logger.warn({ err: error }, 'bus connection error'));
       model.on('close', (error?: Error) => this.handleLoss(connection, error ?? new Error('bus connection closed')));
+      // A broker short of memory or disk blocks publishers; publishes then time out waiting for confirms.
+      model.on('blocked', (reason: string) => logger.warn({ reason }, 'broker blocked publishing on this connection'));
+      model.on('unblocked', () => logger.info('broker unblocked publishing on this connection'));
       publishChannel.on('error', (error: Error) => logger.warn({ err: error }, 'bus publish channel error'));
       publishChannel.on('close', () => this.handleLoss(connection, new Error('bus publish channel closed')));
       await assertExchangeTopology(publishChannel, this.options.exchange);
@@ -193,7 +198,7 @@ class ReconnectingBus implements Bus {
    */
   private handleLoss(connection: Connection, error: Error): void {
     connection.lost = true;
-    if (this.closed || this.connection !== connection) return;
+    if (this.closing || this.connection !== connection) return;
     this.connection = undefined;
     this.options.logger.warn({ err: error }, 'bus connection lost; reconnecting');
     void connection.model.close().catch(() => undefined);
@@ -205,9 +210,9 @@ class ReconnectingBus implements Bus {
     this.reconnectLoopRunning = true;
     const delayMsMax = this.options.reconnectDelayMsMax ?? reconnectDelayMsMaxDefault;
     try {
-      for (let attempt = 1; !this.closed; attempt += 1) {
+      for (let attempt = 1; !this.closing; attempt += 1) {
         await this.waitBeforeReconnect(reconnectDelayMs(attempt, delayMsMax));
-        if (this.closed) return;
+        if (this.closing) return;
         if (await this.tryReconnect(attempt)) {
           this.reconnectLoopRunning = false;
           this.notifyReconnected();
@@ -223,7 +228,7 @@ class ReconnectingBus implements Bus {
     let connection: Connection | undefined;
     try {
       connection = await this.openConnection();
-      if (this.closed) {
+      if (this.closing) {
         await connection.model.close().catch(() => undefined);
         return false;
       }

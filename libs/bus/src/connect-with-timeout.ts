@@ -14,6 +14,9 @@ const heartbeatSeconds = 10;
 export async function connectWithTimeout(url: string, timeoutMs: number, connectionName: string): Promise<ChannelModel> {
   const attempt = connect(withHeartbeat(url), {
     timeout: timeoutMs,
+    // Without it, Nagle's algorithm holds the body frame of a publish until the broker's delayed
+    // ACK (about 40 ms), which caps a relay that waits for each confirm at some 25 events a second.
+    noDelay: true,
     clientProperties: { connection_name: connectionName },
   });
   let timer: NodeJS.Timeout | undefined;

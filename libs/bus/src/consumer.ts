@@ -70,12 +70,12 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
  * gets one retry.
  */
 async function deliver(channel: Channel, subscription: SubscribeOptions, message: ConsumeMessage, logger: Logger): Promise<void> {
-  const context = { queue: subscription.queue, routingKey: message.fields.routingKey, messageId: message.properties.messageId as unknown };
+  const context = { queue: subscription.queue, routingKey: message.fields.routingKey, messageId: message.properties.messageId as string | undefined };
   let envelope: EventEnvelope;
   try {
     envelope = decodeEnvelope(message);
   } catch (error) {
-    logger.error({ err: error, ...context }, 'unparseable message dead-lettered');
+    logger.error({ reason: describeDecodeFailure(error), ...context }, 'unparseable message dead-lettered');
     settle(() => channel.nack(message, false, false), logger);
     return;
   }
@@ -101,4 +101,13 @@ function settle(action: () => void, logger: Logger): void {
   } catch (error) {
     logger.debug({ err: error }, 'could not settle a message on a closed channel; it will be redelivered');
   }
+}
+
+/**
+ * JSON.parse quotes the start of the body in its message, and a body may hold personal data, so
+ * only a contract violation (which names fields, never values) is logged in full.
+ */
+function describeDecodeFailure(error: unknown): string {
+  if (error instanceof SyntaxError) return 'body is not valid JSON';
+  return error instanceof Error ? error.message : 'body could not be decoded';
 }

@@ -10,7 +10,8 @@ import { ContractViolationError } from './contract-violation';
  */
 export const eventEnvelopeSchema = z.object({
   eventId: z.uuid(),
-  type: z.string().min(1),
+  // The type is the routing key, an AMQP short string (at most 255 bytes; our types are ASCII).
+  type: z.string().min(1).max(255),
   version: z.number().int().min(1),
   // UTC only ("Z" suffix): every service compares these instants, and offsets invite mistakes.
   occurredAt: z.iso.datetime(),

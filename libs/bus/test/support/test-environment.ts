@@ -10,7 +10,7 @@ export const amqpUrl = serverUrls().amqp;
 
 /** LOG_LEVEL=debug npx jest libs/bus shows what the bus logs while a test runs. */
 export function testLogger(): Logger {
-  return createLogger({ service: 'bus-test', level: (process.env.LOG_LEVEL as 'debug' | undefined) ?? 'silent' });
+  return createLogger({ service: 'bus-test', level: process.env.LOG_LEVEL ?? 'silent' });
 }
 
 /** A fresh exchange name per test file, so runs in parallel (and leftovers of old runs) never meet. */

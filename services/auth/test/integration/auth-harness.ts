@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { connect } from 'amqplib';
+import { deadLetterNames } from '@pwa/bus';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
 import { readAuthConfig, type AuthConfig } from '../../src/config';
 import { startAuthService, type AuthService } from '../../src/service';
@@ -36,6 +38,7 @@ export async function startAuthHarness(overrides: Record<string, string> = {}): 
     stop: async () => {
       await service.stop();
       await dropDatabase(config.DATABASE_URL);
+      await deleteExchangeTopology(config.AMQP_URL, config.BUS_EXCHANGE);
     },
   };
 }
@@ -47,4 +50,19 @@ export async function postJson(url: string, body: unknown, contentType = 'applic
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json(), headers: response.headers };
+}
+
+/** Removes the run's exchanges and dead-letter queue so test runs leave nothing on the shared broker. */
+async function deleteExchangeTopology(amqpUrl: string, exchange: string): Promise<void> {
+  const connection = await connect(amqpUrl);
+  try {
+    const channel = await connection.createChannel();
+    const deadLetter = deadLetterNames(exchange);
+    await channel.deleteQueue(deadLetter.queue);
+    await channel.deleteExchange(deadLetter.exchange);
+    await channel.deleteExchange(exchange);
+    await channel.close();
+  } finally {
+    await connection.close();
+  }
 }

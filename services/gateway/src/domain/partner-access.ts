@@ -11,7 +11,7 @@ export interface PartnerRecord {
 }
 
 export type AccessDecision =
-  | { allowed: true }
+  | { allowed: true; partner: PartnerRecord }
   | { allowed: false; code: 'PKC_1006' | 'PKC_1007' | 'PKC_1008' | 'PKC_1009' };
 
 /**
@@ -33,7 +33,7 @@ export function decidePartnerAccess(partner: PartnerRecord | undefined, required
       return { allowed: false, code: 'PKC_1009' };
   }
   if (requiredPermission !== null && !partner.permissions.includes(requiredPermission)) return { allowed: false, code: 'PKC_1008' };
-  return { allowed: true };
+  return { allowed: true, partner };
 }
 
 /** The partner's own limit when the operator set one, otherwise the platform default. */

@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+// npm run bench -- [gateway|reference] [--duration S] [--connections N] [--rounds N]
+//                  [--paced-rate R] [--paced-connections N] [--warmup S] [--no-reference]
+// No name runs every benchmark. Each benchmark of ours also runs the shared reference flow in the
+// same run, before and after, and reports its figures next to the reference (and as ratios), since
+// absolute numbers on a shared 2-core machine move by tens of percent between runs.
+// Progress goes to stderr; the human table and one JSON summary line go to stdout.
+'use strict';
+const os = require('node:os');
+const { runReference, referenceAvailable, referenceScript, referenceIsValid } = require('./reference');
+const { startBenchStack, stopBenchStack, measureGateway, format } = require('./gateway');
+
+const targetAddedP50Ms = 2;
+const benchmarks = ['gateway', 'reference'];
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+function parseArguments(argv, env) {
+  const number = (name, raw, fallback) => {
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got ${JSON.stringify(raw)})`);
+    return value;
+  };
+  const options = {
+    names: [],
+    durationSeconds: number('BENCH_DURATION_SECONDS', env.BENCH_DURATION_SECONDS, 10),
+    connections: number('BENCH_CONNECTIONS', env.BENCH_CONNECTIONS, 32),
+    rounds: number('BENCH_ROUNDS', env.BENCH_ROUNDS, 2),
+    pacedRate: number('BENCH_PACED_RATE', env.BENCH_PACED_RATE, 500),
+    pacedConnections: number('BENCH_PACED_CONNECTIONS', env.BENCH_PACED_CONNECTIONS, 8),
+    warmupSeconds: number('BENCH_WARMUP_SECONDS', env.BENCH_WARMUP_SECONDS, 3),
+    reference: env.BENCH_REFERENCE !== 'off',
+  };
+  const flags = {
+    '--duration': 'durationSeconds',
+    '--connections': 'connections',
+    '--rounds': 'rounds',
+    '--paced-rate': 'pacedRate',
+    '--paced-connections': 'pacedConnections',
+    '--warmup': 'warmupSeconds',
+  };
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index];
+    if (argument === '--no-reference') options.reference = false;
+    else if (flags[argument]) {
+      options[flags[argument]] = number(argument, argv[index + 1], undefined);
+      index += 1;
+    } else if (benchmarks.includes(argument)) options.names.push(argument);
+    else throw new Error(`unknown argument ${JSON.stringify(argument)}; benchmarks: ${benchmarks.join(', ')}`);
+  }
+  if (options.names.length === 0) options.names = [...benchmarks];
+  options.rounds = Math.round(options.rounds);
+  options.connections = Math.round(options.connections);
+  options.pacedConnections = Math.round(options.pacedConnections);
+  return options;
+}
+
+async function referenceRun(options, label) {
+  if (!options.reference) return undefined;
+  if (!referenceAvailable()) {
+    log(`reference flow not found at ${referenceScript()}; continuing without it (ratios omitted)`);
+    return undefined;
+  }
+  log(`reference flow (${label}): ${options.connections} connections, ${options.durationSeconds} s`);
+  const result = await runReference({ connections: options.connections, durationSeconds: options.durationSeconds });
+  log(`  reference ${label}: ${result.flows_per_s} flows/s, p50 ${result.req_p50_ms} ms, p99 ${result.req_p99_ms} ms${referenceIsValid(result) ? '' : ' (INVALID: non-2xx or errors)'}`);
+  return result;
+}
+
+function referenceSummary(runs) {
+  const valid = runs.filter((run) => run && referenceIsValid(run));
+  if (valid.length === 0) return undefined;
+  return {
+    flowsPerSecond: valid.reduce((sum, run) => sum + run.flows_per_s, 0) / valid.length,
+    runs: valid.map((run) => run.flows_per_s),
+    p50Ms: valid.reduce((sum, run) => sum + run.req_p50_ms, 0) / valid.length,
+  };
+}
+
+async function gatewayBenchmark(options) {
+  const before = await referenceRun(options, 'before');
+  log('starting the bench stack (upstream, auth, gateway)');
+  const context = await startBenchStack({ log });
+  let measured;
+  try {
+    measured = await measureGateway(context, options, { log });
+  } finally {
+    await stopBenchStack(context, { log });
+    log('bench stack stopped');
+  }
+  const after = await referenceRun(options, 'after');
+  const reference = referenceSummary([before, after]);
+  const addedPacedP50Ms = measured.paced.gateway.p50Ms - measured.paced.direct.p50Ms;
+  const addedLoadP50Ms = measured.load.gateway.p50Ms - measured.load.direct.p50Ms;
+  const valid = ['load', 'paced'].every((scenario) =>
+    ['direct', 'gateway'].every((target) => measured[scenario][target].non2xx === 0 && measured[scenario][target].errors === 0),
+  );
+  const ratio = (value) => (reference ? value / reference.flowsPerSecond : null);
+  const summary = {
+    bench: 'gateway',
+    node: process.version,
+    cpus: os.cpus().length,
+    connections: options.connections,
+    duration_s: options.durationSeconds,
+    rounds: options.rounds,
+    paced_rate_per_s: options.pacedRate,
+    paced_connections: options.pacedConnections,
+    load: {
+      direct: rounded(measured.load.direct),
+      gateway: rounded(measured.load.gateway),
+      added_p50_ms: round(addedLoadP50Ms),
+    },
+    paced: {
+      direct: rounded(measured.paced.direct),
+      gateway: rounded(measured.paced.gateway),
+      added_p50_ms: round(addedPacedP50Ms),
+    },
+    target_added_p50_ms: targetAddedP50Ms,
+    meets_target: valid && addedPacedP50Ms < targetAddedP50Ms,
+    valid,
+    reference_flows_per_s: reference ? round(reference.flowsPerSecond, 0) : null,
+    reference_runs: reference ? reference.runs : [],
+    gateway_rps_per_reference_flow: reference ? round(ratio(measured.load.gateway.requestsPerSecond)) : null,
+    direct_rps_per_reference_flow: reference ? round(ratio(measured.load.direct.requestsPerSecond)) : null,
+  };
+  printGatewayTable(summary);
+  return summary;
+}
+
+function round(value, digits = 3) {
+  return typeof value === 'number' ? Number(value.toFixed(digits)) : null;
+}
+
+function rounded(stats) {
+  return { req_per_s: round(stats.requestsPerSecond, 0), p50_ms: round(stats.p50Ms), p99_ms: round(stats.p99Ms), non2xx: stats.non2xx, errors: stats.errors };
+}
+
+function printGatewayTable(summary) {
+  const row = (cells) => out(cells.map((cell, index) => String(cell).padEnd(index === 0 ? 34 : 12)).join(''));
+  out('');
+  out(`Gateway benchmark: GET ${'/partner/v1/balance'}, ${summary.rounds} interleaved rounds of ${summary.duration_s} s per target (node ${summary.node}, ${summary.cpus} CPUs)`);
+  row(['', 'direct', 'gateway', 'gateway adds']);
+  row([`load (${summary.connections} connections) req/s`, summary.load.direct.req_per_s, summary.load.gateway.req_per_s, '']);
+  row(['load p50 ms', format(summary.load.direct.p50_ms), format(summary.load.gateway.p50_ms), format(summary.load.added_p50_ms)]);
+  row(['load p99 ms', format(summary.load.direct.p99_ms), format(summary.load.gateway.p99_ms), format(summary.load.gateway.p99_ms - summary.load.direct.p99_ms)]);
+  row([`paced (${summary.paced_rate_per_s}/s, ${summary.paced_connections} conn) p50 ms`, format(summary.paced.direct.p50_ms), format(summary.paced.gateway.p50_ms), format(summary.paced.added_p50_ms)]);
+  row(['paced p99 ms', format(summary.paced.direct.p99_ms), format(summary.paced.gateway.p99_ms), format(summary.paced.gateway.p99_ms - summary.paced.direct.p99_ms)]);
+  out('');
+  out(
+    `Target: the gateway adds < ${summary.target_added_p50_ms} ms at p50 (judged on the paced run): ` +
+      `${summary.meets_target ? 'MET' : 'NOT MET'} (+${format(summary.paced.added_p50_ms)} ms)${summary.valid ? '' : '; INVALID run: some requests failed'}`,
+  );
+  if (summary.reference_flows_per_s !== null) {
+    out(`Reference flow, same run: ${summary.reference_flows_per_s} flows/s (runs: ${summary.reference_runs.join(', ')}).`);
+    out(
+      `Ratios to it: gateway ${summary.gateway_rps_per_reference_flow} req/s per reference flow/s, direct ${summary.direct_rps_per_reference_flow}. ` +
+        'A ratio compares runs (or machines), not designs: the reference does one quote and one transfer (two HTTP calls and two Postgres ' +
+        'transactions) per flow, our request one Redis check and no database, so only the ratio\'s change between runs means something.',
+    );
+  } else {
+    out('Reference flow: not run (ratios omitted).');
+  }
+}
+
+async function referenceBenchmark(options) {
+  const result = await runReference({ connections: options.connections, durationSeconds: options.durationSeconds });
+  out(`Reference flow: ${result.flows_per_s} flows/s, p50 ${result.req_p50_ms} ms, p99 ${result.req_p99_ms} ms (${options.connections} connections, ${options.durationSeconds} s)${referenceIsValid(result) ? '' : ' INVALID'}`);
+  return { bench: 'reference', ...result };
+}
+
+async function main() {
+  const options = parseArguments(process.argv.slice(2), process.env);
+  const summaries = [];
+  // The gateway benchmark already runs the reference before and after itself.
+  const names = options.names.includes('gateway') ? options.names.filter((name) => name !== 'reference') : options.names;
+  for (const name of names) {
+    summaries.push(name === 'gateway' ? await gatewayBenchmark(options) : await referenceBenchmark(options));
+  }
+  out('');
+  for (const summary of summaries) out(JSON.stringify(summary));
+  const failed = summaries.some((summary) => summary.valid === false);
+  process.exitCode = failed ? 1 : 0;
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    // Children share the terminal's process group and get the signal too; exit once they are gone.
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    log(`${signal}: stopping (again to force)`);
+    setTimeout(() => process.exit(130), 20_000).unref();
+  });
+}
+
+main().catch((error) => {
+  log(`bench failed: ${error.message}`);
+  process.exitCode = 1;
+});

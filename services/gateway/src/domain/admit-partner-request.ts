@@ -1,0 +1,83 @@
+import type { KeyObject } from 'node:crypto';
+import type { PartnerPermission } from '@pwa/contracts';
+import { PkcError, isPkcError } from '@pwa/errors';
+import { signingKeyIdOf, verifyAccessToken, type AccessTokenClaims } from './access-token';
+import { bearerTokenOf } from './bearer-header';
+import { decidePartnerAccess, rateLimitPerMinuteOf, type PartnerRecord } from './partner-access';
+import { rateLimitHeaders, type WindowCount } from './rate-limit';
+
+/** What admission needs from the outside world; each port rejects when its dependency is down. */
+export interface AdmissionPorts {
+  signingKeyFor(keyId: string): Promise<KeyObject | undefined>;
+  partnerById(partnerId: string): Promise<PartnerRecord | undefined>;
+  countPartnerRequest(partnerId: string, limitPerMinute: number): Promise<WindowCount>;
+  nowSeconds(): number;
+}
+
+export interface AdmissionSettings {
+  issuer: string;
+  audience: string;
+  clockToleranceSeconds: number;
+  defaultRateLimitPerMinute: number;
+}
+
+export interface Admission {
+  claims: AccessTokenClaims;
+  partner: PartnerRecord;
+  /** Sent on the response whatever the upstream answers. */
+  rateLimitHeaders: Record<string, string>;
+}
+
+/**
+ * The story of every authenticated request, in the order the spec's codes imply: a bearer header
+ * (1005), a token we issued for this environment (1004) that has not expired (1003), a partner
+ * that is active (1006, 1007, 1009) and may use this route (1008), then the partner's rate limit
+ * (7001). A dependency that cannot answer (auth, Redis) refuses the request with 7003: the
+ * gateway fails closed and never lets a request through unchecked.
+ */
+export async function admitPartnerRequest(
+  authorizationHeader: string | undefined,
+  requiredPermission: PartnerPermission | null,
+  ports: AdmissionPorts,
+  settings: AdmissionSettings,
+): Promise<Admission> {
+  const token = bearerTokenOf(authorizationHeader);
+  if (token === undefined) throw new PkcError('PKC_1005');
+  const claims = await verifiedClaimsOf(token, ports, settings);
+
+  const partner = await unlessUnavailable(ports.partnerById(claims.partnerId));
+  const decision = decidePartnerAccess(partner, requiredPermission);
+  if (!decision.allowed) throw new PkcError(decision.code);
+  const admittedPartner = decision.partner;
+
+  const limitPerMinute = rateLimitPerMinuteOf(admittedPartner, settings.defaultRateLimitPerMinute);
+  const count = await unlessUnavailable(ports.countPartnerRequest(admittedPartner.partnerId, limitPerMinute));
+  const headers = rateLimitHeaders(count);
+  if (!count.allowed) throw new PkcError('PKC_7001', undefined, { headers });
+  return { claims, partner: admittedPartner, rateLimitHeaders: headers };
+}
+
+async function verifiedClaimsOf(token: string, ports: AdmissionPorts, settings: AdmissionSettings): Promise<AccessTokenClaims> {
+  const keyId = signingKeyIdOf(token);
+  if (keyId === undefined) throw new PkcError('PKC_1004');
+  const publicKey = await unlessUnavailable(ports.signingKeyFor(keyId));
+  if (publicKey === undefined) throw new PkcError('PKC_1004');
+  const verdict = verifyAccessToken(token, publicKey, {
+    issuer: settings.issuer,
+    audience: settings.audience,
+    nowSeconds: ports.nowSeconds(),
+    clockToleranceSeconds: settings.clockToleranceSeconds,
+  });
+  if (!verdict.ok) throw new PkcError(verdict.code);
+  return verdict.claims;
+}
+
+/** A dependency failure becomes PKC_7003 (the cause is kept for the log); PKC errors pass unchanged. */
+export async function unlessUnavailable<T>(pending: Promise<T>): Promise<T> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (isPkcError(error)) throw error;
+    throw new PkcError('PKC_7003', undefined, { cause: error });
+  }
+}

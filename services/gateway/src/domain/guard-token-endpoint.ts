@@ -1,0 +1,47 @@
+import { PkcError } from '@pwa/errors';
+import { rateLimitHeaders, type WindowCount } from './rate-limit';
+import { decideClientLockout, isCredentialFailure, type ClientLockoutState } from './token-endpoint-guard';
+import { unlessUnavailable } from './admit-partner-request';
+
+/** Counters of the token endpoint's protection (Redis); each rejects when Redis is down. */
+export interface TokenEndpointPorts {
+  countSourceRequest(sourceAddress: string): Promise<WindowCount>;
+  readClientLockout(clientId: string, sourceAddress: string): Promise<ClientLockoutState>;
+  recordCredentialFailure(clientId: string): Promise<void>;
+  recordCredentialSuccess(clientId: string, sourceAddress: string): Promise<void>;
+}
+
+/** First gate, before the body is read: the source address's per-minute budget. */
+export async function admitTokenRequestFromSource(sourceAddress: string, ports: TokenEndpointPorts): Promise<void> {
+  const count = await unlessUnavailable(ports.countSourceRequest(sourceAddress));
+  if (!count.allowed) throw new PkcError('PKC_7001', 'Too many token requests from this address; wait and retry', { headers: rateLimitHeaders(count) });
+}
+
+/** Second gate, once the body names a client_id: is that client locked for this source? */
+export async function admitTokenRequestForClient(
+  clientId: string | undefined,
+  sourceAddress: string,
+  failuresMax: number,
+  ports: TokenEndpointPorts,
+): Promise<void> {
+  if (clientId === undefined) return;
+  const state = await unlessUnavailable(ports.readClientLockout(clientId, sourceAddress));
+  const decision = decideClientLockout(state, failuresMax);
+  if (decision.locked) {
+    throw new PkcError('PKC_7001', 'Too many failed attempts for this client_id; wait and retry', {
+      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    });
+  }
+}
+
+/** After auth answered: count a wrong secret against the client_id, or trust the source that got a token. */
+export async function recordTokenOutcome(
+  clientId: string | undefined,
+  sourceAddress: string,
+  response: { status: number; body: unknown },
+  ports: TokenEndpointPorts,
+): Promise<void> {
+  if (clientId === undefined) return;
+  if (response.status === 200) await ports.recordCredentialSuccess(clientId, sourceAddress);
+  else if (isCredentialFailure(response.status, response.body)) await ports.recordCredentialFailure(clientId);
+}

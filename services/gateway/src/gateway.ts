@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { connectBus, type Bus } from '@pwa/bus';
+import { createApp, createHttpMetrics, listen, type RunningServer } from '@pwa/http';
+import { createLogger, type Logger } from '@pwa/logging';
+import { Counter } from 'prom-client';
+import type { GatewayConfig } from './config';
+import type { AdmissionPorts, AdmissionSettings } from './domain/admit-partner-request';
+import type { TokenEndpointPorts } from './domain/guard-token-endpoint';
+import { upstreamNames, type UpstreamName } from './domain/routes';
+import { invalidateOnPartnerEvents } from './events/partner-events';
+import { rejectPlainHttp } from './http/https-only';
+import { createPublicApp } from './http/public-app';
+import { listenTlsDispatcher } from './http/tls-dispatcher';
+import { createAuthDirectory } from './partners/auth-directory';
+import { PartnerCache } from './partners/partner-cache';
+import { SigningKeySet } from './partners/signing-keys';
+import { closeRedis, connectRedis } from './redis/redis-connection';
+import { countInSlidingWindow } from './redis/sliding-window';
+import { readClientLockout, recordCredentialFailure, recordCredentialSuccess } from './redis/token-endpoint-store';
+import { createUpstreamBreakers } from './upstream/circuit-breakers';
+import { createUpstreamClient, type UpstreamClient } from './upstream/upstream-client';
+
+export interface RunningGateway {
+  /** The public port (HTTPS in terminate mode). */
+  port: number;
+  /** The admin port: /healthz, /readyz, /metrics over plain HTTP, for the cluster only. */
+  adminPort: number;
+  stop: () => Promise<void>;
+}
+
+const oneMinuteMs = 60_000;
+/** Lookups on the request path (signing keys, partner status) must be quick or fail. */
+const authLookupTimeoutMs = 2_000;
+
+/**
+ * Starts the gateway: upstream clients and breakers, the JWKS and partner caches, Redis, the bus
+ * subscription that invalidates partners, the public listener and the admin listener.
+ */
+export async function startGateway(config: Readonly<GatewayConfig>, options: { logger?: Logger } = {}): Promise<RunningGateway> {
+  const logger = options.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const metrics = createHttpMetrics('gateway');
+  const plainHttpRejections = new Counter({
+    name: 'gateway_plain_http_rejected_total',
+    help: 'Requests refused because they did not arrive over HTTPS',
+    registers: [metrics.registry],
+  });
+
+  const clients = createClients(config);
+  const breakers = createUpstreamBreakers(
+    clients,
+    {
+      errorThresholdPercent: config.BREAKER_ERROR_THRESHOLD_PERCENT,
+      volumeThreshold: config.BREAKER_VOLUME_THRESHOLD,
+      resetTimeoutMs: config.BREAKER_RESET_TIMEOUT_MS,
+      rollingWindowMs: config.BREAKER_ROLLING_WINDOW_MS,
+    },
+    metrics.registry,
+    logger,
+  );
+  const authDirectory = createAuthDirectory(breakers.auth, Math.min(authLookupTimeoutMs, config.UPSTREAM_TIMEOUT_MS));
+  const signingKeys = new SigningKeySet({
+    fetchKeys: () => authDirectory.fetchSigningKeys(),
+    refreshMinIntervalMs: config.JWKS_REFRESH_MIN_INTERVAL_MS,
+    maxAgeMs: config.JWKS_MAX_AGE_MS,
+    nowMs: Date.now,
+    onBackgroundRefreshFailed: (error) => logger.warn({ err: error }, 'background refresh of signing keys failed; keeping the known keys'),
+  });
+  const partners = new PartnerCache({
+    load: (partnerId) => authDirectory.fetchPartner(partnerId),
+    ttlMs: config.PARTNER_CACHE_TTL_MS,
+    maxEntries: config.PARTNER_CACHE_MAX_ENTRIES,
+    nowMs: Date.now,
+  });
+  const redis = connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
+  const key = (name: string): string => `${config.REDIS_KEY_PREFIX}gateway:${name}`;
+
+  let bus: Bus | undefined;
+  try {
+    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'gateway', logger });
+    await invalidateOnPartnerEvents(bus, config.BUS_EXCHANGE, partners, logger);
+  } catch (error) {
+    await bus?.close();
+    await closeRedis(redis);
+    closeClients(clients, breakers);
+    throw error;
+  }
+  // Auth may start after the gateway; the keys then load on the first token instead.
+  signingKeys.refresh().catch((error: unknown) => logger.warn({ err: error }, 'signing keys not loaded yet; will retry on the first token'));
+
+  const ports: AdmissionPorts & TokenEndpointPorts = {
+    signingKeyFor: (keyId) => signingKeys.keyFor(keyId),
+    partnerById: (partnerId) => partners.get(partnerId),
+    countPartnerRequest: (partnerId, limitPerMinute) =>
+      countInSlidingWindow(redis, { key: key(`rate:partner:${partnerId}`), limit: limitPerMinute, windowMs: oneMinuteMs, requestId: randomUUID() }),
+    nowSeconds: () => Math.floor(Date.now() / 1000),
+    countSourceRequest: (sourceAddress) =>
+      countInSlidingWindow(redis, {
+        key: key(`rate:token-source:${sourceAddress}`),
+        limit: config.TOKEN_ENDPOINT_IP_LIMIT_PER_MINUTE,
+        windowMs: oneMinuteMs,
+        requestId: randomUUID(),
+      }),
+    readClientLockout: (clientId, sourceAddress) => readClientLockout(redis, tokenKeys(clientId, sourceAddress)),
+    recordCredentialFailure: (clientId) => recordCredentialFailure(redis, tokenKeys(clientId, ''), config.TOKEN_ENDPOINT_CLIENT_LOCKOUT_SECONDS),
+    recordCredentialSuccess: (clientId, sourceAddress) =>
+      recordCredentialSuccess(redis, tokenKeys(clientId, sourceAddress), config.TOKEN_ENDPOINT_TRUSTED_SOURCE_TTL_SECONDS),
+  };
+  function tokenKeys(clientId: string, sourceAddress: string): { failures: string; trustedSource: string } {
+    return { failures: key(`token-failures:${clientId}`), trustedSource: key(`token-trusted:${clientId}:${sourceAddress}`) };
+  }
+  const admissionSettings: AdmissionSettings = {
+    issuer: config.TOKEN_ISSUER,
+    audience: config.TOKEN_AUDIENCE,
+    clockToleranceSeconds: config.TOKEN_CLOCK_TOLERANCE_SECONDS,
+    defaultRateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+  };
+
+  let stopping = false;
+  const onPlainHttpRejected = (): void => plainHttpRejections.inc();
+  const publicApp = createPublicApp({
+    logger,
+    metrics,
+    tlsMode: config.TLS_MODE,
+    trustedProxies: config.TRUSTED_PROXIES,
+    hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS,
+    ports,
+    admissionSettings,
+    forwarding: {
+      breakers,
+      timeoutsMs: { standard: config.UPSTREAM_TIMEOUT_MS, transfer: config.TRANSFER_UPSTREAM_TIMEOUT_MS },
+      tokenEndpoint: { ports, clientFailuresMax: config.TOKEN_ENDPOINT_CLIENT_FAILURES_MAX },
+      logger,
+    },
+    onPlainHttpRejected,
+    isStopping: () => stopping,
+  });
+  const publicListener = await listenPublic(config, publicApp, onPlainHttpRejected);
+
+  const { app: adminApp } = createApp({
+    serviceName: 'gateway',
+    logger,
+    metrics,
+    readinessChecks: [
+      { name: 'redis', check: async () => void (await redis.ping()) },
+      { name: 'rabbitmq', check: () => (bus?.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
+    ],
+    routes: () => undefined,
+  });
+  const adminListener = await listen(adminApp, config.ADMIN_PORT, config.ADMIN_HOST);
+  logger.info({ port: publicListener.port, adminPort: adminListener.port, tlsMode: config.TLS_MODE }, 'listening');
+
+  return {
+    port: publicListener.port,
+    adminPort: adminListener.port,
+    stop: async () => {
+      stopping = true;
+      await Promise.all([publicListener.close(), adminListener.close()]);
+      await bus?.close();
+      await closeRedis(redis);
+      closeClients(clients, breakers);
+    },
+  };
+}
+
+function createClients(config: Readonly<GatewayConfig>): Record<UpstreamName, UpstreamClient> {
+  const baseUrls: Record<UpstreamName, string> = {
+    auth: config.AUTH_URL,
+    wallet: config.WALLET_URL,
+    quotes: config.QUOTES_URL,
+    collections: config.COLLECTIONS_URL,
+    disbursements: config.DISBURSEMENTS_URL,
+    webhooks: config.WEBHOOKS_URL,
+  };
+  return Object.fromEntries(
+    upstreamNames.map((name) => [name, createUpstreamClient(baseUrls[name], { maxSockets: config.UPSTREAM_MAX_SOCKETS })]),
+  ) as Record<UpstreamName, UpstreamClient>;
+}
+
+function closeClients(clients: Record<UpstreamName, UpstreamClient>, breakers: Record<UpstreamName, { shutdown(): void }>): void {
+  for (const name of upstreamNames) {
+    breakers[name].shutdown();
+    clients[name].close();
+  }
+}
+
+async function listenPublic(
+  config: Readonly<GatewayConfig>,
+  app: ReturnType<typeof createPublicApp>,
+  onPlainHttpRejected: () => void,
+): Promise<Pick<RunningServer, 'port' | 'close'>> {
+  if (config.TLS_MODE === 'proxy') return listen(app, config.PORT, config.HOST);
+  const dispatcher = await listenTlsDispatcher(
+    {
+      tls: { cert: readRequiredFile('TLS_CERT_FILE', config.TLS_CERT_FILE), key: readRequiredFile('TLS_KEY_FILE', config.TLS_KEY_FILE) },
+      secureHandler: app,
+      plainHandler: rejectPlainHttp(onPlainHttpRejected),
+      requestTimeoutMs: config.TRANSFER_UPSTREAM_TIMEOUT_MS + 15_000,
+    },
+    config.PORT,
+    config.HOST,
+  );
+  return { port: dispatcher.port, close: dispatcher.stop };
+}
+
+/** The config schema requires both files in terminate mode; this keeps the types honest. */
+function readRequiredFile(name: string, path: string | undefined): Buffer {
+  if (path === undefined) throw new Error(`${name} is required when TLS_MODE is terminate`);
+  return readFileSync(path);
+}

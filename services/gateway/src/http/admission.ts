@@ -1,0 +1,59 @@
+import type { RequestHandler } from 'express';
+import { notFoundHandler } from '@pwa/http';
+import { admitPartnerRequest, type AdmissionPorts, type AdmissionSettings } from '../domain/admit-partner-request';
+import { admitTokenRequestFromSource, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
+import { matchRoute, publicPathPrefix, type RouteDefinition } from '../domain/routes';
+import { contextOf } from './request-context';
+import { noteIfUnavailable } from './request-log';
+
+/**
+ * Finds the route in the table before anything else. A path the table does not list, or a listed
+ * path with another method, gets the same 404 envelope: the catalogue has no code for "method not
+ * allowed", and partners act on codes. Nothing unlisted is ever forwarded.
+ */
+export function matchPublicRoute(table: readonly RouteDefinition[]): RequestHandler {
+  return (req, res, next) => {
+    const rawPath = req.originalUrl.split('?')[0] ?? '';
+    const match = matchRoute(table, req.method, rawPath);
+    if (match.kind !== 'matched') {
+      notFoundHandler(req, res, next);
+      return;
+    }
+    const query = req.originalUrl.slice(rawPath.length);
+    const context = contextOf(res);
+    context.route = match.route;
+    context.upstreamPath = `${match.upstreamPath}${query}`;
+    res.locals.routeTemplate = `${publicPathPrefix}${match.route.pathTemplate}`;
+    next();
+  };
+}
+
+/**
+ * Admission before the body is read: the bearer token, partner status, permission and rate limit
+ * for partner routes; the source address's budget for the token endpoint. Runs before body parsing
+ * so that an unauthenticated client cannot make the gateway parse anything.
+ */
+export function admitRequest(ports: AdmissionPorts & TokenEndpointPorts, settings: AdmissionSettings): RequestHandler {
+  return async (req, res, next) => {
+    const context = contextOf(res);
+    const route = context.route;
+    if (!route) throw new Error('admission ran before route matching');
+    try {
+      if (route.authentication === 'none') {
+        await admitTokenRequestFromSource(sourceAddressOf(req.ip), ports);
+      } else {
+        const admission = await admitPartnerRequest(req.header('authorization'), route.requiredPermission, ports, settings);
+        context.admission = admission;
+        for (const [name, value] of Object.entries(admission.rateLimitHeaders)) res.setHeader(name, value);
+      }
+    } catch (error) {
+      noteIfUnavailable(res, error);
+      throw error;
+    }
+    next();
+  };
+}
+
+export function sourceAddressOf(ip: string | undefined): string {
+  return ip ?? 'unknown';
+}

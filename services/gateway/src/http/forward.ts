@@ -1,0 +1,147 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { PkcError } from '@pwa/errors';
+import { requestIdOf } from '@pwa/http';
+import type { Logger } from '@pwa/logging';
+import { currentTraceparent } from '@pwa/telemetry';
+import { admitTokenRequestForClient, recordTokenOutcome, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
+import { clientIdOfTokenRequest } from '../domain/token-endpoint-guard';
+import type { TimeoutClass, UpstreamName } from '../domain/routes';
+import { isBreakerRefusal, type UpstreamBreaker } from '../upstream/circuit-breakers';
+import { isUpstreamTransportError, type UpstreamRequest, type UpstreamResponse } from '../upstream/upstream-client';
+import { contextOf } from './request-context';
+import { noteIfUnavailable } from './request-log';
+import { sourceAddressOf } from './admission';
+
+export interface ForwardingOptions {
+  breakers: Readonly<Record<UpstreamName, UpstreamBreaker>>;
+  timeoutsMs: Readonly<Record<TimeoutClass, number>>;
+  tokenEndpoint: { ports: TokenEndpointPorts; clientFailuresMax: number };
+  logger: Logger;
+}
+
+const formBodyParser = express.urlencoded({ extended: false, limit: '16kb' });
+
+/**
+ * The last step of an admitted request: send it to its upstream through that upstream's breaker
+ * and relay the answer unchanged. The token endpoint also accepts a form-encoded body (RFC 6749)
+ * and is guarded against credential stuffing around the call.
+ */
+export function forwardAdmittedRequests(options: ForwardingOptions): RequestHandler[] {
+  const parseFormOnTokenEndpoint: RequestHandler = (req, res, next) => {
+    if (contextOf(res).route?.authentication === 'none') formBodyParser(req, res, next);
+    else next();
+  };
+  const forward: RequestHandler = async (req, res, next) => {
+    const context = contextOf(res);
+    const { route, upstreamPath } = context;
+    if (!route || upstreamPath === undefined) {
+      next();
+      return;
+    }
+    const isTokenEndpoint = route.authentication === 'none';
+    const clientId = isTokenEndpoint ? clientIdOfTokenRequest(req.body) : undefined;
+    const sourceAddress = sourceAddressOf(req.ip);
+    try {
+      if (isTokenEndpoint) {
+        await admitTokenRequestForClient(clientId, sourceAddress, options.tokenEndpoint.clientFailuresMax, options.tokenEndpoint.ports);
+      }
+      const body = bodyOf(req);
+      const upstreamResponse = await send(options.breakers[route.upstream], {
+        method: req.method,
+        path: upstreamPath,
+        headers: { ...upstreamHeadersOf(req, res), ...(body ? { 'content-type': body.contentType } : {}) },
+        ...(body ? { body: body.content } : {}),
+        timeoutMs: options.timeoutsMs[route.timeoutClass],
+      });
+      if (isTokenEndpoint) {
+        await recordTokenOutcome(clientId, sourceAddress, { status: upstreamResponse.status, body: jsonOf(upstreamResponse) }, options.tokenEndpoint.ports).catch(
+          (error: unknown) => options.logger.warn({ err: error }, 'could not record a token request outcome'),
+        );
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('Pragma', 'no-cache');
+      }
+      relay(upstreamResponse, res);
+    } catch (error) {
+      noteIfUnavailable(res, error);
+      throw error;
+    }
+  };
+  return [parseFormOnTokenEndpoint, forward];
+}
+
+/** Transport failures and an open breaker become 503 PKC_7003 at once; the partner never waits them out. */
+async function send(breaker: UpstreamBreaker, request: UpstreamRequest): Promise<UpstreamResponse> {
+  try {
+    return await breaker.fire(request);
+  } catch (error) {
+    if (isUpstreamTransportError(error) || isBreakerRefusal(error)) throw new PkcError('PKC_7003', undefined, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * Headers are built, not copied: the upstream sees the gateway's word on who is calling and
+ * nothing the client could forge (any x-partner-* it sent is dropped here by construction).
+ */
+function upstreamHeadersOf(req: Request, res: Response): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestIdOf(res) };
+  const partner = contextOf(res).admission?.partner;
+  if (partner) {
+    headers['x-partner-id'] = partner.partnerId;
+    headers['x-partner-client-id'] = partner.clientId;
+    headers['x-partner-permissions'] = partner.permissions.join(',');
+  }
+  const traceparent = currentTraceparent();
+  if (traceparent !== undefined) headers.traceparent = traceparent;
+  const userAgent = req.header('user-agent');
+  if (userAgent !== undefined) headers['user-agent'] = userAgent.slice(0, 256);
+  return headers;
+}
+
+/** The parsed body re-encoded in its own format; requests without a parsed body are sent without one. */
+function bodyOf(req: Request): { content: Buffer; contentType: string } | undefined {
+  if (req.method === 'GET' || req.body === undefined || req.body === null) return undefined;
+  if (req.is('application/x-www-form-urlencoded')) {
+    const form = new URLSearchParams(req.body as Record<string, string>).toString();
+    return { content: Buffer.from(form), contentType: 'application/x-www-form-urlencoded' };
+  }
+  return { content: Buffer.from(JSON.stringify(req.body)), contentType: 'application/json' };
+}
+
+/** Connection-level headers and the ones the gateway owns are not relayed. */
+const headersNotRelayed = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'date',
+  'server',
+  'x-powered-by',
+  'x-request-id',
+  'strict-transport-security',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+]);
+
+function relay(upstream: UpstreamResponse, res: Response): void {
+  for (const [name, value] of Object.entries(upstream.headers)) {
+    if (value === undefined || headersNotRelayed.has(name)) continue;
+    res.setHeader(name, value);
+  }
+  res.setHeader('Content-Length', upstream.body.length);
+  res.status(upstream.status).end(upstream.body);
+}
+
+function jsonOf(response: UpstreamResponse): unknown {
+  try {
+    return JSON.parse(response.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

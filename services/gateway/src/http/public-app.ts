@@ -1,0 +1,59 @@
+import type { Express, RequestHandler } from 'express';
+import { createApp, type HttpMetrics } from '@pwa/http';
+import type { Logger } from '@pwa/logging';
+import type { AdmissionPorts, AdmissionSettings } from '../domain/admit-partner-request';
+import type { TokenEndpointPorts } from '../domain/guard-token-endpoint';
+import { routeTable } from '../domain/routes';
+import { admitRequest, matchPublicRoute } from './admission';
+import { forwardAdmittedRequests, type ForwardingOptions } from './forward';
+import { requireForwardedHttps, strictTransportSecurity } from './https-only';
+import { tokenEndpointBodyErrors } from './token-body-errors';
+import { logEachRequest } from './request-log';
+
+export interface PublicAppOptions {
+  logger: Logger;
+  metrics: HttpMetrics;
+  tlsMode: 'terminate' | 'proxy';
+  trustedProxies: string;
+  hstsMaxAgeSeconds: number;
+  ports: AdmissionPorts & TokenEndpointPorts;
+  admissionSettings: AdmissionSettings;
+  forwarding: ForwardingOptions;
+  onPlainHttpRejected: () => void;
+  /** True once stop() began: responses then close their connection so the listener can drain. */
+  isStopping: () => boolean;
+}
+
+/**
+ * The partner-facing app. Order matters: HTTPS, route match, admission (all before the body is
+ * read), then body parsing (16 kb, by createApp; unreadable bodies are 400 PKC_2008, or 401
+ * PKC_1001 on the token endpoint), then forwarding. Health and metrics are not
+ * here; they live on the admin listener only.
+ */
+export function createPublicApp(options: PublicAppOptions): Express {
+  const before: RequestHandler[] = [logEachRequest(options.logger), closeWhenStopping(options.isStopping)];
+  if (options.tlsMode === 'proxy') before.push(requireForwardedHttps(options.onPlainHttpRejected));
+  before.push(strictTransportSecurity(options.hstsMaxAgeSeconds), matchPublicRoute(routeTable), admitRequest(options.ports, options.admissionSettings));
+  const { app } = createApp({
+    serviceName: 'gateway',
+    logger: options.logger,
+    metrics: options.metrics,
+    jsonBodyLimit: '16kb',
+    mountOperationalRoutes: false,
+    before,
+    routes: (expressApp) => {
+      expressApp.use(forwardAdmittedRequests(options.forwarding));
+      expressApp.use(tokenEndpointBodyErrors);
+    },
+  });
+  // Only in proxy mode may a peer speak for the client (X-Forwarded-Proto, X-Forwarded-For).
+  app.set('trust proxy', options.tlsMode === 'proxy' ? options.trustedProxies : false);
+  return app;
+}
+
+function closeWhenStopping(isStopping: () => boolean): RequestHandler {
+  return (_req, res, next) => {
+    if (isStopping()) res.setHeader('Connection', 'close');
+    next();
+  };
+}

@@ -1,0 +1,106 @@
+import http from 'node:http';
+import https from 'node:https';
+import net, { type AddressInfo, type Socket } from 'node:net';
+
+/** The first byte of every TLS connection: a handshake record. */
+const tlsHandshakeRecordType = 0x16;
+/** A connection that sends nothing for this long is dropped before it is dispatched. */
+const firstByteTimeoutMs = 10_000;
+/** How long stop() lets in-flight requests finish before it closes their connections. */
+const stopGraceMs = 5_000;
+
+export function isTlsClientHello(firstByte: number): boolean {
+  return firstByte === tlsHandshakeRecordType;
+}
+
+export interface TlsDispatcherOptions {
+  tls: https.ServerOptions;
+  /** The public app, served over TLS only. */
+  secureHandler: http.RequestListener;
+  /** Answers requests that arrived in clear text on the same port. */
+  plainHandler: http.RequestListener;
+  requestTimeoutMs: number;
+}
+
+export interface RunningDispatcher {
+  port: number;
+  stop: () => Promise<void>;
+}
+
+/**
+ * One public port for both kinds of client: it peeks at the first byte of each connection and
+ * hands TLS handshakes to the HTTPS server and anything else to a handler that refuses plain HTTP
+ * with the error envelope. A partner who types http:// thus gets a readable JSON answer instead
+ * of a TLS alert or a hung connection.
+ */
+export async function listenTlsDispatcher(options: TlsDispatcherOptions, port: number, host: string): Promise<RunningDispatcher> {
+  const secureServer = https.createServer({ minVersion: 'TLSv1.2', handshakeTimeout: firstByteTimeoutMs, ...options.tls }, options.secureHandler);
+  secureServer.keepAliveTimeout = 65_000;
+  secureServer.headersTimeout = 66_000;
+  secureServer.requestTimeout = options.requestTimeoutMs;
+  const plainServer = http.createServer(options.plainHandler);
+  plainServer.requestTimeout = firstByteTimeoutMs;
+  // Neither server listens itself; the dispatcher hands them sockets. Node starts tracking a
+  // server's connections (idle closing, header and request timeouts) on 'listening', so say it.
+  secureServer.emit('listening');
+  plainServer.emit('listening');
+  const sockets = new Set<Socket>();
+  const dispatcher = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    dispatch(socket, secureServer, plainServer);
+  });
+  await new Promise<void>((resolve, reject) => {
+    dispatcher.once('error', reject);
+    dispatcher.listen(port, host, () => {
+      dispatcher.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (dispatcher.address() as AddressInfo).port,
+    stop: () => stopDispatcher(dispatcher, [secureServer, plainServer], sockets),
+  };
+}
+
+function dispatch(socket: Socket, secureServer: https.Server, plainServer: http.Server): void {
+  // Until a server owns the socket, its errors (a reset, say) are ours to swallow.
+  const dropOnError = (): void => {
+    socket.destroy();
+  };
+  socket.on('error', dropOnError);
+  socket.setTimeout(firstByteTimeoutMs, () => {
+    socket.destroy();
+  });
+  socket.once('readable', () => {
+    const first = socket.read(1) as Buffer | null;
+    if (first === null) {
+      socket.destroy();
+      return;
+    }
+    socket.unshift(first);
+    socket.setTimeout(0);
+    socket.off('error', dropOnError);
+    const target = isTlsClientHello(first[0] ?? 0) ? secureServer : plainServer;
+    target.emit('connection', socket);
+  });
+}
+
+async function stopDispatcher(dispatcher: net.Server, servers: http.Server[], sockets: Set<Socket>): Promise<void> {
+  const closed = new Promise<void>((resolve) => dispatcher.close(() => resolve()));
+  for (const server of servers) server.closeIdleConnections();
+  const idleSweep = setInterval(() => {
+    for (const server of servers) server.closeIdleConnections();
+  }, 100);
+  const forced = setTimeout(() => {
+    for (const socket of sockets) socket.destroy();
+  }, stopGraceMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(idleSweep);
+    clearTimeout(forced);
+    // Stops their connection-checking timers; they were never listening, so the error is expected.
+    for (const server of servers) server.close(() => undefined);
+  }
+}

@@ -1,0 +1,27 @@
+import { createLogger } from '@pwa/logging';
+import { startTelemetry } from '@pwa/telemetry';
+import { readGatewayConfig } from './config';
+
+const config = readGatewayConfig(process.env);
+// Telemetry starts before anything loads node:http or express, so its instrumentation can hook
+// them; that is why the runtime and the gateway itself are imported only afterwards.
+const telemetry = startTelemetry({
+  serviceName: 'gateway',
+  environment: config.ENVIRONMENT,
+  enabled: config.OTEL_ENABLED,
+  otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+});
+const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+
+void import('@pwa/runtime').then(({ runUntilSignalled }) =>
+  runUntilSignalled(async () => {
+    const { startGateway } = await import('./gateway');
+    const gateway = await startGateway(config, { logger });
+    return {
+      stop: async () => {
+        await gateway.stop();
+        await telemetry.shutdown();
+      },
+    };
+  }, logger),
+);

@@ -1,0 +1,97 @@
+import http, { type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+
+export interface JsonResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  body: any;
+}
+
+export interface RequestOptions {
+  /** Sent as JSON with Content-Type: application/json. */
+  json?: unknown;
+  /** Sent as is (malformed JSON, form bodies); set the content type in headers. */
+  rawBody?: string;
+  bearer?: string;
+  headers?: Record<string, string>;
+}
+
+const requestTimeoutMs = 15_000;
+
+/** A partner's view of the gateway: HTTPS to 127.0.0.1, trusting only the stack's certificate. */
+export class HttpsJsonClient {
+  private readonly agent: https.Agent;
+
+  constructor(private readonly options: { port: number; certificatePem: string }) {
+    this.agent = new https.Agent({ ca: options.certificatePem, keepAlive: true, maxSockets: 16 });
+  }
+
+  /** `path` is relative to the base URL (/api/v1), e.g. "/partner/v1/balance". */
+  request(method: string, path: string, options: RequestOptions = {}): Promise<JsonResponse> {
+    return this.requestAbsolute(method, `/api/v1${path}`, options);
+  }
+
+  /** A path not under the base URL, e.g. "/healthz" on the public port. */
+  requestAbsolute(method: string, absolutePath: string, options: RequestOptions = {}): Promise<JsonResponse> {
+    const { body, headers } = encodeBody(options);
+    return exchange(https, {
+      host: '127.0.0.1',
+      port: this.options.port,
+      method,
+      path: absolutePath,
+      agent: this.agent,
+      headers: { accept: 'application/json', ...headers, ...(options.bearer === undefined ? {} : { authorization: `Bearer ${options.bearer}` }), ...options.headers },
+    }, body);
+  }
+
+  get(path: string, options: RequestOptions = {}): Promise<JsonResponse> {
+    return this.request('GET', path, options);
+  }
+
+  post(path: string, json: unknown, options: RequestOptions = {}): Promise<JsonResponse> {
+    return this.request('POST', path, { ...options, json });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/** A plain-HTTP request to a port (the gateway's public port must refuse it). */
+export function requestOverPlainHttp(port: number, method: string, path: string, options: RequestOptions = {}): Promise<JsonResponse> {
+  const { body, headers } = encodeBody(options);
+  return exchange(http, { host: '127.0.0.1', port, method, path, agent: false, headers: { ...headers, ...options.headers } }, body);
+}
+
+function encodeBody(options: RequestOptions): { body: string | undefined; headers: Record<string, string> } {
+  if (options.json !== undefined) return { body: JSON.stringify(options.json), headers: { 'content-type': 'application/json' } };
+  if (options.rawBody !== undefined) return { body: options.rawBody, headers: {} };
+  return { body: undefined, headers: {} };
+}
+
+function exchange(transport: typeof http | typeof https, requestOptions: https.RequestOptions, body: string | undefined): Promise<JsonResponse> {
+  return new Promise((resolve, reject) => {
+    const request = transport.request({ ...requestOptions, timeout: requestTimeoutMs }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body: parseJson(text) });
+      });
+    });
+    request.on('timeout', () => request.destroy(new Error(`no response within ${requestTimeoutMs} ms`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -36,9 +36,9 @@ class LatencySamples {
 /**
  * Drives `url` for `durationSeconds` with `connections` keep-alive connections and resolves
  * { requestsPerSecond, p50Ms, p90Ms, p99Ms, ok, non2xx, errors, timeouts, durationSeconds }.
- * With `overallRate` the load is paced (open loop) instead of as fast as possible.
+ * Each connection sends its next request when the previous answer arrives (closed loop).
  */
-function measure({ url, headers = {}, connections, durationSeconds, overallRate }) {
+function measure({ url, headers = {}, connections, durationSeconds }) {
   const samples = new LatencySamples();
   let ok = 0;
   let firstFailure;
@@ -52,7 +52,6 @@ function measure({ url, headers = {}, connections, durationSeconds, overallRate 
         duration: durationSeconds,
         pipelining: 1,
         timeout: 10,
-        ...(overallRate ? { overallRate } : {}),
       },
       (error, result) => {
         if (error) {

@@ -137,4 +137,11 @@ describe('bearer token and partner access', () => {
 
     expectError(response, 403, 'PKC_1008');
   });
+
+  test('when every token above has been used, forged or refused, then none appears in any process log', () => {
+    const logs = stack.logs();
+
+    expect(logs.includes(token)).toBe(false);
+    expect(logs).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\./);
+  });
 });

@@ -20,6 +20,15 @@ describe('gateway edge', () => {
     expect({ status: response.status, body: response.body }).toEqual({ status, body: { success: false, code, message: expect.any(String) } });
   }
 
+  /** Auth's own count of token requests (its RED metrics), to prove a request never reached it. */
+  async function tokenRequestsSeenByAuth(): Promise<number> {
+    const metrics = await fetch(`${stack.internalUrls.auth}/metrics`).then((reply) => reply.text());
+    return metrics
+      .split('\n')
+      .filter((line) => line.startsWith('http_requests_total{') && line.includes('route="/partner/auth/token"'))
+      .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+  }
+
   async function freshToken(options: Parameters<typeof onboardPartner>[1] = {}): Promise<string> {
     return accessTokenFor(stack.client, await onboardPartner(stack, options));
   }
@@ -27,6 +36,7 @@ describe('gateway edge', () => {
   test('when a request arrives over plain HTTP on the public port, then it gets 403 in the envelope, the connection closes and nothing is forwarded', async () => {
     const partner = await onboardPartner(stack);
     const requestId = `plain-${randomUUID()}`;
+    const authTokenRequestsBefore = await tokenRequestsSeenByAuth();
 
     const response = await requestOverPlainHttp(stack.gateway.port, 'POST', '/api/v1/partner/auth/token', {
       json: { client_id: partner.clientId, client_secret: partner.clientSecret },
@@ -37,6 +47,10 @@ describe('gateway edge', () => {
     expect(response.body).toEqual({ success: false, code: 'PKC_6005', message: expect.stringMatching(/^HTTPS is required/) });
     expect(response.headers.connection).toBe('close');
     expect(stack.logs()).not.toContain(requestId);
+    expect(await tokenRequestsSeenByAuth()).toBe(authTokenRequestsBefore);
+    // The same request over HTTPS does reach auth, so the count above can move.
+    expect((await stack.client.post('/partner/auth/token', { client_id: partner.clientId, client_secret: partner.clientSecret })).status).toBe(200);
+    expect(await tokenRequestsSeenByAuth()).toBe(authTokenRequestsBefore + 1);
     const metrics = await fetch(`http://127.0.0.1:${stack.gateway.adminPort}/metrics`).then((reply) => reply.text());
     expect(metrics).toMatch(/gateway_plain_http_rejected_total\{[^}]*\} [1-9]/);
   });
@@ -150,20 +164,26 @@ describe('gateway edge', () => {
   });
 
   // Last in the file: it stops the wallet service for good.
-  test('when the upstream service is down, then the partner gets 503 PKC_7003 within a few seconds, every time', async () => {
+  test('when the upstream service is down, then the partner gets 503 PKC_7003 within a few seconds, every time, and the breaker opens', async () => {
     const token = await freshToken({ rateLimitPerMinute: 1000 });
     await stack.stopService('wallet');
+    // A gateway whose breaker has seen only this outage (the main one counted earlier successes).
+    const gateway = await stack.startExtraGateway();
+    try {
+      const durationsMs: number[] = [];
+      for (const client of [stack.client, ...Array.from({ length: 8 }, () => gateway.client)]) {
+        const startedAt = Date.now();
+        const response = await client.get('/partner/v1/balance', { bearer: token });
+        durationsMs.push(Date.now() - startedAt);
+        expectError(response, 503, 'PKC_7003');
+      }
 
-    const durationsMs: number[] = [];
-    for (let attempt = 0; attempt < 8; attempt += 1) {
-      const startedAt = Date.now();
-      const response = await stack.client.get('/partner/v1/balance', { bearer: token });
-      durationsMs.push(Date.now() - startedAt);
-      expectError(response, 503, 'PKC_7003');
+      expect(Math.max(...durationsMs)).toBeLessThan(3_000);
+      const metrics = await fetch(`http://127.0.0.1:${gateway.adminPort}/metrics`).then((reply) => reply.text());
+      expect(metrics).toMatch(/gateway_upstream_circuit_state\{[^}]*upstream="wallet"[^}]*\} 2/);
+      expect(metrics).toMatch(/gateway_upstream_circuit_state\{[^}]*upstream="auth"[^}]*\} 0/);
+    } finally {
+      await gateway.stop();
     }
-
-    expect(Math.max(...durationsMs)).toBeLessThan(3_000);
-    const metrics = await fetch(`http://127.0.0.1:${stack.gateway.adminPort}/metrics`).then((reply) => reply.text());
-    expect(metrics).toMatch(/gateway_upstream_circuit_state\{[^}]*upstream="wallet"[^}]*\} 2/);
   });
 });

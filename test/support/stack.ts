@@ -10,10 +10,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { connect as connectAmqp } from 'amqplib';
-import { Redis } from 'ioredis';
 import { generate as generateCertificate } from 'selfsigned';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
+import { deleteExchange, deleteRedisKeys } from './cleanup';
 import { HttpsJsonClient } from './https-client';
 import { probeHttp } from './process-probe';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -324,35 +323,6 @@ function withDatabase(postgresUrl: string, database: string): string {
   const url = new URL(postgresUrl);
   url.pathname = `/${database}`;
   return url.toString();
-}
-
-async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** The bus library declares the exchange, its dead-letter exchange and queue; a test run leaves none behind. */
-async function deleteExchange(amqpUrl: string, exchange: string): Promise<void> {
-  const connection = await connectAmqp(amqpUrl);
-  try {
-    const channel = await connection.createChannel();
-    await channel.deleteQueue(`${exchange}.dead-letter`);
-    await channel.deleteExchange(`${exchange}.dlx`);
-    await channel.deleteExchange(exchange);
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -51,3 +51,13 @@ export const fields = {
       .default(fallback ? 'true' : 'false')
       .transform((v) => v === 'true' || v === '1' || v === 'yes'),
 };
+
+/** Configuration every internal service shares; each service's schema extends it. */
+export const baseServiceConfigSchema = z.object({
+  HOST: fields.host('127.0.0.1'),
+  LOG_LEVEL: fields.logLevel,
+  ENVIRONMENT: fields.environment,
+  DATABASE_URL: fields.databaseUrl,
+  DATABASE_POOL_MAX: fields.positiveInt(10),
+});
+export type BaseServiceEnv = z.infer<typeof baseServiceConfigSchema>;

@@ -2,17 +2,7 @@ import type { Express } from 'express';
 import { createApp, listen, type CreateAppOptions, type ReadinessCheck } from '@pwa/http';
 import { createPool, migrate, pingDatabase, type Pool } from '@pwa/db';
 import { createLogger, type Logger } from '@pwa/logging';
-import { fields, z } from '@pwa/config';
-
-/** Configuration every internal service shares; each service's schema extends it. */
-export const baseServiceConfigSchema = z.object({
-  HOST: fields.host('127.0.0.1'),
-  LOG_LEVEL: fields.logLevel,
-  ENVIRONMENT: fields.environment,
-  DATABASE_URL: fields.databaseUrl,
-  DATABASE_POOL_MAX: fields.positiveInt(10),
-});
-export type BaseServiceEnv = z.infer<typeof baseServiceConfigSchema>;
+import type { BaseServiceEnv } from '@pwa/config';
 
 export interface ServiceHostOptions {
   name: string;

@@ -1,5 +1,4 @@
-import { fields, loadConfig, z } from '@pwa/config';
-import { baseServiceConfigSchema } from '@pwa/runtime';
+import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
 
 const encryptionKeySchema = z
   .string({ error: 'AUTH_KEY_ENCRYPTION_KEY is required (base64 of 32 random bytes)' })

@@ -1,10 +1,10 @@
 import { createLogger } from '@pwa/logging';
-import { runUntilSignalled } from '@pwa/runtime';
 import { startTelemetry } from '@pwa/telemetry';
 import { readAuthConfig } from './config';
 
 const config = readAuthConfig(process.env);
-// Telemetry starts before the HTTP stack is loaded, so its instrumentation can hook it.
+// Telemetry starts before anything loads node:http or express, so its instrumentation can hook
+// them; that is why the runtime and the service are imported only afterwards.
 const telemetry = startTelemetry({
   serviceName: 'auth',
   environment: config.ENVIRONMENT,
@@ -12,13 +12,16 @@ const telemetry = startTelemetry({
   otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
 });
 const logger = createLogger({ service: 'auth', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
-runUntilSignalled(async () => {
-  const { startAuthService } = await import('./service');
-  const service = await startAuthService(config);
-  return {
-    stop: async () => {
-      await service.stop();
-      await telemetry.shutdown();
-    },
-  };
-}, logger);
+
+void import('@pwa/runtime').then(({ runUntilSignalled }) =>
+  runUntilSignalled(async () => {
+    const { startAuthService } = await import('./service');
+    const service = await startAuthService(config);
+    return {
+      stop: async () => {
+        await service.stop();
+        await telemetry.shutdown();
+      },
+    };
+  }, logger),
+);

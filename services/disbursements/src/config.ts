@@ -1,5 +1,4 @@
-import { fields, loadConfig, z } from '@pwa/config';
-import { baseServiceConfigSchema } from '@pwa/runtime';
+import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
 
 export const disbursementsConfigSchema = baseServiceConfigSchema.extend({
   PORT: fields.port(4105),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connectBus, type Bus } from '@pwa/bus';
 import { createApp, createHttpMetrics, listen, type RunningServer } from '@pwa/http';
@@ -16,8 +15,7 @@ import { createAuthDirectory } from './partners/auth-directory';
 import { PartnerCache } from './partners/partner-cache';
 import { SigningKeySet } from './partners/signing-keys';
 import { closeRedis, connectRedis } from './redis/redis-connection';
-import { countInSlidingWindow } from './redis/sliding-window';
-import { readClientLockout, recordCredentialFailure, recordCredentialSuccess } from './redis/token-endpoint-store';
+import { createRedisPorts } from './redis/redis-ports';
 import { createUpstreamBreakers } from './upstream/circuit-breakers';
 import { createUpstreamClient, type UpstreamClient } from './upstream/upstream-client';
 
@@ -29,7 +27,6 @@ export interface RunningGateway {
   stop: () => Promise<void>;
 }
 
-const oneMinuteMs = 60_000;
 /** Lookups on the request path (signing keys, partner status) must be quick or fail. */
 const authLookupTimeoutMs = 2_000;
 
@@ -73,42 +70,40 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     nowMs: Date.now,
   });
   const redis = connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
-  const key = (name: string): string => `${config.REDIS_KEY_PREFIX}gateway:${name}`;
 
+  let stopping = false;
   let bus: Bus | undefined;
+  const listeners: { close: () => Promise<void> }[] = [];
+  /** Stops whatever has started, in reverse order; also undoes a start that failed halfway. */
+  const stop = async (): Promise<void> => {
+    stopping = true;
+    await Promise.all(listeners.map((listener) => listener.close()));
+    await bus?.close();
+    await closeRedis(redis);
+    closeClients(clients, breakers);
+  };
   try {
     bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'gateway', logger });
     await invalidateOnPartnerEvents(bus, config.BUS_EXCHANGE, partners, logger);
   } catch (error) {
-    await bus?.close();
-    await closeRedis(redis);
-    closeClients(clients, breakers);
+    await stop();
     throw error;
   }
+  const connectedBus = bus;
   // Auth may start after the gateway; the keys then load on the first token instead.
   signingKeys.refresh().catch((error: unknown) => logger.warn({ err: error }, 'signing keys not loaded yet; will retry on the first token'));
 
   const ports: AdmissionPorts & TokenEndpointPorts = {
     signingKeyFor: (keyId) => signingKeys.keyFor(keyId),
     partnerById: (partnerId) => partners.get(partnerId),
-    countPartnerRequest: (partnerId, limitPerMinute) =>
-      countInSlidingWindow(redis, { key: key(`rate:partner:${partnerId}`), limit: limitPerMinute, windowMs: oneMinuteMs, requestId: randomUUID() }),
     nowSeconds: () => Math.floor(Date.now() / 1000),
-    countSourceRequest: (sourceAddress) =>
-      countInSlidingWindow(redis, {
-        key: key(`rate:token-source:${sourceAddress}`),
-        limit: config.TOKEN_ENDPOINT_IP_LIMIT_PER_MINUTE,
-        windowMs: oneMinuteMs,
-        requestId: randomUUID(),
-      }),
-    readClientLockout: (clientId, sourceAddress) => readClientLockout(redis, tokenKeys(clientId, sourceAddress)),
-    recordCredentialFailure: (clientId) => recordCredentialFailure(redis, tokenKeys(clientId, ''), config.TOKEN_ENDPOINT_CLIENT_LOCKOUT_SECONDS),
-    recordCredentialSuccess: (clientId, sourceAddress) =>
-      recordCredentialSuccess(redis, tokenKeys(clientId, sourceAddress), config.TOKEN_ENDPOINT_TRUSTED_SOURCE_TTL_SECONDS),
+    ...createRedisPorts(redis, {
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      tokenEndpointSourceLimitPerMinute: config.TOKEN_ENDPOINT_IP_LIMIT_PER_MINUTE,
+      clientLockoutSeconds: config.TOKEN_ENDPOINT_CLIENT_LOCKOUT_SECONDS,
+      trustedSourceSeconds: config.TOKEN_ENDPOINT_TRUSTED_SOURCE_TTL_SECONDS,
+    }),
   };
-  function tokenKeys(clientId: string, sourceAddress: string): { failures: string; trustedSource: string } {
-    return { failures: key(`token-failures:${clientId}`), trustedSource: key(`token-trusted:${clientId}:${sourceAddress}`) };
-  }
   const admissionSettings: AdmissionSettings = {
     issuer: config.TOKEN_ISSUER,
     audience: config.TOKEN_AUDIENCE,
@@ -116,7 +111,6 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     defaultRateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
   };
 
-  let stopping = false;
   const onPlainHttpRejected = (): void => plainHttpRejections.inc();
   const publicApp = createPublicApp({
     logger,
@@ -135,32 +129,27 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     onPlainHttpRejected,
     isStopping: () => stopping,
   });
-  const publicListener = await listenPublic(config, publicApp, onPlainHttpRejected);
-
   const { app: adminApp } = createApp({
     serviceName: 'gateway',
     logger,
     metrics,
     readinessChecks: [
       { name: 'redis', check: async () => void (await redis.ping()) },
-      { name: 'rabbitmq', check: () => (bus?.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
+      { name: 'rabbitmq', check: () => (connectedBus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
     ],
     routes: () => undefined,
   });
-  const adminListener = await listen(adminApp, config.ADMIN_PORT, config.ADMIN_HOST);
-  logger.info({ port: publicListener.port, adminPort: adminListener.port, tlsMode: config.TLS_MODE }, 'listening');
-
-  return {
-    port: publicListener.port,
-    adminPort: adminListener.port,
-    stop: async () => {
-      stopping = true;
-      await Promise.all([publicListener.close(), adminListener.close()]);
-      await bus?.close();
-      await closeRedis(redis);
-      closeClients(clients, breakers);
-    },
-  };
+  try {
+    const publicListener = await listenPublic(config, publicApp, onPlainHttpRejected);
+    listeners.push(publicListener);
+    const adminListener = await listen(adminApp, config.ADMIN_PORT, config.ADMIN_HOST);
+    listeners.push(adminListener);
+    logger.info({ port: publicListener.port, adminPort: adminListener.port, tlsMode: config.TLS_MODE }, 'listening');
+    return { port: publicListener.port, adminPort: adminListener.port, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 function createClients(config: Readonly<GatewayConfig>): Record<UpstreamName, UpstreamClient> {

@@ -1,8 +1,9 @@
 import type { KeyObject } from 'node:crypto';
 import type { PartnerPermission } from '@pwa/contracts';
-import { PkcError, isPkcError } from '@pwa/errors';
+import { PkcError } from '@pwa/errors';
 import { signingKeyIdOf, verifyAccessToken, type AccessTokenClaims } from './access-token';
 import { bearerTokenOf } from './bearer-header';
+import { unlessUnavailable } from './dependency-failure';
 import { decidePartnerAccess, rateLimitPerMinuteOf, type PartnerRecord } from './partner-access';
 import { rateLimitHeaders, type WindowCount } from './rate-limit';
 
@@ -70,14 +71,4 @@ async function verifiedClaimsOf(token: string, ports: AdmissionPorts, settings: 
   });
   if (!verdict.ok) throw new PkcError(verdict.code);
   return verdict.claims;
-}
-
-/** A dependency failure becomes PKC_7003 (the cause is kept for the log); PKC errors pass unchanged. */
-export async function unlessUnavailable<T>(pending: Promise<T>): Promise<T> {
-  try {
-    return await pending;
-  } catch (error) {
-    if (isPkcError(error)) throw error;
-    throw new PkcError('PKC_7003', undefined, { cause: error });
-  }
 }

@@ -1,5 +1,5 @@
-/** RFC 6750 b64token: the characters a bearer token may contain. */
-const bearerCredentials = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
+/** RFC 6750: "Bearer", one or more spaces, then a b64token (the characters a bearer token may contain). */
+const bearerCredentials = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /**
  * The token of an `Authorization: Bearer <token>` header, or undefined when the header is missing

@@ -1,7 +1,7 @@
 import { PkcError } from '@pwa/errors';
 import { rateLimitHeaders, type WindowCount } from './rate-limit';
-import { decideClientLockout, isCredentialFailure, type ClientLockoutState } from './token-endpoint-guard';
-import { unlessUnavailable } from './admit-partner-request';
+import { decideClientLockout, isCredentialFailure, type ClientLockoutState } from './credential-stuffing';
+import { unlessUnavailable } from './dependency-failure';
 
 /** Counters of the token endpoint's protection (Redis); each rejects when Redis is down. */
 export interface TokenEndpointPorts {

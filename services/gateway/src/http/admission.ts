@@ -3,6 +3,7 @@ import { notFoundHandler } from '@pwa/http';
 import { admitPartnerRequest, type AdmissionPorts, type AdmissionSettings } from '../domain/admit-partner-request';
 import { admitTokenRequestFromSource, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
 import { matchRoute, publicPathPrefix, type RouteDefinition } from '../domain/routes';
+import { sourceBucketOf } from '../domain/credential-stuffing';
 import { contextOf } from './request-context';
 import { noteIfUnavailable } from './request-log';
 
@@ -54,6 +55,7 @@ export function admitRequest(ports: AdmissionPorts & TokenEndpointPorts, setting
   };
 }
 
+/** The client's address as express sees it (the socket's peer, or X-Forwarded-For from a trusted proxy in proxy mode). */
 export function sourceAddressOf(ip: string | undefined): string {
-  return ip ?? 'unknown';
+  return sourceBucketOf(ip ?? 'unknown');
 }

@@ -4,7 +4,7 @@ import { requestIdOf } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import { currentTraceparent } from '@pwa/telemetry';
 import { admitTokenRequestForClient, recordTokenOutcome, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
-import { clientIdOfTokenRequest } from '../domain/token-endpoint-guard';
+import { clientIdOfTokenRequest } from '../domain/credential-stuffing';
 import type { TimeoutClass, UpstreamName } from '../domain/routes';
 import { isBreakerRefusal, type UpstreamBreaker } from '../upstream/circuit-breakers';
 import { isUpstreamTransportError, type UpstreamRequest, type UpstreamResponse } from '../upstream/upstream-client';

@@ -35,7 +35,6 @@ export class SigningKeySet {
     }
     if (this.inFlight) await this.inFlight;
     else if (this.mayAttempt()) await this.refresh();
-    else if (this.fetchedAtMs === undefined) throw new Error('signing keys not loaded yet: auth was unreachable');
     return this.keys.get(keyId);
   }
 
@@ -57,8 +56,14 @@ export class SigningKeySet {
     this.refresh().catch(this.options.onBackgroundRefreshFailed);
   }
 
+  /**
+   * Until the keys have loaded once, every request that needs them may try (one fetch at a time,
+   * behind auth's breaker): without them the gateway can verify nothing. Afterwards, fetches are
+   * spaced by the minimum interval whatever their outcome.
+   */
   private mayAttempt(): boolean {
-    return this.lastAttemptAtMs === undefined || this.options.nowMs() - this.lastAttemptAtMs >= this.options.refreshMinIntervalMs;
+    if (this.fetchedAtMs === undefined || this.lastAttemptAtMs === undefined) return true;
+    return this.options.nowMs() - this.lastAttemptAtMs >= this.options.refreshMinIntervalMs;
   }
 
   private isStale(): boolean {

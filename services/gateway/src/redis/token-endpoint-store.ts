@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ClientLockoutState } from '../domain/token-endpoint-guard';
+import type { ClientLockoutState } from '../domain/credential-stuffing';
 import { RedisScript } from './redis-connection';
 
 /** KEYS[1] failure counter of a client_id; KEYS[2] "this source got a token for it" marker. */

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { admitPartnerRequest, type AdmissionPorts, type AdmissionSettings } from '../../src/domain/admit-partner-request';
+import type { PartnerRecord } from '../../src/domain/partner-access';
+import type { WindowCount } from '../../src/domain/rate-limit';
+import { claimsFor, createTestSigner } from '../support/signing';
+
+const settings: AdmissionSettings = {
+  issuer: 'https://auth.sandbox.partner-wallet.example',
+  audience: 'partner-wallet-api:sandbox',
+  clockToleranceSeconds: 0,
+  defaultRateLimitPerMinute: 60,
+};
+const nowSeconds = 1_800_000_000;
+const signer = createTestSigner('key-a');
+
+function setUp(overrides: { partner?: PartnerRecord | undefined | 'down'; count?: Partial<WindowCount> | 'down' } = {}) {
+  const partnerId = randomUUID();
+  const clientId = randomUUID();
+  const partner: PartnerRecord = { partnerId, clientId, status: 'active', permissions: ['collection'], rateLimitPerMinute: null };
+  const token = signer.sign(claimsFor({ partnerId, clientId, issuer: settings.issuer, audience: settings.audience, nowSeconds }));
+  const countPartnerRequest = jest.fn((_partnerId: string, limit: number): Promise<WindowCount> => {
+    if (overrides.count === 'down') return Promise.reject(new Error('redis down'));
+    return Promise.resolve({ allowed: true, limit, used: 1, resetAfterMs: 60_000, ...overrides.count });
+  });
+  const ports: AdmissionPorts = {
+    signingKeyFor: (keyId) => Promise.resolve(keyId === signer.keyId ? signer.publicKey : undefined),
+    partnerById: () => {
+      if (overrides.partner === 'down') return Promise.reject(new Error('auth down'));
+      return Promise.resolve('partner' in overrides ? overrides.partner : partner);
+    },
+    countPartnerRequest,
+    nowSeconds: () => nowSeconds,
+  };
+  return { token, partner, ports, countPartnerRequest };
+}
+
+describe('admitPartnerRequest', () => {
+  test('when everything checks out, then the partner is admitted with rate-limit headers', async () => {
+    const { token, partner, ports } = setUp();
+
+    const admission = await admitPartnerRequest(`Bearer ${token}`, 'collection', ports, settings);
+
+    expect(admission.partner).toBe(partner);
+    expect(admission.rateLimitHeaders).toEqual({ 'RateLimit-Limit': '60', 'RateLimit-Remaining': '59', 'RateLimit-Reset': '60' });
+  });
+
+  test('when the header is missing, then PKC_1005', async () => {
+    const { ports } = setUp();
+
+    await expect(admitPartnerRequest(undefined, null, ports, settings)).rejects.toMatchObject({ code: 'PKC_1005', httpStatus: 401 });
+  });
+
+  test('when the key id is unknown, then PKC_1004', async () => {
+    const { ports } = setUp();
+    const stranger = createTestSigner('key-z').sign(claimsFor({ partnerId: randomUUID(), clientId: randomUUID(), ...settings, nowSeconds }));
+
+    await expect(admitPartnerRequest(`Bearer ${stranger}`, null, ports, settings)).rejects.toMatchObject({ code: 'PKC_1004' });
+  });
+
+  test('when the partner is suspended, then PKC_1006 and the request does not count against its rate limit', async () => {
+    const { token, partner, ports, countPartnerRequest } = setUp();
+    ports.partnerById = () => Promise.resolve({ ...partner, status: 'suspended' });
+
+    await expect(admitPartnerRequest(`Bearer ${token}`, null, ports, settings)).rejects.toMatchObject({ code: 'PKC_1006', httpStatus: 403 });
+    expect(countPartnerRequest).not.toHaveBeenCalled();
+  });
+
+  test('when auth no longer knows the partner, then PKC_1009', async () => {
+    const { token, ports } = setUp({ partner: undefined });
+
+    await expect(admitPartnerRequest(`Bearer ${token}`, null, ports, settings)).rejects.toMatchObject({ code: 'PKC_1009' });
+  });
+
+  test('when the partner lacks the route permission, then PKC_1008', async () => {
+    const { token, ports } = setUp();
+
+    await expect(admitPartnerRequest(`Bearer ${token}`, 'disbursement', ports, settings)).rejects.toMatchObject({ code: 'PKC_1008' });
+  });
+
+  test('when the partner has its own limit, then that limit is counted against', async () => {
+    const { token, partner, ports, countPartnerRequest } = setUp();
+    ports.partnerById = () => Promise.resolve({ ...partner, rateLimitPerMinute: 600 });
+
+    await admitPartnerRequest(`Bearer ${token}`, null, ports, settings);
+
+    expect(countPartnerRequest).toHaveBeenCalledWith(partner.partnerId, 600);
+  });
+
+  test('when the partner is over its limit, then PKC_7001 with Retry-After and the rate-limit headers', async () => {
+    const { token, ports } = setUp({ count: { allowed: false, used: 60, resetAfterMs: 30_000 } });
+
+    await expect(admitPartnerRequest(`Bearer ${token}`, null, ports, settings)).rejects.toMatchObject({
+      code: 'PKC_7001',
+      httpStatus: 429,
+      headers: { 'Retry-After': '30', 'RateLimit-Remaining': '0', 'RateLimit-Limit': '60', 'RateLimit-Reset': '30' },
+    });
+  });
+
+  test.each([
+    ['auth cannot be reached', { partner: 'down' as const }],
+    ['Redis cannot be reached', { count: 'down' as const }],
+  ])('when %s, then PKC_7003 (fail closed)', async (_case, overrides) => {
+    const { token, ports } = setUp(overrides);
+
+    await expect(admitPartnerRequest(`Bearer ${token}`, null, ports, settings)).rejects.toMatchObject({ code: 'PKC_7003', httpStatus: 503 });
+  });
+});

@@ -1,0 +1,61 @@
+import { matchRoute, routeTable } from '../../src/domain/routes';
+
+describe('matchRoute', () => {
+  test.each([
+    ['POST', '/api/v1/partner/auth/token', '/partner/auth/token', 'auth'],
+    ['GET', '/api/v1/partner/v1/account/+231770000001', '/partner/v1/account/:phone', 'wallet'],
+    ['GET', '/api/v1/partner/v1/account/%2B231770000001', '/partner/v1/account/:phone', 'wallet'],
+    ['GET', '/api/v1/partner/v1/balance', '/partner/v1/balance', 'wallet'],
+    ['POST', '/api/v1/partner/v1/collection/quote', '/partner/v1/collection/quote', 'quotes'],
+    ['POST', '/api/v1/partner/v1/collection/request', '/partner/v1/collection/request', 'collections'],
+    ['GET', '/api/v1/partner/v1/collection/PKC-123-ABC', '/partner/v1/collection/:referenceId', 'collections'],
+    ['POST', '/api/v1/partner/v1/disbursement/quote', '/partner/v1/disbursement/quote', 'quotes'],
+    ['POST', '/api/v1/partner/v1/disbursement/transfer', '/partner/v1/disbursement/transfer', 'disbursements'],
+    ['GET', '/api/v1/partner/v1/disbursement/PKD-123-ABC', '/partner/v1/disbursement/:referenceId', 'disbursements'],
+  ])('when %s %s arrives, then it matches %s on %s', (method, path, template, upstream) => {
+    const match = matchRoute(routeTable, method, path);
+
+    expect(match).toMatchObject({ kind: 'matched', route: { pathTemplate: template, upstream }, upstreamPath: path.slice('/api/v1'.length) });
+  });
+
+  test('when a literal and a parameter both fit, then the route of the request method wins', () => {
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/collection/quote')).toMatchObject({
+      kind: 'matched',
+      route: { pathTemplate: '/partner/v1/collection/:referenceId' },
+    });
+    expect(matchRoute(routeTable, 'POST', '/api/v1/partner/v1/collection/quote')).toMatchObject({
+      kind: 'matched',
+      route: { pathTemplate: '/partner/v1/collection/quote' },
+    });
+  });
+
+  test('when a listed path is called with another method, then the allowed methods are reported', () => {
+    expect(matchRoute(routeTable, 'DELETE', '/api/v1/partner/v1/balance')).toEqual({ kind: 'method_not_allowed', allowedMethods: ['GET'] });
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/auth/token')).toEqual({ kind: 'method_not_allowed', allowedMethods: ['POST'] });
+  });
+
+  test.each([
+    ['/partner/v1/balance'],
+    ['/api/v1'],
+    ['/api/v1/'],
+    ['/api/v2/partner/v1/balance'],
+    ['/api/v1/partner/v1/balance/'],
+    ['/api/v1/partner/v1/account/'],
+    ['/api/v1/partner/v1/account/..'],
+    ['/api/v1/partner/v1/account/.'],
+    ['/api/v1/partner/v1/account/a/b'],
+    ['/api/v1/internal/jwks'],
+    ['/api/v1/partner/v1/collection/a;b'],
+    ['/api/v1/partner/v1/collection/../../internal/jwks'],
+  ])('when %s is asked for, then nothing matches', (path) => {
+    expect(matchRoute(routeTable, 'GET', path)).toEqual({ kind: 'not_found' });
+  });
+
+  test('when every route is listed, then only the token endpoint goes without a bearer token', () => {
+    expect(routeTable.filter((route) => route.authentication === 'none').map((route) => route.pathTemplate)).toEqual(['/partner/auth/token']);
+  });
+
+  test('when the transfer route is listed, then it alone has the transfer deadline', () => {
+    expect(routeTable.filter((route) => route.timeoutClass === 'transfer').map((route) => route.pathTemplate)).toEqual(['/partner/v1/disbursement/transfer']);
+  });
+});

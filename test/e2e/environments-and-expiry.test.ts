@@ -1,0 +1,69 @@
+import { accessTokenFor, onboardPartner } from '../support/partners';
+import { startStack, type Stack } from '../support/stack';
+import { decodeToken } from '../support/tokens';
+
+const productionTokenTtlSeconds = 2;
+
+/** Credentials are per environment, and a token is good for its lifetime only. */
+describe('environments and token expiry', () => {
+  let sandbox: Stack;
+  let production: Stack;
+
+  beforeAll(async () => {
+    [sandbox, production] = await Promise.all([
+      startStack({ environment: 'sandbox' }),
+      startStack({ environment: 'production', tokenTtlSeconds: productionTokenTtlSeconds }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([sandbox?.stop(), production?.stop()]);
+  });
+
+  test('when a sandbox token is presented to production, then production answers 401 PKC_1004', async () => {
+    const sandboxToken = await accessTokenFor(sandbox.client, await onboardPartner(sandbox));
+
+    const response = await production.client.get('/partner/v1/balance', { bearer: sandboxToken });
+
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, code: 'PKC_1004', message: expect.any(String) });
+  });
+
+  test('when a production token is presented to the sandbox, then the sandbox answers 401 PKC_1004', async () => {
+    const productionToken = await accessTokenFor(production.client, await onboardPartner(production));
+    expect(decodeToken(productionToken).payload).toMatchObject({
+      iss: 'https://auth.production.partner-wallet.example',
+      aud: 'partner-wallet-api:production',
+    });
+
+    const response = await sandbox.client.get('/partner/v1/balance', { bearer: productionToken });
+
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, code: 'PKC_1004', message: expect.any(String) });
+  });
+
+  test('when sandbox credentials are presented to the production token endpoint, then it answers 401 PKC_1002', async () => {
+    const sandboxPartner = await onboardPartner(sandbox);
+
+    const response = await production.client.post('/partner/auth/token', {
+      client_id: sandboxPartner.clientId,
+      client_secret: sandboxPartner.clientSecret,
+    });
+
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ success: false, code: 'PKC_1002' });
+  });
+
+  test('when a token has expired, then the answer is 401 PKC_1003, while it was accepted before', async () => {
+    const token = await accessTokenFor(production.client, await onboardPartner(production));
+    const expiresAtMs = (decodeToken(token).payload.exp as number) * 1000;
+    const before = await production.client.get('/partner/v1/balance', { bearer: token });
+    expect(before.body?.code).not.toMatch(/^PKC_100/);
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAtMs - Date.now()) + 1_100));
+    const after = await production.client.get('/partner/v1/balance', { bearer: token });
+
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual({ success: false, code: 'PKC_1003', message: expect.any(String) });
+  });
+});

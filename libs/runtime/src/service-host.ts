@@ -15,6 +15,8 @@ export interface ServiceHostOptions {
   routes?: (app: Express, context: ServiceContext) => void;
   readinessChecks?: (context: ServiceContext) => ReadinessCheck[];
   malformedBodyCodeFor?: CreateAppOptions['malformedBodyCodeFor'];
+  /** Work that must finish before the service accepts requests (auth's first signing key, say). */
+  beforeListen?: (context: ServiceContext) => Promise<void>;
 }
 
 export interface ServiceContext {
@@ -59,6 +61,12 @@ export async function hostService(options: ServiceHostOptions): Promise<HostedSe
     malformedBodyCodeFor: options.malformedBodyCodeFor,
     routes: (expressApp) => options.routes?.(expressApp, context),
   });
+  try {
+    await options.beforeListen?.(context);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
   const server = await listen(app, options.port, options.env.HOST);
   logger.info({ port: server.port, host: options.env.HOST }, 'listening');
   return {

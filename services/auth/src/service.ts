@@ -1,5 +1,5 @@
 import { authMigrationsDirectory, authSchema } from './service-paths';
-import { connectBus, startOutboxRelay } from '@pwa/bus';
+import { connectBus, startOutboxRelay, type Bus } from '@pwa/bus';
 import { hostService, type HostedService } from '@pwa/runtime';
 import { createLogger } from '@pwa/logging';
 import type { AuthConfig } from './config';
@@ -25,7 +25,7 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
   };
   const encryptionKey = Buffer.from(config.AUTH_KEY_ENCRYPTION_KEY, 'base64');
   let keyring: SigningKeyring | undefined;
-  const hosted = await hostService({
+  const hosted = await hostServiceOrCloseBus(bus, {
     name: 'auth',
     schema: authSchema,
     migrationsDirectory: authMigrationsDirectory,
@@ -38,6 +38,8 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
       mountTokenRoutes(app, context.pool, keyring, settings);
       mountInternalRoutes(app, context.pool, keyring, settings);
     },
+    // The first signing key exists before the first request, so the gateway never caches an empty key set.
+    beforeListen: () => keyring?.ensureActiveKey() ?? Promise.reject(new Error('auth routes were not mounted')),
     readinessChecks: () => [
       {
         name: 'rabbitmq',
@@ -46,7 +48,6 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
     ],
   });
   if (!keyring) throw new Error('auth routes were not mounted');
-  await keyring.ensureActiveKey();
   const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
   return {
     ...hosted,
@@ -57,4 +58,13 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
       await bus.close();
     },
   };
+}
+
+async function hostServiceOrCloseBus(bus: Bus, options: Parameters<typeof hostService>[0]): Promise<HostedService> {
+  try {
+    return await hostService(options);
+  } catch (error) {
+    await bus.close();
+    throw error;
+  }
 }

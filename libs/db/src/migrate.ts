@@ -18,8 +18,11 @@ export interface MigrateOptions {
  * different services sharing a database fail at boot, so it is replaced by this one.)
  * The bookkeeping table lives in the service's own schema.
  */
+const ignore = (): void => undefined;
+
 export async function migrate(options: MigrateOptions): Promise<string[]> {
   assertSafeIdentifier(options.schema);
+  const log = options.log ?? ignore;
   const client = new Client({ connectionString: options.databaseUrl });
   await client.connect();
   try {
@@ -38,8 +41,7 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
       checkOrder: true,
       singleTransaction: true,
       noLock: true,
-      log: options.log ?? (() => undefined),
-      logger: { debug: () => undefined, info: options.log ?? (() => undefined), warn: options.log ?? (() => undefined), error: options.log ?? (() => undefined) },
+      logger: { debug: ignore, info: log, warn: log, error: log },
     });
     return applied.map((migration) => migration.name);
   } finally {
@@ -49,25 +51,23 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
 
 /** Creates a database if it does not exist (used by npm start and by tests for their own databases). */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  assertSafeIdentifier(name);
-  url.pathname = '/postgres';
-  const admin = new Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
+  await withMaintenanceConnection(databaseUrl, async (admin, name) => {
     const existing = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (existing.rowCount === 0) {
-      await admin.query(`CREATE DATABASE ${name}`).catch((error: { code?: string }) => {
-        if (error.code !== '42P04') throw error; // created concurrently by another process
-      });
-    }
-  } finally {
-    await admin.end();
-  }
+    if (existing.rowCount !== 0) return;
+    await admin.query(`CREATE DATABASE ${name}`).catch((error: { code?: string }) => {
+      if (error.code !== '42P04') throw error; // created concurrently by another process
+    });
+  });
 }
 
 export async function dropDatabase(databaseUrl: string): Promise<void> {
+  await withMaintenanceConnection(databaseUrl, async (admin, name) => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+}
+
+/** Runs work on the server's `postgres` database, with the name of the database the URL points at. */
+async function withMaintenanceConnection(databaseUrl: string, work: (admin: Client, name: string) => Promise<void>): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
   assertSafeIdentifier(name);
@@ -75,7 +75,7 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
   const admin = new Client({ connectionString: url.toString() });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await work(admin, name);
   } finally {
     await admin.end();
   }

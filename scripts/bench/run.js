@@ -165,7 +165,7 @@ function printGatewayTable(summary) {
 async function referenceBenchmark(options) {
   const result = await runReference({ connections: options.connections, durationSeconds: options.durationSeconds });
   out(`Reference flow: ${result.flows_per_s} flows/s, p50 ${result.req_p50_ms} ms, p99 ${result.req_p99_ms} ms (${options.connections} connections, ${options.durationSeconds} s)${referenceIsValid(result) ? '' : ' INVALID'}`);
-  return { bench: 'reference', ...result };
+  return { bench: 'reference', ...result, valid: referenceIsValid(result) };
 }
 
 async function main() {

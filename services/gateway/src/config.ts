@@ -27,6 +27,8 @@ export const gatewayConfigSchema = z
     TOKEN_ISSUER: z.string().min(1).optional(),
     TOKEN_AUDIENCE: z.string().min(1).optional(),
     TOKEN_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    /** Verified tokens remembered per process (0 turns the cache off); see domain/verified-token-cache.ts. */
+    VERIFIED_TOKEN_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
     AUTH_URL: fields.url.default('http://127.0.0.1:4101'),
     WALLET_URL: fields.url.default('http://127.0.0.1:4102'),
     QUOTES_URL: fields.url.default('http://127.0.0.1:4103'),

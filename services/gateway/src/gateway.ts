@@ -18,6 +18,7 @@ import { closeRedis, connectRedis } from './redis/redis-connection';
 import { createRedisPorts } from './redis/redis-ports';
 import { createUpstreamBreakers } from './upstream/circuit-breakers';
 import { createUpstreamClient, type UpstreamClient } from './upstream/upstream-client';
+import { VerifiedTokenCache } from './domain/verified-token-cache';
 
 export interface RunningGateway {
   /** The public port (HTTPS in terminate mode). */
@@ -97,6 +98,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     signingKeyFor: (keyId) => signingKeys.keyFor(keyId),
     partnerById: (partnerId) => partners.get(partnerId),
     nowSeconds: () => Math.floor(Date.now() / 1000),
+    verifiedTokens: new VerifiedTokenCache(config.VERIFIED_TOKEN_CACHE_ENTRIES),
     ...createRedisPorts(redis, {
       keyPrefix: config.REDIS_KEY_PREFIX,
       tokenEndpointSourceLimitPerMinute: config.TOKEN_ENDPOINT_IP_LIMIT_PER_MINUTE,

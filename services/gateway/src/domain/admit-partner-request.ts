@@ -6,6 +6,7 @@ import { bearerTokenOf } from './bearer-header';
 import { unlessUnavailable } from './dependency-failure';
 import { decidePartnerAccess, rateLimitPerMinuteOf, type PartnerRecord } from './partner-access';
 import { rateLimitHeaders, type WindowCount } from './rate-limit';
+import type { VerifiedTokenCache } from './verified-token-cache';
 
 /** What admission needs from the outside world; each port rejects when its dependency is down. */
 export interface AdmissionPorts {
@@ -13,6 +14,8 @@ export interface AdmissionPorts {
   partnerById(partnerId: string): Promise<PartnerRecord | undefined>;
   countPartnerRequest(partnerId: string, limitPerMinute: number): Promise<WindowCount>;
   nowSeconds(): number;
+  /** Claims of tokens verified before; without it every request verifies its token's signature. */
+  verifiedTokens?: VerifiedTokenCache;
 }
 
 export interface AdmissionSettings {
@@ -59,6 +62,11 @@ export async function admitPartnerRequest(
 }
 
 async function verifiedClaimsOf(token: string, ports: AdmissionPorts, settings: AdmissionSettings): Promise<AccessTokenClaims> {
+  const remembered = ports.verifiedTokens?.get(token);
+  if (remembered !== undefined) {
+    if (ports.nowSeconds() >= remembered.expiresAtSeconds + settings.clockToleranceSeconds) throw new PkcError('PKC_1003');
+    return remembered;
+  }
   const keyId = signingKeyIdOf(token);
   if (keyId === undefined) throw new PkcError('PKC_1004');
   const publicKey = await unlessUnavailable(ports.signingKeyFor(keyId));
@@ -70,5 +78,6 @@ async function verifiedClaimsOf(token: string, ports: AdmissionPorts, settings: 
     clockToleranceSeconds: settings.clockToleranceSeconds,
   });
   if (!verdict.ok) throw new PkcError(verdict.code);
+  ports.verifiedTokens?.remember(token, verdict.claims);
   return verdict.claims;
 }

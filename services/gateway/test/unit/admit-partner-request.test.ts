@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { admitPartnerRequest, type AdmissionPorts, type AdmissionSettings } from '../../src/domain/admit-partner-request';
 import type { PartnerRecord } from '../../src/domain/partner-access';
 import type { WindowCount } from '../../src/domain/rate-limit';
+import { VerifiedTokenCache } from '../../src/domain/verified-token-cache';
 import { claimsFor, createTestSigner } from '../support/signing';
 
 const settings: AdmissionSettings = {
@@ -103,5 +104,62 @@ describe('admitPartnerRequest', () => {
     const { token, ports } = setUp(overrides);
 
     await expect(admitPartnerRequest(`Bearer ${token}`, null, ports, settings)).rejects.toMatchObject({ code: 'PKC_7003', httpStatus: 503 });
+  });
+});
+
+describe('admitPartnerRequest with the verified-token cache', () => {
+  test('when a token was verified once, then the next request does not look up its key again', async () => {
+    const { token, ports } = setUp();
+    const signingKeyFor = jest.fn(ports.signingKeyFor);
+    const cachedPorts: AdmissionPorts = { ...ports, signingKeyFor, verifiedTokens: new VerifiedTokenCache(10) };
+
+    await admitPartnerRequest(`Bearer ${token}`, 'collection', cachedPorts, settings);
+    await admitPartnerRequest(`Bearer ${token}`, 'collection', cachedPorts, settings);
+
+    expect(signingKeyFor).toHaveBeenCalledTimes(1);
+  });
+
+  test('when a remembered token has expired since, then PKC_1003', async () => {
+    const { token, ports } = setUp();
+    let now = nowSeconds;
+    const cachedPorts: AdmissionPorts = { ...ports, nowSeconds: () => now, verifiedTokens: new VerifiedTokenCache(10) };
+    await admitPartnerRequest(`Bearer ${token}`, 'collection', cachedPorts, settings);
+
+    now = nowSeconds + 3600;
+
+    await expect(admitPartnerRequest(`Bearer ${token}`, 'collection', cachedPorts, settings)).rejects.toMatchObject({ code: 'PKC_1003' });
+  });
+
+  test('when a remembered token is tampered with, then the altered token is verified afresh and refused', async () => {
+    const { token, ports } = setUp();
+    const cachedPorts: AdmissionPorts = { ...ports, verifiedTokens: new VerifiedTokenCache(10) };
+    await admitPartnerRequest(`Bearer ${token}`, 'collection', cachedPorts, settings);
+    const [header, payload, signature] = token.split('.');
+    const tampered = `${header}.${payload}x.${signature}`;
+
+    await expect(admitPartnerRequest(`Bearer ${tampered}`, 'collection', cachedPorts, settings)).rejects.toMatchObject({ code: 'PKC_1004' });
+  });
+
+  test('when a token fails verification, then it is not remembered', async () => {
+    const { ports } = setUp();
+    const cache = new VerifiedTokenCache(10);
+    const stranger = createTestSigner('key-z').sign(claimsFor({ partnerId: randomUUID(), clientId: randomUUID(), ...settings, nowSeconds }));
+
+    await expect(admitPartnerRequest(`Bearer ${stranger}`, null, { ...ports, verifiedTokens: cache }, settings)).rejects.toMatchObject({
+      code: 'PKC_1004',
+    });
+    expect(cache.size).toBe(0);
+  });
+});
+
+describe('VerifiedTokenCache', () => {
+  test('when it is full, then the oldest token is forgotten first', () => {
+    const cache = new VerifiedTokenCache(2);
+    const claims = { partnerId: randomUUID(), clientId: randomUUID(), expiresAtSeconds: nowSeconds };
+    cache.remember('a', claims);
+    cache.remember('b', claims);
+    cache.remember('c', claims);
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, claims, claims]);
+    expect(cache.size).toBe(2);
   });
 });

@@ -1,0 +1,11 @@
+export { currencies, isCurrency, minorUnitsPerMajor, type Currency } from './currency';
+export {
+  parseAmount,
+  toApiAmount,
+  minorFromDatabase,
+  formatMinor,
+  amountMinorMax,
+  type MinorUnits,
+  type AmountParseResult,
+  type AmountParseFailure,
+} from './amount';

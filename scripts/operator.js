@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// npm run operator -- <command> [args]: the auth service's operator CLI with the settings npm start
+// npm run operator -- <command> [args]: the operator CLI of the service that owns the command (auth
+// for partners and signing keys, wallet for users, balances, limits and the ledger, quotes for
+// fees; see lib/operator-cli.js), with the settings npm start
 // uses (DATABASE_URL and ENVIRONMENT recorded in .local/sandbox.json, AUTH_KEY_ENCRYPTION_KEY from
 // .local/secrets.json), so it works against the local stack with no extra variables. Variables set
 // in the environment win.
@@ -10,7 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { readSettings, SettingsError } = require('./lib/settings');
 const { readJsonFile } = require('./lib/local-files');
-const { cliEntry } = require('./lib/operator-cli');
+const { cliEntryFor, cliEntryOf, commandOwners } = require('./lib/operator-cli');
 
 function environmentFor(settings) {
   const recorded = readJsonFile(settings.files.sandbox) ?? {};
@@ -32,6 +34,12 @@ function main() {
     process.stderr.write(`Configuration error: ${error.message}\n`);
     process.exit(2);
   }
+  const command = process.argv[2];
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    printUsage(settings);
+    return;
+  }
+  const cliEntry = cliEntryFor(command);
   if (!fs.existsSync(cliEntry)) {
     process.stderr.write(
       `The operator CLI is not built (${path.relative(settings.repoRoot, cliEntry)} is missing).\n` +
@@ -47,6 +55,21 @@ function main() {
     process.exit(1);
   });
   child.once('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));
+}
+
+/** Each service's own usage text, so the command list never drifts from the CLIs. */
+function printUsage(settings) {
+  const { spawnSync } = require('node:child_process');
+  for (const service of ['auth', ...Object.keys(commandOwners)]) {
+    const entry = cliEntryOf(service);
+    process.stdout.write(`\n== ${service} ==\n`);
+    if (!fs.existsSync(entry)) {
+      process.stdout.write(`(not built: ${path.relative(settings.repoRoot, entry)}; run npm run build)\n`);
+      continue;
+    }
+    const result = spawnSync(process.execPath, [entry, '--help'], { env: environmentFor(settings), encoding: 'utf8' });
+    process.stdout.write(result.stdout);
+  }
 }
 
 main();

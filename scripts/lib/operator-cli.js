@@ -1,11 +1,28 @@
-// Runs auth's operator CLI (services/auth/dist/cli/main.js) as a child process and reads its JSON.
+// The operator CLIs: auth (partners, signing keys), wallet (users, balances, limits, ledger) and
+// quotes (fees). Commands are routed to the service that owns the data; runOperatorCli runs one as
+// a child process and reads its JSON.
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { repoRoot } = require('./settings');
 
-const cliEntry = path.join(repoRoot, 'services', 'auth', 'dist', 'cli', 'main.js');
+const cliEntryOf = (service) => path.join(repoRoot, 'services', service, 'dist', 'cli', 'main.js');
+const cliEntry = cliEntryOf('auth');
+
+/** Which service's CLI owns each command (see docs/internal-contracts.md, "Operator CLI routing"). */
+const commandOwners = {
+  wallet: ['create-user', 'update-user', 'show-user', 'credit-wallet', 'fund-partner', 'show-balances', 'show-limits', 'set-limit', 'check-ledger', 'seed-sandbox'],
+  quotes: ['show-fees', 'set-fee'],
+};
+
+/** The CLI entry for a command; partner and signing-key commands (and unknown ones, for the usage text) go to auth. */
+function cliEntryFor(command) {
+  for (const [service, commands] of Object.entries(commandOwners)) {
+    if (commands.includes(command)) return cliEntryOf(service);
+  }
+  return cliEntry;
+}
 const cliTimeoutMs = 60_000;
 
 function cliIsBuilt() {
@@ -34,9 +51,10 @@ function lastJson(stdout) {
 
 /** Runs the CLI with args (adds --json) and resolves { exitCode, json, stdout, stderr }. */
 function runOperatorCli(args, env) {
-  if (!cliIsBuilt()) return Promise.reject(new Error(`${path.relative(repoRoot, cliEntry)} is missing; run npm run build`));
+  const entry = cliEntryFor(args[0]);
+  if (!fs.existsSync(entry)) return Promise.reject(new Error(`${path.relative(repoRoot, entry)} is missing; run npm run build`));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliEntry, ...args, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [entry, ...args, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -63,4 +81,4 @@ async function runOperatorCliOrThrow(args, env) {
   return result.json;
 }
 
-module.exports = { cliEntry, cliIsBuilt, runOperatorCli, runOperatorCliOrThrow };
+module.exports = { cliEntry, cliEntryFor, cliEntryOf, commandOwners, cliIsBuilt, runOperatorCli, runOperatorCliOrThrow };

@@ -34,9 +34,15 @@ function sharedEnvironment(settings, env = process.env) {
 }
 
 /** An internal service's environment. Only auth (and the operator CLI) receive the encryption key. */
+/** Every service's URL by its variable (AUTH_URL, WALLET_URL, ...): services call each other by these. */
+function serviceUrls(settings) {
+  return Object.fromEntries(settings.services.map((service) => [service.urlVariable, service.url]));
+}
+
 function internalServiceEnvironment(settings, service, { authKeyEncryptionKey, env } = {}) {
   return {
     ...sharedEnvironment(settings, env),
+    ...serviceUrls(settings),
     HOST: service.host,
     PORT: String(service.port),
     ...(service.name === 'auth' ? { AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey } : {}),
@@ -44,7 +50,6 @@ function internalServiceEnvironment(settings, service, { authKeyEncryptionKey, e
 }
 
 function gatewayEnvironment(settings, { env } = {}) {
-  const upstreamUrls = Object.fromEntries(settings.services.map((service) => [service.urlVariable, service.url]));
   return {
     ...sharedEnvironment(settings, env),
     HOST: settings.gateway.host,
@@ -52,7 +57,7 @@ function gatewayEnvironment(settings, { env } = {}) {
     ADMIN_PORT: String(settings.gateway.adminPort),
     TLS_CERT_FILE: settings.tls.certFile,
     TLS_KEY_FILE: settings.tls.keyFile,
-    ...upstreamUrls,
+    ...serviceUrls(settings),
   };
 }
 

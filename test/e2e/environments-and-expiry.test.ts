@@ -58,7 +58,7 @@ describe('environments and token expiry', () => {
     const token = await accessTokenFor(production.client, await onboardPartner(production));
     const expiresAtMs = (decodeToken(token).payload.exp as number) * 1000;
     const before = await production.client.get('/partner/v1/balance', { bearer: token });
-    expect(before.body?.code).not.toMatch(/^PKC_100/);
+    expect(String(before.body?.code ?? '')).not.toMatch(/^PKC_100/);
 
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAtMs - Date.now()) + 1_100));
     const after = await production.client.get('/partner/v1/balance', { bearer: token });

@@ -44,6 +44,17 @@ export interface StackOptions {
   logLevel?: string;
   /** Extra environment for the gateway (limits, say). */
   gatewayEnv?: Record<string, string>;
+  /** Extra environment for internal services (QUOTE_LIFETIME_SECONDS for quotes, say). */
+  serviceEnv?: Partial<Record<InternalServiceName, Record<string, string>>>;
+}
+
+/** An operator CLI of the stack (auth, wallet or quotes), run with --json against the stack's database. */
+export type OperatorCli = (args: string[]) => Promise<Record<string, unknown>>;
+
+export interface ExtraServiceProcess {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  stop(): Promise<void>;
 }
 
 export interface GatewayProcess {
@@ -72,8 +83,19 @@ export interface Stack {
   internalUrls: Record<InternalServiceName, string>;
   /** Every Redis key of the stack starts with it (and is deleted by stop()). */
   redisKeyPrefix: string;
+  /** The stack's own database (every service's schema is in it); tests read it to prove nothing changed. */
+  databaseUrl: string;
   /** Runs the auth operator CLI with --json and returns the JSON object it printed. */
-  operator(args: string[]): Promise<Record<string, unknown>>;
+  operator: OperatorCli;
+  /** The wallet operator CLI (users, balances, limits, ledger check); rejects when it exits non-zero. */
+  walletOperator: OperatorCli;
+  /** The quotes operator CLI (fees). */
+  quotesOperator: OperatorCli;
+  /**
+   * Another process of an internal service on the stack's database, bus and upstreams, with its
+   * environment changed by the overrides (pair it with startExtraGateway and its *_URL variable).
+   */
+  startExtraService(name: InternalServiceName, envOverrides: Record<string, string>): Promise<ExtraServiceProcess>;
   /** Stops one service of the stack (SIGTERM, then SIGKILL) to simulate an outage. */
   stopService(name: InternalServiceName): Promise<void>;
   /**
@@ -167,23 +189,29 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     rmSync(workDirectory, { recursive: true, force: true });
   };
 
+  // Every internal service learns where the others are (quotes asks wallet, say); unknown keys are ignored.
+  const upstreamUrls = Object.fromEntries(internalServiceNames.map((name) => [urlVariableOf[name], internalUrls[name]]));
+  const internalServiceEnv = (name: InternalServiceName, port: number): Record<string, string> => ({
+    ...common,
+    ...upstreamUrls,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    ...(name === 'auth'
+      ? {
+          AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey,
+          OUTBOX_POLL_INTERVAL_MS: '100',
+          ...(options.tokenTtlSeconds === undefined ? {} : { TOKEN_TTL_SECONDS: String(options.tokenTtlSeconds) }),
+        }
+      : {}),
+    ...options.serviceEnv?.[name],
+  });
+  const cliEnv = { DATABASE_URL: databaseUrl, ENVIRONMENT: environment, AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey };
+  let extraServiceCount = 0;
+
   try {
     await ensureDatabase(databaseUrl);
-    const started = internalServiceNames.map((name, index) =>
-      launch(name, entryOf(name), {
-        ...common,
-        HOST: '127.0.0.1',
-        PORT: String(ports[index]),
-        DATABASE_URL: databaseUrl,
-        ...(name === 'auth'
-          ? {
-              AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey,
-              OUTBOX_POLL_INTERVAL_MS: '100',
-              ...(options.tokenTtlSeconds === undefined ? {} : { TOKEN_TTL_SECONDS: String(options.tokenTtlSeconds) }),
-            }
-          : {}),
-      }),
-    );
+    const started = internalServiceNames.map((name, index) => launch(name, entryOf(name), internalServiceEnv(name, ports[index] ?? 0)));
     const [gateway] = await Promise.all([
       startGatewayProcess({}, 'ready'),
       ...started.map((running, index) => waitUntilReady(running, ports[index] ?? 0, logLines)),
@@ -196,7 +224,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       certificatePem: certificate.certPem,
       internalUrls,
       redisKeyPrefix,
-      operator: (args) => runOperator(args, { DATABASE_URL: databaseUrl, ENVIRONMENT: environment, AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey }),
+      databaseUrl,
+      operator: (args) => runOperator('auth', args, cliEnv),
+      walletOperator: (args) => runOperator('wallet', args, cliEnv),
+      quotesOperator: (args) => runOperator('quotes', args, cliEnv),
+      startExtraService: async (name, envOverrides) => {
+        extraServiceCount += 1;
+        const [port] = await freePorts(1);
+        const running = launch(`${name}-${extraServiceCount + 1}`, entryOf(name), { ...internalServiceEnv(name, port ?? 0), ...envOverrides });
+        await waitUntilReady(running, port ?? 0, logLines);
+        return { url: `http://127.0.0.1:${String(port)}`, stop: () => stopProcess(running) };
+      },
       stopService: async (name) => {
         const running = processes.find((candidate) => candidate.name === name);
         if (running) await stopProcess(running);
@@ -256,9 +294,10 @@ async function waitUntilReady(running: RunningProcess, port: number, logLines: s
   throw new Error(`${running.name} ${why}:\n${tail.join('\n')}`);
 }
 
-function runOperator(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
+/** Runs a service's operator CLI with --json; resolves its JSON object, rejects with what it said when it fails. */
+function runOperator(service: 'auth' | 'wallet' | 'quotes', args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'services', 'auth', 'dist', 'cli', 'main.js'), ...args, '--json'], {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'services', service, 'dist', 'cli', 'main.js'), ...args, '--json'], {
       cwd: repoRoot,
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,6 @@ import { runUntilSignalled } from '@pwa/runtime';
 import { readQuotesConfig } from './config';
 import { startQuotesService } from './service';
 
-const config = readQuotesConfig(process.env);
+const config = readQuotesConfig();
 const logger = createLogger({ service: 'quotes', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
 runUntilSignalled(() => startQuotesService(config), logger);

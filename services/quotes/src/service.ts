@@ -1,16 +1,65 @@
-import path from 'node:path';
 import { hostService, type HostedService } from '@pwa/runtime';
+import { createLogger } from '@pwa/logging';
 import type { QuotesConfig } from './config';
+import { mountInternalRoutes } from './http/internal-routes';
+import { mountQuoteRoutes } from './http/quote-routes';
+import { quotesMigrationsDirectory, quotesSchema } from './service-paths';
+import { createWalletClient } from './wallet/wallet-client';
 
-export const quotesSchema = 'quotes';
+export { quotesSchema };
 
-/** Starts the quotes service. Its business endpoints arrive with their own issue; for now it answers health, readiness and metrics. */
-export function startQuotesService(config: Readonly<QuotesConfig>): Promise<HostedService> {
-  return hostService({
-    name: 'quotes',
-    schema: quotesSchema,
-    migrationsDirectory: path.join(__dirname, '..', 'migrations'),
-    env: config,
-    port: config.PORT,
-  });
+/**
+ * Starts quotes: migrations (fee schedule defaults included), the partner quote endpoints, the
+ * internal consume endpoint, and the wallet client with its deadline and circuit breaker.
+ */
+export async function startQuotesService(config: Readonly<QuotesConfig>): Promise<HostedService> {
+  const logger = createLogger({ service: 'quotes', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const wallet = createWalletClient(
+    {
+      baseUrl: config.WALLET_URL,
+      timeoutMs: config.WALLET_TIMEOUT_MS,
+      breaker: {
+        errorThresholdPercent: config.WALLET_BREAKER_ERROR_THRESHOLD_PERCENT,
+        volumeThreshold: config.WALLET_BREAKER_VOLUME_THRESHOLD,
+        resetTimeoutMs: config.WALLET_BREAKER_RESET_TIMEOUT_MS,
+        rollingWindowMs: config.WALLET_BREAKER_ROLLING_WINDOW_MS,
+      },
+    },
+    logger,
+  );
+  let hosted: HostedService;
+  try {
+    hosted = await hostService({
+      name: 'quotes',
+      schema: quotesSchema,
+      migrationsDirectory: quotesMigrationsDirectory,
+      env: config,
+      port: config.PORT,
+      logger,
+      routes: (app, context) => {
+        mountQuoteRoutes(app, {
+          pool: context.pool,
+          wallet,
+          settings: {
+            lifetimeSeconds: config.QUOTE_LIFETIME_SECONDS,
+            enabledCurrencies: {
+              collection: config.QUOTES_COLLECTION_CURRENCIES,
+              disbursement: config.QUOTES_DISBURSEMENT_CURRENCIES,
+            },
+          },
+        });
+        mountInternalRoutes(app, context.pool);
+      },
+    });
+  } catch (error) {
+    wallet.shutdown();
+    throw error;
+  }
+  return {
+    ...hosted,
+    stop: async () => {
+      await hosted.stop();
+      wallet.shutdown();
+    },
+  };
 }

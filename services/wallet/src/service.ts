@@ -1,16 +1,22 @@
-import path from 'node:path';
 import { hostService, type HostedService } from '@pwa/runtime';
 import type { WalletConfig } from './config';
+import { walletMigrationsDirectory, walletSchema } from './service-paths';
+import { mountPartnerRoutes } from './http/partner-routes';
+import { mountInternalRoutes } from './http/internal-routes';
 
-export const walletSchema = 'wallet';
+export { walletSchema };
 
-/** Starts the wallet service. Its business endpoints arrive with their own issue; for now it answers health, readiness and metrics. */
+/** Starts the wallet service: migrations of the wallet schema, the partner-facing reads and the internal API. */
 export function startWalletService(config: Readonly<WalletConfig>): Promise<HostedService> {
   return hostService({
     name: 'wallet',
     schema: walletSchema,
-    migrationsDirectory: path.join(__dirname, '..', 'migrations'),
+    migrationsDirectory: walletMigrationsDirectory,
     env: config,
     port: config.PORT,
+    routes: (app, context) => {
+      mountPartnerRoutes(app, context.pool);
+      mountInternalRoutes(app, context.pool);
+    },
   });
 }

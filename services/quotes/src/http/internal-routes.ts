@@ -1,0 +1,29 @@
+import type { Express } from 'express';
+import type { Pool } from '@pwa/db';
+import type { ConsumedQuote } from '../domain/quote';
+import { consumeQuoteForConfirm } from '../use-cases/consume-quote';
+
+/** For the confirm services on the internal network only; the gateway never routes here. */
+export function mountInternalRoutes(app: Express, pool: Pool): void {
+  app.post('/internal/quotes/:quoteId/consume', async (req, res) => {
+    const quote = await consumeQuoteForConfirm(pool, req.params.quoteId, req.body);
+    res.status(200).json(consumedQuoteView(quote));
+  });
+}
+
+/** docs/internal-contracts.md: amounts as decimal strings of minor units, times in ISO 8601 UTC. */
+export function consumedQuoteView(quote: ConsumedQuote): Record<string, string> {
+  return {
+    quoteId: quote.quoteId,
+    type: quote.type,
+    partnerId: quote.partnerId,
+    phone: quote.phone,
+    currency: quote.currency,
+    amountMinor: quote.amountMinor.toString(),
+    feeMinor: quote.feeMinor.toString(),
+    totalDebitMinor: quote.totalDebitMinor.toString(),
+    recipientName: quote.recipientName,
+    expiresAt: quote.expiresAt.toISOString(),
+    usedAt: quote.usedAt.toISOString(),
+  };
+}

@@ -1,0 +1,79 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in for the wallet's internal check API (POST /internal/checks), for quotes' own
+ * integration tests: the wallet is our own service, not a database or broker, so its contract
+ * (docs/internal-contracts.md) is played here and the real wallet is driven in the e2e suite.
+ * Every other path answers 404, so a call quotes must never make would show up as a failure.
+ */
+export interface CheckRequestBody {
+  type: string;
+  partnerId: string;
+  phone: string;
+  currency: string;
+  amountMinor: string;
+  feeMinor: string;
+}
+
+export type CheckAnswer =
+  | { kind: 'pass'; name?: string; partnerBalanceMinor?: string; userBalanceMinor?: string }
+  | { kind: 'refuse'; status: number; code: string }
+  | { kind: 'fail'; status: number }
+  | { kind: 'hang'; delayMs: number };
+
+export interface WalletStandIn {
+  url: string;
+  /** Requests received, newest last, with their path. */
+  received: { path: string; body: CheckRequestBody }[];
+  /** Decides the answer to each check; the default passes every check. */
+  answer: (body: CheckRequestBody) => CheckAnswer;
+  stop(): Promise<void>;
+}
+
+export async function startWalletStandIn(): Promise<WalletStandIn> {
+  const standIn: WalletStandIn = {
+    url: '',
+    received: [],
+    answer: () => ({ kind: 'pass' }),
+    stop: () => Promise.resolve(),
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as CheckRequestBody;
+      standIn.received.push({ path: req.url ?? '', body });
+      if (req.method !== 'POST' || req.url !== '/internal/checks') return send(res, 404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
+      const answer = standIn.answer(body);
+      switch (answer.kind) {
+        case 'pass':
+          return send(res, 200, {
+            recipient: { name: answer.name ?? 'Comfort Doe', phone: body.phone, accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
+            userBalanceMinor: answer.userBalanceMinor ?? '100000000',
+            partnerBalanceMinor: answer.partnerBalanceMinor ?? '500000000',
+          });
+        case 'refuse':
+          return send(res, answer.status, { success: false, code: answer.code, message: `refused with ${answer.code}` });
+        case 'fail':
+          return send(res, answer.status, { success: false, code: 'PKC_7002', message: 'Internal error; retry' });
+        case 'hang':
+          setTimeout(() => send(res, 200, {}), answer.delayMs).unref();
+          return undefined;
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  standIn.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  standIn.stop = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return standIn;
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}

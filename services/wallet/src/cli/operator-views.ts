@@ -1,0 +1,108 @@
+import type { Currency } from '@pwa/money';
+import { minorToDecimalText } from '../domain/amount-text';
+import type { TierLimitRule } from '../domain/tier-limits';
+import type { User } from '../domain/user';
+import type { PartnerAccount } from '../store/account-store';
+import type { PostingOutcome } from '../use-cases/transfer-outcome';
+
+/**
+ * What the CLI prints. Amounts are decimal strings of major units ("1500.50"), the form the
+ * operator types, so that JSON output never carries money as a float.
+ */
+export function userView(user: User): Record<string, unknown> {
+  return {
+    userId: user.userId,
+    phone: user.phone,
+    name: user.name,
+    accountStatus: user.accountStatus,
+    kycStatus: user.kycStatus,
+    tier: user.tier,
+    wallets: user.wallets.map((wallet) => ({ currency: wallet.currency, status: wallet.status, balance: minorToDecimalText(wallet.balanceMinor) })),
+  };
+}
+
+export function describeUser(user: User): string {
+  const wallets = user.wallets.map((wallet) => `    ${wallet.currency}  ${minorToDecimalText(wallet.balanceMinor).padStart(16)}  ${wallet.status}`);
+  return [
+    `user ${user.name}`,
+    `  phone:          ${user.phone}`,
+    `  account status: ${user.accountStatus}`,
+    `  KYC status:     ${user.kycStatus}`,
+    `  tier:           ${user.tier}`,
+    `  wallets:${wallets.length === 0 ? ' none' : ''}`,
+    ...wallets,
+  ].join('\n');
+}
+
+export function postingView(outcome: PostingOutcome): Record<string, unknown> {
+  return outcome.state === 'posted'
+    ? { transferId: outcome.transferId, state: 'posted', transactionId: outcome.transactionId, postedAt: outcome.postedAt.toISOString() }
+    : { transferId: outcome.transferId, state: 'cancelled' };
+}
+
+export function describePosting(outcome: PostingOutcome): string {
+  return outcome.state === 'posted'
+    ? `posted ${outcome.transactionId} (transfer ${outcome.transferId}) at ${outcome.postedAt.toISOString()}`
+    : `transfer ${outcome.transferId} was cancelled; nothing was posted`;
+}
+
+export function limitView(rule: TierLimitRule): Record<string, unknown> {
+  return {
+    tier: rule.tier,
+    transactionType: rule.transactionType,
+    currency: rule.currency,
+    perTransaction: minorToDecimalText(rule.perTransactionMaxMinor),
+    daily: minorToDecimalText(rule.dailyMaxMinor),
+    weekly: minorToDecimalText(rule.weeklyMaxMinor),
+    monthly: minorToDecimalText(rule.monthlyMaxMinor),
+    yearly: minorToDecimalText(rule.yearlyMaxMinor),
+    perHourCount: rule.perHourCountMax,
+    perDayCount: rule.perDayCountMax,
+  };
+}
+
+export function describeLimits(rules: readonly TierLimitRule[]): string {
+  if (rules.length === 0) return 'no limits configured';
+  const header = 'tier      type          cur  per transaction        daily         weekly        monthly          yearly  /hour  /day';
+  const lines = rules.map((rule) =>
+    [
+      rule.tier.padEnd(9),
+      rule.transactionType.padEnd(13),
+      rule.currency.padEnd(4),
+      ...[rule.perTransactionMaxMinor, rule.dailyMaxMinor, rule.weeklyMaxMinor, rule.monthlyMaxMinor, rule.yearlyMaxMinor].map((minor) =>
+        minorToDecimalText(minor).padStart(15),
+      ),
+      String(rule.perHourCountMax).padStart(6),
+      String(rule.perDayCountMax).padStart(5),
+    ].join(' '),
+  );
+  return [header, ...lines].join('\n');
+}
+
+export interface BalancesReport {
+  partners: PartnerAccount[];
+  feeRevenue: Record<Currency, bigint>;
+  funding: Record<Currency, bigint>;
+}
+
+export function balancesView(report: BalancesReport): Record<string, unknown> {
+  const decimal = (balances: Record<Currency, bigint>): Record<Currency, string> => ({
+    LRD: minorToDecimalText(balances.LRD),
+    USD: minorToDecimalText(balances.USD),
+  });
+  return {
+    partners: report.partners.map((account) => ({ partnerId: account.partnerId, currency: account.currency, balance: minorToDecimalText(account.balanceMinor) })),
+    feeRevenue: decimal(report.feeRevenue),
+    funding: decimal(report.funding),
+  };
+}
+
+export function describeBalances(report: BalancesReport): string {
+  const partners = report.partners.map((account) => `  ${account.partnerId}  ${account.currency}  ${minorToDecimalText(account.balanceMinor).padStart(16)}`);
+  return [
+    'partner accounts:',
+    ...(partners.length === 0 ? ['  none'] : partners),
+    `fee revenue:      LRD ${minorToDecimalText(report.feeRevenue.LRD)}  USD ${minorToDecimalText(report.feeRevenue.USD)}`,
+    `funding account:  LRD ${minorToDecimalText(report.funding.LRD)}  USD ${minorToDecimalText(report.funding.USD)}  (negative: money brought in from outside)`,
+  ].join('\n');
+}

@@ -1,0 +1,65 @@
+import type { Currency } from '@pwa/money';
+import type { TransactionType } from './transaction-type';
+
+/**
+ * How each kind of transfer moves money, as the legs of one double-entry posting. A leg names the
+ * role of an account, not the account itself; the use case resolves roles to ledger accounts.
+ * Every posting built here sums to zero (the database checks it again at commit).
+ */
+export type PostingKind = TransactionType | 'funding' | 'sandbox_credit';
+
+export type AccountRole = 'user_wallet' | 'partner' | 'fee_revenue' | 'funding';
+
+export interface PostingLeg {
+  role: AccountRole;
+  /** Positive credits the account, negative debits it; never zero. */
+  amountMinor: bigint;
+}
+
+export interface PostingRequest {
+  kind: PostingKind;
+  currency: Currency;
+  amountMinor: bigint;
+  feeMinor: bigint;
+}
+
+export interface Posting {
+  currency: Currency;
+  legs: PostingLeg[];
+}
+
+/**
+ * collection:     user wallet -(amount+fee), partner +amount, fee revenue +fee
+ * disbursement:   partner -(amount+fee), user wallet +amount, fee revenue +fee
+ * funding:        funding -amount, partner +amount (a partner's bank transfer arriving)
+ * sandbox_credit: funding -amount, user wallet +amount
+ * A zero fee has no leg, since an entry of zero would record nothing.
+ */
+export function buildPosting(request: PostingRequest): Posting {
+  const { amountMinor, feeMinor } = request;
+  if (amountMinor <= 0n) throw new RangeError('a posting moves a positive amount');
+  if (feeMinor < 0n) throw new RangeError('a fee is never negative');
+  if (feeMinor !== 0n && (request.kind === 'funding' || request.kind === 'sandbox_credit')) {
+    throw new RangeError(`a ${request.kind} posting carries no fee`);
+  }
+  const totalMinor = amountMinor + feeMinor;
+  const feeLegs: PostingLeg[] = feeMinor === 0n ? [] : [{ role: 'fee_revenue', amountMinor: feeMinor }];
+  switch (request.kind) {
+    case 'collection':
+      return legsOf(request, [{ role: 'user_wallet', amountMinor: -totalMinor }, { role: 'partner', amountMinor }, ...feeLegs]);
+    case 'disbursement':
+      return legsOf(request, [{ role: 'partner', amountMinor: -totalMinor }, { role: 'user_wallet', amountMinor }, ...feeLegs]);
+    case 'funding':
+      return legsOf(request, [{ role: 'funding', amountMinor: -amountMinor }, { role: 'partner', amountMinor }]);
+    case 'sandbox_credit':
+      return legsOf(request, [{ role: 'funding', amountMinor: -amountMinor }, { role: 'user_wallet', amountMinor }]);
+  }
+}
+
+function legsOf(request: PostingRequest, legs: PostingLeg[]): Posting {
+  return { currency: request.currency, legs };
+}
+
+export function postingSumMinor(posting: Posting): bigint {
+  return posting.legs.reduce((sum, leg) => sum + leg.amountMinor, 0n);
+}

@@ -1,0 +1,47 @@
+import type { Express } from 'express';
+import type { Pool } from '@pwa/db';
+import { errorEnvelope } from '@pwa/errors';
+import { checkTransfer } from '../use-cases/check-transfer';
+import { postTransfer } from '../use-cases/post-transfer';
+import { cancelTransfer } from '../use-cases/cancel-transfer';
+import { checkLedger } from '../use-cases/check-ledger';
+import type { PostingOutcome } from '../use-cases/transfer-outcome';
+import { parseCheckRequest, parseTransferId, parseTransferRequest } from './request-schemas';
+
+/**
+ * Endpoints for quotes, collections and disbursements on the internal network; the gateway never
+ * routes to them. Contract: docs/internal-contracts.md, "Wallet service HTTP API".
+ */
+export function mountInternalRoutes(app: Express, pool: Pool): void {
+  app.post('/internal/checks', async (req, res) => {
+    const result = await checkTransfer(pool, parseCheckRequest(req.body));
+    res.json({
+      recipient: result.recipient,
+      userBalanceMinor: result.userBalanceMinor.toString(),
+      partnerBalanceMinor: result.partnerBalanceMinor.toString(),
+    });
+  });
+
+  app.post('/internal/transfers', async (req, res) => {
+    const outcome = await postTransfer(pool, parseTransferRequest(req.body));
+    if (outcome.state === 'cancelled') {
+      // 409, not the catalogue's 504: the caller cancelled this id itself (after its own timeout).
+      res.status(409).json(errorEnvelope('PKC_7004', `Transfer ${outcome.transferId} was cancelled; nothing was posted`));
+      return;
+    }
+    res.json({ transferId: outcome.transferId, transactionId: outcome.transactionId, postedAt: outcome.postedAt.toISOString(), status: 'posted' });
+  });
+
+  app.post('/internal/transfers/:transferId/cancel', async (req, res) => {
+    res.json(cancellationView(await cancelTransfer(pool, parseTransferId(req.params.transferId))));
+  });
+
+  app.get('/internal/ledger/invariants', async (_req, res) => {
+    res.json(await checkLedger(pool));
+  });
+}
+
+function cancellationView(outcome: PostingOutcome): Record<string, string> {
+  if (outcome.state === 'cancelled') return { transferId: outcome.transferId, state: 'cancelled' };
+  return { transferId: outcome.transferId, state: 'posted', transactionId: outcome.transactionId, postedAt: outcome.postedAt.toISOString() };
+}

@@ -1,0 +1,129 @@
+import { minorFromDatabase, type Currency } from '@pwa/money';
+import type { PoolClient } from '@pwa/db';
+import type { PostingKind } from '../domain/posting';
+import type { Queryable } from './queryable';
+
+/** A transfer id's fate: posted with its money movement, or cancelled (a tombstone). */
+export type TransferRecord =
+  | {
+      state: 'posted';
+      transferId: string;
+      kind: PostingKind;
+      transactionId: string;
+      userId: string | null;
+      partnerId: string | null;
+      currency: Currency;
+      amountMinor: bigint;
+      feeMinor: bigint;
+      reference: string | null;
+      postedAt: Date;
+    }
+  | { state: 'cancelled'; transferId: string; cancelledAt: Date };
+
+export type PostedTransferRecord = Extract<TransferRecord, { state: 'posted' }>;
+
+interface TransferRow {
+  transfer_id: string;
+  state: 'posted' | 'cancelled';
+  kind: PostingKind | null;
+  transaction_id: string | null;
+  user_id: string | null;
+  partner_id: string | null;
+  currency: Currency | null;
+  amount_minor: string | null;
+  fee_minor: string | null;
+  reference: string | null;
+  posted_at: Date | null;
+  cancelled_at: Date | null;
+}
+
+function toTransferRecord(row: TransferRow): TransferRecord {
+  if (row.state === 'cancelled') {
+    if (row.cancelled_at === null) throw new Error(`transfer ${row.transfer_id} is cancelled without a time`);
+    return { state: 'cancelled', transferId: row.transfer_id, cancelledAt: row.cancelled_at };
+  }
+  if (row.kind === null || row.transaction_id === null || row.currency === null || row.amount_minor === null || row.fee_minor === null || row.posted_at === null) {
+    throw new Error(`transfer ${row.transfer_id} is posted but incomplete`);
+  }
+  return {
+    state: 'posted',
+    transferId: row.transfer_id,
+    kind: row.kind,
+    transactionId: row.transaction_id,
+    userId: row.user_id,
+    partnerId: row.partner_id,
+    currency: row.currency,
+    amountMinor: minorFromDatabase(row.amount_minor),
+    feeMinor: minorFromDatabase(row.fee_minor),
+    reference: row.reference,
+    postedAt: row.posted_at,
+  };
+}
+
+const transferColumns =
+  'transfer_id, state, kind, transaction_id, user_id, partner_id, currency, amount_minor, fee_minor, reference, posted_at, cancelled_at';
+
+export async function findTransfer(db: Queryable, transferId: string): Promise<TransferRecord | undefined> {
+  const result = await db.query<TransferRow>(`SELECT ${transferColumns} FROM transfers WHERE transfer_id = $1`, [transferId]);
+  const row = result.rows[0];
+  return row ? toTransferRecord(row) : undefined;
+}
+
+/**
+ * Claims the transfer id for this posting. The id is the primary key, so of a posting and a
+ * cancellation (or two postings) racing for it exactly one inserts; the other finds no row
+ * returned, and, once the winner has committed, reads the winner's record. False when taken.
+ */
+export async function claimTransferForPosting(client: PoolClient, transfer: PostedTransferRecord): Promise<boolean> {
+  const result = await client.query(
+    `INSERT INTO transfers (transfer_id, state, kind, transaction_id, user_id, partner_id, currency, amount_minor, fee_minor, reference, posted_at)
+     VALUES ($1, 'posted', $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (transfer_id) DO NOTHING`,
+    [
+      transfer.transferId,
+      transfer.kind,
+      transfer.transactionId,
+      transfer.userId,
+      transfer.partnerId,
+      transfer.currency,
+      transfer.amountMinor.toString(),
+      transfer.feeMinor.toString(),
+      transfer.reference,
+      transfer.postedAt,
+    ],
+  );
+  return result.rowCount === 1;
+}
+
+/** Claims the transfer id with a tombstone so that no later posting can use it; false when taken. */
+export async function claimTransferForCancellation(db: Queryable, transferId: string): Promise<boolean> {
+  const result = await db.query(
+    `INSERT INTO transfers (transfer_id, state, cancelled_at) VALUES ($1, 'cancelled', clock_timestamp()) ON CONFLICT (transfer_id) DO NOTHING`,
+    [transferId],
+  );
+  return result.rowCount === 1;
+}
+
+export interface EntryToInsert {
+  accountId: string;
+  amountMinor: bigint;
+}
+
+/** Inserts a posting's entries in one statement; triggers move the balances and check the sum at commit. */
+export async function insertEntries(client: PoolClient, transferId: string, currency: Currency, entries: readonly EntryToInsert[]): Promise<void> {
+  await client.query(
+    `INSERT INTO entries (transfer_id, account_id, currency, amount_minor)
+     SELECT $1, account_id, $2, amount_minor
+       FROM unnest($3::bigint[], $4::bigint[]) WITH ORDINALITY AS leg (account_id, amount_minor, position)
+      ORDER BY position`,
+    [transferId, currency, entries.map((entry) => entry.accountId), entries.map((entry) => entry.amountMinor.toString())],
+  );
+}
+
+/** The time of the database's clock, the one clock every replica shares for postings and limit windows. */
+export async function databaseNow(db: Queryable): Promise<Date> {
+  const result = await db.query<{ now: Date }>('SELECT clock_timestamp() AS now');
+  const row = result.rows[0];
+  if (!row) throw new Error('the database returned no time');
+  return row.now;
+}

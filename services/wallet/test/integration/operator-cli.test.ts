@@ -1,0 +1,163 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { dropDatabase, ensureDatabase } from '@pwa/db';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
+
+const run = promisify(execFile);
+const cliPath = path.join(__dirname, '..', '..', 'dist', 'cli', 'main.js');
+const databaseUrl = (() => {
+  const url = new URL(serverUrls().postgres);
+  url.pathname = `/pwa_wallet_cli_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  return url.toString();
+})();
+
+async function operator(environment: 'sandbox' | 'production', ...args: string[]): Promise<{ code: number; json: any }> {
+  try {
+    const { stdout } = await run('node', [cliPath, ...args, '--json'], {
+      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: environment, LOG_LEVEL: 'silent' },
+    });
+    return { code: 0, json: JSON.parse(stdout) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, json: JSON.parse(failed.stdout) };
+  }
+}
+
+const sandbox = (...args: string[]): Promise<{ code: number; json: any }> => operator('sandbox', ...args);
+
+beforeAll(async () => {
+  await ensureDatabase(databaseUrl);
+});
+
+afterAll(async () => {
+  const ledger = await sandbox('check-ledger');
+  expect(ledger).toMatchObject({ code: 0, json: { ok: true, problems: [] } });
+  await dropDatabase(databaseUrl);
+});
+
+describe('wallet operator CLI (built)', () => {
+  it('when a user is created, updated and shown, then every change is applied and balances are listed per wallet', async () => {
+    const created = await sandbox('create-user', '--phone', '0770100001', '--name', 'Jartu Clarke', '--tier', 'silver', '--currencies', 'LRD');
+    expect(created).toMatchObject({
+      code: 0,
+      json: { phone: '+231770100001', name: 'Jartu Clarke', accountStatus: 'active', kycStatus: 'approved', tier: 'Silver', wallets: [{ currency: 'LRD', status: 'active', balance: '0.00' }] },
+    });
+
+    const updated = await sandbox('update-user', '+231770100001', '--add-currency', 'USD', '--freeze', 'LRD', '--kyc', 'pending', '--tier', 'Gold', '--name', 'Jartu C.');
+    expect(updated.json).toMatchObject({
+      name: 'Jartu C.',
+      kycStatus: 'pending',
+      tier: 'Gold',
+      wallets: [
+        { currency: 'LRD', status: 'frozen' },
+        { currency: 'USD', status: 'active' },
+      ],
+    });
+
+    await sandbox('update-user', '0770100001', '--unfreeze', 'LRD', '--status', 'suspended');
+    const shown = await sandbox('show-user', '0770100001');
+    expect(shown.json).toMatchObject({ accountStatus: 'suspended', wallets: [{ currency: 'LRD', status: 'active' }, { currency: 'USD', status: 'active' }] });
+  });
+
+  it('when money is credited and a partner funded, then balances show it and the funding account carries the opposite', async () => {
+    await sandbox('create-user', '--phone', '0770100002', '--name', 'Kebeh Flomo');
+    const credited = await sandbox('credit-wallet', '0770100002', 'LRD', '1500.50');
+    expect(credited.json).toMatchObject({ state: 'posted', transactionId: expect.stringMatching(/^TXN-[0-9A-F]{16}$/) });
+    expect((await sandbox('show-user', '0770100002')).json.wallets).toEqual([
+      { currency: 'LRD', status: 'active', balance: '1500.50' },
+      { currency: 'USD', status: 'active', balance: '0.00' },
+    ]);
+
+    const partnerId = randomUUID();
+    const transferId = randomUUID();
+    const funded = await sandbox('fund-partner', partnerId, 'USD', '2500', '--reference', 'bank ref 42', '--transfer-id', transferId);
+    const fundedAgain = await sandbox('fund-partner', partnerId, 'USD', '2500', '--reference', 'bank ref 42', '--transfer-id', transferId);
+    expect(fundedAgain.json).toEqual(funded.json);
+
+    const balances = await sandbox('show-balances', '--partner', partnerId);
+    expect(balances.json).toMatchObject({ partners: [{ partnerId, currency: 'USD', balance: '2500.00' }], feeRevenue: { LRD: '0.00', USD: '0.00' } });
+    expect(balances.json.funding.USD.startsWith('-')).toBe(true);
+  });
+
+  it('when the environment is production, then sandbox tools are refused and nothing is credited', async () => {
+    await sandbox('create-user', '--phone', '0770100003', '--name', 'Prod Check');
+    const credit = await operator('production', 'credit-wallet', '0770100003', 'USD', '10');
+    expect(credit.code).toBe(1);
+    expect(credit.json.error).toContain('sandbox');
+    const seed = await operator('production', 'seed-sandbox');
+    expect(seed.code).toBe(1);
+    expect(seed.json.error).toContain('sandbox');
+    expect((await sandbox('show-user', '0770100003')).json.wallets[1]).toMatchObject({ currency: 'USD', balance: '0.00' });
+    const funding = await operator('production', 'fund-partner', randomUUID(), 'LRD', '100');
+    expect(funding).toMatchObject({ code: 0, json: { state: 'posted' } });
+  });
+
+  it('when limits are shown and one is changed, then the new value applies and a never-binding limit is warned about', async () => {
+    const shown = await sandbox('show-limits', '--tier', 'Basic');
+    expect(shown.json.limits).toHaveLength(4);
+    expect(shown.json.limits[0]).toEqual({
+      tier: 'Basic',
+      transactionType: 'collection',
+      currency: 'LRD',
+      perTransaction: '18500.00',
+      daily: '37000.00',
+      weekly: '92500.00',
+      monthly: '185000.00',
+      yearly: '925000.00',
+      perHourCount: 5,
+      perDayCount: 10,
+    });
+    const changed = await sandbox('set-limit', '--tier', 'Basic', '--type', 'collection', '--currency', 'USD', '--daily', '150.50', '--per-hour-count', '3');
+    expect(changed.json).toMatchObject({ daily: '150.50', perHourCount: 3, warnings: [] });
+    const odd = await sandbox('set-limit', '--tier', 'Basic', '--type', 'collection', '--currency', 'USD', '--weekly', '100');
+    expect(odd.json.warnings).toEqual(['the daily limit exceeds the weekly limit, so it never applies']);
+  });
+
+  it('when the sandbox is seeded twice, then the documented users exist once with their opening balances credited once', async () => {
+    const partnerId = randomUUID();
+    const first = await sandbox('seed-sandbox', '--partner', partnerId);
+    expect(first.code).toBe(0);
+    expect(first.json.users.map((user: { phone: string }) => user.phone)).toEqual([
+      '+231770000001',
+      '+231770000002',
+      '+231770000003',
+      '+231770000004',
+      '+231770000005',
+      '+231770000006',
+      '+231770000007',
+      '+231880000008',
+    ]);
+    await sandbox('update-user', '0770000002', '--status', 'active');
+    const second = await sandbox('seed-sandbox', '--partner', partnerId);
+    expect(second.json.users.every((user: { created: boolean }) => !user.created)).toBe(true);
+    const gold = await sandbox('show-user', '0770000001');
+    expect(gold.json).toMatchObject({ tier: 'Gold', wallets: [{ currency: 'LRD', balance: '500000.00' }, { currency: 'USD', balance: '5000.00' }] });
+    expect((await sandbox('show-user', '0770000002')).json.accountStatus).toBe('suspended');
+    expect((await sandbox('show-user', '0770000005')).json.wallets).toMatchObject([{ currency: 'LRD', status: 'active' }, { currency: 'USD', status: 'frozen' }]);
+    expect((await sandbox('show-user', '0770000006')).json.wallets).toHaveLength(1);
+    expect((await sandbox('show-balances', '--partner', partnerId)).json.partners).toEqual([
+      { partnerId, currency: 'LRD', balance: '1000000.00' },
+      { partnerId, currency: 'USD', balance: '10000.00' },
+    ]);
+  });
+
+  it('when the input is wrong, then the command fails with a JSON error and a usage exit code', async () => {
+    expect(await sandbox('create-user', '--phone', '12345', '--name', 'X')).toMatchObject({ code: 2, json: { error: expect.stringContaining('Liberian') } });
+    expect(await sandbox('credit-wallet', '0770100002', 'LRD', '1.005')).toMatchObject({ code: 2, json: { error: expect.stringContaining('Not an amount') } });
+    expect(await sandbox('set-limit', '--tier', 'Diamond', '--type', 'collection', '--currency', 'LRD', '--daily', '1')).toMatchObject({ code: 2 });
+    expect(await sandbox('show-user', '0779999999')).toMatchObject({ code: 1, json: { error: expect.stringContaining('No user') } });
+    expect(await sandbox('create-user', '--phone', '0770100002', '--name', 'Again')).toMatchObject({ code: 1, json: { error: expect.stringContaining('exists') } });
+    expect(await sandbox('update-user', '0770100002', '--freeze', 'LRD', '--unfreeze', 'LRD')).toMatchObject({ code: 1 });
+    expect(await sandbox('no-such-command')).toMatchObject({ code: 2, json: { error: 'Unknown command: no-such-command' } });
+    expect(await sandbox('show-user', '--colour', 'red')).toMatchObject({ code: 2, json: { error: expect.stringContaining('--colour') } });
+  });
+
+  it('when the ledger is checked, then it reports ok with totals per currency', async () => {
+    const checked = await sandbox('check-ledger');
+    expect(checked).toMatchObject({ code: 0, json: { ok: true, problems: [] } });
+    expect(checked.json.currencies).toHaveLength(2);
+  });
+});

@@ -12,6 +12,7 @@ const { waitUntilReady } = require('./lib/http');
 const stack = require('./lib/stack');
 const { cliIsBuilt, cliEntry } = require('./lib/operator-cli');
 const { ensureSandboxPartner, rotateSandboxSecret, requestToken } = require('./lib/sandbox-partner');
+const { seedSandboxUsers } = require('./lib/sandbox-users');
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const warn = (line) => process.stderr.write(`${line}\n`);
@@ -174,7 +175,7 @@ function shellQuote(text) {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function writeSandboxFile(settings, { partner, clientSecret, tokenUrl }) {
+function writeSandboxFile(settings, { partner, clientSecret, tokenUrl, testUsers = [] }) {
   const adminUrls = {
     gateway: settings.gateway.adminUrl,
     ...Object.fromEntries(settings.services.map((service) => [service.name, service.url])),
@@ -189,6 +190,7 @@ function writeSandboxFile(settings, { partner, clientSecret, tokenUrl }) {
     adminUrls,
     environment: settings.environment,
     databaseUrl: settings.databaseUrl,
+    testUsers,
     startedAt: new Date().toISOString(),
   };
   writePrivateJsonFile(settings.files.sandbox, facts);
@@ -209,6 +211,16 @@ function printSummary(settings, facts) {
   log('');
   log('Get a token:');
   log(`  ${curl}`);
+  log('');
+  const happyUser = facts.testUsers.find((user) => user.phone === '+231770000001') ?? facts.testUsers[0];
+  if (happyUser) {
+    log('');
+    log('Keep the token in a shell variable, then quote a disbursement:');
+    log(`  TOKEN=$(${curl} | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).access_token')`);
+    const quote = JSON.stringify({ phone: happyUser.phone.replace('+231', '0'), amount: 100.5, currency: 'LRD' });
+    log(`  curl -s --cacert ${shellQuote(facts.caCertFile)} ${facts.baseUrl}/partner/v1/disbursement/quote -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d ${shellQuote(quote)}`);
+    log(`Test users: ${facts.testUsers.map((user) => user.phone).join(', ')} (their purposes are in the JSON file)`);
+  }
   log('');
   log(`Same facts as JSON: ${settings.files.sandbox}`);
   log(`Health and metrics: ${settings.gateway.adminUrl}/{healthz,readyz,metrics} (gateway); /healthz, /readyz, /metrics on each internal URL in the JSON file`);
@@ -258,6 +270,10 @@ async function main() {
   const cliEnv = stack.operatorCliEnvironment(settings, { authKeyEncryptionKey: secret.value });
   await startGateway(settings);
   const seeded = await seedSandboxPartner(settings, cliEnv, ca);
+  if (settings.environment === 'sandbox') {
+    seeded.testUsers = (await seedSandboxUsers({ partnerId: seeded.partner.partnerId, cliEnv })).users;
+    log(`sandbox data: ${seeded.testUsers.length} test users; the partner is funded (see testUsers in the JSON file)`);
+  }
   const facts = writeSandboxFile(settings, seeded);
   printSummary(settings, facts);
 }

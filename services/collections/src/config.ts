@@ -1,11 +1,41 @@
 import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
 
+const percent = (fallback: number) => z.coerce.number().int().min(1).max(100).default(fallback);
+
 export const collectionsConfigSchema = baseServiceConfigSchema.extend({
   PORT: fields.port(4104),
+  AMQP_URL: fields.amqpUrl,
+  BUS_EXCHANGE: fields.busExchange,
+  OUTBOX_POLL_INTERVAL_MS: fields.milliseconds(200),
+  QUOTES_URL: fields.url.default('http://127.0.0.1:4103'),
+  WALLET_URL: fields.url.default('http://127.0.0.1:4102'),
+  /** Deadline of one internal call (quote consumption, wallet check or posting); the gateway's 10 s stays above it. */
+  UPSTREAM_TIMEOUT_MS: fields.milliseconds(3_000),
+  UPSTREAM_BREAKER_ERROR_THRESHOLD_PERCENT: percent(50),
+  UPSTREAM_BREAKER_VOLUME_THRESHOLD: fields.positiveInt(5),
+  UPSTREAM_BREAKER_RESET_TIMEOUT_MS: fields.milliseconds(5_000),
+  UPSTREAM_BREAKER_ROLLING_WINDOW_MS: fields.milliseconds(10_000),
+  /** The spec fixes 10 minutes; tests shorten it to observe expiry. */
+  COLLECTION_APPROVAL_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  EXPIRY_SWEEP_INTERVAL_MS: fields.milliseconds(5_000),
+  EXPIRY_SWEEP_BATCH_SIZE: fields.positiveInt(100),
+  /** Bound of batches per sweep, so one tick cannot run forever; the next tick continues. */
+  EXPIRY_SWEEP_BATCHES_MAX: fields.positiveInt(20),
+  RECOVERY_INTERVAL_MS: fields.milliseconds(2_000),
+  RECOVERY_BATCH_SIZE: fields.positiveInt(20),
+  /** First re-drive delay of a posting the wallet did not answer; doubles per attempt up to the max. */
+  RECOVERY_DELAY_MS: fields.milliseconds(2_000),
+  RECOVERY_DELAY_MS_MAX: fields.milliseconds(60_000),
+  /** After this many posting attempts the worker cancels the transfer id instead of posting it. */
+  RECOVERY_POSTING_ATTEMPTS_MAX: fields.positiveInt(10),
+  /** Sandbox only: how long the test phones' collections wait before they resolve on their own. */
+  SANDBOX_AUTO_RESOLVE_DELAY_MS: z.coerce.number().int().min(0).default(3_000),
+  SANDBOX_AUTO_RESOLVE_INTERVAL_MS: fields.milliseconds(500),
 });
 
 export type CollectionsConfig = z.infer<typeof collectionsConfigSchema>;
 
+/** The one place that reads the process environment; tests pass their own. */
 export function readCollectionsConfig(env: Record<string, string | undefined>): Readonly<CollectionsConfig> {
   return loadConfig(collectionsConfigSchema, env);
 }

@@ -1,16 +1,114 @@
-import path from 'node:path';
+import { connectBus, startOutboxRelay, type Bus } from '@pwa/bus';
+import { createLogger } from '@pwa/logging';
 import { hostService, type HostedService } from '@pwa/runtime';
 import type { CollectionsConfig } from './config';
+import { mountAppRoutes } from './http/app-routes';
+import { mountPartnerRoutes } from './http/partner-routes';
+import { mountSandboxRoutes } from './http/sandbox-routes';
+import { collectionsMigrationsDirectory, collectionsSchema } from './service-paths';
+import { createInternalHttpClient, type UpstreamSettings } from './upstream/internal-http';
+import { createQuoteConsumer } from './upstream/quotes-client';
+import { createWallet } from './upstream/wallet-client';
+import type { CollectionsDependencies } from './use-cases/dependencies';
+import { sweepExpiredCollections } from './workers/expiry-sweeper';
+import { startPeriodicTask, type PeriodicTask } from './workers/periodic-task';
+import { recoverPendingPostings } from './workers/posting-recovery';
+import { resolveTestPhoneCollections } from './workers/sandbox-auto-resolver';
 
-export const collectionsSchema = 'collections';
+export { collectionsSchema };
 
-/** Starts the collections service. Its business endpoints arrive with their own issue; for now it answers health, readiness and metrics. */
-export function startCollectionsService(config: Readonly<CollectionsConfig>): Promise<HostedService> {
-  return hostService({
-    name: 'collections',
-    schema: collectionsSchema,
-    migrationsDirectory: path.join(__dirname, '..', 'migrations'),
-    env: config,
-    port: config.PORT,
+/**
+ * Starts collections: migrations, the partner, app and (sandbox only) simulation routes, the
+ * quotes and wallet clients with deadline and breaker, the outbox relay, the expiry sweeper, the
+ * posting recovery worker and (sandbox only) the test phones' auto-resolver.
+ */
+export async function startCollectionsService(config: Readonly<CollectionsConfig>): Promise<HostedService> {
+  const logger = createLogger({ service: 'collections', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const upstream = (baseUrl: string): UpstreamSettings => ({
+    baseUrl,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    breaker: {
+      errorThresholdPercent: config.UPSTREAM_BREAKER_ERROR_THRESHOLD_PERCENT,
+      volumeThreshold: config.UPSTREAM_BREAKER_VOLUME_THRESHOLD,
+      resetTimeoutMs: config.UPSTREAM_BREAKER_RESET_TIMEOUT_MS,
+      rollingWindowMs: config.UPSTREAM_BREAKER_ROLLING_WINDOW_MS,
+    },
   });
+  const quotesHttp = createInternalHttpClient('quotes', upstream(config.QUOTES_URL), logger);
+  const walletHttp = createInternalHttpClient('wallet', upstream(config.WALLET_URL), logger);
+  const shutdownClients = (): void => {
+    quotesHttp.shutdown();
+    walletHttp.shutdown();
+  };
+  let bus: Bus;
+  try {
+    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'collections', logger });
+  } catch (error) {
+    shutdownClients();
+    throw error;
+  }
+  const sandbox = config.ENVIRONMENT === 'sandbox';
+  let dependencies: CollectionsDependencies | undefined;
+  let hosted: HostedService;
+  try {
+    hosted = await hostService({
+      name: 'collections',
+      schema: collectionsSchema,
+      migrationsDirectory: collectionsMigrationsDirectory,
+      env: config,
+      port: config.PORT,
+      logger,
+      routes: (app, context) => {
+        dependencies = {
+          pool: context.pool,
+          logger,
+          quotes: createQuoteConsumer(quotesHttp, logger),
+          wallet: createWallet(walletHttp, logger),
+          settings: {
+            approvalWindowSeconds: config.COLLECTION_APPROVAL_WINDOW_SECONDS,
+            // Never before the approver's own posting attempt can have timed out.
+            recoveryDelayMs: Math.max(config.RECOVERY_DELAY_MS, config.UPSTREAM_TIMEOUT_MS + 1_000),
+          },
+        };
+        mountPartnerRoutes(app, dependencies);
+        mountAppRoutes(app, dependencies);
+        if (sandbox) mountSandboxRoutes(app, dependencies);
+      },
+      readinessChecks: () => [
+        { name: 'rabbitmq', check: () => (bus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
+      ],
+    });
+  } catch (error) {
+    shutdownClients();
+    await bus.close();
+    throw error;
+  }
+  if (!dependencies) throw new Error('collections routes were not mounted');
+  const running = dependencies;
+  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  const tasks: PeriodicTask[] = [
+    startPeriodicTask('expiry-sweeper', config.EXPIRY_SWEEP_INTERVAL_MS, async () => {
+      await sweepExpiredCollections(running, config.EXPIRY_SWEEP_BATCH_SIZE, config.EXPIRY_SWEEP_BATCHES_MAX);
+    }, logger),
+    startPeriodicTask('posting-recovery', config.RECOVERY_INTERVAL_MS, () =>
+      recoverPendingPostings(running, {
+        batchSize: config.RECOVERY_BATCH_SIZE,
+        delayMs: config.RECOVERY_DELAY_MS,
+        delayMsMax: config.RECOVERY_DELAY_MS_MAX,
+        postingAttemptsMax: config.RECOVERY_POSTING_ATTEMPTS_MAX,
+      }), logger),
+  ];
+  if (sandbox) {
+    tasks.push(startPeriodicTask('sandbox-auto-resolver', config.SANDBOX_AUTO_RESOLVE_INTERVAL_MS, () => resolveTestPhoneCollections(running, config.SANDBOX_AUTO_RESOLVE_DELAY_MS), logger));
+  }
+  return {
+    ...hosted,
+    stop: async () => {
+      await Promise.all(tasks.map((task) => task.stop()));
+      await relay.stop();
+      await hosted.stop();
+      await bus.close();
+      shutdownClients();
+    },
+  };
 }

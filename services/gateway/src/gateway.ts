@@ -116,6 +116,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
   const onPlainHttpRejected = (): void => plainHttpRejections.inc();
   const publicApp = createPublicApp({
     logger,
+    environment: config.ENVIRONMENT,
     metrics,
     tlsMode: config.TLS_MODE,
     trustedProxies: config.TRUSTED_PROXIES,

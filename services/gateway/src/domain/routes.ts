@@ -20,6 +20,8 @@ export interface RouteDefinition {
   authentication: 'none' | 'bearer';
   requiredPermission: PartnerPermission | null;
   timeoutClass: TimeoutClass;
+  /** Sandbox simulation: listed only when ENVIRONMENT=sandbox; production answers 404 PKC_6002 like any unlisted path. */
+  sandboxOnly?: boolean;
 }
 
 /** The one route table of the public API. A path not listed here is never forwarded anywhere. */
@@ -33,7 +35,20 @@ export const routeTable: readonly RouteDefinition[] = [
   { method: 'POST', pathTemplate: '/partner/v1/disbursement/quote', upstream: 'quotes', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/disbursement/transfer', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'transfer' },
   { method: 'GET', pathTemplate: '/partner/v1/disbursement/:referenceId', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
+  { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/approve', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },
+  { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/decline', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },
+  { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/expire', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },
 ];
+
+export type Environment = 'sandbox' | 'production';
+
+/**
+ * The routes an environment serves: production drops every sandbox-only route, so a simulation
+ * path there is an unknown path (404 PKC_6002) and is never forwarded, whoever asks.
+ */
+export function routesForEnvironment(table: readonly RouteDefinition[], environment: Environment): readonly RouteDefinition[] {
+  return environment === 'sandbox' ? table : table.filter((route) => route.sandboxOnly !== true);
+}
 
 export type RouteMatch =
   | { kind: 'matched'; route: RouteDefinition; upstreamPath: string }

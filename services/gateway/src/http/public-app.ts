@@ -3,7 +3,7 @@ import { createApp, type HttpMetrics } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { AdmissionPorts, AdmissionSettings } from '../domain/admit-partner-request';
 import type { TokenEndpointPorts } from '../domain/guard-token-endpoint';
-import { routeTable } from '../domain/routes';
+import { routeTable, routesForEnvironment, type Environment } from '../domain/routes';
 import { admitRequest, matchPublicRoute } from './admission';
 import { forwardAdmittedRequests, type ForwardingOptions } from './forward';
 import { requireForwardedHttps, strictTransportSecurity } from './https-only';
@@ -12,6 +12,8 @@ import { logEachRequest } from './request-log';
 
 export interface PublicAppOptions {
   logger: Logger;
+  /** Production serves no sandbox-only route. */
+  environment: Environment;
   metrics: HttpMetrics;
   tlsMode: 'terminate' | 'proxy';
   trustedProxies: string;
@@ -33,7 +35,7 @@ export interface PublicAppOptions {
 export function createPublicApp(options: PublicAppOptions): Express {
   const before: RequestHandler[] = [logEachRequest(options.logger), closeWhenStopping(options.isStopping)];
   if (options.tlsMode === 'proxy') before.push(requireForwardedHttps(options.onPlainHttpRejected));
-  before.push(strictTransportSecurity(options.hstsMaxAgeSeconds), matchPublicRoute(routeTable), admitRequest(options.ports, options.admissionSettings));
+  before.push(strictTransportSecurity(options.hstsMaxAgeSeconds), matchPublicRoute(routesForEnvironment(routeTable, options.environment)), admitRequest(options.ports, options.admissionSettings));
   const { app } = createApp({
     serviceName: 'gateway',
     logger: options.logger,

@@ -1,4 +1,4 @@
-import { matchRoute, routeTable } from '../../src/domain/routes';
+import { matchRoute, routeTable, routesForEnvironment } from '../../src/domain/routes';
 
 describe('matchRoute', () => {
   test.each([
@@ -12,6 +12,9 @@ describe('matchRoute', () => {
     ['POST', '/api/v1/partner/v1/disbursement/quote', '/partner/v1/disbursement/quote', 'quotes'],
     ['POST', '/api/v1/partner/v1/disbursement/transfer', '/partner/v1/disbursement/transfer', 'disbursements'],
     ['GET', '/api/v1/partner/v1/disbursement/PKD-123-ABC', '/partner/v1/disbursement/:referenceId', 'disbursements'],
+    ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/approve', '/partner/v1/sandbox/collection/:referenceId/approve', 'collections'],
+    ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/decline', '/partner/v1/sandbox/collection/:referenceId/decline', 'collections'],
+    ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/expire', '/partner/v1/sandbox/collection/:referenceId/expire', 'collections'],
   ])('when %s %s arrives, then it matches %s on %s', (method, path, template, upstream) => {
     const match = matchRoute(routeTable, method, path);
 
@@ -57,5 +60,36 @@ describe('matchRoute', () => {
 
   test('when the transfer route is listed, then it alone has the transfer deadline', () => {
     expect(routeTable.filter((route) => route.timeoutClass === 'transfer').map((route) => route.pathTemplate)).toEqual(['/partner/v1/disbursement/transfer']);
+  });
+
+  describe('sandbox-only routes', () => {
+    const sandboxPaths = ['approve', 'decline', 'expire'].map((action) => `/api/v1/partner/v1/sandbox/collection/PKC-1-AB/${action}`);
+
+    test('when the table is listed, then exactly the three collection simulation routes are sandbox-only, on collections with the collection permission', () => {
+      expect(routeTable.filter((route) => route.sandboxOnly === true)).toEqual(
+        ['approve', 'decline', 'expire'].map((action) => ({
+          method: 'POST',
+          pathTemplate: `/partner/v1/sandbox/collection/:referenceId/${action}`,
+          upstream: 'collections',
+          authentication: 'bearer',
+          requiredPermission: 'collection',
+          timeoutClass: 'standard',
+          sandboxOnly: true,
+        })),
+      );
+    });
+
+    test.each(sandboxPaths)('when %s is asked for in production, then nothing matches', (path) => {
+      expect(matchRoute(routesForEnvironment(routeTable, 'production'), 'POST', path)).toEqual({ kind: 'not_found' });
+    });
+
+    test.each(sandboxPaths)('when %s is asked for in the sandbox, then it matches', (path) => {
+      expect(matchRoute(routesForEnvironment(routeTable, 'sandbox'), 'POST', path)).toMatchObject({ kind: 'matched', route: { upstream: 'collections' } });
+    });
+
+    test('when production filters the table, then every other route stays', () => {
+      expect(routesForEnvironment(routeTable, 'production')).toEqual(routeTable.filter((route) => route.sandboxOnly !== true));
+      expect(routesForEnvironment(routeTable, 'production')).toHaveLength(routeTable.length - 3);
+    });
   });
 });

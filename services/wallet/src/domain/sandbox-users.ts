@@ -111,7 +111,31 @@ export const sandboxUsers: readonly SandboxUser[] = [
     ],
     purpose: 'empty wallets: any collection is PKC_4001; disbursements work',
   },
+  // Collections of the next four resolve on their own after a short delay (the collections
+  // service's sandbox auto-resolver; services/collections/README.md), as if the user acted in the app.
+  ...autoResolvingCollectionUsers(),
 ];
+
+function autoResolvingCollectionUsers(): SandboxUser[] {
+  const behaviours = [
+    ['+231770000011', 'Aaron Approves', 'collections are approved by the user automatically (then completed)'],
+    ['+231770000012', 'Deborah Declines', 'collections are declined by the user automatically'],
+    ['+231770000013', 'Eric Expires', 'collections expire automatically (the approval window passes at once)'],
+    ['+231770000014', 'Fanta Fails', 'collections are approved, then fail with a processing error (PKC_7002); no money moves'],
+  ] as const;
+  return behaviours.map(([phone, name, purpose]) => ({
+    phone,
+    name,
+    accountStatus: 'active',
+    kycStatus: 'approved',
+    tier: 'Gold',
+    wallets: [
+      { currency: 'LRD', status: 'active', openingBalanceMinor: lrd(500_000n) },
+      { currency: 'USD', status: 'active', openingBalanceMinor: usd(5_000n) },
+    ],
+    purpose: `auto-resolving sandbox user: ${purpose}`,
+  }));
+}
 
 /** The sandbox funding a partner receives from `seed-sandbox --partner <partnerId>` (once). */
 export const sandboxPartnerFunding: readonly { currency: Currency; amountMinor: bigint }[] = [

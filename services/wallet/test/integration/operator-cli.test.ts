@@ -129,6 +129,11 @@ describe('wallet operator CLI (built)', () => {
       '+231770000006',
       '+231770000007',
       '+231880000008',
+      // Auto-resolving collection test users (services/collections/README.md).
+      '+231770000011',
+      '+231770000012',
+      '+231770000013',
+      '+231770000014',
     ]);
     await sandbox('update-user', '0770000002', '--status', 'active');
     const second = await sandbox('seed-sandbox', '--partner', partnerId);

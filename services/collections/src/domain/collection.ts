@@ -1,0 +1,29 @@
+import type { Currency } from '@pwa/money';
+import type { CollectionStatus } from './collection-state-machine';
+
+/** A collection request as the store returns it: plain data, amounts in minor units. */
+export interface Collection {
+  id: string;
+  referenceId: string;
+  partnerId: string;
+  externalId: string;
+  quoteId: string;
+  phone: string;
+  recipientName: string;
+  currency: Currency;
+  amountMinor: bigint;
+  feeMinor: bigint;
+  note: string | null;
+  status: CollectionStatus;
+  expiresAt: Date;
+  createdAt: Date;
+  approvedAt: Date | null;
+  resolvedAt: Date | null;
+  transactionId: string | null;
+  failureCode: string | null;
+  postingAttempts: number;
+}
+
+export function totalDebitMinorOf(collection: Pick<Collection, 'amountMinor' | 'feeMinor'>): bigint {
+  return collection.amountMinor + collection.feeMinor;
+}

@@ -1,0 +1,31 @@
+import type { Express, Request } from 'express';
+import { PkcError, successEnvelope } from '@pwa/errors';
+import { requestIdOf } from '@pwa/http';
+import { isUuid } from '../domain/collection-request';
+import { confirmView, statusView } from '../domain/collection-views';
+import type { CollectionsDependencies } from '../use-cases/dependencies';
+import { requestCollection } from '../use-cases/request-collection';
+import { collectionForPartner } from '../use-cases/read-collections';
+
+/**
+ * The partner's collection endpoints, reached only through the gateway, which has checked the
+ * token, the partner's status and its collection permission, and names the partner in x-partner-id.
+ */
+export function mountPartnerRoutes(app: Express, dependencies: CollectionsDependencies): void {
+  app.post('/partner/v1/collection/request', async (req, res) => {
+    const collection = await requestCollection(dependencies, partnerIdOf(req), req.body, requestIdOf(res));
+    res.status(202).json(successEnvelope(confirmView(collection)));
+  });
+
+  app.get('/partner/v1/collection/:referenceId', async (req, res) => {
+    const collection = await collectionForPartner(dependencies, partnerIdOf(req), req.params.referenceId);
+    res.status(200).json(successEnvelope(statusView(collection)));
+  });
+}
+
+/** Without the gateway's word on who is calling there is no partner to act for. */
+export function partnerIdOf(req: Request): string {
+  const partnerId = req.header('x-partner-id');
+  if (!isUuid(partnerId)) throw new PkcError('PKC_6005', 'Requests must come through the gateway');
+  return partnerId.toLowerCase();
+}

@@ -1,0 +1,4 @@
+import path from 'node:path';
+
+export const collectionsSchema = 'collections';
+export const collectionsMigrationsDirectory = path.join(__dirname, '..', 'migrations');

@@ -1,0 +1,87 @@
+import CircuitBreaker from 'opossum';
+import type { Logger } from '@pwa/logging';
+
+export interface UpstreamSettings {
+  baseUrl: string;
+  timeoutMs: number;
+  breaker: { errorThresholdPercent: number; volumeThreshold: number; resetTimeoutMs: number; rollingWindowMs: number };
+}
+
+/** An answer the upstream gave (its success or its own refusal), as opposed to no answer. */
+export interface UpstreamAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** The upstream could not answer: refused, reset, too slow, 5xx, or an open breaker. */
+export class UpstreamUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UpstreamUnavailableError';
+  }
+}
+
+export function isUpstreamUnavailable(error: unknown): error is UpstreamUnavailableError {
+  return (error as { name?: unknown } | null)?.name === 'UpstreamUnavailableError';
+}
+
+export interface InternalHttpClient {
+  /** POSTs JSON; resolves the answer, or rejects with UpstreamUnavailableError. */
+  post(path: string, body: unknown, requestId?: string): Promise<UpstreamAnswer>;
+  shutdown(): void;
+}
+
+/**
+ * JSON over internal HTTP with a deadline per call (an AbortSignal frees the socket) behind one
+ * opossum breaker per upstream. Only transport failures, timeouts and 5xx count against the
+ * breaker; the upstream's own 4xx refusals are answers. Nothing is retried here: the callers
+ * decide (a partner request fails fast with PKC_7003; the recovery worker re-drives postings).
+ */
+export function createInternalHttpClient(name: string, settings: UpstreamSettings, logger: Logger): InternalHttpClient {
+  const breaker = new CircuitBreaker<[string, unknown, string | undefined], UpstreamAnswer>(
+    (path, body, requestId) => postJson(new URL(path, settings.baseUrl).toString(), body, settings.timeoutMs, requestId),
+    {
+      name,
+      timeout: false,
+      errorThresholdPercentage: settings.breaker.errorThresholdPercent,
+      volumeThreshold: settings.breaker.volumeThreshold,
+      resetTimeout: settings.breaker.resetTimeoutMs,
+      rollingCountTimeout: settings.breaker.rollingWindowMs,
+    },
+  );
+  breaker.on('open', () => logger.warn({ upstream: name }, 'circuit opened: calls fail fast'));
+  breaker.on('close', () => logger.info({ upstream: name }, 'circuit closed'));
+  return {
+    post: async (path, body, requestId) => {
+      try {
+        return await breaker.fire(path, body, requestId);
+      } catch (error) {
+        if (isUpstreamUnavailable(error)) throw error;
+        throw new UpstreamUnavailableError(`${name} unavailable: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+    },
+    shutdown: () => breaker.shutdown(),
+  };
+}
+
+async function postJson(url: string, body: unknown, timeoutMs: number, requestId: string | undefined): Promise<UpstreamAnswer> {
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...(requestId ? { 'x-request-id': requestId } : {}) },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    text = await response.text();
+  } catch (error) {
+    throw new UpstreamUnavailableError(`no answer within ${timeoutMs} ms or connection refused`, { cause: error });
+  }
+  if (response.status >= 500) throw new UpstreamUnavailableError(`answered ${response.status}: ${text.slice(0, 200)}`);
+  try {
+    return { status: response.status, body: JSON.parse(text) as unknown };
+  } catch (error) {
+    throw new UpstreamUnavailableError(`answered ${response.status} without JSON`, { cause: error });
+  }
+}

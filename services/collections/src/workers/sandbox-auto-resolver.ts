@@ -1,0 +1,46 @@
+import { isPkcError } from '@pwa/errors';
+import { autoResolutionOf, sandboxAutoResolvingPhones } from '../domain/sandbox-test-phones';
+import { findPendingOfPhonesOlderThan, markApproved } from '../store/collection-store';
+import { approveCollection, declineCollection, expireCollectionNow } from '../use-cases/act-on-collection';
+import type { CollectionsDependencies } from '../use-cases/dependencies';
+import { fail } from '../use-cases/post-collection';
+
+const batchSize = 50;
+/** The failure code a "fail" test phone's collection ends with: a processing error after approval. */
+export const simulatedFailureCode = 'PKC_7002';
+
+/**
+ * Sandbox only: resolves the pending collections of the documented test phones once they are
+ * `delayMs` old, through the same use cases a user's action takes (so races with the partner's own
+ * sandbox calls or the sweeper have one winner, and the loser is ignored here). "fail" approves and
+ * then fails the collection without posting, as a processing error would.
+ */
+export async function resolveTestPhoneCollections(dependencies: CollectionsDependencies, delayMs: number): Promise<void> {
+  const due = await findPendingOfPhonesOlderThan(dependencies.pool, Object.keys(sandboxAutoResolvingPhones), delayMs, batchSize);
+  for (const collection of due) {
+    const actor = { kind: 'user' as const, phone: collection.phone };
+    try {
+      switch (autoResolutionOf(collection.phone)) {
+        case 'approve':
+          await approveCollection(dependencies, collection.referenceId, actor);
+          break;
+        case 'decline':
+          await declineCollection(dependencies, collection.referenceId, actor);
+          break;
+        case 'expire':
+          await expireCollectionNow(dependencies, collection.referenceId, actor);
+          break;
+        case 'fail': {
+          const approved = await markApproved(dependencies.pool, collection.referenceId, dependencies.settings.recoveryDelayMs);
+          if (approved) await fail(dependencies, approved, simulatedFailureCode);
+          break;
+        }
+        case undefined:
+          break;
+      }
+    } catch (error) {
+      if (!isPkcError(error)) throw error;
+      // Someone else acted first (the partner's sandbox call, the sweeper): their outcome stands.
+    }
+  }
+}

@@ -1,8 +1,27 @@
 import { createLogger } from '@pwa/logging';
-import { runUntilSignalled } from '@pwa/runtime';
+import { startTelemetry } from '@pwa/telemetry';
 import { readDisbursementsConfig } from './config';
-import { startDisbursementsService } from './service';
 
 const config = readDisbursementsConfig(process.env);
+// Telemetry starts before anything loads node:http or express, so its instrumentation can hook
+// them; that is why the runtime and the service are imported only afterwards.
+const telemetry = startTelemetry({
+  serviceName: 'disbursements',
+  environment: config.ENVIRONMENT,
+  enabled: config.OTEL_ENABLED,
+  otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+});
 const logger = createLogger({ service: 'disbursements', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
-runUntilSignalled(() => startDisbursementsService(config), logger);
+
+void import('@pwa/runtime').then(({ runUntilSignalled }) =>
+  runUntilSignalled(async () => {
+    const { startDisbursementsService } = await import('./service');
+    const service = await startDisbursementsService(config);
+    return {
+      stop: async () => {
+        await service.stop();
+        await telemetry.shutdown();
+      },
+    };
+  }, logger),
+);

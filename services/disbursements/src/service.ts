@@ -1,16 +1,82 @@
-import path from 'node:path';
+import { connectBus, startOutboxRelay, type Bus } from '@pwa/bus';
+import { createLogger } from '@pwa/logging';
 import { hostService, type HostedService } from '@pwa/runtime';
 import type { DisbursementsConfig } from './config';
+import { mountDisbursementRoutes } from './http/disbursement-routes';
+import { disbursementsMigrationsDirectory, disbursementsSchema } from './service-paths';
+import { createQuotesClient } from './upstreams/quotes-client';
+import { createWalletClient } from './upstreams/wallet-client';
+import { startSettlementSweep, type SettlementSweep } from './use-cases/settlement-sweep';
 
-export const disbursementsSchema = 'disbursements';
+export { disbursementsSchema };
 
-/** Starts the disbursements service. Its business endpoints arrive with their own issue; for now it answers health, readiness and metrics. */
-export function startDisbursementsService(config: Readonly<DisbursementsConfig>): Promise<HostedService> {
-  return hostService({
-    name: 'disbursements',
-    schema: disbursementsSchema,
-    migrationsDirectory: path.join(__dirname, '..', 'migrations'),
-    env: config,
-    port: config.PORT,
-  });
+export interface DisbursementsService extends HostedService {
+  sweep: SettlementSweep;
+}
+
+/** Margin between the last moment a request can still act on a disbursement and the sweep touching it. */
+const sweepMarginMs = 5_000;
+
+/**
+ * Starts disbursements: migrations, the bus, the transfer and status endpoints with their quotes and
+ * wallet clients (deadlines and circuit breakers), the outbox relay and the settlement sweep.
+ */
+export async function startDisbursementsService(config: Readonly<DisbursementsConfig>): Promise<DisbursementsService> {
+  const logger = createLogger({ service: 'disbursements', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const breaker = {
+    errorThresholdPercent: config.UPSTREAM_BREAKER_ERROR_THRESHOLD_PERCENT,
+    volumeThreshold: config.UPSTREAM_BREAKER_VOLUME_THRESHOLD,
+    resetTimeoutMs: config.UPSTREAM_BREAKER_RESET_TIMEOUT_MS,
+    rollingWindowMs: config.UPSTREAM_BREAKER_ROLLING_WINDOW_MS,
+  };
+  const quotes = createQuotesClient({ baseUrl: config.QUOTES_URL, timeoutMs: config.QUOTES_TIMEOUT_MS, breaker }, logger);
+  const wallet = createWalletClient({ baseUrl: config.WALLET_URL, cancelTimeoutMs: config.WALLET_CANCEL_TIMEOUT_MS, breaker }, logger);
+  const shutdownClients = (): void => {
+    quotes.shutdown();
+    wallet.shutdown();
+  };
+  let bus: Bus;
+  try {
+    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'disbursements', logger });
+  } catch (error) {
+    shutdownClients();
+    throw error;
+  }
+  let hosted: HostedService;
+  try {
+    hosted = await hostService({
+      name: 'disbursements',
+      schema: disbursementsSchema,
+      migrationsDirectory: disbursementsMigrationsDirectory,
+      env: config,
+      port: config.PORT,
+      logger,
+      routes: (app, context) => {
+        mountDisbursementRoutes(app, { pool: context.pool, quotes, wallet, logger, budgetMs: config.DISBURSEMENT_BUDGET_MS });
+      },
+      readinessChecks: () => [
+        { name: 'rabbitmq', check: () => (bus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
+      ],
+    });
+  } catch (error) {
+    shutdownClients();
+    await bus.close();
+    throw error;
+  }
+  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  const sweep = startSettlementSweep(
+    { pool: hosted.pool, wallet, logger },
+    { intervalMs: config.SETTLEMENT_SWEEP_INTERVAL_MS, staleAfterMs: config.DISBURSEMENT_BUDGET_MS + config.WALLET_CANCEL_TIMEOUT_MS + sweepMarginMs },
+  );
+  return {
+    ...hosted,
+    sweep,
+    stop: async () => {
+      await sweep.stop();
+      await relay.stop();
+      await hosted.stop();
+      shutdownClients();
+      await bus.close();
+    },
+  };
 }

@@ -1,8 +1,25 @@
 import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
 
-export const walletConfigSchema = baseServiceConfigSchema.extend({
-  PORT: fields.port(4102),
-});
+/**
+ * Where the sandbox fault-injection delay of a posting sits. before_claim: after the checks pass,
+ * before the transfer id is claimed, so a cancellation that arrives meanwhile wins and the late
+ * posting is refused (the caller's timeout path). before_commit: after the entries are written,
+ * before COMMIT, so a cancellation waits for the posting and then learns it was posted.
+ */
+export const postDelayPoints = ['before_claim', 'before_commit'] as const;
+export type PostDelayPoint = (typeof postDelayPoints)[number];
+
+export const walletConfigSchema = baseServiceConfigSchema
+  .extend({
+    PORT: fields.port(4102),
+    /** Sandbox-only fault injection for the callers' timeout tests; 0 (the default) turns it off. */
+    WALLET_POST_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+    WALLET_POST_DELAY_POINT: z.enum(postDelayPoints).default('before_claim'),
+  })
+  .refine((env) => env.ENVIRONMENT !== 'production' || env.WALLET_POST_DELAY_MS === 0, {
+    message: 'WALLET_POST_DELAY_MS is a sandbox fault injection and must be 0 (or unset) in production',
+    path: ['WALLET_POST_DELAY_MS'],
+  });
 
 /** Settings the operator CLI needs: the database and the environment (sandbox tools refuse production). */
 export const walletStoreConfigSchema = z.object({
@@ -14,8 +31,32 @@ export const walletStoreConfigSchema = z.object({
 export type WalletConfig = z.infer<typeof walletConfigSchema>;
 export type WalletStoreConfig = z.infer<typeof walletStoreConfigSchema>;
 
+export interface PostingFaultInjection {
+  postDelayMs: number;
+  postDelayPoint: PostDelayPoint;
+}
+
+export const noPostingFaultInjection: PostingFaultInjection = Object.freeze({ postDelayMs: 0, postDelayPoint: 'before_claim' });
+
+// The service's configuration is read once per process, at boot. The posting use case asks for the
+// fault injection here because the wiring between them (service.ts, http/) is not this change's to
+// edit; see services/disbursements/README.md. Production can never hold a delay: the schema refuses it.
+let activePostingFaultInjection: PostingFaultInjection = noPostingFaultInjection;
+
 export function readWalletConfig(env: Record<string, string | undefined>): Readonly<WalletConfig> {
-  return loadConfig(walletConfigSchema, env);
+  const config = loadConfig(walletConfigSchema, env);
+  activePostingFaultInjection = postingFaultInjectionOf(config);
+  return config;
+}
+
+export function postingFaultInjectionOf(config: Pick<WalletConfig, 'ENVIRONMENT' | 'WALLET_POST_DELAY_MS' | 'WALLET_POST_DELAY_POINT'>): PostingFaultInjection {
+  if (config.ENVIRONMENT === 'production') return noPostingFaultInjection;
+  return Object.freeze({ postDelayMs: config.WALLET_POST_DELAY_MS, postDelayPoint: config.WALLET_POST_DELAY_POINT });
+}
+
+/** The fault injection of the configuration this process booted with (none when none was read). */
+export function activePostingFaults(): PostingFaultInjection {
+  return activePostingFaultInjection;
 }
 
 export function readWalletStoreConfig(env: Record<string, string | undefined>): Readonly<WalletStoreConfig> {

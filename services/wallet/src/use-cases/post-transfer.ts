@@ -7,6 +7,7 @@ import { lockUserByPhone, findWalletAccount } from '../store/user-store';
 import { ensurePartnerAccount, findPartnerAccount, lockAccounts, systemAccountId } from '../store/account-store';
 import { claimTransferForPosting, databaseNow, findTransfer, insertEntries } from '../store/transfer-store';
 import { retryOnTransientConflict } from '../store/transactions';
+import { activePostingFaults, type PostDelayPoint, type PostingFaultInjection } from '../config';
 import type { TransferCheckRequest } from './check-transfer';
 import { loadLimitFacts } from './transfer-facts';
 import { outcomeOf, type PostingOutcome } from './transfer-outcome';
@@ -25,16 +26,30 @@ export interface TransferRequest extends TransferCheckRequest {
  * locked last, by the entry that credits it, and is never held while waiting for another lock.
  * Throws a PkcError with the first failing rule's code; nothing is written then.
  */
-export async function postTransfer(pool: Pool, request: TransferRequest): Promise<PostingOutcome> {
+export async function postTransfer(
+  pool: Pool,
+  request: TransferRequest,
+  faults: PostingFaultInjection = activePostingFaults(),
+): Promise<PostingOutcome> {
   const earlier = await findTransfer(pool, request.transferId);
   if (earlier) return outcomeOf(earlier);
   // A collection credits the partner, whose account opens on first use. Opening it outside the
   // posting keeps the posting's lock order simple; an empty account is harmless if the posting fails.
   if (request.type === 'collection') await ensurePartnerAccount(pool, request.partnerId, request.currency);
-  return retryOnTransientConflict(() => withTransaction(pool, (client) => postUnderLocks(client, request)));
+  return retryOnTransientConflict(() => withTransaction(pool, (client) => postUnderLocks(client, request, faults)));
 }
 
-async function postUnderLocks(client: PoolClient, request: TransferRequest): Promise<PostingOutcome> {
+/**
+ * Sandbox fault injection (WALLET_POST_DELAY_MS, refused in production by the config schema): a
+ * slow posting at a chosen point, so the callers' deadline and cancellation paths can be tested
+ * against the real service. The delay holds the user's row lock, as a slow database would.
+ */
+async function injectedDelay(faults: PostingFaultInjection, point: PostDelayPoint): Promise<void> {
+  if (faults.postDelayMs <= 0 || faults.postDelayPoint !== point) return;
+  await new Promise((resolve) => setTimeout(resolve, faults.postDelayMs));
+}
+
+async function postUnderLocks(client: PoolClient, request: TransferRequest, faults: PostingFaultInjection): Promise<PostingOutcome> {
   const user = await lockUserByPhone(client, request.phone);
   // An earlier call with this id may have committed while this one waited for the user's lock.
   const earlier = await findTransfer(client, request.transferId);
@@ -58,6 +73,7 @@ async function postUnderLocks(client: PoolClient, request: TransferRequest): Pro
   if (refusal) throw new PkcError(refusal);
   if (!wallet || !partnerAccount) throw new Error('checks passed without a wallet and a partner account');
 
+  await injectedDelay(faults, 'before_claim');
   const transactionId = newTransactionId();
   const claimed = await claimTransferForPosting(client, {
     state: 'posted',
@@ -82,6 +98,7 @@ async function postUnderLocks(client: PoolClient, request: TransferRequest): Pro
   };
   const posting = buildPosting({ kind: request.type, currency: request.currency, amountMinor: request.amountMinor, feeMinor: request.feeMinor });
   await insertEntries(client, request.transferId, request.currency, posting.legs.map((leg) => ({ accountId: requireAccount(accountOf, leg.role), amountMinor: leg.amountMinor })));
+  await injectedDelay(faults, 'before_commit');
   return { state: 'posted', transferId: request.transferId, transactionId, postedAt: now };
 }
 

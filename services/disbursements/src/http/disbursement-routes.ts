@@ -1,0 +1,45 @@
+import type { Express, Request } from 'express';
+import type { Pool } from '@pwa/db';
+import { PkcError, successEnvelope } from '@pwa/errors';
+import { requestIdOf } from '@pwa/http';
+import { deadlineAfter } from '../domain/deadline';
+import { statusView, transferView } from '../domain/disbursement';
+import { getDisbursement } from '../use-cases/get-disbursement';
+import { transferDisbursement, type TransferDependencies } from '../use-cases/transfer-disbursement';
+
+export interface DisbursementRouteDependencies extends TransferDependencies {
+  pool: Pool;
+  budgetMs: number;
+}
+
+/**
+ * The partner's disbursement endpoints, reached only through the gateway, which has checked the
+ * token, the partner's status and the disbursement permission, and names the partner in x-partner-id.
+ */
+export function mountDisbursementRoutes(app: Express, dependencies: DisbursementRouteDependencies): void {
+  app.post('/partner/v1/disbursement/transfer', async (req, res) => {
+    // The budget counts from the request's arrival (its body is parsed by now, which takes microseconds).
+    const deadline = deadlineAfter(dependencies.budgetMs);
+    const disbursement = await transferDisbursement(dependencies, {
+      partnerId: partnerIdOf(req),
+      body: req.body,
+      deadline,
+      requestId: requestIdOf(res),
+    });
+    res.status(200).json(successEnvelope(transferView(disbursement)));
+  });
+
+  app.get('/partner/v1/disbursement/:referenceId', async (req, res) => {
+    const disbursement = await getDisbursement(dependencies.pool, partnerIdOf(req), req.params.referenceId);
+    res.status(200).json(successEnvelope(statusView(disbursement)));
+  });
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Without the gateway's word on who is calling there is no partner to act for. */
+function partnerIdOf(req: Request): string {
+  const partnerId = req.header('x-partner-id');
+  if (partnerId === undefined || !uuidPattern.test(partnerId)) throw new PkcError('PKC_6005', 'Requests must come through the gateway');
+  return partnerId.toLowerCase();
+}

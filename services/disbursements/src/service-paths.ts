@@ -1,0 +1,4 @@
+import path from 'node:path';
+
+export const disbursementsSchema = 'disbursements';
+export const disbursementsMigrationsDirectory = path.join(__dirname, '..', 'migrations');

@@ -1,0 +1,140 @@
+import type { Pool, PoolClient } from '@pwa/db';
+import { minorFromDatabase, type Currency } from '@pwa/money';
+import type { Disbursement } from '../domain/disbursement';
+import type { DisbursementState, FinalState } from '../domain/disbursement-state';
+
+type Queryable = Pick<Pool | PoolClient, 'query'>;
+
+interface DisbursementRow {
+  disbursement_id: string;
+  reference_id: string;
+  partner_id: string;
+  external_id: string;
+  quote_id: string;
+  phone: string;
+  recipient_name: string;
+  currency: Currency;
+  amount_minor: string;
+  fee_minor: string;
+  note: string | null;
+  status: DisbursementState;
+  transaction_id: string | null;
+  failure_code: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+const columns =
+  'disbursement_id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, note, status, transaction_id, failure_code, created_at, completed_at';
+
+function toDisbursement(row: DisbursementRow): Disbursement {
+  return {
+    disbursementId: row.disbursement_id,
+    referenceId: row.reference_id,
+    partnerId: row.partner_id,
+    externalId: row.external_id,
+    quoteId: row.quote_id,
+    phone: row.phone,
+    recipientName: row.recipient_name,
+    currency: row.currency,
+    amountMinor: minorFromDatabase(row.amount_minor),
+    feeMinor: minorFromDatabase(row.fee_minor),
+    note: row.note,
+    status: row.status,
+    transactionId: row.transaction_id,
+    failureCode: row.failure_code,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  };
+}
+
+export type NewDisbursement = Omit<Disbursement, 'status' | 'transactionId' | 'failureCode' | 'createdAt' | 'completedAt'>;
+
+/**
+ * Inserts the disbursement as processing, unless the partner's externalId is held by a processing
+ * or completed one: the partial unique index decides, so concurrent calls cannot both get through.
+ * Undefined when the externalId is taken.
+ */
+export async function insertProcessing(db: Queryable, disbursement: NewDisbursement): Promise<Disbursement | undefined> {
+  const result = await db.query<DisbursementRow>(
+    `INSERT INTO disbursements (disbursement_id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, note, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'processing')
+     ON CONFLICT (partner_id, external_id) WHERE status IN ('processing', 'completed') DO NOTHING
+     RETURNING ${columns}`,
+    [
+      disbursement.disbursementId,
+      disbursement.referenceId,
+      disbursement.partnerId,
+      disbursement.externalId,
+      disbursement.quoteId,
+      disbursement.phone,
+      disbursement.recipientName,
+      disbursement.currency,
+      disbursement.amountMinor.toString(),
+      disbursement.feeMinor.toString(),
+      disbursement.note,
+    ],
+  );
+  const row = result.rows[0];
+  return row ? toDisbursement(row) : undefined;
+}
+
+/** The disbursement holding the partner's externalId (processing or completed), if any. */
+export async function findHolderOfExternalId(db: Queryable, partnerId: string, externalId: string): Promise<Disbursement | undefined> {
+  const result = await db.query<DisbursementRow>(
+    `SELECT ${columns} FROM disbursements WHERE partner_id = $1 AND external_id = $2 AND status IN ('processing', 'completed')`,
+    [partnerId, externalId],
+  );
+  const row = result.rows[0];
+  return row ? toDisbursement(row) : undefined;
+}
+
+export async function findByReferenceId(db: Queryable, referenceId: string): Promise<Disbursement | undefined> {
+  const result = await db.query<DisbursementRow>(`SELECT ${columns} FROM disbursements WHERE reference_id = $1`, [referenceId]);
+  const row = result.rows[0];
+  return row ? toDisbursement(row) : undefined;
+}
+
+export async function findById(db: Queryable, disbursementId: string): Promise<Disbursement | undefined> {
+  const result = await db.query<DisbursementRow>(`SELECT ${columns} FROM disbursements WHERE disbursement_id = $1`, [disbursementId]);
+  const row = result.rows[0];
+  return row ? toDisbursement(row) : undefined;
+}
+
+export type Settlement =
+  | { status: 'completed'; transactionId: string; completedAt: Date }
+  | { status: Exclude<FinalState, 'completed'>; failureCode: string };
+
+/**
+ * Moves a processing disbursement to its final state. The guard on processing makes the first
+ * settlement win (a request and the sweep may race); undefined when it was already settled.
+ */
+export async function settle(client: PoolClient, disbursementId: string, settlement: Settlement): Promise<Disbursement | undefined> {
+  const completed = settlement.status === 'completed';
+  const result = await client.query<DisbursementRow>(
+    `UPDATE disbursements
+        SET status = $2, transaction_id = $3, completed_at = $4, failure_code = $5, settled_at = clock_timestamp()
+      WHERE disbursement_id = $1 AND status = 'processing'
+      RETURNING ${columns}`,
+    [
+      disbursementId,
+      settlement.status,
+      completed ? settlement.transactionId : null,
+      completed ? settlement.completedAt : null,
+      completed ? null : settlement.failureCode,
+    ],
+  );
+  const row = result.rows[0];
+  return row ? toDisbursement(row) : undefined;
+}
+
+/** Disbursements still processing long after any request could be working on them. */
+export async function listStaleProcessing(db: Queryable, olderThanMs: number, limit: number): Promise<Disbursement[]> {
+  const result = await db.query<DisbursementRow>(
+    `SELECT ${columns} FROM disbursements
+      WHERE status = 'processing' AND created_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
+      ORDER BY created_at LIMIT $2`,
+    [olderThanMs, limit],
+  );
+  return result.rows.map(toDisbursement);
+}

@@ -1,0 +1,50 @@
+import { listStaleProcessing } from '../store/disbursement-store';
+import { settleByCancelling, type SettleDependencies } from './record-settlement';
+
+export interface SettlementSweep {
+  /** Runs one sweep now (after the one in flight); resolves with how many disbursements it settled. */
+  sweepNow(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const batchSizeMax = 50;
+
+/**
+ * Settles disbursements left processing after their request is long over (the process died between
+ * posting and recording it, or the cancellation itself got no answer): cancelling the transfer id
+ * tells whether it posted (completed) or now never will (timed_out, PKC_7004, externalId free).
+ * `staleAfterMs` must exceed the budget plus the cancellation deadline so no live request is raced.
+ */
+export function startSettlementSweep(dependencies: SettleDependencies, options: { intervalMs: number; staleAfterMs: number }): SettlementSweep {
+  let stopped = false;
+  let previous: Promise<unknown> = Promise.resolve();
+
+  const sweepOnce = async (): Promise<number> => {
+    const stale = await listStaleProcessing(dependencies.pool, options.staleAfterMs, batchSizeMax);
+    let settled = 0;
+    for (const disbursement of stale) {
+      const result = await settleByCancelling(dependencies, disbursement, { status: 'timed_out', failureCode: 'PKC_7004' });
+      if (result.status !== 'processing') settled += 1;
+    }
+    if (settled > 0) dependencies.logger.info({ settled }, 'settled stale disbursements');
+    return settled;
+  };
+
+  const sweepNow = (): Promise<number> => {
+    const run = previous.then(() => (stopped ? 0 : sweepOnce()));
+    previous = run.catch((error: unknown) => dependencies.logger.error({ err: error }, 'settlement sweep failed'));
+    return run;
+  };
+
+  const timer = setInterval(() => void sweepNow().catch(() => undefined), options.intervalMs);
+  timer.unref();
+
+  return {
+    sweepNow,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await previous;
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import type { Pool } from '@pwa/db';
+import { PkcError, isPkcCode } from '@pwa/errors';
+import type { Logger } from '@pwa/logging';
+import type { Deadline } from '../domain/deadline';
+import type { Disbursement } from '../domain/disbursement';
+import { apiStatusOf } from '../domain/disbursement-state';
+import { newReferenceId } from '../domain/reference-id';
+import { parseTransferRequestBody, type TransferRequestBody } from '../domain/transfer-request';
+import { findHolderOfExternalId, insertProcessing, type NewDisbursement } from '../store/disbursement-store';
+import type { ConsumedQuote, QuotesClient } from '../upstreams/quotes-client';
+import { isUpstreamFailure, neverReachedUpstream } from '../upstreams/upstream-call';
+import type { WalletClient, WalletPostingAnswer } from '../upstreams/wallet-client';
+import { recordSettlement, settleByCancelling } from './record-settlement';
+
+export interface TransferDependencies {
+  pool: Pool;
+  quotes: QuotesClient;
+  wallet: WalletClient;
+  logger: Logger;
+}
+
+export interface TransferInput {
+  partnerId: string;
+  body: unknown;
+  /** Fixed at the request's arrival: DISBURSEMENT_BUDGET_MS later. */
+  deadline: Deadline;
+  requestId?: string;
+}
+
+/** Rounds of "insert, else read the holder" before giving up; a holder can only vanish by settling as failed or timed out. */
+const reservationAttemptsMax = 3;
+
+/**
+ * The transfer call, as a story: validate the body; use the quote (it stays used whatever
+ * happens next); take the externalId (the database's partial unique index decides); post through
+ * the wallet with the disbursement's id as the transfer id before the deadline; settle the
+ * disbursement with its event. Answers the completed disbursement or throws the partner's PkcError.
+ */
+export async function transferDisbursement(dependencies: TransferDependencies, input: TransferInput): Promise<Disbursement> {
+  const request = parseTransferRequestBody(input.body);
+  const quote = await consumeQuote(dependencies, request, input);
+  if (input.deadline.hasPassed()) throw new PkcError('PKC_7004');
+  const disbursement = await reserveExternalId(dependencies.pool, newDisbursement(quote, request, input.partnerId));
+  const settled = await postWithinBudget(dependencies, disbursement, input);
+  return answerOf(settled);
+}
+
+async function consumeQuote(dependencies: TransferDependencies, request: TransferRequestBody, input: TransferInput): Promise<ConsumedQuote> {
+  try {
+    return await dependencies.quotes.consume({ quoteId: request.quoteId, partnerId: input.partnerId, deadline: input.deadline, requestId: input.requestId });
+  } catch (error) {
+    if (!isUpstreamFailure(error)) throw error;
+    dependencies.logger.warn({ err: error }, 'quote consumption got no answer');
+    // Nothing was created or posted either way; only the reason differs.
+    throw new PkcError(input.deadline.hasPassed() ? 'PKC_7004' : 'PKC_7003', undefined, { cause: error });
+  }
+}
+
+function newDisbursement(quote: ConsumedQuote, request: TransferRequestBody, partnerId: string): NewDisbursement {
+  return {
+    disbursementId: randomUUID(),
+    referenceId: newReferenceId(),
+    partnerId,
+    externalId: request.externalId,
+    quoteId: quote.quoteId,
+    phone: quote.phone,
+    recipientName: quote.recipientName,
+    currency: quote.currency,
+    amountMinor: quote.amountMinor,
+    feeMinor: quote.feeMinor,
+    note: request.note,
+  };
+}
+
+async function reserveExternalId(pool: Pool, disbursement: NewDisbursement): Promise<Disbursement> {
+  for (let attempt = 1; attempt <= reservationAttemptsMax; attempt += 1) {
+    const inserted = await insertProcessing(pool, disbursement);
+    if (inserted) return inserted;
+    const holder = await findHolderOfExternalId(pool, disbursement.partnerId, disbursement.externalId);
+    if (holder) {
+      throw new PkcError(
+        'PKC_6001',
+        `externalId already used by disbursement ${holder.referenceId} (status ${apiStatusOf(holder.status)})`,
+      );
+    }
+  }
+  throw new PkcError('PKC_7002', 'externalId could not be reserved; retry');
+}
+
+async function postWithinBudget(dependencies: TransferDependencies, disbursement: Disbursement, input: TransferInput): Promise<Disbursement> {
+  let answer: WalletPostingAnswer;
+  try {
+    answer = await dependencies.wallet.postTransfer({
+      transferId: disbursement.disbursementId,
+      partnerId: disbursement.partnerId,
+      phone: disbursement.phone,
+      currency: disbursement.currency,
+      amountMinor: disbursement.amountMinor,
+      feeMinor: disbursement.feeMinor,
+      reference: disbursement.note ?? `Disbursement ${disbursement.referenceId}`,
+      deadline: input.deadline,
+      requestId: input.requestId,
+    });
+  } catch (error) {
+    if (!isUpstreamFailure(error)) throw error;
+    dependencies.logger.warn({ err: error, referenceId: disbursement.referenceId }, 'wallet posting got no answer');
+    // An open breaker or a refused connection: the wallet never saw the request, so nothing posted.
+    // The cancellation is only belt and braces (an unreachable wallet will not take it either).
+    if (neverReachedUpstream(error)) {
+      const cancellation = await dependencies.wallet.cancelTransfer(disbursement.disbursementId, input.requestId).catch(() => undefined);
+      if (cancellation?.state === 'posted') {
+        return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'completed', transactionId: cancellation.transactionId, completedAt: cancellation.postedAt });
+      }
+      return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'failed', failureCode: 'PKC_7003' });
+    }
+    const ifCancelled =
+      error.reason === 'deadline_exceeded' || input.deadline.hasPassed()
+        ? ({ status: 'timed_out', failureCode: 'PKC_7004' } as const)
+        : ({ status: 'failed', failureCode: 'PKC_7003' } as const);
+    return settleByCancelling(dependencies, disbursement, ifCancelled, input.requestId);
+  }
+  switch (answer.state) {
+    case 'posted':
+      return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'completed', transactionId: answer.transactionId, completedAt: answer.postedAt });
+    case 'refused':
+      return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'failed', failureCode: answer.code });
+    case 'cancelled':
+      // Only a cancellation of ours (the sweep's) can have reached the id first.
+      return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'timed_out', failureCode: 'PKC_7004' });
+  }
+}
+
+function answerOf(disbursement: Disbursement): Disbursement {
+  switch (disbursement.status) {
+    case 'completed':
+      return disbursement;
+    case 'timed_out':
+      throw new PkcError('PKC_7004');
+    case 'failed': {
+      const code = disbursement.failureCode;
+      throw new PkcError(code !== null && isPkcCode(code) ? code : 'PKC_7002');
+    }
+    case 'processing':
+      throw new PkcError(
+        'PKC_7002',
+        `The outcome of disbursement ${disbursement.referenceId} is not known yet; query it with GET /partner/v1/disbursement/${disbursement.referenceId}. Its externalId stays reserved until it settles`,
+      );
+  }
+}

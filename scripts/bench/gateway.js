@@ -255,4 +255,4 @@ function format(value, digits = 2) {
   return typeof value === 'number' ? value.toFixed(digits) : 'n/a';
 }
 
-module.exports = { startBenchStack, stopBenchStack, measureGateway, format };
+module.exports = { startBenchStack, stopBenchStack, measureGateway, format, describeDeath, summarise };

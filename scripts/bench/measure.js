@@ -37,8 +37,10 @@ class LatencySamples {
  * Drives `url` for `durationSeconds` with `connections` keep-alive connections and resolves
  * { requestsPerSecond, p50Ms, p90Ms, p99Ms, ok, non2xx, errors, timeouts, durationSeconds }.
  * Each connection sends its next request when the previous answer arrives (closed loop).
+ * `method` defaults to GET; `setupRequest(request)` may change each request before it is sent
+ * (path, body), as autocannon's option of that name does.
  */
-function measure({ url, headers = {}, connections, durationSeconds }) {
+function measure({ url, method = 'GET', headers = {}, setupRequest, connections, durationSeconds }) {
   const samples = new LatencySamples();
   let ok = 0;
   let firstFailure;
@@ -46,8 +48,9 @@ function measure({ url, headers = {}, connections, durationSeconds }) {
     const instance = autocannon(
       {
         url,
-        method: 'GET',
+        method,
         headers,
+        ...(setupRequest ? { requests: [{ method, setupRequest }] } : {}),
         connections,
         duration: durationSeconds,
         pipelining: 1,

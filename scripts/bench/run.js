@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// npm run bench -- [gateway|reference] [--duration S] [--connections N] [--rounds N]
+// npm run bench -- [gateway|quote|reference] [--duration S] [--connections N] [--rounds N]
 //                  [--latency-connections N] [--warmup S] [--no-reference]
+//                  [--users N] [--cpu-prof quotes,wallet,gateway,auth,raw]   (quote only)
 // No name runs every benchmark. Each benchmark of ours also runs the shared reference flow in the
 // same run, before and after, and reports its figures next to the reference (and as ratios), since
 // absolute numbers on a shared 2-core machine move by tens of percent between runs.
@@ -9,9 +10,11 @@
 const os = require('node:os');
 const { runReference, referenceAvailable, referenceScript, referenceIsValid } = require('./reference');
 const { startBenchStack, stopBenchStack, measureGateway, format } = require('./gateway');
+const { runQuoteBenchmark } = require('./quote');
 
 const targetAddedP50Ms = 2;
-const benchmarks = ['gateway', 'reference'];
+const benchmarks = ['gateway', 'quote', 'reference'];
+const profilable = ['auth', 'wallet', 'quotes', 'gateway', 'raw'];
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -31,18 +34,31 @@ function parseArguments(argv, env) {
     latencyConnections: number('BENCH_LATENCY_CONNECTIONS', env.BENCH_LATENCY_CONNECTIONS, 1),
     warmupSeconds: number('BENCH_WARMUP_SECONDS', env.BENCH_WARMUP_SECONDS, 3),
     reference: env.BENCH_REFERENCE !== 'off',
+    users: number('BENCH_QUOTE_USERS', env.BENCH_QUOTE_USERS, 16),
+    cpuProfile: [],
   };
+  const profileList = (raw) => {
+    const names = String(raw || '').split(',').map((name) => name.trim()).filter(Boolean);
+    const unknown = names.filter((name) => !profilable.includes(name));
+    if (names.length === 0 || unknown.length > 0) throw new Error(`--cpu-prof takes a comma-separated list of ${profilable.join(', ')} (got ${JSON.stringify(raw)})`);
+    return names;
+  };
+  if (env.BENCH_CPU_PROF) options.cpuProfile = profileList(env.BENCH_CPU_PROF);
   const flags = {
     '--duration': 'durationSeconds',
     '--connections': 'connections',
     '--rounds': 'rounds',
     '--latency-connections': 'latencyConnections',
     '--warmup': 'warmupSeconds',
+    '--users': 'users',
   };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     if (argument === '--no-reference') options.reference = false;
-    else if (flags[argument]) {
+    else if (argument === '--cpu-prof') {
+      options.cpuProfile = profileList(argv[index + 1]);
+      index += 1;
+    } else if (flags[argument]) {
       options[flags[argument]] = number(argument, argv[index + 1], undefined);
       index += 1;
     } else if (benchmarks.includes(argument)) options.names.push(argument);
@@ -52,6 +68,7 @@ function parseArguments(argv, env) {
   options.rounds = Math.round(options.rounds);
   options.connections = Math.round(options.connections);
   options.latencyConnections = Math.round(options.latencyConnections);
+  options.users = Math.round(options.users);
   return options;
 }
 
@@ -162,6 +179,94 @@ function printGatewayTable(summary) {
   }
 }
 
+async function quoteBenchmark(options) {
+  const before = await referenceRun(options, 'before');
+  log(`starting the quote bench stack (auth, wallet, quotes, gateway; ${options.users} users)`);
+  const { measured, sqlCheck, users, quotesInRotation } = await runQuoteBenchmark(options, { log });
+  log('quote bench stack stopped');
+  const after = await referenceRun(options, 'after');
+  const reference = referenceSummary([before, after]);
+  const requestsValid = ['load', 'latency'].every((scenario) =>
+    ['raw', 'gateway'].every((target) => measured[scenario][target].non2xx === 0 && measured[scenario][target].errors === 0),
+  );
+  const { load, latency } = measured;
+  const perReference = (value) => (reference ? round(value / reference.flowsPerSecond) : null);
+  const summary = {
+    bench: 'quote',
+    node: process.version,
+    cpus: os.cpus().length,
+    connections: options.connections,
+    duration_s: options.durationSeconds,
+    rounds: options.rounds,
+    latency_connections: options.latencyConnections,
+    users,
+    quotes_in_rotation: quotesInRotation,
+    gateway: { quotes_per_s: round(load.gateway.requestsPerSecond, 0), p50_ms: round(load.gateway.p50Ms), p99_ms: round(load.gateway.p99Ms), non2xx: load.gateway.non2xx, errors: load.gateway.errors },
+    raw: { ops_per_s: round(load.raw.requestsPerSecond, 0), p50_ms: round(load.raw.p50Ms), p99_ms: round(load.raw.p99Ms), errors: load.raw.errors },
+    gateway_per_raw: round(load.gateway.requestsPerSecond / load.raw.requestsPerSecond),
+    latency: {
+      gateway: rounded(latency.gateway),
+      raw: rounded(latency.raw),
+      added_p50_ms: round(latency.gateway.p50Ms - latency.raw.p50Ms),
+    },
+    cpu_ms_per_quote: { raw: roundAll(measured.cpu.load.raw), gateway: roundAll(measured.cpu.load.gateway) },
+    same_database_work: sqlCheck.same,
+    database_work_per_quote: Object.fromEntries(sqlCheck.tables.map((row) => [row.table, row.gateway])),
+    valid: requestsValid && sqlCheck.same,
+    reference_flows_per_s: reference ? round(reference.flowsPerSecond, 0) : null,
+    reference_runs: reference ? reference.runs : [],
+    quotes_per_reference_flow: perReference(load.gateway.requestsPerSecond),
+    raw_ops_per_reference_flow: perReference(load.raw.requestsPerSecond),
+  };
+  printQuoteTable(summary, sqlCheck);
+  return summary;
+}
+
+function roundAll(values) {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, round(value, 2)]));
+}
+
+function describeCpu(values) {
+  const parts = Object.entries(values).filter(([name]) => name !== 'total').sort((left, right) => right[1] - left[1]);
+  return `${parts.map(([name, ms]) => `${name} ${format(ms)}`).join(', ')} = ${format(values.total)}`;
+}
+
+function printQuoteTable(summary, sqlCheck) {
+  const row = (cells) => out(cells.map((cell, index) => String(cell).padEnd(index === 0 ? 34 : 12)).join(''));
+  const { gateway, raw, latency } = summary;
+  out('');
+  out(
+    `Quote benchmark: POST /partner/v1/{disbursement,collection}/quote over ${summary.users} users x 2 types x 2 currencies, ` +
+      `${summary.rounds} interleaved rounds of ${summary.duration_s} s per target (node ${summary.node}, ${summary.cpus} CPUs)`,
+  );
+  row(['', 'raw SQL', 'gateway', 'gateway/raw']);
+  row([`load (${summary.connections} connections) quotes/s`, raw.ops_per_s, gateway.quotes_per_s, format(summary.gateway_per_raw, 3)]);
+  row(['load p50 ms', format(raw.p50_ms), format(gateway.p50_ms), format(gateway.p50_ms / raw.p50_ms)]);
+  row(['load p99 ms', format(raw.p99_ms), format(gateway.p99_ms), format(gateway.p99_ms / raw.p99_ms)]);
+  row([`latency (${summary.latency_connections} connection) quotes/s`, latency.raw.req_per_s, latency.gateway.req_per_s, format(latency.gateway.req_per_s / latency.raw.req_per_s, 3)]);
+  row(['latency p50 ms', format(latency.raw.p50_ms), format(latency.gateway.p50_ms), format(latency.gateway.p50_ms / latency.raw.p50_ms)]);
+  row(['latency p99 ms', format(latency.raw.p99_ms), format(latency.gateway.p99_ms), format(latency.gateway.p99_ms / latency.raw.p99_ms)]);
+  out(`CPU ms per quote under load, raw:     ${describeCpu(summary.cpu_ms_per_quote.raw)}`);
+  out(`CPU ms per quote under load, gateway: ${describeCpu(summary.cpu_ms_per_quote.gateway)}`);
+  out('');
+  out(
+    `Raw SQL: the statements one quote runs (fee schedule, the wallet's read-only check transaction, the quote INSERT) on the same ` +
+      `pools, without HTTP. Same tables touched the same number of times per quote: ${summary.same_database_work ? 'yes' : 'NO (the raw figure is not comparable; update scripts/bench/quote-raw.js)'}` +
+      ` (${sqlCheck.tables.map((entry) => `${entry.table} ${entry.gateway.seq_scan + entry.gateway.idx_scan} scans${entry.gateway.n_tup_ins ? `, ${entry.gateway.n_tup_ins} insert` : ''}`).join('; ')}).`,
+  );
+  out(`Non-2xx ${gateway.non2xx}, errors ${gateway.errors} (gateway); errors ${raw.errors} (raw).${summary.valid ? '' : ' INVALID run.'}`);
+  if (summary.reference_flows_per_s !== null) {
+    out(`Reference flow, same run: ${summary.reference_flows_per_s} flows/s (runs: ${summary.reference_runs.join(', ')}).`);
+    out(
+      `Ratios to it: ${summary.quotes_per_reference_flow} quotes/s per reference flow/s through the gateway, ${summary.raw_ops_per_reference_flow} raw. ` +
+        'A reference flow is a quote plus a transfer (two requests, two transactions); a quote here is one request and three transactions ' +
+        '(fee read, check snapshot, insert) across three processes, so compare the ratio between runs, not with 1.',
+    );
+  } else {
+    out('Reference flow: not run (ratios omitted).');
+  }
+}
+
 async function referenceBenchmark(options) {
   const result = await runReference({ connections: options.connections, durationSeconds: options.durationSeconds });
   out(`Reference flow: ${result.flows_per_s} flows/s, p50 ${result.req_p50_ms} ms, p99 ${result.req_p99_ms} ms (${options.connections} connections, ${options.durationSeconds} s)${referenceIsValid(result) ? '' : ' INVALID'}`);
@@ -171,10 +276,17 @@ async function referenceBenchmark(options) {
 async function main() {
   const options = parseArguments(process.argv.slice(2), process.env);
   const summaries = [];
-  // The gateway benchmark already runs the reference before and after itself.
-  const names = options.names.includes('gateway') ? options.names.filter((name) => name !== 'reference') : options.names;
+  // The gateway and quote benchmarks already run the reference before and after themselves.
+  const ownBenchmarks = { gateway: gatewayBenchmark, quote: quoteBenchmark, reference: referenceBenchmark };
+  const names = options.names.some((name) => name !== 'reference') ? options.names.filter((name) => name !== 'reference') : options.names;
   for (const name of names) {
-    summaries.push(name === 'gateway' ? await gatewayBenchmark(options) : await referenceBenchmark(options));
+    try {
+      summaries.push(await ownBenchmarks[name](options));
+    } catch (error) {
+      // One benchmark failing does not hide the others' figures.
+      log(`${name} benchmark failed: ${error.message}`);
+      summaries.push({ bench: name, valid: false, error: error.message });
+    }
   }
   out('');
   for (const summary of summaries) out(JSON.stringify(summary));

@@ -1,4 +1,4 @@
-import { activePostingFaults, postingFaultInjectionOf, readWalletConfig } from '../../services/wallet/src/config';
+import { postingFaultInjectionOf, readWalletConfig } from '../../services/wallet/src/config';
 
 /**
  * The wallet's sandbox fault injection that the disbursement timeout tests rely on
@@ -6,14 +6,14 @@ import { activePostingFaults, postingFaultInjectionOf, readWalletConfig } from '
  */
 describe('wallet posting delay (sandbox fault injection)', () => {
   test('when nothing is configured, then there is no delay', () => {
-    expect(readWalletConfig({}).WALLET_POST_DELAY_MS).toBe(0);
-    expect(activePostingFaults()).toEqual({ postDelayMs: 0, postDelayPoint: 'before_claim' });
+    const config = readWalletConfig({});
+    expect(config.WALLET_POST_DELAY_MS).toBe(0);
+    expect(postingFaultInjectionOf(config)).toEqual({ postDelayMs: 0, postDelayPoint: 'before_claim' });
   });
 
   test('when a sandbox wallet is configured with a delay, then its postings use it', () => {
-    readWalletConfig({ ENVIRONMENT: 'sandbox', WALLET_POST_DELAY_MS: '1500', WALLET_POST_DELAY_POINT: 'before_commit' });
-    expect(activePostingFaults()).toEqual({ postDelayMs: 1500, postDelayPoint: 'before_commit' });
-    readWalletConfig({});
+    const config = readWalletConfig({ ENVIRONMENT: 'sandbox', WALLET_POST_DELAY_MS: '1500', WALLET_POST_DELAY_POINT: 'before_commit' });
+    expect(postingFaultInjectionOf(config)).toEqual({ postDelayMs: 1500, postDelayPoint: 'before_commit' });
   });
 
   test('when a production wallet is configured with a delay, then it refuses to boot', () => {

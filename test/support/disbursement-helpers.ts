@@ -55,14 +55,9 @@ export async function moneySnapshot(stack: Stack, partnerId: string, user: Walle
   return { partnerCents: centsOf(partnerBalance), userCents: centsOf(userBalance), feeRevenueCents: centsOf(feeRevenue) };
 }
 
-/**
- * The stack's bus exchange. stack.ts names it pwa.e2e.<runId> and its Redis prefix
- * pwa-e2e:<runId>: but does not expose the exchange, so it is derived here (and checked).
- */
+/** The stack's bus exchange (kept as a function for the suites that call it). */
 export function busExchangeOf(stack: Stack): string {
-  const match = /^pwa-e2e:([0-9a-f]+):$/.exec(stack.redisKeyPrefix);
-  if (!match) throw new Error(`unexpected Redis prefix ${stack.redisKeyPrefix}; cannot derive the bus exchange`);
-  return `pwa.e2e.${match[1] ?? ''}`;
+  return stack.busExchange;
 }
 
 export interface BusListener {

@@ -55,6 +55,8 @@ export interface ExtraServiceProcess {
   /** http://127.0.0.1:<port> */
   url: string;
   stop(): Promise<void>;
+  /** Kills the process with SIGKILL (no shutdown hooks run: a crash) and waits until it is gone. */
+  kill(): Promise<void>;
 }
 
 export interface GatewayProcess {
@@ -83,6 +85,10 @@ export interface Stack {
   internalUrls: Record<InternalServiceName, string>;
   /** Every Redis key of the stack starts with it (and is deleted by stop()). */
   redisKeyPrefix: string;
+  /** The stack's own bus exchange (BUS_EXCHANGE of every service; deleted by stop()). */
+  busExchange: string;
+  /** The broker every process of the stack uses. */
+  amqpUrl: string;
   /** The stack's own database (every service's schema is in it); tests read it to prove nothing changed. */
   databaseUrl: string;
   /** Runs the auth operator CLI with --json and returns the JSON object it printed. */
@@ -224,6 +230,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       certificatePem: certificate.certPem,
       internalUrls,
       redisKeyPrefix,
+      busExchange,
+      amqpUrl: servers.amqp,
       databaseUrl,
       operator: (args) => runOperator('auth', args, cliEnv),
       walletOperator: (args) => runOperator('wallet', args, cliEnv),
@@ -233,7 +241,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const [port] = await freePorts(1);
         const running = launch(`${name}-${extraServiceCount + 1}`, entryOf(name), { ...internalServiceEnv(name, port ?? 0), ...envOverrides });
         await waitUntilReady(running, port ?? 0, logLines);
-        return { url: `http://127.0.0.1:${String(port)}`, stop: () => stopProcess(running) };
+        return { url: `http://127.0.0.1:${String(port)}`, stop: () => stopProcess(running), kill: () => killProcess(running) };
       },
       stopService: async (name) => {
         const running = processes.find((candidate) => candidate.name === name);
@@ -276,6 +284,13 @@ async function stopProcess(running: RunningProcess): Promise<void> {
   const killer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
   await running.exited;
   clearTimeout(killer);
+}
+
+async function killProcess(running: RunningProcess): Promise<void> {
+  const { child } = running;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGKILL');
+  await running.exited;
 }
 
 async function waitUntilReady(running: RunningProcess, port: number, logLines: string[], probePath = '/readyz'): Promise<void> {

@@ -19,3 +19,30 @@ export {
   type PartnerEventData,
   type PartnerEvent,
 } from './partner-events';
+export { eventCurrencies, type EventCurrency } from './event-fields';
+export {
+  collectionEventTypes,
+  collectionEventStatuses,
+  collectionStatusOfEvent,
+  collectionEventDataSchema,
+  parseCollectionEventData,
+  parseCollectionEvent,
+  isCollectionEventType,
+  type CollectionEventType,
+  type CollectionEventStatus,
+  type CollectionEventData,
+  type CollectionEvent,
+} from './collection-events';
+export {
+  disbursementEventTypes,
+  disbursementEventStatuses,
+  disbursementReferenceIdPattern,
+  disbursementEventDataSchema,
+  parseDisbursementEventData,
+  parseDisbursementEvent,
+  isDisbursementEventType,
+  type DisbursementEventType,
+  type DisbursementEventStatus,
+  type DisbursementEventData,
+  type DisbursementEvent,
+} from './disbursement-events';

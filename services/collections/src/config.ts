@@ -7,6 +7,8 @@ export const collectionsConfigSchema = baseServiceConfigSchema.extend({
   AMQP_URL: fields.amqpUrl,
   BUS_EXCHANGE: fields.busExchange,
   OUTBOX_POLL_INTERVAL_MS: fields.milliseconds(200),
+  /** Crash-safety tests only (refused in production): the outbox relay starts this long after boot; 0 = at once. */
+  OUTBOX_RELAY_START_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
   QUOTES_URL: fields.url.default('http://127.0.0.1:4103'),
   WALLET_URL: fields.url.default('http://127.0.0.1:4102'),
   /** Deadline of one internal call (quote consumption, wallet check or posting); the gateway's 10 s stays above it. */
@@ -31,6 +33,9 @@ export const collectionsConfigSchema = baseServiceConfigSchema.extend({
   /** Sandbox only: how long the test phones' collections wait before they resolve on their own. */
   SANDBOX_AUTO_RESOLVE_DELAY_MS: z.coerce.number().int().min(0).default(3_000),
   SANDBOX_AUTO_RESOLVE_INTERVAL_MS: fields.milliseconds(500),
+}).refine((env) => env.ENVIRONMENT !== 'production' || env.OUTBOX_RELAY_START_DELAY_MS === 0, {
+  message: 'OUTBOX_RELAY_START_DELAY_MS is a crash-test setting and must be 0 (or unset) in production',
+  path: ['OUTBOX_RELAY_START_DELAY_MS'],
 });
 
 export type CollectionsConfig = z.infer<typeof collectionsConfigSchema>;

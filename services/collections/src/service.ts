@@ -1,7 +1,8 @@
-import { connectBus, startOutboxRelay, type Bus } from '@pwa/bus';
+import { connectBus, type Bus } from '@pwa/bus';
 import { createLogger } from '@pwa/logging';
 import { hostService, type HostedService } from '@pwa/runtime';
 import type { CollectionsConfig } from './config';
+import { startServiceOutboxRelay } from './events/outbox-relay';
 import { mountAppRoutes } from './http/app-routes';
 import { mountPartnerRoutes } from './http/partner-routes';
 import { mountSandboxRoutes } from './http/sandbox-routes';
@@ -85,7 +86,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
   }
   if (!dependencies) throw new Error('collections routes were not mounted');
   const running = dependencies;
-  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS }, config.OUTBOX_RELAY_START_DELAY_MS);
   const tasks: PeriodicTask[] = [
     startPeriodicTask('expiry-sweeper', config.EXPIRY_SWEEP_INTERVAL_MS, async () => {
       await sweepExpiredCollections(running, config.EXPIRY_SWEEP_BATCH_SIZE, config.EXPIRY_SWEEP_BATCHES_MAX);

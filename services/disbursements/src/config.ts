@@ -8,6 +8,8 @@ export const disbursementsConfigSchema = baseServiceConfigSchema.extend({
   AMQP_URL: fields.amqpUrl,
   BUS_EXCHANGE: fields.busExchange,
   OUTBOX_POLL_INTERVAL_MS: fields.milliseconds(200),
+  /** Crash-safety tests only (refused in production): the outbox relay starts this long after boot; 0 = at once. */
+  OUTBOX_RELAY_START_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
   QUOTES_URL: fields.url.default('http://127.0.0.1:4103'),
   WALLET_URL: fields.url.default('http://127.0.0.1:4102'),
   /** Measured from the request's arrival; covers quote consumption and the wallet posting. Tests shorten it. */
@@ -27,6 +29,9 @@ export const disbursementsConfigSchema = baseServiceConfigSchema.extend({
   SETTLEMENT_SWEEP_INTERVAL_MS: fields.milliseconds(5_000),
   OTEL_ENABLED: fields.boolean(false),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+}).refine((env) => env.ENVIRONMENT !== 'production' || env.OUTBOX_RELAY_START_DELAY_MS === 0, {
+  message: 'OUTBOX_RELAY_START_DELAY_MS is a crash-test setting and must be 0 (or unset) in production',
+  path: ['OUTBOX_RELAY_START_DELAY_MS'],
 });
 
 export type DisbursementsConfig = z.infer<typeof disbursementsConfigSchema>;

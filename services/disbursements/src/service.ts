@@ -1,7 +1,8 @@
-import { connectBus, startOutboxRelay, type Bus } from '@pwa/bus';
+import { connectBus, type Bus } from '@pwa/bus';
 import { createLogger } from '@pwa/logging';
 import { hostService, type HostedService } from '@pwa/runtime';
 import type { DisbursementsConfig } from './config';
+import { startServiceOutboxRelay } from './events/outbox-relay';
 import { mountDisbursementRoutes } from './http/disbursement-routes';
 import { disbursementsMigrationsDirectory, disbursementsSchema } from './service-paths';
 import { createQuotesClient } from './upstreams/quotes-client';
@@ -63,7 +64,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     await bus.close();
     throw error;
   }
-  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS }, config.OUTBOX_RELAY_START_DELAY_MS);
   const sweep = startSettlementSweep(
     { pool: hosted.pool, wallet, logger },
     { intervalMs: config.SETTLEMENT_SWEEP_INTERVAL_MS, staleAfterMs: config.DISBURSEMENT_BUDGET_MS + config.WALLET_CANCEL_TIMEOUT_MS + sweepMarginMs },

@@ -38,25 +38,18 @@ export interface PostingFaultInjection {
 
 export const noPostingFaultInjection: PostingFaultInjection = Object.freeze({ postDelayMs: 0, postDelayPoint: 'before_claim' });
 
-// The service's configuration is read once per process, at boot. The posting use case asks for the
-// fault injection here because the wiring between them (service.ts, http/) is not this change's to
-// edit; see services/disbursements/README.md. Production can never hold a delay: the schema refuses it.
-let activePostingFaultInjection: PostingFaultInjection = noPostingFaultInjection;
-
 export function readWalletConfig(env: Record<string, string | undefined>): Readonly<WalletConfig> {
-  const config = loadConfig(walletConfigSchema, env);
-  activePostingFaultInjection = postingFaultInjectionOf(config);
-  return config;
+  return loadConfig(walletConfigSchema, env);
 }
 
+/**
+ * The posting fault injection a configuration asks for; startWalletService passes it down to the
+ * posting use case. Production never gets a delay, even from a configuration built without the
+ * schema (the schema already refuses one).
+ */
 export function postingFaultInjectionOf(config: Pick<WalletConfig, 'ENVIRONMENT' | 'WALLET_POST_DELAY_MS' | 'WALLET_POST_DELAY_POINT'>): PostingFaultInjection {
   if (config.ENVIRONMENT === 'production') return noPostingFaultInjection;
   return Object.freeze({ postDelayMs: config.WALLET_POST_DELAY_MS, postDelayPoint: config.WALLET_POST_DELAY_POINT });
-}
-
-/** The fault injection of the configuration this process booted with (none when none was read). */
-export function activePostingFaults(): PostingFaultInjection {
-  return activePostingFaultInjection;
 }
 
 export function readWalletStoreConfig(env: Record<string, string | undefined>): Readonly<WalletStoreConfig> {

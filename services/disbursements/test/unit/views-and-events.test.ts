@@ -1,6 +1,7 @@
 import { deadlineAfter } from '../../src/domain/deadline';
 import { statusView, transferView, type Disbursement } from '../../src/domain/disbursement';
-import { disbursementEvent, parseDisbursementEventData } from '../../src/events/disbursement-events';
+import { parseDisbursementEventData } from '@pwa/contracts';
+import { disbursementEvent } from '../../src/events/disbursement-events';
 
 const completed: Disbursement = {
   disbursementId: '0b9f8a3c-1d2e-4f5a-8b6c-7d8e9f0a1b2c',

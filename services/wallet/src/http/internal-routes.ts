@@ -6,13 +6,19 @@ import { postTransfer } from '../use-cases/post-transfer';
 import { cancelTransfer } from '../use-cases/cancel-transfer';
 import { checkLedger } from '../use-cases/check-ledger';
 import type { PostingOutcome } from '../use-cases/transfer-outcome';
+import type { PostingFaultInjection } from '../config';
 import { parseCheckRequest, parseTransferId, parseTransferRequest } from './request-schemas';
+
+export interface InternalRouteSettings {
+  /** Sandbox fault injection of postings (none in production); from the service's configuration. */
+  postingFaults: PostingFaultInjection;
+}
 
 /**
  * Endpoints for quotes, collections and disbursements on the internal network; the gateway never
  * routes to them. Contract: docs/internal-contracts.md, "Wallet service HTTP API".
  */
-export function mountInternalRoutes(app: Express, pool: Pool): void {
+export function mountInternalRoutes(app: Express, pool: Pool, settings: InternalRouteSettings): void {
   app.post('/internal/checks', async (req, res) => {
     const result = await checkTransfer(pool, parseCheckRequest(req.body));
     res.json({
@@ -23,7 +29,7 @@ export function mountInternalRoutes(app: Express, pool: Pool): void {
   });
 
   app.post('/internal/transfers', async (req, res) => {
-    const outcome = await postTransfer(pool, parseTransferRequest(req.body));
+    const outcome = await postTransfer(pool, parseTransferRequest(req.body), settings.postingFaults);
     if (outcome.state === 'cancelled') {
       // 409, not the catalogue's 504: the caller cancelled this id itself (after its own timeout).
       res.status(409).json(errorEnvelope('PKC_7004', `Transfer ${outcome.transferId} was cancelled; nothing was posted`));

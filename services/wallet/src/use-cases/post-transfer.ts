@@ -7,7 +7,7 @@ import { lockUserByPhone, findWalletAccount } from '../store/user-store';
 import { ensurePartnerAccount, findPartnerAccount, lockAccounts, systemAccountId } from '../store/account-store';
 import { claimTransferForPosting, databaseNow, findTransfer, insertEntries } from '../store/transfer-store';
 import { retryOnTransientConflict } from '../store/transactions';
-import { activePostingFaults, type PostDelayPoint, type PostingFaultInjection } from '../config';
+import type { PostDelayPoint, PostingFaultInjection } from '../config';
 import type { TransferCheckRequest } from './check-transfer';
 import { loadLimitFacts } from './transfer-facts';
 import { outcomeOf, type PostingOutcome } from './transfer-outcome';
@@ -24,12 +24,13 @@ export interface TransferRequest extends TransferCheckRequest {
  * balanced entries. Lock order, the same for every posting: the user's row, then the ledger
  * accounts of the user's wallet and the partner in ascending account id; the fee revenue account is
  * locked last, by the entry that credits it, and is never held while waiting for another lock.
- * Throws a PkcError with the first failing rule's code; nothing is written then.
+ * Throws a PkcError with the first failing rule's code; nothing is written then. `faults` is the
+ * sandbox fault injection of the service's configuration (none unless the caller passes one).
  */
 export async function postTransfer(
   pool: Pool,
   request: TransferRequest,
-  faults: PostingFaultInjection = activePostingFaults(),
+  faults: PostingFaultInjection,
 ): Promise<PostingOutcome> {
   const earlier = await findTransfer(pool, request.transferId);
   if (earlier) return outcomeOf(earlier);

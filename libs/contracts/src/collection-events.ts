@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { EventEnvelope } from './envelope';
+import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, parseFamilyEvent, parseWith, transactionIdField } from './event-fields';
+
+/**
+ * Published by the collections service (routing key = type); the webhooks service turns them into
+ * the spec's webhook. collection.requested also notifies the user (it names the phone and the note).
+ */
+export const collectionEventTypes = ['collection.requested', 'collection.completed', 'collection.declined', 'collection.expired', 'collection.failed'] as const;
+export type CollectionEventType = (typeof collectionEventTypes)[number];
+
+export const collectionEventStatuses = ['pending_approval', 'completed', 'declined', 'expired', 'failed'] as const;
+export type CollectionEventStatus = (typeof collectionEventStatuses)[number];
+
+/** The collection's status right after the change each event reports. */
+export const collectionStatusOfEvent: Readonly<Record<CollectionEventType, CollectionEventStatus>> = Object.freeze({
+  'collection.requested': 'pending_approval',
+  'collection.completed': 'completed',
+  'collection.declined': 'declined',
+  'collection.expired': 'expired',
+  'collection.failed': 'failed',
+});
+
+/**
+ * Version 1 of the `data` of every collection event: the spec's webhook fields (event,
+ * referenceId, externalId, amount, currency, fee, status, transactionId when completed, timestamp)
+ * plus eventId (= the envelope's) and partnerId (whom to notify).
+ */
+export const collectionEventDataSchema = z
+  .object({
+    eventId: z.uuid(),
+    event: z.enum(collectionEventTypes),
+    partnerId: z.uuid(),
+    referenceId: z.string().min(1),
+    externalId: externalIdField,
+    amount: apiAmountField,
+    currency: z.enum(eventCurrencies),
+    fee: apiFeeField,
+    status: z.enum(collectionEventStatuses),
+    /** On collection.completed only. */
+    transactionId: transactionIdField.optional(),
+    timestamp: z.iso.datetime(),
+    /** On collection.requested only: the user to notify, in +231 form. */
+    phone: z.string().optional(),
+    note: z.string().nullable().optional(),
+    /** On collection.failed only: the PKC code of the failure. */
+    failureCode: z.string().optional(),
+  })
+  .refine((data) => collectionStatusOfEvent[data.event] === data.status, { message: 'event and status disagree', path: ['status'] })
+  .refine((data) => (data.event === 'collection.completed') === (data.transactionId !== undefined), {
+    message: 'transactionId is present exactly on collection.completed',
+    path: ['transactionId'],
+  });
+export type CollectionEventData = z.infer<typeof collectionEventDataSchema>;
+
+export type CollectionEvent = EventEnvelope<CollectionEventData> & { type: CollectionEventType };
+
+const supportedCollectionEventVersions: readonly number[] = [1];
+
+export function isCollectionEventType(type: string): type is CollectionEventType {
+  return (collectionEventTypes as readonly string[]).includes(type);
+}
+
+/** Parses the `data` of a collection event (version 1), or throws ContractViolationError. */
+export function parseCollectionEventData(value: unknown): CollectionEventData {
+  return parseWith(collectionEventDataSchema, 'Invalid collection event data', value);
+}
+
+/** Narrows an envelope to a collection event, or throws ContractViolationError (dead-letter it). */
+export function parseCollectionEvent(envelope: EventEnvelope): CollectionEvent {
+  return parseFamilyEvent(envelope, {
+    family: 'collection',
+    types: collectionEventTypes,
+    versions: supportedCollectionEventVersions,
+    parseData: parseCollectionEventData,
+  });
+}

@@ -46,3 +46,4 @@ export {
   type DisbursementEventData,
   type DisbursementEvent,
 } from './disbursement-events';
+export { parseConfirmRequestBody, isUuid, externalIdLengthMax, noteLengthMax, type ConfirmRequestBody } from './confirm-request';

@@ -1,7 +1,7 @@
 import type { Express, Request } from 'express';
 import { PkcError, successEnvelope } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
-import { isUuid } from '../domain/collection-request';
+import { isUuid } from '@pwa/contracts';
 import { confirmView, statusView } from '../domain/collection-views';
 import type { CollectionsDependencies } from '../use-cases/dependencies';
 import { requestCollection } from '../use-cases/request-collection';

@@ -3,7 +3,7 @@ import { enqueueEvent } from '@pwa/bus';
 import { withTransaction } from '@pwa/db';
 import { PkcError } from '@pwa/errors';
 import type { Collection } from '../domain/collection';
-import { parseCollectionRequestBody } from '../domain/collection-request';
+import { parseConfirmRequestBody as parseCollectionRequestBody } from '@pwa/contracts';
 import { newReferenceId } from '../domain/reference-id';
 import { collectionEvent } from '../events/collection-events';
 import { findHolderOfExternalId, insertCollection, isExternalIdConflict } from '../store/collection-store';

@@ -1,4 +1,4 @@
-import { parseCollectionRequestBody } from '../../src/domain/collection-request';
+import { parseConfirmRequestBody as parseCollectionRequestBody } from '@pwa/contracts';
 import { isReferenceId, newReferenceId, referenceIdPattern } from '../../src/domain/reference-id';
 import { autoResolutionOf } from '../../src/domain/sandbox-test-phones';
 

@@ -6,7 +6,7 @@ import type { Deadline } from '../domain/deadline';
 import type { Disbursement } from '../domain/disbursement';
 import { apiStatusOf } from '../domain/disbursement-state';
 import { newReferenceId } from '../domain/reference-id';
-import { parseTransferRequestBody, type TransferRequestBody } from '../domain/transfer-request';
+import { parseConfirmRequestBody as parseTransferRequestBody, type ConfirmRequestBody as TransferRequestBody } from '@pwa/contracts';
 import { findHolderOfExternalId, insertProcessing, type NewDisbursement } from '../store/disbursement-store';
 import type { ConsumedQuote, QuotesClient } from '../upstreams/quotes-client';
 import { isUpstreamFailure, neverReachedUpstream } from '../upstreams/upstream-call';

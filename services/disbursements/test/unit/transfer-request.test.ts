@@ -1,4 +1,4 @@
-import { parseTransferRequestBody } from '../../src/domain/transfer-request';
+import { parseConfirmRequestBody as parseTransferRequestBody } from '@pwa/contracts';
 
 const uuid = '0b9f8a3c-1d2e-4f5a-8b6c-7d8e9f0a1b2c';
 

@@ -3,7 +3,7 @@ import { ContractViolationError } from './contract-violation';
 import type { EventEnvelope } from './envelope';
 
 /** Published by the auth service; consumed by every service that caches partner settings. */
-export const partnerEventTypes = ['partner.created', 'partner.updated', 'partner.secret_rotated'] as const;
+export const partnerEventTypes = ['partner.created', 'partner.updated', 'partner.secret_rotated', 'partner.webhook_secret_rotated'] as const;
 export type PartnerEventType = (typeof partnerEventTypes)[number];
 
 export const partnerStatuses = ['active', 'suspended', 'pending_activation', 'inactive'] as const;
@@ -26,6 +26,22 @@ export const partnerEventDataSchema = z.object({
   rateLimitPerMinute: z.number().int().positive().nullable(),
   // Only web URLs: a webhook is an HTTP POST, and other schemes (file:, javascript:) are never valid.
   webhookUrl: z.url({ protocol: /^https?$/ }).nullable(),
+  /**
+   * The partner's webhook signing secrets, sealed (AES-256-GCM, @pwa/sealing) under the sealing
+   * key only auth and webhooks hold, with associated data `${partnerId}:${secretId}`. During a
+   * rotation the old secret stays valid until its validUntil, so both sign for the overlap.
+   * Optional so that version-1 events published before secrets existed still parse.
+   */
+  webhookSecrets: z
+    .array(
+      z.object({
+        secretId: z.string().min(1),
+        sealedSecret: z.string().min(1),
+        validFrom: z.iso.datetime({ offset: true }),
+        validUntil: z.iso.datetime({ offset: true }).nullable(),
+      }),
+    )
+    .optional(),
 });
 export type PartnerEventData = z.infer<typeof partnerEventDataSchema>;
 

@@ -4,3 +4,14 @@ export { operationalRoutes, type ReadinessCheck } from './health';
 export { createErrorHandler, notFoundHandler } from './error-handler';
 export { requestIdMiddleware, requestIdOf, requestIdHeader } from './request-id';
 export { listen, listenServer, closeServer, type RunningServer } from './server';
+export {
+  createInternalJsonClient,
+  isInternalTransportError,
+  InternalTransportError,
+  internalTransportErrorCode,
+  type InternalCallOptions,
+  type InternalJsonClient,
+  type InternalJsonClientOptions,
+  type InternalJsonResponse,
+  type InternalTransportFailure,
+} from './internal-client';

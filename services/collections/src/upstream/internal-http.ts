@@ -1,4 +1,5 @@
 import CircuitBreaker from 'opossum';
+import { createInternalJsonClient, type InternalJsonClient } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 
 export interface UpstreamSettings {
@@ -32,14 +33,16 @@ export interface InternalHttpClient {
 }
 
 /**
- * JSON over internal HTTP with a deadline per call (an AbortSignal frees the socket) behind one
- * opossum breaker per upstream. Only transport failures, timeouts and 5xx count against the
- * breaker; the upstream's own 4xx refusals are answers. Nothing is retried here: the callers
- * decide (a partner request fails fast with PKC_7003; the recovery worker re-drives postings).
+ * JSON over internal HTTP (the shared keep-alive client of @pwa/http, with a deadline per call
+ * that destroys the socket) behind one opossum breaker per upstream. Only transport failures,
+ * timeouts and 5xx count against the breaker; the upstream's own 4xx refusals are answers.
+ * Nothing is retried here: the callers decide (a partner request fails fast with PKC_7003; the
+ * recovery worker re-drives postings).
  */
 export function createInternalHttpClient(name: string, settings: UpstreamSettings, logger: Logger): InternalHttpClient {
+  const http = createInternalJsonClient({ baseUrl: settings.baseUrl });
   const breaker = new CircuitBreaker<[string, unknown, string | undefined], UpstreamAnswer>(
-    (path, body, requestId) => postJson(new URL(path, settings.baseUrl).toString(), body, settings.timeoutMs, requestId),
+    (path, body, requestId) => postJson(http, path, body, settings.timeoutMs, requestId),
     {
       name,
       timeout: false,
@@ -60,28 +63,21 @@ export function createInternalHttpClient(name: string, settings: UpstreamSetting
         throw new UpstreamUnavailableError(`${name} unavailable: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
     },
-    shutdown: () => breaker.shutdown(),
+    shutdown: () => {
+      breaker.shutdown();
+      http.close();
+    },
   };
 }
 
-async function postJson(url: string, body: unknown, timeoutMs: number, requestId: string | undefined): Promise<UpstreamAnswer> {
-  let response: Response;
-  let text: string;
+async function postJson(http: InternalJsonClient, path: string, body: unknown, timeoutMs: number, requestId: string | undefined): Promise<UpstreamAnswer> {
+  let response;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(requestId ? { 'x-request-id': requestId } : {}) },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    text = await response.text();
+    response = await http.postJson(path, body, { timeoutMs, requestId });
   } catch (error) {
     throw new UpstreamUnavailableError(`no answer within ${timeoutMs} ms or connection refused`, { cause: error });
   }
-  if (response.status >= 500) throw new UpstreamUnavailableError(`answered ${response.status}: ${text.slice(0, 200)}`);
-  try {
-    return { status: response.status, body: JSON.parse(text) as unknown };
-  } catch (error) {
-    throw new UpstreamUnavailableError(`answered ${response.status} without JSON`, { cause: error });
-  }
+  if (response.status >= 500) throw new UpstreamUnavailableError(`answered ${response.status}: ${response.text.slice(0, 200)}`);
+  if (response.body === undefined) throw new UpstreamUnavailableError(`answered ${response.status} without JSON`);
+  return { status: response.status, body: response.body };
 }

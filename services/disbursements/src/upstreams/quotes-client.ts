@@ -1,5 +1,6 @@
 import { z } from '@pwa/config';
 import { PkcError, isPkcCode, type PkcCode } from '@pwa/errors';
+import { createInternalJsonClient } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import { currencies, type Currency } from '@pwa/money';
 import type { Deadline } from '../domain/deadline';
@@ -37,11 +38,12 @@ const consumedSchema = z.object({
 const refusalSchema = z.object({ success: z.literal(false), code: z.string(), message: z.string().optional() });
 
 export function createQuotesClient(settings: { baseUrl: string; timeoutMs: number; breaker: BreakerSettings }, logger: Logger): QuotesClient {
+  const http = createInternalJsonClient({ baseUrl: settings.baseUrl });
   const breaker = withBreaker(
     'quotes',
     (quoteId: string, partnerId: string, timeoutMs: number, requestId?: string) =>
-      postJson('quotes', {
-        url: new URL(`/internal/quotes/${encodeURIComponent(quoteId)}/consume`, settings.baseUrl).toString(),
+      postJson('quotes', http, {
+        path: `/internal/quotes/${encodeURIComponent(quoteId)}/consume`,
         body: { partnerId, type: 'disbursement' },
         timeoutMs,
         requestId,
@@ -65,6 +67,9 @@ export function createQuotesClient(settings: { baseUrl: string; timeoutMs: numbe
       logger.error({ status: answer.status, body: answer.body }, 'quote consumption refused outside the contract');
       throw new PkcError('PKC_7002');
     },
-    shutdown: () => breaker.shutdown(),
+    shutdown: () => {
+      breaker.shutdown();
+      http.close();
+    },
   };
 }

@@ -1,4 +1,5 @@
 import CircuitBreaker from 'opossum';
+import { isInternalTransportError, type InternalJsonClient } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 
 export interface BreakerSettings {
@@ -13,14 +14,6 @@ export interface BreakerSettings {
  * was refused) prove the upstream never saw the request; the others leave its fate unknown.
  */
 export type UpstreamFailureReason = 'deadline_exceeded' | 'unavailable' | 'not_delivered' | 'circuit_open';
-
-/** Connection errors that happen before a single byte of the request reaches the upstream. */
-const notDeliveredCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-function connectErrorCodeOf(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  return typeof cause?.code === 'string' ? cause.code : undefined;
-}
 
 export function neverReachedUpstream(failure: UpstreamFailure): boolean {
   return failure.reason === 'circuit_open' || failure.reason === 'not_delivered';
@@ -49,50 +42,41 @@ export interface UpstreamAnswer {
 }
 
 export interface JsonPost {
-  url: string;
+  /** Path below the upstream's base URL. */
+  path: string;
   body: unknown;
   timeoutMs: number;
-  requestId?: string;
+  requestId?: string | undefined;
 }
 
 /**
- * POSTs JSON with a deadline. Transport errors, an expired deadline and 5xx answers are failures
- * (UpstreamFailure); every other status is an answer the caller interprets.
+ * POSTs JSON with a deadline over the upstream's shared keep-alive client. Transport errors, an
+ * expired deadline and 5xx answers are failures (UpstreamFailure); every other status is an answer
+ * the caller interprets.
  */
-export async function postJson(upstream: string, request: JsonPost): Promise<UpstreamAnswer> {
+export async function postJson(upstream: string, http: InternalJsonClient, request: JsonPost): Promise<UpstreamAnswer> {
   if (request.timeoutMs <= 0) throw new UpstreamFailure(upstream, 'deadline_exceeded', `${upstream}: no time left for the call`);
-  let response: Response;
-  let text: string;
+  let response;
   try {
-    response = await fetch(request.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        ...(request.requestId === undefined ? {} : { 'x-request-id': request.requestId }),
-      },
-      body: JSON.stringify(request.body),
-      signal: AbortSignal.timeout(request.timeoutMs),
-    });
-    text = await response.text();
+    response = await http.postJson(request.path, request.body, { timeoutMs: request.timeoutMs, requestId: request.requestId });
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    if (timedOut) throw new UpstreamFailure(upstream, 'deadline_exceeded', `${upstream} did not answer within ${request.timeoutMs} ms`, { cause: error });
-    const code = connectErrorCodeOf(error);
-    const notDelivered = code !== undefined && notDeliveredCodes.has(code);
-    throw new UpstreamFailure(upstream, notDelivered ? 'not_delivered' : 'unavailable', `${upstream} could not be reached (${code ?? 'transport error'})`, { cause: error });
+    throw failureOf(upstream, request.timeoutMs, error);
   }
-  if (response.status >= 500) throw new UpstreamFailure(upstream, 'unavailable', `${upstream} answered ${response.status}: ${text.slice(0, 200)}`);
-  try {
-    return { status: response.status, body: JSON.parse(text) as unknown };
-  } catch (error) {
-    throw new UpstreamFailure(upstream, 'unavailable', `${upstream} answered ${response.status} without JSON`, { cause: error });
-  }
+  if (response.status >= 500) throw new UpstreamFailure(upstream, 'unavailable', `${upstream} answered ${response.status}: ${response.text.slice(0, 200)}`);
+  if (response.body === undefined) throw new UpstreamFailure(upstream, 'unavailable', `${upstream} answered ${response.status} without JSON`);
+  return { status: response.status, body: response.body };
+}
+
+function failureOf(upstream: string, timeoutMs: number, error: unknown): UpstreamFailure {
+  if (!isInternalTransportError(error)) return new UpstreamFailure(upstream, 'unavailable', `${upstream} could not be reached (transport error)`, { cause: error });
+  if (error.kind === 'timeout') return new UpstreamFailure(upstream, 'deadline_exceeded', `${upstream} did not answer within ${timeoutMs} ms`, { cause: error });
+  const reason = error.requestNeverSent ? 'not_delivered' : 'unavailable';
+  return new UpstreamFailure(upstream, reason, `${upstream} could not be reached (${error.systemCode ?? error.kind})`, { cause: error });
 }
 
 /**
  * Wraps a call in an opossum circuit breaker. An open breaker rejects with UpstreamFailure
- * 'circuit_open' without calling; the call's own deadline (AbortSignal) bounds every attempt.
+ * 'circuit_open' without calling; the call's own deadline (the client's timer) bounds every attempt.
  */
 export function withBreaker<A extends unknown[]>(
   upstream: string,

@@ -1,5 +1,6 @@
 import { z } from '@pwa/config';
 import { isPkcCode, type PkcCode } from '@pwa/errors';
+import { createInternalJsonClient } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { Currency } from '@pwa/money';
 import type { Deadline } from '../domain/deadline';
@@ -50,12 +51,12 @@ export function createWalletClient(
   settings: { baseUrl: string; cancelTimeoutMs: number; breaker: BreakerSettings },
   logger: Logger,
 ): WalletClient {
-  const transfersUrl = new URL('/internal/transfers', settings.baseUrl).toString();
+  const http = createInternalJsonClient({ baseUrl: settings.baseUrl });
   const breaker = withBreaker(
     'wallet',
     (request: WalletTransferRequest) =>
-      postJson('wallet', {
-        url: transfersUrl,
+      postJson('wallet', http, {
+        path: '/internal/transfers',
         timeoutMs: request.deadline.remainingMs(),
         requestId: request.requestId,
         body: {
@@ -90,8 +91,8 @@ export function createWalletClient(
       throw new UpstreamFailure('wallet', 'unavailable', `wallet answered ${answer.status} outside the contract`);
     },
     cancelTransfer: async (transferId, requestId) => {
-      const answer = await postJson('wallet', {
-        url: new URL(`/internal/transfers/${encodeURIComponent(transferId)}/cancel`, settings.baseUrl).toString(),
+      const answer = await postJson('wallet', http, {
+        path: `/internal/transfers/${encodeURIComponent(transferId)}/cancel`,
         body: {},
         timeoutMs: settings.cancelTimeoutMs,
         requestId,
@@ -104,6 +105,9 @@ export function createWalletClient(
         ? { state: 'cancelled' }
         : { state: 'posted', transactionId: parsed.data.transactionId, postedAt: new Date(parsed.data.postedAt) };
     },
-    shutdown: () => breaker.shutdown(),
+    shutdown: () => {
+      breaker.shutdown();
+      http.close();
+    },
   };
 }

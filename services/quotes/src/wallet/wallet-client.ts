@@ -1,6 +1,7 @@
 import CircuitBreaker from 'opossum';
 import { z } from '@pwa/config';
 import { PkcError, isPkcCode, type PkcCode } from '@pwa/errors';
+import { createInternalJsonClient, type InternalJsonClient } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { WalletCheckResult } from '../domain/quote';
 import type { WalletCheckRequest, WalletChecks } from '../use-cases/wallet-checks';
@@ -55,12 +56,12 @@ const errorEnvelopeSchema = z.object({ success: z.literal(false), code: z.string
  * they are still not retried here: the partner's deadline is short and the breaker decides.
  */
 export function createWalletClient(settings: WalletClientSettings, logger: Logger): WalletChecks & { shutdown(): void } {
-  const checksUrl = new URL('/internal/checks', settings.baseUrl).toString();
+  const http = createInternalJsonClient({ baseUrl: settings.baseUrl });
   const breaker = new CircuitBreaker<[WalletCheckRequest], WalletAnswer>(
-    (request) => postCheck(checksUrl, request, settings.timeoutMs),
+    (request) => postCheck(http, request, settings.timeoutMs),
     {
       name: 'wallet',
-      timeout: false, // the request's own AbortSignal enforces the deadline and frees the socket
+      timeout: false, // the client's own deadline enforces the timeout and frees the socket
       errorThresholdPercentage: settings.breaker.errorThresholdPercent,
       volumeThreshold: settings.breaker.volumeThreshold,
       resetTimeout: settings.breaker.resetTimeoutMs,
@@ -81,37 +82,31 @@ export function createWalletClient(settings: WalletClientSettings, logger: Logge
       }
       return interpret(answer, logger);
     },
-    shutdown: () => breaker.shutdown(),
+    shutdown: () => {
+      breaker.shutdown();
+      http.close();
+    },
   };
 }
 
-async function postCheck(url: string, request: WalletCheckRequest, timeoutMs: number): Promise<WalletAnswer> {
-  let response: Response;
-  let text: string;
+async function postCheck(http: InternalJsonClient, request: WalletCheckRequest, timeoutMs: number): Promise<WalletAnswer> {
+  const body = {
+    type: request.type,
+    partnerId: request.partnerId,
+    phone: request.phone,
+    currency: request.currency,
+    amountMinor: request.amountMinor.toString(),
+    feeMinor: request.feeMinor.toString(),
+  };
+  let response;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(request.requestId ? { 'x-request-id': request.requestId } : {}) },
-      body: JSON.stringify({
-        type: request.type,
-        partnerId: request.partnerId,
-        phone: request.phone,
-        currency: request.currency,
-        amountMinor: request.amountMinor.toString(),
-        feeMinor: request.feeMinor.toString(),
-      }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    text = await response.text();
+    response = await http.postJson('/internal/checks', body, { timeoutMs, requestId: request.requestId });
   } catch (error) {
     throw new WalletUnavailableError(`wallet did not answer within ${timeoutMs} ms or refused the connection`, { cause: error });
   }
-  if (response.status >= 500) throw new WalletUnavailableError(`wallet answered ${response.status}: ${text.slice(0, 200)}`);
-  try {
-    return { status: response.status, body: JSON.parse(text) as unknown };
-  } catch (error) {
-    throw new WalletUnavailableError(`wallet answered ${response.status} without JSON`, { cause: error });
-  }
+  if (response.status >= 500) throw new WalletUnavailableError(`wallet answered ${response.status}: ${response.text.slice(0, 200)}`);
+  if (response.body === undefined) throw new WalletUnavailableError(`wallet answered ${response.status} without JSON`);
+  return { status: response.status, body: response.body };
 }
 
 function interpret(answer: WalletAnswer, logger: Logger): WalletCheckResult {

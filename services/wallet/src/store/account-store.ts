@@ -74,9 +74,36 @@ export async function systemBalances(db: Queryable, kind: SystemAccountKind): Pr
  * above the sort, so rows are locked in the ORDER BY order.) Returns the locked balances by id.
  */
 export async function lockAccounts(client: PoolClient, accountIds: readonly string[]): Promise<Map<string, bigint>> {
-  const result = await client.query<{ account_id: string; balance_minor: string }>(
-    `SELECT account_id, balance_minor FROM ledger_accounts WHERE account_id = ANY($1::bigint[]) ORDER BY account_id FOR UPDATE`,
+  return (await lockAccountsAndReadClock(client, accountIds)).balances;
+}
+
+interface LockedAccountsRow {
+  account_ids: string[] | null;
+  balances_minor: string[] | null;
+  now: Date;
+}
+
+/**
+ * lockAccounts, and the database's clock read by the same statement once every lock is held: the
+ * aggregate consumes every locked row before its one output row (and the clock in it) is made, and
+ * it makes that row even when no account is given. A posting's time (and the end of its limit
+ * windows) is therefore never earlier than a posting it waited for, without a round trip of its own.
+ */
+export async function lockAccountsAndReadClock(
+  client: PoolClient,
+  accountIds: readonly string[],
+): Promise<{ balances: Map<string, bigint>; now: Date }> {
+  const result = await client.query<LockedAccountsRow>(
+    `WITH locked AS (
+       SELECT account_id, balance_minor FROM ledger_accounts WHERE account_id = ANY($1::bigint[]) ORDER BY account_id FOR UPDATE
+     )
+     SELECT array_agg(account_id::text) AS account_ids, array_agg(balance_minor::text) AS balances_minor, clock_timestamp() AS now
+       FROM locked`,
     [accountIds],
   );
-  return new Map(result.rows.map((row) => [row.account_id, minorFromDatabase(row.balance_minor)]));
+  const row = result.rows[0];
+  if (!row) throw new Error('locking accounts returned no row');
+  const ids = row.account_ids ?? [];
+  const balances = row.balances_minor ?? [];
+  return { balances: new Map(ids.map((id, index) => [id, minorFromDatabase(balances[index] ?? '')])), now: row.now };
 }

@@ -2,9 +2,8 @@ import { PkcError } from '@pwa/errors';
 import type { Pool } from '@pwa/db';
 import type { AccountStatus, KycStatus } from '../domain/user';
 import { firstFailingCheck, type TransferIntent } from '../domain/transfer-checks';
-import { findUserByPhone, findWalletAccount } from '../store/user-store';
+import { findUserByPhoneWithClock } from '../store/user-store';
 import { findPartnerAccount } from '../store/account-store';
-import { databaseNow } from '../store/transfer-store';
 import { withReadOnlySnapshot } from '../store/transactions';
 import { loadLimitFacts } from './transfer-facts';
 
@@ -27,13 +26,15 @@ export interface TransferCheckResult {
  */
 export async function checkTransfer(pool: Pool, request: TransferCheckRequest): Promise<TransferCheckResult> {
   return withReadOnlySnapshot(pool, async (client) => {
-    const user = await findUserByPhone(client, request.phone);
+    // The user comes with their wallets, and the database clock (limit windows) is read by the same statement.
+    const found = await findUserByPhoneWithClock(client, request.phone);
     const partnerAccount = await findPartnerAccount(client, request.partnerId, request.currency);
     const partnerBalanceMinor = partnerAccount?.balanceMinor ?? 0n;
     // No account is the first rule, and nothing else about the user can be loaded without one.
-    if (!user) throw new PkcError('PKC_3001');
-    const wallet = await findWalletAccount(client, user.userId, request.currency);
-    const limitFacts = await loadLimitFacts(client, user, request, await databaseNow(client));
+    if (!found) throw new PkcError('PKC_3001');
+    const { user, now } = found;
+    const wallet = user.wallets.find((candidate) => candidate.currency === request.currency);
+    const limitFacts = await loadLimitFacts(client, user, request, now);
     const refusal = firstFailingCheck(request, { user, wallet, partnerBalanceMinor, ...limitFacts });
     if (refusal) throw new PkcError(refusal);
     return {

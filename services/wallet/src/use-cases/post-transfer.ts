@@ -4,8 +4,8 @@ import { buildPosting, type AccountRole } from '../domain/posting';
 import { firstFailingCheck } from '../domain/transfer-checks';
 import { newTransactionId } from '../domain/transaction-id';
 import { lockUserByPhone, findWalletAccount } from '../store/user-store';
-import { ensurePartnerAccount, findPartnerAccount, lockAccounts, systemAccountId } from '../store/account-store';
-import { claimTransferForPosting, databaseNow, findTransfer, insertEntries } from '../store/transfer-store';
+import { ensurePartnerAccount, findPartnerAccount, lockAccountsAndReadClock, systemAccountId } from '../store/account-store';
+import { claimTransferForPosting, findTransfer, insertEntries } from '../store/transfer-store';
 import { retryOnTransientConflict } from '../store/transactions';
 import type { PostDelayPoint, PostingFaultInjection } from '../config';
 import type { TransferCheckRequest } from './check-transfer';
@@ -60,11 +60,11 @@ async function postUnderLocks(client: PoolClient, request: TransferRequest, faul
 
   const wallet = await findWalletAccount(client, user.userId, request.currency);
   const partnerAccount = await findPartnerAccount(client, request.partnerId, request.currency);
-  const lockedBalances = await lockAccounts(
+  // The clock is read with the last locks, so it is never earlier than a posting this one waited for.
+  const { balances: lockedBalances, now } = await lockAccountsAndReadClock(
     client,
     [wallet?.accountId, partnerAccount?.accountId].filter((id): id is string => id !== undefined),
   );
-  const now = await databaseNow(client);
   const refusal = firstFailingCheck(request, {
     user,
     wallet: wallet && { status: wallet.status, balanceMinor: lockedBalances.get(wallet.accountId) ?? 0n },

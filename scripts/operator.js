@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // npm run operator -- <command> [args]: the operator CLI of the service that owns the command (auth
 // for partners and signing keys, wallet for users, balances, limits and the ledger, quotes for
-// fees; see lib/operator-cli.js), with the settings npm start
-// uses (DATABASE_URL and ENVIRONMENT recorded in .local/sandbox.json, AUTH_KEY_ENCRYPTION_KEY from
+// fees; see lib/operator-cli.js), with the settings npm start uses (DATABASE_URL and ENVIRONMENT
+// recorded in .local/sandbox.json, AUTH_KEY_ENCRYPTION_KEY and WEBHOOK_SECRET_SEALING_KEY from
 // .local/secrets.json), so it works against the local stack with no extra variables. Variables set
 // in the environment win.
 'use strict';
@@ -20,7 +20,9 @@ function environmentFor(settings) {
   const env = { ...process.env };
   if (!env.DATABASE_URL) env.DATABASE_URL = recorded.databaseUrl || settings.databaseUrl;
   if (!env.ENVIRONMENT) env.ENVIRONMENT = recorded.environment || settings.environment;
-  if (!env.AUTH_KEY_ENCRYPTION_KEY && secrets.AUTH_KEY_ENCRYPTION_KEY) env.AUTH_KEY_ENCRYPTION_KEY = secrets.AUTH_KEY_ENCRYPTION_KEY;
+  for (const name of ['AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY']) {
+    if (!env[name] && secrets[name]) env[name] = secrets[name];
+  }
   if (!env.LOG_LEVEL) env.LOG_LEVEL = 'warn';
   return env;
 }

@@ -1,17 +1,24 @@
 #!/usr/bin/env node
 // npm start: brings the whole stack up on this machine against local (or configured) PostgreSQL,
-// RabbitMQ and Redis, one process per service, seeds a sandbox partner and prints how to call the
-// API. Ctrl-C stops every process it started. Settings: README.md, "Configuration".
+// RabbitMQ and Redis, one process per service, plus (in the sandbox) a local webhook receiver; seeds
+// a sandbox partner whose webhooks go to that receiver and prints how to call the API. Ctrl-C stops
+// every process it started. Settings: README.md, "Configuration".
 'use strict';
 const path = require('node:path');
 const { readSettings, SettingsError, displayUrl } = require('./lib/settings');
 const { checkServers, describeUnreachable, canConnect } = require('./lib/preflight');
-const { loadOrCreateAuthKeyEncryptionKey, ensureLocalhostCertificate, writePrivateJsonFile } = require('./lib/local-files');
+const { loadOrCreateAuthKeyEncryptionKey, loadOrCreateWebhookSecretSealingKey, ensureLocalhostCertificate, writePrivateJsonFile } = require('./lib/local-files');
 const { ProcessGroup, tailOfFile, describeExit } = require('./lib/process-group');
 const { waitUntilReady } = require('./lib/http');
 const stack = require('./lib/stack');
 const { cliIsBuilt, cliEntry } = require('./lib/operator-cli');
-const { ensureSandboxPartner, rotateSandboxSecret, requestToken } = require('./lib/sandbox-partner');
+const {
+  ensureSandboxPartner,
+  rotateSandboxSecret,
+  rotateSandboxWebhookSecret,
+  ensureWebhookUrl,
+  requestToken,
+} = require('./lib/sandbox-partner');
 const { seedSandboxUsers } = require('./lib/sandbox-users');
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
@@ -19,6 +26,11 @@ const warn = (line) => process.stderr.write(`${line}\n`);
 
 let group;
 let failing = false;
+
+/** The local webhook receiver runs in the sandbox only: production accepts https receivers only. */
+function webhookReceiverActive(settings) {
+  return settings.webhookReceiver.enabled && settings.environment === 'sandbox';
+}
 
 function relative(settings, file) {
   const relativePath = path.relative(settings.repoRoot, file);
@@ -90,6 +102,9 @@ async function preflight(settings) {
     ...settings.services.map((service) => ({ name: service.name, host: service.host, port: service.port, variable: service.portVariable })),
     { name: 'gateway', host: settings.gateway.host, port: settings.gateway.port, variable: 'GATEWAY_PORT' },
     { name: 'gateway admin', host: settings.gateway.adminHost, port: settings.gateway.adminPort, variable: 'GATEWAY_ADMIN_PORT' },
+    ...(webhookReceiverActive(settings)
+      ? [{ name: 'webhook receiver', host: settings.webhookReceiver.host, port: settings.webhookReceiver.port, variable: 'WEBHOOK_RECEIVER_PORT' }]
+      : []),
   ];
   const busy = [];
   for (const entry of ports) {
@@ -117,10 +132,10 @@ async function ensureDatabase(settings) {
   log(`database: ${new URL(settings.databaseUrl).pathname.slice(1)} at ${displayUrl(settings.databaseUrl)} (migrations run as each service starts)`);
 }
 
-async function startInternalServices(settings, authKeyEncryptionKey) {
+async function startInternalServices(settings, keys) {
   log(`starting ${settings.services.map((service) => service.name).join(', ')}`);
   const starting = settings.services.map((service) => {
-    const record = group.start(service.name, stack.entryOf(service.name), stack.internalServiceEnvironment(settings, service, { authKeyEncryptionKey }), {
+    const record = group.start(service.name, stack.entryOf(service.name), stack.internalServiceEnvironment(settings, service, keys), {
       cwd: path.join(settings.repoRoot, 'services', service.name),
     });
     return { service, record };
@@ -134,6 +149,28 @@ async function startInternalServices(settings, authKeyEncryptionKey) {
       log(`  ${service.name.padEnd(14)} ready  ${service.url}  (${(tookMs / 1000).toFixed(1)} s)`);
     }),
   );
+}
+
+/** The sandbox partner's webhook receiver (scripts/webhook-receiver.js): started first, so it is stopped last. */
+async function startWebhookReceiver(settings) {
+  const receiver = settings.webhookReceiver;
+  const record = group.start(
+    'webhook-receiver',
+    path.join(__dirname, 'webhook-receiver.js'),
+    {
+      PATH: process.env.PATH ?? '',
+      WEBHOOK_RECEIVER_HOST: receiver.host,
+      WEBHOOK_RECEIVER_PORT: String(receiver.port),
+      WEBHOOK_RECEIVER_PATH: receiver.path,
+      SANDBOX_FILE: settings.files.sandbox,
+    },
+    { cwd: settings.repoRoot },
+  );
+  const tookMs = await waitUntilReady(`http://${receiver.host}:${receiver.port}/healthz`, {
+    timeoutMs: settings.readyTimeoutMs,
+    gaveUp: () => (group.isRunning(record) ? undefined : `webhook-receiver ${describeExit(record)} before it was ready`),
+  });
+  log(`  ${'webhook-rcvr'.padEnd(14)} ready  ${receiver.url}  (${(tookMs / 1000).toFixed(1)} s)`);
 }
 
 async function startGateway(settings) {
@@ -151,8 +188,24 @@ async function startGateway(settings) {
 /** Seeds the partner, then proves its credentials work through the gateway, as the curl line will. */
 async function seedSandboxPartner(settings, cliEnv, ca) {
   const tokenUrl = `${settings.baseUrl}/partner/auth/token`;
-  let { partner, clientSecret, action } = await ensureSandboxPartner({ sandboxFile: settings.files.sandbox, cliEnv, name: settings.sandboxPartnerName });
+  const receiverUrl = webhookReceiverActive(settings) ? settings.webhookReceiver.url : undefined;
+  let { partner, clientSecret, webhookSecret, action } = await ensureSandboxPartner({
+    sandboxFile: settings.files.sandbox,
+    cliEnv,
+    name: settings.sandboxPartnerName,
+    webhookUrl: receiverUrl,
+  });
   log(`sandbox partner: ${action} ${partner.clientId} (${partner.name}, ${partner.status}, permissions ${(partner.permissions || []).join(',') || 'none'})`);
+  if (webhookSecret === undefined) {
+    // Onboarded before webhook secrets existed (or its secret was never recorded): issue one, once.
+    webhookSecret = await rotateSandboxWebhookSecret({ clientId: partner.clientId, cliEnv });
+    log('sandbox partner: no webhook secret was recorded; issued one with rotate-webhook-secret');
+  }
+  if (receiverUrl !== undefined) {
+    const pointed = await ensureWebhookUrl({ partner, url: receiverUrl, cliEnv });
+    partner = pointed.partner;
+    log(`sandbox partner: webhook URL ${receiverUrl}${pointed.changed ? ' (set)' : ''}`);
+  }
   let check = await requestToken({ tokenUrl, clientId: partner.clientId, clientSecret, ca });
   if (!check.ok && check.code === 'PKC_1002' && action === 'reused') {
     // The recorded secret was rotated outside npm start; issue a new one so the printed line works.
@@ -168,14 +221,14 @@ async function seedSandboxPartner(settings, cliEnv, ca) {
     if (partner.status !== 'active') warn(`  The sandbox partner is ${partner.status}; activate it with: npm run operator -- set-status ${partner.clientId} active`);
     warn('  The stack keeps running so you can look at the logs.');
   }
-  return { partner, clientSecret, tokenUrl };
+  return { partner, clientSecret, webhookSecret, tokenUrl };
 }
 
 function shellQuote(text) {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function writeSandboxFile(settings, { partner, clientSecret, tokenUrl, testUsers = [] }) {
+function writeSandboxFile(settings, { partner, clientSecret, webhookSecret, tokenUrl, testUsers = [] }) {
   const adminUrls = {
     gateway: settings.gateway.adminUrl,
     ...Object.fromEntries(settings.services.map((service) => [service.name, service.url])),
@@ -186,6 +239,9 @@ function writeSandboxFile(settings, { partner, clientSecret, tokenUrl, testUsers
     clientId: partner.clientId,
     clientSecret,
     partnerId: partner.partnerId,
+    // The key of X-Service-Signature on the partner's webhooks (the receiver verifies with it).
+    webhookSecret,
+    webhookUrl: partner.webhookUrl ?? null,
     caCertFile: settings.caCertFile,
     adminUrls,
     environment: settings.environment,
@@ -208,7 +264,14 @@ function printSummary(settings, facts) {
   log(`  Client ID      ${facts.clientId}`);
   log(`  Client secret  ${facts.clientSecret}`);
   log(`  CA certificate ${facts.caCertFile}`);
+  log(`  Webhook secret ${facts.webhookSecret}`);
   log('');
+  if (webhookReceiverActive(settings)) {
+    const where = settings.logOutput === 'files' ? relative(settings, path.join(settings.files.logs, 'webhook-receiver.log')) : 'this console (webhook-receiver lines)';
+    log(`Webhooks: the sandbox partner's deliveries go to ${settings.webhookReceiver.url}`);
+    log(`  each appears in ${where} with its event, referenceId, status and whether X-Service-Signature verified`);
+    log('');
+  }
   log('Get a token:');
   log(`  ${curl}`);
   log('');
@@ -251,6 +314,9 @@ async function main() {
 
   const secret = loadOrCreateAuthKeyEncryptionKey(settings.files.secrets);
   log(`AUTH_KEY_ENCRYPTION_KEY: from ${secret.source.startsWith('/') ? relative(settings, secret.source) : secret.source}`);
+  const sealingKey = loadOrCreateWebhookSecretSealingKey(settings.files.secrets);
+  log(`WEBHOOK_SECRET_SEALING_KEY: from ${sealingKey.source.startsWith('/') ? relative(settings, sealingKey.source) : sealingKey.source}`);
+  const keys = { authKeyEncryptionKey: secret.value, webhookSecretSealingKey: sealingKey.value };
   if (settings.tls.generated) {
     const certificate = await ensureLocalhostCertificate(settings.tls.certFile, settings.tls.keyFile);
     log(`TLS: ${relative(settings, settings.tls.certFile)} (${certificate.created ? 'generated, self-signed for localhost' : 'reused'})`);
@@ -266,8 +332,9 @@ async function main() {
   });
   if (settings.logOutput === 'files') log(`logs: ${relative(settings, settings.files.logs)}/<service>.log`);
 
-  await startInternalServices(settings, secret.value);
-  const cliEnv = stack.operatorCliEnvironment(settings, { authKeyEncryptionKey: secret.value });
+  if (webhookReceiverActive(settings)) await startWebhookReceiver(settings);
+  await startInternalServices(settings, keys);
+  const cliEnv = stack.operatorCliEnvironment(settings, keys);
   await startGateway(settings);
   const seeded = await seedSandboxPartner(settings, cliEnv, ca);
   if (settings.environment === 'sandbox') {

@@ -1,7 +1,8 @@
-// Files npm start keeps under .local/ (git-ignored): the key that encrypts auth's signing keys, a
-// self-signed TLS pair for localhost, and the sandbox partner's credentials. Each is made once and
-// reused, because losing them has a cost: a new encryption key cannot open the signing keys already
-// stored, and the sandbox secret is shown only once.
+// Files npm start keeps under .local/ (git-ignored): the key that encrypts auth's signing keys and
+// the key that seals partners' webhook signing secrets, a self-signed TLS pair for localhost, and the
+// sandbox partner's credentials. Each is made once and reused, because losing them has a cost: a new
+// key cannot open the signing keys or webhook secrets already stored, and the sandbox secrets are
+// shown only once.
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -33,21 +34,32 @@ function isBase64Of32Bytes(value) {
 }
 
 /**
- * AUTH_KEY_ENCRYPTION_KEY: from the environment when set, else from .local/secrets.json, else a new
- * random one written there. Returns { value, source }.
+ * A 32-byte key kept in .local/secrets.json under `name`: from the environment when set, else from
+ * the file, else a new random one written there (next to the keys already in it). Returns
+ * { value, source }. Each key is made once: a new one cannot open what the old one sealed.
  */
-function loadOrCreateAuthKeyEncryptionKey(secretsFile, env = process.env) {
-  if (env.AUTH_KEY_ENCRYPTION_KEY) return { value: env.AUTH_KEY_ENCRYPTION_KEY, source: 'environment' };
+function loadOrCreateLocalKey(name, secretsFile, env = process.env) {
+  if (env[name]) return { value: env[name], source: 'environment' };
   const stored = readJsonFile(secretsFile) ?? {};
-  if (stored.AUTH_KEY_ENCRYPTION_KEY !== undefined) {
-    if (!isBase64Of32Bytes(stored.AUTH_KEY_ENCRYPTION_KEY)) {
-      throw new Error(`${secretsFile}: AUTH_KEY_ENCRYPTION_KEY is not base64 of 32 bytes`);
+  if (stored[name] !== undefined) {
+    if (!isBase64Of32Bytes(stored[name])) {
+      throw new Error(`${secretsFile}: ${name} is not base64 of 32 bytes`);
     }
-    return { value: stored.AUTH_KEY_ENCRYPTION_KEY, source: secretsFile };
+    return { value: stored[name], source: secretsFile };
   }
   const value = crypto.randomBytes(32).toString('base64');
-  writePrivateJsonFile(secretsFile, { ...stored, AUTH_KEY_ENCRYPTION_KEY: value });
+  writePrivateJsonFile(secretsFile, { ...stored, [name]: value });
   return { value, source: `${secretsFile} (new)` };
+}
+
+/** AUTH_KEY_ENCRYPTION_KEY (encrypts auth's token signing keys); see loadOrCreateLocalKey. */
+function loadOrCreateAuthKeyEncryptionKey(secretsFile, env = process.env) {
+  return loadOrCreateLocalKey('AUTH_KEY_ENCRYPTION_KEY', secretsFile, env);
+}
+
+/** WEBHOOK_SECRET_SEALING_KEY (seals partners' webhook signing secrets); see loadOrCreateLocalKey. */
+function loadOrCreateWebhookSecretSealingKey(secretsFile, env = process.env) {
+  return loadOrCreateLocalKey('WEBHOOK_SECRET_SEALING_KEY', secretsFile, env);
 }
 
 function certificateIsUsable(certFile, keyFile) {
@@ -101,7 +113,9 @@ async function ensureLocalhostCertificate(certFile, keyFile) {
 module.exports = {
   readJsonFile,
   writePrivateJsonFile,
+  loadOrCreateLocalKey,
   loadOrCreateAuthKeyEncryptionKey,
+  loadOrCreateWebhookSecretSealingKey,
   ensureLocalhostCertificate,
   certificateIsUsable,
   isBase64Of32Bytes,

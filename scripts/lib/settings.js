@@ -108,11 +108,27 @@ function readSettings(env = process.env) {
       : { certFile: path.join(localDir, 'tls', 'cert.pem'), keyFile: path.join(localDir, 'tls', 'key.pem'), generated: true },
     caCertFile: path.resolve(env.TLS_CA_FILE || (providedCert ? env.TLS_CERT_FILE : path.join(localDir, 'tls', 'cert.pem'))),
     sandboxPartnerName: env.SANDBOX_PARTNER_NAME || 'Sandbox Partner',
+    // A plain-HTTP receiver on loopback for the sandbox partner's webhooks (sandbox only: production
+    // accepts https receivers only). PWA_WEBHOOK_RECEIVER=off leaves the partner's URL alone.
+    webhookReceiver: webhookReceiverSettings(env),
     files: {
       secrets: path.join(localDir, 'secrets.json'),
       sandbox: path.join(localDir, 'sandbox.json'),
       logs: path.join(localDir, 'logs'),
     },
+  });
+}
+
+function webhookReceiverSettings(env) {
+  const port = readPort(env, 'WEBHOOK_RECEIVER_PORT', 8088);
+  const host = '127.0.0.1';
+  const receiverPath = '/webhooks';
+  return Object.freeze({
+    enabled: readChoice(env, 'PWA_WEBHOOK_RECEIVER', ['on', 'off'], 'on') === 'on',
+    host,
+    port,
+    path: receiverPath,
+    url: `http://${host}:${port}${receiverPath}`,
   });
 }
 

@@ -22,7 +22,7 @@ function missingEntries(serviceNames) {
  */
 function sharedEnvironment(settings, env = process.env) {
   const shared = { ...env };
-  for (const name of [...perProcessVariables, 'AUTH_KEY_ENCRYPTION_KEY']) delete shared[name];
+  for (const name of [...perProcessVariables, 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY']) delete shared[name];
   return {
     ...shared,
     ENVIRONMENT: settings.environment,
@@ -33,19 +33,27 @@ function sharedEnvironment(settings, env = process.env) {
   };
 }
 
-/** An internal service's environment. Only auth (and the operator CLI) receive the encryption key. */
 /** Every service's URL by its variable (AUTH_URL, WALLET_URL, ...): services call each other by these. */
 function serviceUrls(settings) {
   return Object.fromEntries(settings.services.map((service) => [service.urlVariable, service.url]));
 }
 
-function internalServiceEnvironment(settings, service, { authKeyEncryptionKey, env } = {}) {
+/**
+ * An internal service's environment. Only auth (and the operator CLI) receive the key encryption
+ * key; only auth (which seals webhook signing secrets) and webhooks (which opens them to sign
+ * deliveries) receive the webhook secret sealing key. A key that is not given is left out, so the
+ * service refuses to start rather than run with a made-up one.
+ */
+function internalServiceEnvironment(settings, service, { authKeyEncryptionKey, webhookSecretSealingKey, env } = {}) {
   return {
     ...sharedEnvironment(settings, env),
     ...serviceUrls(settings),
     HOST: service.host,
     PORT: String(service.port),
-    ...(service.name === 'auth' ? { AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey } : {}),
+    ...(service.name === 'auth' ? definedOnly({ AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey }) : {}),
+    ...(service.name === 'auth' || service.name === 'webhooks'
+      ? definedOnly({ WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKey })
+      : {}),
   };
 }
 
@@ -61,8 +69,18 @@ function gatewayEnvironment(settings, { env } = {}) {
   };
 }
 
-function operatorCliEnvironment(settings, { authKeyEncryptionKey, env } = {}) {
-  return { ...sharedEnvironment(settings, env), AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey };
+/** The operator CLI's environment: both keys (onboarding and rotate-webhook-secret seal new secrets). */
+function operatorCliEnvironment(settings, { authKeyEncryptionKey, webhookSecretSealingKey, env } = {}) {
+  return {
+    ...sharedEnvironment(settings, env),
+    AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey,
+    ...definedOnly({ WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKey }),
+  };
+}
+
+/** The entries whose value is set (a child's environment must not carry the string "undefined"). */
+function definedOnly(variables) {
+  return Object.fromEntries(Object.entries(variables).filter(([, value]) => value !== undefined));
 }
 
 module.exports = { entryOf, missingEntries, sharedEnvironment, internalServiceEnvironment, gatewayEnvironment, operatorCliEnvironment };

@@ -91,6 +91,11 @@ export interface Stack {
   amqpUrl: string;
   /** The stack's own database (every service's schema is in it); tests read it to prove nothing changed. */
   databaseUrl: string;
+  /**
+   * WEBHOOK_SECRET_SEALING_KEY of the stack (base64 of 32 bytes, new for every stack): auth seals
+   * partners' webhook signing secrets with it, webhooks opens them; the auth CLI has it too.
+   */
+  webhookSecretSealingKey: string;
   /** Runs the auth operator CLI with --json and returns the JSON object it printed. */
   operator: OperatorCli;
   /** The wallet operator CLI (users, balances, limits, ledger check); rejects when it exits non-zero. */
@@ -125,6 +130,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const workDirectory = mkdtempSync(path.join(os.tmpdir(), `pwa-e2e-${runId}-`));
   const certificate = await createCertificate(workDirectory);
   const authKeyEncryptionKey = randomBytes(32).toString('base64');
+  const webhookSecretSealingKey = randomBytes(32).toString('base64');
   const logLines: string[] = [];
   const processes: RunningProcess[] = [];
   const gateways: GatewayProcess[] = [];
@@ -210,9 +216,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           ...(options.tokenTtlSeconds === undefined ? {} : { TOKEN_TTL_SECONDS: String(options.tokenTtlSeconds) }),
         }
       : {}),
+    ...(name === 'auth' || name === 'webhooks' ? { WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKey } : {}),
     ...options.serviceEnv?.[name],
   });
-  const cliEnv = { DATABASE_URL: databaseUrl, ENVIRONMENT: environment, AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey };
+  const cliEnv = {
+    DATABASE_URL: databaseUrl,
+    ENVIRONMENT: environment,
+    AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey,
+    WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKey,
+  };
   let extraServiceCount = 0;
 
   try {
@@ -233,6 +245,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       busExchange,
       amqpUrl: servers.amqp,
       databaseUrl,
+      webhookSecretSealingKey,
       operator: (args) => runOperator('auth', args, cliEnv),
       walletOperator: (args) => runOperator('wallet', args, cliEnv),
       quotesOperator: (args) => runOperator('quotes', args, cliEnv),

@@ -4,12 +4,21 @@ const encryptionKeySchema = z
   .string({ error: 'AUTH_KEY_ENCRYPTION_KEY is required (base64 of 32 random bytes)' })
   .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be base64 of exactly 32 bytes');
 
-/** Settings the operator CLI needs: the database and the environment. */
+const webhookSecretSealingKeySchema = z
+  .string({ error: 'WEBHOOK_SECRET_SEALING_KEY is required (base64 of 32 random bytes)' })
+  .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be base64 of exactly 32 bytes');
+
+/**
+ * Settings the operator CLI needs: the database and the environment. The keys are optional here
+ * because most commands need neither; the commands that do (rotate-signing-key; onboard and
+ * rotate-webhook-secret, which seal a new webhook secret) refuse to run without theirs.
+ */
 export const authStoreConfigSchema = z.object({
   LOG_LEVEL: fields.logLevel,
   ENVIRONMENT: fields.environment,
   DATABASE_URL: fields.databaseUrl,
   AUTH_KEY_ENCRYPTION_KEY: encryptionKeySchema.optional(),
+  WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKeySchema.optional(),
 });
 
 export const authConfigSchema = baseServiceConfigSchema
@@ -21,6 +30,7 @@ export const authConfigSchema = baseServiceConfigSchema
     TOKEN_AUDIENCE: z.string().min(1).optional(),
     TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
     AUTH_KEY_ENCRYPTION_KEY: encryptionKeySchema,
+    WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKeySchema,
     OUTBOX_POLL_INTERVAL_MS: fields.milliseconds(200),
     OTEL_ENABLED: fields.boolean(false),
     OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),

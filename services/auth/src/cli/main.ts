@@ -21,6 +21,7 @@ async function main(argv: string[]): Promise<number> {
       status: { type: 'string' },
       'rate-limit': { type: 'string' },
       'webhook-url': { type: 'string' },
+      'overlap-hours': { type: 'string' },
     },
   });
   const [command, ...args] = positionals;
@@ -38,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       status: values.status,
       rateLimit: values['rate-limit'],
       webhookUrl: values['webhook-url'],
+      overlapHours: values['overlap-hours'],
     });
     process.stdout.write(values.json ? `${JSON.stringify(result.data)}\n` : `${result.text}\n`);
     return 0;

@@ -1,8 +1,10 @@
 import type { Pool } from '@pwa/db';
+import { parseSealingKey } from '@pwa/sealing';
 import type { AuthStoreConfig } from '../config';
 import { isPartnerStatus, parsePermissionList, publicView, type Partner, type PartnerStatus } from '../domain/partner';
 import { parsePartnerName, parseRateLimit, parseWebhookUrl } from '../domain/partner-settings';
-import { changePartner, onboardPartner, rotateClientSecret, PartnerNotFoundError } from '../use-cases/manage-partners';
+import { defaultWebhookSecretOverlapHours, parseOverlapHours, webhookSecretOverlapHoursMax } from '../domain/webhook-secret';
+import { changePartner, onboardPartner, rotateClientSecret, rotateWebhookSecret, PartnerNotFoundError } from '../use-cases/manage-partners';
 import { SigningKeyring } from '../use-cases/signing-keyring';
 import { findPartnerByClientId, listPartners } from '../store/partner-store';
 
@@ -17,7 +19,7 @@ export const operatorUsage = `Usage: npm run operator -- <command> [arguments] [
 
 Partners
   onboard --name <name> [--permissions collection,disbursement|none] [--status active|pending_activation]
-          [--rate-limit <per minute>] [--webhook-url <url>]     prints the client secret once
+          [--rate-limit <per minute>] [--webhook-url <url>]     prints the client secret and webhook secret once
   list-partners
   show-partner <clientId>
   set-status <clientId> <active|suspended|pending_activation|inactive>
@@ -25,11 +27,14 @@ Partners
   set-rate-limit <clientId> <per minute|default>
   set-webhook-url <clientId> <url|none>
   rotate-secret <clientId>                                      prints the new client secret once
+  rotate-webhook-secret <clientId> [--overlap-hours <0-${webhookSecretOverlapHoursMax}>]    prints the new webhook secret once; the previous
+          one stays valid for the overlap (default ${defaultWebhookSecretOverlapHours} h; 0 ends it at once)
 
 Signing keys
   rotate-signing-key      new tokens are signed with a new key; tokens already issued stay valid
 
 Every change is published as a partner.* event. --json prints one JSON object per command.
+onboard and rotate-webhook-secret need WEBHOOK_SECRET_SEALING_KEY; rotate-signing-key needs AUTH_KEY_ENCRYPTION_KEY.
 `;
 
 export interface OperatorContext {
@@ -43,6 +48,7 @@ export interface OperatorOptions {
   status?: string | undefined;
   rateLimit?: string | undefined;
   webhookUrl?: string | undefined;
+  overlapHours?: string | undefined;
 }
 
 export interface OperatorResult {
@@ -59,7 +65,8 @@ const commands: Record<string, CommandHandler> = {
     if (status !== 'active' && status !== 'pending_activation') {
       throw new OperatorUsageError('A new partner starts active or pending_activation');
     }
-    const partner = await onboardPartner(pool, config.ENVIRONMENT, {
+    const sealingKey = requireWebhookSecretSealingKey(config, 'onboard');
+    const partner = await onboardPartner(pool, config.ENVIRONMENT, sealingKey, {
       name: parsePartnerName(options.name),
       permissions: parsePermissionList(options.permissions ?? 'collection,disbursement'),
       status,
@@ -68,7 +75,12 @@ const commands: Record<string, CommandHandler> = {
     });
     return {
       data: partner,
-      text: `${describePartner(partner)}\nclient secret: ${partner.clientSecret}\n(shown once: store it now; only its hash is kept)`,
+      text: [
+        describePartner(partner),
+        `client secret:  ${partner.clientSecret}`,
+        `webhook secret: ${partner.webhookSecret}`,
+        '(both shown once: store them now; only a hash of the client secret and a sealed copy of the webhook secret are kept)',
+      ].join('\n'),
     };
   },
   'list-partners': async ({ pool }) => {
@@ -101,6 +113,20 @@ const commands: Record<string, CommandHandler> = {
     return {
       data: partner,
       text: `${describePartner(partner)}\nnew client secret: ${partner.clientSecret}\n(shown once; the previous secret no longer works)`,
+    };
+  },
+  'rotate-webhook-secret': async ({ pool, config }, args, options) => {
+    const clientId = requireClientId(args);
+    const overlapHours = options.overlapHours === undefined ? defaultWebhookSecretOverlapHours : parseOverlap(options.overlapHours);
+    const sealingKey = requireWebhookSecretSealingKey(config, 'rotate-webhook-secret');
+    const rotated = await rotateWebhookSecret(pool, sealingKey, clientId, overlapHours);
+    const previous =
+      rotated.previousSecretsValidUntil === null
+        ? 'the partner had no webhook secret before'
+        : `the previous webhook secret stays valid until ${rotated.previousSecretsValidUntil}`;
+    return {
+      data: rotated,
+      text: `${describePartner(rotated)}\nnew webhook secret: ${rotated.webhookSecret}\n(shown once; ${previous})`,
     };
   },
   'rotate-signing-key': async ({ pool, config }) => {
@@ -137,6 +163,21 @@ function describePartner(partner: Partner): string {
     `  rate limit:  ${partner.rateLimitPerMinute ?? 'default'} per minute`,
     `  webhook URL: ${partner.webhookUrl ?? 'none'}`,
   ].join('\n');
+}
+
+function parseOverlap(text: string): number {
+  try {
+    return parseOverlapHours(text);
+  } catch (error) {
+    throw new OperatorUsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function requireWebhookSecretSealingKey(config: Readonly<AuthStoreConfig>, command: string): Buffer {
+  if (config.WEBHOOK_SECRET_SEALING_KEY === undefined) {
+    throw new Error(`${command} needs WEBHOOK_SECRET_SEALING_KEY (base64 of 32 bytes) to seal the webhook secret`);
+  }
+  return parseSealingKey(config.WEBHOOK_SECRET_SEALING_KEY);
 }
 
 function parseStatus(text: string): PartnerStatus {

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@pwa/db';
 import { enqueueEvent } from '@pwa/bus';
-import { createEventEnvelope } from '@pwa/contracts';
+import { createEventEnvelope, type PartnerEventData, type PartnerEventType } from '@pwa/contracts';
+import { seal } from '@pwa/sealing';
 import { generateClientSecret, hashClientSecret } from '../domain/client-secret';
 import { publicView, type Partner, type PartnerPermission, type PartnerStatus, type PartnerWithSecretHash } from '../domain/partner';
+import { generateWebhookSecret, webhookSecretAssociatedData } from '../domain/webhook-secret';
 import { insertPartner, lockPartnerByClientId, updatePartner } from '../store/partner-store';
+import { endCurrentWebhookSecrets, insertWebhookSecret, listCurrentWebhookSecrets } from '../store/webhook-secret-store';
 
-export type PartnerEventType = 'partner.created' | 'partner.updated' | 'partner.secret_rotated';
+export type { PartnerEventType };
 
 export class PartnerNotFoundError extends Error {
   constructor(readonly clientId: string) {
@@ -28,11 +31,46 @@ export interface PartnerWithSecret extends Partner {
   clientSecret: string;
 }
 
-async function recordPartnerEvent(client: PoolClient, type: PartnerEventType, partner: Partner): Promise<void> {
-  await enqueueEvent(client, createEventEnvelope({ type, data: publicView(partner), producer: 'auth' }));
+export interface PartnerWithWebhookSecret extends Partner {
+  webhookSecretId: string;
+  /** Shown once, at onboarding or rotation; stored and published only sealed. */
+  webhookSecret: string;
 }
 
-export async function onboardPartner(pool: Pool, environment: string, request: OnboardRequest): Promise<PartnerWithSecret> {
+/**
+ * Every partner event carries the partner's settings and its current webhook secrets (sealed, as
+ * stored), read in the same transaction as the change, so a consumer that rebuilds its copy from
+ * any one event has the secrets too.
+ */
+async function recordPartnerEvent(client: PoolClient, type: PartnerEventType, partner: Partner): Promise<void> {
+  const secrets = await listCurrentWebhookSecrets(client, partner.partnerId);
+  const data: PartnerEventData = {
+    ...publicView(partner),
+    webhookSecrets: secrets.map((secret) => ({
+      secretId: secret.secretId,
+      sealedSecret: secret.sealedSecret.toString('base64'),
+      validFrom: secret.validFrom.toISOString(),
+      validUntil: secret.validUntil === null ? null : secret.validUntil.toISOString(),
+    })),
+  };
+  await enqueueEvent(client, createEventEnvelope({ type, data, producer: 'auth' }));
+}
+
+/** Creates a webhook secret for the partner and stores it sealed; returns it in clear once. */
+async function issueWebhookSecret(client: PoolClient, partnerId: string, sealingKey: Buffer): Promise<{ secretId: string; secret: string }> {
+  const { secretId, secret } = generateWebhookSecret();
+  const sealed = seal(Buffer.from(secret, 'utf8'), sealingKey, webhookSecretAssociatedData(partnerId, secretId));
+  await insertWebhookSecret(client, partnerId, secretId, sealed);
+  return { secretId, secret };
+}
+
+/** Onboards a partner with a client secret and a webhook signing secret, both shown once. */
+export async function onboardPartner(
+  pool: Pool,
+  environment: string,
+  webhookSecretSealingKey: Buffer,
+  request: OnboardRequest,
+): Promise<PartnerWithSecret & PartnerWithWebhookSecret> {
   const clientSecret = generateClientSecret(environment);
   const partner: PartnerWithSecretHash = {
     partnerId: randomUUID(),
@@ -44,11 +82,13 @@ export async function onboardPartner(pool: Pool, environment: string, request: O
     webhookUrl: request.webhookUrl,
     clientSecretHash: await hashClientSecret(clientSecret),
   };
-  await withTransaction(pool, async (client) => {
+  const webhook = await withTransaction(pool, async (client) => {
     await insertPartner(client, partner);
+    const issued = await issueWebhookSecret(client, partner.partnerId, webhookSecretSealingKey);
     await recordPartnerEvent(client, 'partner.created', partner);
+    return issued;
   });
-  return { ...publicView(partner), clientSecret };
+  return { ...publicView(partner), clientSecret, webhookSecretId: webhook.secretId, webhookSecret: webhook.secret };
 }
 
 type PartnerChange = Partial<Pick<Partner, 'status' | 'permissions' | 'rateLimitPerMinute' | 'webhookUrl' | 'name'>>;
@@ -76,5 +116,36 @@ export async function rotateClientSecret(pool: Pool, environment: string, client
     await updatePartner(client, updated, true);
     await recordPartnerEvent(client, 'partner.secret_rotated', updated);
     return { ...publicView(updated), clientSecret };
+  });
+}
+
+export interface RotatedWebhookSecret extends PartnerWithWebhookSecret {
+  /** When the secrets that were current before stop being valid; null when there were none. */
+  previousSecretsValidUntil: string | null;
+}
+
+/**
+ * Issues a new webhook secret. The secrets current until now stay valid for the overlap (so
+ * deliveries signed with either verify while the partner switches), then stop; an overlap of 0
+ * stops them at once. A partner onboarded before webhook secrets existed gets its first one here.
+ */
+export async function rotateWebhookSecret(
+  pool: Pool,
+  webhookSecretSealingKey: Buffer,
+  clientId: string,
+  overlapHours: number,
+): Promise<RotatedWebhookSecret> {
+  return withTransaction(pool, async (client) => {
+    const partner = await lockPartnerByClientId(client, clientId);
+    if (!partner) throw new PartnerNotFoundError(clientId);
+    const previousEnd = await endCurrentWebhookSecrets(client, partner.partnerId, overlapHours);
+    const issued = await issueWebhookSecret(client, partner.partnerId, webhookSecretSealingKey);
+    await recordPartnerEvent(client, 'partner.webhook_secret_rotated', partner);
+    return {
+      ...publicView(partner),
+      webhookSecretId: issued.secretId,
+      webhookSecret: issued.secret,
+      previousSecretsValidUntil: previousEnd === null ? null : previousEnd.toISOString(),
+    };
   });
 }

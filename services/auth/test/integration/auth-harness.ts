@@ -10,6 +10,8 @@ const { serverUrls } = require('../../../../test/support/server-urls') as { serv
 export interface AuthHarness {
   service: AuthService;
   config: Readonly<AuthConfig>;
+  /** WEBHOOK_SECRET_SEALING_KEY of the harness, decoded: seals (and opens) webhook secrets. */
+  webhookSecretSealingKey: Buffer;
   baseUrl: string;
   stop: () => Promise<void>;
 }
@@ -27,6 +29,7 @@ export async function startAuthHarness(overrides: Record<string, string> = {}): 
     AMQP_URL: urls.amqp,
     BUS_EXCHANGE: `test.auth.${randomUUID()}`,
     AUTH_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_SECRET_SEALING_KEY: randomBytes(32).toString('base64'),
     OUTBOX_POLL_INTERVAL_MS: '50',
     ...overrides,
   });
@@ -34,6 +37,7 @@ export async function startAuthHarness(overrides: Record<string, string> = {}): 
   return {
     service,
     config,
+    webhookSecretSealingKey: Buffer.from(config.WEBHOOK_SECRET_SEALING_KEY, 'base64'),
     baseUrl: `http://127.0.0.1:${service.port}`,
     stop: async () => {
       await service.stop();

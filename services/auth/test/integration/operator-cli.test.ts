@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -14,11 +14,16 @@ const databaseUrl = (() => {
   return url.toString();
 })();
 
+const webhookSecretSealingKey = randomBytes(32).toString('base64');
+const cliEnv = { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent', WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKey };
+
 async function operator(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
+  return operatorWith(cliEnv, ...args);
+}
+
+async function operatorWith(env: Record<string, string | undefined>, ...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('node', [cliPath, ...args, '--json'], {
-      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent' },
-    });
+    const { stdout, stderr } = await run('node', [cliPath, ...args, '--json'], { env });
     return { code: 0, json: JSON.parse(stdout), stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -40,12 +45,50 @@ describe('operator CLI (built)', () => {
     expect(onboarded.code).toBe(0);
     expect(onboarded.json).toMatchObject({ name: 'Acme Shop', status: 'active', permissions: ['collection'], rateLimitPerMinute: 120 });
     expect(onboarded.json.clientSecret).toMatch(/^pwsk_sandbox_/);
+    expect(onboarded.json.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
     const shown = await operator('show-partner', onboarded.json.clientId);
     expect(shown.json).toMatchObject({ clientId: onboarded.json.clientId, name: 'Acme Shop' });
     expect(shown.json).not.toHaveProperty('clientSecret');
+    expect(shown.json).not.toHaveProperty('webhookSecret');
     const listed = await operator('list-partners');
     expect(JSON.stringify(listed.json)).not.toContain(onboarded.json.clientSecret);
+    expect(JSON.stringify(listed.json)).not.toContain('whsec_');
+  });
+
+  it('when the webhook secret is rotated, then the new one is printed once and the old one ends after the overlap', async () => {
+    const { json: partner } = await operator('onboard', '--name', 'Delta Hooks');
+    const rotated = await operator('rotate-webhook-secret', partner.clientId, '--overlap-hours', '2');
+    expect(rotated.code).toBe(0);
+    expect(rotated.json).toMatchObject({ clientId: partner.clientId, name: 'Delta Hooks' });
+    expect(rotated.json.webhookSecret).toMatch(/^whsec_/);
+    expect(rotated.json.webhookSecret).not.toBe(partner.webhookSecret);
+    const overlapMs = Date.parse(rotated.json.previousSecretsValidUntil) - Date.now();
+    expect(overlapMs).toBeGreaterThan(2 * 3600_000 - 120_000);
+    expect(overlapMs).toBeLessThanOrEqual(2 * 3600_000);
+    expect(rotated.json).not.toHaveProperty('clientSecret');
+
+    const byDefault = await operator('rotate-webhook-secret', partner.clientId);
+    expect(Date.parse(byDefault.json.previousSecretsValidUntil) - Date.now()).toBeGreaterThan(24 * 3600_000 - 120_000);
+    expect(JSON.stringify((await operator('show-partner', partner.clientId)).json)).not.toContain('whsec_');
+  });
+
+  it('when the sealing key is missing or the overlap is wrong, then no webhook secret is issued', async () => {
+    const { json: partner } = await operator('onboard', '--name', 'Epsilon');
+    const withoutKey = { ...cliEnv, WEBHOOK_SECRET_SEALING_KEY: undefined };
+    const onboardWithoutKey = await operatorWith(withoutKey, 'onboard', '--name', 'Zeta');
+    expect(onboardWithoutKey.code).toBe(1);
+    expect(onboardWithoutKey.json.error).toContain('WEBHOOK_SECRET_SEALING_KEY');
+    const rotateWithoutKey = await operatorWith(withoutKey, 'rotate-webhook-secret', partner.clientId);
+    expect(rotateWithoutKey.code).toBe(1);
+    expect(rotateWithoutKey.json.error).toContain('WEBHOOK_SECRET_SEALING_KEY');
+    // Commands that issue no webhook secret work without the key.
+    expect((await operatorWith(withoutKey, 'show-partner', partner.clientId)).code).toBe(0);
+    const badOverlap = await operator('rotate-webhook-secret', partner.clientId, '--overlap-hours', '1.5');
+    expect(badOverlap.code).toBe(2);
+    expect(badOverlap.json.error).toContain('overlap');
+    const listed = await operator('list-partners');
+    expect(JSON.stringify(listed.json)).not.toContain('Zeta');
   });
 
   it('when the operator changes status, permissions, rate limit and webhook URL, then each is applied', async () => {

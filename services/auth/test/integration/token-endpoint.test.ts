@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 function onboard(status: 'active' | 'pending_activation' = 'active') {
-  return onboardPartner(harness.service.pool, 'sandbox', {
+  return onboardPartner(harness.service.pool, 'sandbox', harness.webhookSecretSealingKey, {
     name: `partner ${randomUUID()}`,
     permissions: ['collection'],
     status,

@@ -1,16 +1,94 @@
 import path from 'node:path';
-import { hostService, type HostedService } from '@pwa/runtime';
+import { connectBus, type Bus } from '@pwa/bus';
+import { createPool, migrate, pingDatabase, type Pool } from '@pwa/db';
+import { createApp, createHttpMetrics, listen } from '@pwa/http';
+import { createLogger, type Logger } from '@pwa/logging';
+import type { HostedService } from '@pwa/runtime';
+import { parseSealingKey } from '@pwa/sealing';
 import type { WebhooksConfig } from './config';
+import { startDeliveryWorker, type DeliveryWorker } from './delivery/delivery-worker';
+import { createWebhookMetrics } from './delivery/webhook-metrics';
+import { subscribeToEvents } from './events/subscriptions';
+import { mountPartnerRoutes } from './http/partner-routes';
+import type { WebhooksDependencies } from './use-cases/dependencies';
 
 export const webhooksSchema = 'webhooks';
+export const webhooksMigrationsDirectory = path.join(__dirname, '..', 'migrations');
 
-/** Starts the webhooks service. Its business endpoints arrive with their own issue; for now it answers health, readiness and metrics. */
-export function startWebhooksService(config: Readonly<WebhooksConfig>): Promise<HostedService> {
-  return hostService({
-    name: 'webhooks',
-    schema: webhooksSchema,
-    migrationsDirectory: path.join(__dirname, '..', 'migrations'),
-    env: config,
-    port: config.PORT,
-  });
+/**
+ * Starts webhooks: migrations, the partner routes, the delivery worker, then the two event
+ * consumers. It hosts itself (rather than through hostService) because its delivery metrics must
+ * be on the same registry as the HTTP ones that /metrics serves.
+ */
+export async function startWebhooksService(config: Readonly<WebhooksConfig>): Promise<HostedService> {
+  const logger = createLogger({ service: 'webhooks', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const sealingKey = parseSealingKey(config.WEBHOOK_SECRET_SEALING_KEY);
+  const applied = await migrate({ databaseUrl: config.DATABASE_URL, schema: webhooksSchema, directory: webhooksMigrationsDirectory });
+  if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+  const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'webhooks', schema: webhooksSchema, maxConnections: config.DATABASE_POOL_MAX });
+  let bus: Bus | undefined;
+  let worker: DeliveryWorker | undefined;
+  try {
+    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'webhooks', logger });
+    const connectedBus = bus;
+    const httpMetrics = createHttpMetrics('webhooks');
+    const dependencies: WebhooksDependencies = {
+      pool,
+      logger,
+      metrics: createWebhookMetrics(httpMetrics.registry, pool),
+      sealingKey,
+      settings: {
+        attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+        retry: { delaysMs: config.WEBHOOK_RETRY_DELAYS_MS, jitterRatio: config.WEBHOOK_RETRY_JITTER_RATIO },
+        target: { requireHttps: config.ENVIRONMENT === 'production', allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+        redeliverBatchMax: config.WEBHOOK_REDELIVER_BATCH_MAX,
+      },
+      wakeWorker: () => worker?.wake(),
+    };
+    const { app } = createApp({
+      serviceName: 'webhooks',
+      logger,
+      metrics: httpMetrics,
+      readinessChecks: [
+        { name: 'postgres', check: () => pingDatabase(pool) },
+        { name: 'rabbitmq', check: () => (connectedBus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
+      ],
+      routes: (expressApp) => mountPartnerRoutes(expressApp, dependencies),
+    });
+    worker = startDeliveryWorker(
+      dependencies,
+      {
+        pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+        concurrencyMax: config.WEBHOOK_CONCURRENCY_MAX,
+        partnerConcurrencyMax: config.WEBHOOK_PARTNER_CONCURRENCY_MAX,
+        leaseMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS + config.WEBHOOK_LEASE_MARGIN_MS,
+      },
+      logger,
+    );
+    await subscribeToEvents(connectedBus, config.BUS_EXCHANGE, dependencies);
+    const server = await listen(app, config.PORT, config.HOST);
+    logger.info({ port: server.port, host: config.HOST, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }, 'listening');
+    const running = worker;
+    return {
+      name: 'webhooks',
+      logger,
+      pool,
+      port: server.port,
+      stop: async () => {
+        await server.close();
+        await connectedBus.close();
+        await running.stop();
+        await pool.end();
+      },
+    };
+  } catch (error) {
+    await shutDownPartial(logger, pool, bus, worker);
+    throw error;
+  }
+}
+
+async function shutDownPartial(logger: Logger, pool: Pool, bus: Bus | undefined, worker: DeliveryWorker | undefined): Promise<void> {
+  await worker?.stop().catch((error: unknown) => logger.warn({ err: error }, 'worker stop failed'));
+  await bus?.close().catch(() => undefined);
+  await pool.end().catch(() => undefined);
 }

@@ -12,6 +12,9 @@ describe('matchRoute', () => {
     ['POST', '/api/v1/partner/v1/disbursement/quote', '/partner/v1/disbursement/quote', 'quotes'],
     ['POST', '/api/v1/partner/v1/disbursement/transfer', '/partner/v1/disbursement/transfer', 'disbursements'],
     ['GET', '/api/v1/partner/v1/disbursement/PKD-123-ABC', '/partner/v1/disbursement/:referenceId', 'disbursements'],
+    ['GET', '/api/v1/partner/v1/webhooks/deliveries', '/partner/v1/webhooks/deliveries', 'webhooks'],
+    ['POST', '/api/v1/partner/v1/webhooks/deliveries/0b5c2f7e-8a51-4c0e-9d43-3f3f0c1d2e4a/redeliver', '/partner/v1/webhooks/deliveries/:deliveryId/redeliver', 'webhooks'],
+    ['POST', '/api/v1/partner/v1/webhooks/redeliver', '/partner/v1/webhooks/redeliver', 'webhooks'],
     ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/approve', '/partner/v1/sandbox/collection/:referenceId/approve', 'collections'],
     ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/decline', '/partner/v1/sandbox/collection/:referenceId/decline', 'collections'],
     ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/expire', '/partner/v1/sandbox/collection/:referenceId/expire', 'collections'],
@@ -56,6 +59,22 @@ describe('matchRoute', () => {
 
   test('when every route is listed, then only the token endpoint goes without a bearer token', () => {
     expect(routeTable.filter((route) => route.authentication === 'none').map((route) => route.pathTemplate)).toEqual(['/partner/auth/token']);
+  });
+
+  test('when the webhook routes are listed, then they go to webhooks for any active partner (no permission) in every environment', () => {
+    const webhookRoutes = routeTable.filter((route) => route.upstream === 'webhooks');
+
+    expect(webhookRoutes.map((route) => `${route.method} ${route.pathTemplate}`)).toEqual([
+      'GET /partner/v1/webhooks/deliveries',
+      'POST /partner/v1/webhooks/deliveries/:deliveryId/redeliver',
+      'POST /partner/v1/webhooks/redeliver',
+    ]);
+    for (const route of webhookRoutes) {
+      expect(route).toMatchObject({ authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' });
+      expect(route.sandboxOnly).toBeUndefined();
+    }
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/webhooks/redeliver')).toEqual({ kind: 'method_not_allowed', allowedMethods: ['POST'] });
+    expect(matchRoute(routeTable, 'POST', '/api/v1/partner/v1/webhooks/deliveries/../redeliver')).toEqual({ kind: 'not_found' });
   });
 
   test('when the transfer route is listed, then it alone has the transfer deadline', () => {

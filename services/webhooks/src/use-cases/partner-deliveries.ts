@@ -1,0 +1,156 @@
+import { isUuid } from '@pwa/contracts';
+import { PkcError } from '@pwa/errors';
+import { z } from '@pwa/config';
+import { deliveredEventTypes } from '../events/subscriptions';
+import {
+  attemptsOf,
+  deliveryStatuses,
+  findDelivery,
+  listDeliveries,
+  redeliverFailedSince,
+  redeliverOne,
+  type AttemptRecord,
+  type Delivery,
+} from '../store/delivery-store';
+import type { WebhooksDependencies } from './dependencies';
+
+export interface AttemptView {
+  attempt: number;
+  startedAt: string;
+  outcome: 'succeeded' | 'failed';
+  statusCode: number | null;
+  latencyMs: number | null;
+  error: string | null;
+}
+
+export interface DeliveryView {
+  deliveryId: string;
+  eventId: string;
+  event: string;
+  referenceId: string;
+  status: Delivery['status'];
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  failedAt: string | null;
+  attempts: AttemptView[];
+}
+
+const listQuerySchema = z
+  .object({
+    status: z.enum(deliveryStatuses).optional(),
+    event: z.enum(deliveredEventTypes).optional(),
+    referenceId: z.string().min(1).max(100).optional(),
+    from: z.iso.datetime({ offset: true }).optional(),
+    to: z.iso.datetime({ offset: true }).optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+
+const cursorSchema = z.object({ createdAt: z.iso.datetime(), deliveryId: z.uuid() });
+
+const redeliverBodySchema = z.object({ status: z.literal('failed'), since: z.iso.datetime({ offset: true }) }).strict();
+
+/** Filters that do not parse are the caller's mistake: PKC_2008, naming the fields (never echoing values). */
+function badRequest(error: z.ZodError): PkcError {
+  const fields = [...new Set(error.issues.map((issue) => issue.path.join('.') || 'body'))];
+  return new PkcError('PKC_2008', `Invalid or unknown fields: ${fields.join(', ')}`);
+}
+
+/** The partner's deliveries, newest first, with every attempt; `nextCursor` continues the list. */
+export async function listPartnerDeliveries(
+  dependencies: WebhooksDependencies,
+  partnerId: string,
+  query: unknown,
+): Promise<{ deliveries: DeliveryView[]; nextCursor: string | null }> {
+  const parsed = listQuerySchema.safeParse(query);
+  if (!parsed.success) throw badRequest(parsed.error);
+  const filters = parsed.data;
+  const after = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor);
+  const deliveries = await listDeliveries(dependencies.pool, {
+    partnerId,
+    status: filters.status,
+    eventType: filters.event,
+    referenceId: filters.referenceId,
+    from: filters.from === undefined ? undefined : new Date(filters.from),
+    to: filters.to === undefined ? undefined : new Date(filters.to),
+    after,
+    limit: filters.limit + 1,
+  });
+  const page = deliveries.slice(0, filters.limit);
+  const attempts = await attemptsOf(dependencies.pool, page.map((delivery) => delivery.deliveryId));
+  const last = page[page.length - 1];
+  return {
+    deliveries: page.map((delivery) => deliveryView(delivery, attempts.get(delivery.deliveryId) ?? [])),
+    nextCursor: deliveries.length > filters.limit && last ? encodeCursor(last) : null,
+  };
+}
+
+/**
+ * Sends one delivery again: delivered, failed or skipped ones start a new cycle (an attempt now,
+ * then the retries), a pending one is brought forward, one being sent is left as it is. Another
+ * partner's delivery is answered like an unknown one (404 PKC_6002), so ids reveal nothing.
+ */
+export async function redeliverPartnerDelivery(dependencies: WebhooksDependencies, partnerId: string, deliveryId: string): Promise<DeliveryView> {
+  if (!isUuid(deliveryId)) throw new PkcError('PKC_6002', 'No such delivery');
+  const changed = await redeliverOne(dependencies.pool, partnerId, deliveryId.toLowerCase());
+  const delivery = changed ?? (await findDelivery(dependencies.pool, deliveryId.toLowerCase()));
+  if (delivery?.partnerId !== partnerId) throw new PkcError('PKC_6002', 'No such delivery');
+  if (changed) dependencies.wakeWorker();
+  const attempts = await attemptsOf(dependencies.pool, [delivery.deliveryId]);
+  return deliveryView(delivery, attempts.get(delivery.deliveryId) ?? []);
+}
+
+/** Starts a new cycle for every failed delivery created since the given time (bounded per request). */
+export async function redeliverFailedDeliveries(
+  dependencies: WebhooksDependencies,
+  partnerId: string,
+  body: unknown,
+): Promise<{ redelivered: number; deliveryIds: string[]; more: boolean }> {
+  const parsed = redeliverBodySchema.safeParse(body ?? {});
+  if (!parsed.success) throw badRequest(parsed.error);
+  const max = dependencies.settings.redeliverBatchMax;
+  const deliveryIds = await redeliverFailedSince(dependencies.pool, partnerId, new Date(parsed.data.since), max);
+  if (deliveryIds.length > 0) dependencies.wakeWorker();
+  return { redelivered: deliveryIds.length, deliveryIds, more: deliveryIds.length === max };
+}
+
+function deliveryView(delivery: Delivery, attempts: readonly AttemptRecord[]): DeliveryView {
+  return {
+    deliveryId: delivery.deliveryId,
+    eventId: delivery.eventId,
+    event: delivery.eventType,
+    referenceId: delivery.referenceId,
+    status: delivery.status,
+    attemptCount: delivery.attemptCount,
+    nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
+    lastError: delivery.lastError,
+    createdAt: delivery.createdAt.toISOString(),
+    deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+    failedAt: delivery.failedAt?.toISOString() ?? null,
+    attempts: attempts.map((attempt) => ({
+      attempt: attempt.attemptNumber,
+      startedAt: attempt.startedAt.toISOString(),
+      outcome: attempt.outcome,
+      statusCode: attempt.statusCode,
+      latencyMs: attempt.latencyMs,
+      error: attempt.error,
+    })),
+  };
+}
+
+function encodeCursor(delivery: Delivery): string {
+  return Buffer.from(JSON.stringify({ createdAt: delivery.createdAt.toISOString(), deliveryId: delivery.deliveryId })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; deliveryId: string } {
+  try {
+    const parsed = cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    return { createdAt: new Date(parsed.createdAt), deliveryId: parsed.deliveryId };
+  } catch {
+    throw new PkcError('PKC_2008', 'Invalid or unknown fields: cursor');
+  }
+}

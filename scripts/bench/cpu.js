@@ -61,4 +61,19 @@ function cpuMeter(groups) {
   };
 }
 
-module.exports = { processCpuSeconds, databaseBackendPids, cpuMeter };
+/**
+ * Busy CPU seconds of the whole machine (all cores, every process) from /proc/stat, or undefined.
+ * Next to the per-process figures it shows how much of the machine other work took during a round
+ * (on a shared machine: someone else's tests), which moves every figure, the reference's too.
+ */
+function machineBusySeconds() {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = fields;
+    return (user + nice + system + irq + softirq + (steal || 0)) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
+}
+
+module.exports = { processCpuSeconds, databaseBackendPids, cpuMeter, machineBusySeconds };

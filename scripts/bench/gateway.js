@@ -83,14 +83,16 @@ async function startBenchStack({ log, env = process.env }) {
     await waitUntilReady(`${upstreamUrl}/readyz`, { timeoutMs: 10_000, gaveUp: gaveUp(upstream) });
 
     const authKeyEncryptionKey = crypto.randomBytes(32).toString('base64');
+    // Auth seals partners' webhook signing secrets with this one (issue 5); a throw-away key per run.
+    const webhookSecretSealingKey = crypto.randomBytes(32).toString('base64');
     const authService = settings.services.find((service) => service.name === 'auth');
-    const auth = group.start('auth', stack.entryOf('auth'), stack.internalServiceEnvironment(settings, authService, { authKeyEncryptionKey, env: benchEnv }), {
+    const auth = group.start('auth', stack.entryOf('auth'), stack.internalServiceEnvironment(settings, authService, { authKeyEncryptionKey, webhookSecretSealingKey, env: benchEnv }), {
       cwd: path.join(settings.repoRoot, 'services', 'auth'),
     });
     await waitUntilReady(`${authService.url}/readyz`, { timeoutMs: settings.readyTimeoutMs, gaveUp: gaveUp(auth) });
     log(`auth ready on ${authService.url}`);
 
-    const cliEnv = stack.operatorCliEnvironment(settings, { authKeyEncryptionKey, env: benchEnv });
+    const cliEnv = stack.operatorCliEnvironment(settings, { authKeyEncryptionKey, webhookSecretSealingKey, env: benchEnv });
     const partner = await runOperatorCliOrThrow(
       ['onboard', '--name', `Bench ${runId}`, '--permissions', 'collection,disbursement', '--status', 'active', '--rate-limit', String(partnerRateLimitPerMinute)],
       cliEnv,

@@ -43,10 +43,10 @@ const raisedCount = '999999999';
 const statsFlushWaitMs = 11_500;
 const cliParallelism = 4;
 
-function quoteDatabaseUrl(settings, env) {
+function quoteDatabaseUrl(settings, env, databaseName = 'partner_wallet_bench_quote') {
   if (env.BENCH_DATABASE_URL) return env.BENCH_DATABASE_URL;
   const url = new URL(settings.databaseUrl);
-  url.pathname = '/partner_wallet_bench_quote';
+  url.pathname = `/${databaseName}`;
   return url.toString();
 }
 
@@ -72,10 +72,21 @@ function benchPhone(index) {
  * Everything a measurement needs, started fresh: bench database, auth, wallet, quotes, gateway,
  * partner, users, limits, token, and the workload (every user x type x currency).
  * `cpuProfile` lists processes to start under --cpu-prof (profiles are written when they stop).
+ * The flows benchmark (flows.js) starts the same stack with more `services` (collections,
+ * disbursements), its own database, ENVIRONMENT and partner funding.
  */
-async function startQuoteStack({ log, env = process.env, users = 16, cpuProfile = [] }) {
+async function startQuoteStack({
+  log,
+  env = process.env,
+  users = 16,
+  cpuProfile = [],
+  services = ['auth', 'wallet', 'quotes'],
+  databaseName,
+  environment,
+  funding = partnerFunding,
+}) {
   const baseSettings = readSettings(env);
-  const needed = ['auth', 'wallet', 'quotes', 'gateway'];
+  const needed = [...services, 'gateway'];
   const notBuilt = [...stack.missingEntries(needed), ...['auth', 'wallet'].map(cliEntryOf).filter((entry) => !fs.existsSync(entry))];
   if (notBuilt.length > 0) throw new Error(`not built: ${notBuilt.join(', ')}; run npm run build`);
   const unreachable = describeUnreachable(await checkServers(baseSettings));
@@ -84,7 +95,7 @@ async function startQuoteStack({ log, env = process.env, users = 16, cpuProfile 
   const portVariables = [...baseSettings.services.map((service) => service.portVariable), 'GATEWAY_PORT', 'GATEWAY_ADMIN_PORT'];
   const ports = await freePorts(portVariables.length);
   const runId = `${Date.now().toString(36)}-${process.pid}`;
-  const databaseUrl = quoteDatabaseUrl(baseSettings, env);
+  const databaseUrl = quoteDatabaseUrl(baseSettings, env, databaseName);
   const benchEnv = {
     ...env,
     ...Object.fromEntries(portVariables.map((variable, index) => [variable, String(ports[index])])),
@@ -94,6 +105,7 @@ async function startQuoteStack({ log, env = process.env, users = 16, cpuProfile 
     LOG_LEVEL: env.BENCH_LOG_LEVEL || 'info',
     BUS_EXCHANGE: `pwa.bench.${runId}`,
     REDIS_KEY_PREFIX: `pwa-bench:${runId}:`,
+    ...(environment ? { ENVIRONMENT: environment } : {}),
   };
   const settings = readSettings(benchEnv);
   const db = require('@pwa/db');
@@ -126,15 +138,17 @@ async function startQuoteStack({ log, env = process.env, users = 16, cpuProfile 
   const serviceOf = (name) => settings.services.find((service) => service.name === name);
   try {
     const authKeyEncryptionKey = crypto.randomBytes(32).toString('base64');
+    // Auth seals partners' webhook signing secrets with this one (issue 5); a throw-away key per run.
+    const webhookSecretSealingKey = crypto.randomBytes(32).toString('base64');
     const started = [];
-    for (const name of ['auth', 'wallet', 'quotes']) {
+    for (const name of services) {
       const service = serviceOf(name);
-      started.push({ service, record: startProcess(name, stack.internalServiceEnvironment(settings, service, { authKeyEncryptionKey, env: benchEnv })) });
+      started.push({ service, record: startProcess(name, stack.internalServiceEnvironment(settings, service, { authKeyEncryptionKey, webhookSecretSealingKey, env: benchEnv })) });
     }
     await Promise.all(started.map(({ service, record }) => waitUntilReady(`${service.url}/readyz`, { timeoutMs: settings.readyTimeoutMs, gaveUp: gaveUp(record) })));
-    log(`auth, wallet, quotes ready on ${started.map(({ service }) => service.port).join(', ')}`);
+    log(`${services.join(', ')} ready on ${started.map(({ service }) => service.port).join(', ')}`);
 
-    const cliEnv = stack.operatorCliEnvironment(settings, { authKeyEncryptionKey, env: benchEnv });
+    const cliEnv = stack.operatorCliEnvironment(settings, { authKeyEncryptionKey, webhookSecretSealingKey, env: benchEnv });
     const partner = await runOperatorCliOrThrow(
       ['onboard', '--name', `Bench ${runId}`, '--permissions', 'collection,disbursement', '--status', 'active', '--rate-limit', String(partnerRateLimitPerMinute)],
       cliEnv,
@@ -146,7 +160,7 @@ async function startQuoteStack({ log, env = process.env, users = 16, cpuProfile 
     log(`gateway ready on ${gatewayBaseUrl}`);
 
     const phones = Array.from({ length: users }, (_, index) => benchPhone(index + 1));
-    await seed({ log, cliEnv, partnerId: partner.partnerId, phones });
+    await seed({ log, cliEnv, partnerId: partner.partnerId, phones, funding });
 
     const tokenResponse = await request(`${gatewayBaseUrl}/partner/auth/token`, {
       method: 'POST',
@@ -164,7 +178,7 @@ async function startQuoteStack({ log, env = process.env, users = 16, cpuProfile 
     const workload = combinations.flatMap(({ type, currency }) =>
       phones.map((phone) => ({ type, currency, phone, amount: quoteAmounts[currency].api, amountMinor: quoteAmounts[currency].minor })),
     );
-    return { ...context, ca, partner, headers, gatewayBaseUrl, workload, readyAt: Date.now() };
+    return { ...context, ca, partner, headers, gatewayBaseUrl, workload, phones, readyAt: Date.now() };
   } catch (error) {
     await stopBenchStack(context, { log });
     if (died) error.message += `\n${describeDeath(died)}`;
@@ -173,10 +187,10 @@ async function startQuoteStack({ log, env = process.env, users = 16, cpuProfile 
 }
 
 /** Partner funding, Platinum limits raised in every type and currency, users with both wallets credited. */
-async function seed({ log, cliEnv, partnerId, phones }) {
+async function seed({ log, cliEnv, partnerId, phones, funding = partnerFunding }) {
   const started = Date.now();
   for (const currency of ['LRD', 'USD']) {
-    await runOperatorCliOrThrow(['fund-partner', partnerId, currency, partnerFunding[currency], '--reference', 'bench'], cliEnv);
+    await runOperatorCliOrThrow(['fund-partner', partnerId, currency, funding[currency], '--reference', 'bench'], cliEnv);
   }
   const limitKeys = quoteTypes.flatMap((type) => ['LRD', 'USD'].map((currency) => ({ type, currency })));
   await eachLimited(limitKeys, cliParallelism, ({ type, currency }) =>
@@ -443,4 +457,4 @@ async function runQuoteBenchmark(options, { log }) {
   }
 }
 
-module.exports = { runQuoteBenchmark, startQuoteStack, checkSameDatabaseWork, measureQuotes, startRawWorker };
+module.exports = { runQuoteBenchmark, startQuoteStack, checkSameDatabaseWork, measureQuotes, startRawWorker, quoteAmounts };

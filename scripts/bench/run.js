@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// npm run bench -- [gateway|quote|reference] [--duration S] [--connections N] [--rounds N]
-//                  [--latency-connections N] [--warmup S] [--no-reference]
-//                  [--users N] [--cpu-prof quotes,wallet,gateway,auth,raw]   (quote only)
+// npm run bench -- [gateway|quote|flows|reference] [--duration S] [--connections N] [--rounds N]
+//                  [--latency-connections N] [--warmup S] [--no-reference] [--pg-waits] (flows)
+//                  [--users N]   (quote: 16, flows: 64)
+//                  [--cpu-prof quotes,wallet,gateway,auth,collections,disbursements,raw]   (quote and flows)
 // No name runs every benchmark. Each benchmark of ours also runs the shared reference flow in the
 // same run, before and after, and reports its figures next to the reference (and as ratios), since
 // absolute numbers on a shared 2-core machine move by tens of percent between runs.
@@ -11,10 +12,15 @@ const os = require('node:os');
 const { runReference, referenceAvailable, referenceScript, referenceIsValid } = require('./reference');
 const { startBenchStack, stopBenchStack, measureGateway, format } = require('./gateway');
 const { runQuoteBenchmark } = require('./quote');
+const { runFlowsBenchmark } = require('./flows');
 
 const targetAddedP50Ms = 2;
-const benchmarks = ['gateway', 'quote', 'reference'];
-const profilable = ['auth', 'wallet', 'quotes', 'gateway', 'raw'];
+/** Issue 4: the disbursement flow keeps at least this share of the reference's flows/s ... */
+const targetDisbursementRatio = 0.35;
+/** ... with every request's p99 (over both steps) under this. */
+const targetDisbursementP99Ms = 50;
+const benchmarks = ['gateway', 'quote', 'flows', 'reference'];
+const profilable = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'gateway', 'raw'];
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -34,7 +40,8 @@ function parseArguments(argv, env) {
     latencyConnections: number('BENCH_LATENCY_CONNECTIONS', env.BENCH_LATENCY_CONNECTIONS, 1),
     warmupSeconds: number('BENCH_WARMUP_SECONDS', env.BENCH_WARMUP_SECONDS, 3),
     reference: env.BENCH_REFERENCE !== 'off',
-    users: number('BENCH_QUOTE_USERS', env.BENCH_QUOTE_USERS, 16),
+    pgWaits: env.BENCH_PG_WAITS === 'on',
+    users: number('BENCH_USERS', env.BENCH_USERS, undefined), // each benchmark has its own default
     cpuProfile: [],
   };
   const profileList = (raw) => {
@@ -55,6 +62,7 @@ function parseArguments(argv, env) {
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     if (argument === '--no-reference') options.reference = false;
+    else if (argument === '--pg-waits') options.pgWaits = true;
     else if (argument === '--cpu-prof') {
       options.cpuProfile = profileList(argv[index + 1]);
       index += 1;
@@ -68,7 +76,7 @@ function parseArguments(argv, env) {
   options.rounds = Math.round(options.rounds);
   options.connections = Math.round(options.connections);
   options.latencyConnections = Math.round(options.latencyConnections);
-  options.users = Math.round(options.users);
+  if (options.users !== undefined) options.users = Math.round(options.users);
   return options;
 }
 
@@ -91,6 +99,7 @@ function referenceSummary(runs) {
     flowsPerSecond: valid.reduce((sum, run) => sum + run.flows_per_s, 0) / valid.length,
     runs: valid.map((run) => run.flows_per_s),
     p50Ms: valid.reduce((sum, run) => sum + run.req_p50_ms, 0) / valid.length,
+    p99Ms: valid.reduce((sum, run) => sum + run.req_p99_ms, 0) / valid.length,
   };
 }
 
@@ -181,8 +190,9 @@ function printGatewayTable(summary) {
 
 async function quoteBenchmark(options) {
   const before = await referenceRun(options, 'before');
-  log(`starting the quote bench stack (auth, wallet, quotes, gateway; ${options.users} users)`);
-  const { measured, sqlCheck, users, quotesInRotation } = await runQuoteBenchmark(options, { log });
+  const quoteOptions = { ...options, users: options.users || Math.round(Number(process.env.BENCH_QUOTE_USERS) || 16) };
+  log(`starting the quote bench stack (auth, wallet, quotes, gateway; ${quoteOptions.users} users)`);
+  const { measured, sqlCheck, users, quotesInRotation } = await runQuoteBenchmark(quoteOptions, { log });
   log('quote bench stack stopped');
   const after = await referenceRun(options, 'after');
   const reference = referenceSummary([before, after]);
@@ -267,6 +277,106 @@ function printQuoteTable(summary, sqlCheck) {
   }
 }
 
+async function flowsBenchmark(options) {
+  const before = await referenceRun(options, 'before');
+  log(`starting the flows bench stack (auth, wallet, quotes, collections, disbursements, gateway; sandbox; ${options.users || 64} users)`);
+  const measured = await runFlowsBenchmark(options, { log });
+  log('flows bench stack stopped');
+  const after = await referenceRun(options, 'after');
+  const reference = referenceSummary([before, after]);
+  const flowSummary = (flow) => ({
+    flows_per_s: round(flow.flowsPerSecond, 0),
+    runs: flow.runs.map((value) => round(value, 0)),
+    flows: flow.flows,
+    req_p50_ms: round(flow.p50Ms),
+    req_p99_ms: round(flow.p99Ms),
+    steps: Object.fromEntries(Object.entries(flow.steps).map(([name, step]) => [name, { p50_ms: round(step.p50Ms), p99_ms: round(step.p99Ms) }])),
+    non2xx: flow.non2xx,
+    errors: flow.errors,
+    unexpected: flow.unexpected,
+    ...(flow.firstFailure ? { first_failure: flow.firstFailure } : {}),
+    cpu_ms_per_flow: roundAll(flow.cpu),
+    cores_busy: { ours: round(flow.ourCores, 2), other_processes: round(flow.otherCores, 2) },
+    per_reference_flow: reference ? round(flow.flowsPerSecond / reference.flowsPerSecond) : null,
+  });
+  const disbursement = flowSummary(measured.disbursement);
+  const collection = flowSummary(measured.collection);
+  const valid = [disbursement, collection].every((flow) => flow.non2xx === 0 && flow.errors === 0 && flow.unexpected === 0 && flow.flows > 0);
+  const meetsRatio = disbursement.per_reference_flow !== null && disbursement.per_reference_flow >= targetDisbursementRatio;
+  const meetsP99 = disbursement.req_p99_ms !== null && disbursement.req_p99_ms < targetDisbursementP99Ms;
+  const summary = {
+    bench: 'flows',
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu_model: (os.cpus()[0] || {}).model,
+    connections: options.connections,
+    duration_s: options.durationSeconds,
+    rounds: options.rounds,
+    users: measured.users,
+    disbursement,
+    collection,
+    reference_flows_per_s: reference ? round(reference.flowsPerSecond, 0) : null,
+    reference_runs: reference ? reference.runs : [],
+    reference_p99_ms: reference ? round(reference.p99Ms) : null,
+    target: { disbursement_per_reference_flow: targetDisbursementRatio, disbursement_req_p99_ms: targetDisbursementP99Ms },
+    meets_target: valid && meetsRatio && meetsP99,
+    valid,
+    ...(measured.pgWaits ? { pg_waits: measured.pgWaits } : {}),
+  };
+  printFlowsTable(summary, { meetsRatio, meetsP99 });
+  return summary;
+}
+
+function printFlowsTable(summary, { meetsRatio, meetsP99 }) {
+  const row = (cells) => out(cells.map((cell, index) => String(cell).padEnd(index === 0 ? 30 : 16)).join(''));
+  const flows = { disbursement: summary.disbursement, collection: summary.collection };
+  out('');
+  out(
+    `Flows benchmark: complete flows through the gateway (sandbox), ${summary.connections} connections each looping one flow, ` +
+      `${summary.users} users x 2 currencies, ${summary.rounds} interleaved rounds of ${summary.duration_s} s per flow ` +
+      `(node ${summary.node}, ${summary.cpus} CPUs, ${summary.cpu_model})`,
+  );
+  row(['', 'disbursement', 'collection', 'reference']);
+  row(['flows/s', flows.disbursement.flows_per_s, flows.collection.flows_per_s, summary.reference_flows_per_s ?? 'n/a']);
+  row(['flows/s per reference flow/s', flows.disbursement.per_reference_flow ?? 'n/a', flows.collection.per_reference_flow ?? 'n/a', summary.reference_flows_per_s === null ? 'n/a' : '1']);
+  row(['requests per flow', Object.keys(flows.disbursement.steps).length, Object.keys(flows.collection.steps).length, 2]);
+  row(['per request p50 ms', format(flows.disbursement.req_p50_ms), format(flows.collection.req_p50_ms), 'n/a']);
+  row(['per request p99 ms', format(flows.disbursement.req_p99_ms), format(flows.collection.req_p99_ms), summary.reference_p99_ms === null ? 'n/a' : format(summary.reference_p99_ms)]);
+  for (const [name, flow] of Object.entries(flows)) {
+    out(`  ${name} per step p50/p99 ms: ${Object.entries(flow.steps).map(([step, values]) => `${step} ${format(values.p50_ms)}/${format(values.p99_ms)}`).join(', ')}`);
+  }
+  for (const [name, flow] of Object.entries(flows)) out(`CPU ms per ${name} flow: ${describeCpu(flow.cpu_ms_per_flow)}`);
+  for (const [name, flow] of Object.entries(flows)) {
+    if (flow.cores_busy.other_processes === null) continue;
+    out(
+      `Cores busy during the ${name} rounds: ours ${format(flow.cores_busy.ours)}, other processes ${format(flow.cores_busy.other_processes)} of ${summary.cpus}` +
+        `${flow.cores_busy.other_processes > 0.25 ? ' (the machine was shared: the figures, and the reference\'s, are depressed)' : ''}.`,
+    );
+  }
+  if (summary.pg_waits) {
+    for (const [name, waits] of Object.entries(summary.pg_waits)) {
+      out(`Postgres sessions during the ${name} rounds (average busy sessions, ${waits.samples} samples; service | state):`);
+      for (const entry of waits.states) out(`  ${format(entry.sessions)}  ${entry.what}`);
+      for (const entry of waits.lock_waits) out(`  lock wait ${format(entry.sessions)}  ${entry.what}`);
+    }
+  }
+  out(
+    `Non-2xx ${flows.disbursement.non2xx + flows.collection.non2xx}, errors ${flows.disbursement.errors + flows.collection.errors}, ` +
+      `unexpected answers ${flows.disbursement.unexpected + flows.collection.unexpected}.${summary.valid ? '' : ` INVALID run (first failure: ${flows.disbursement.first_failure || flows.collection.first_failure || 'none'}).`}`,
+  );
+  out('');
+  if (summary.reference_flows_per_s !== null) {
+    out(`Reference flow, same run: ${summary.reference_flows_per_s} flows/s (runs: ${summary.reference_runs.join(', ')}); its p99 is over its two requests.`);
+  } else {
+    out('Reference flow: not run (no ratio, so the throughput half of the target cannot be judged).');
+  }
+  out(
+    `Target (issue 4): disbursement flows/s >= ${summary.target.disbursement_per_reference_flow} x the reference's (${flows.disbursement.per_reference_flow ?? 'n/a'}: ${meetsRatio ? 'yes' : 'no'}) ` +
+      `and p99 per request < ${summary.target.disbursement_req_p99_ms} ms (${format(flows.disbursement.req_p99_ms)} ms: ${meetsP99 ? 'yes' : 'no'}): ` +
+      `${summary.meets_target ? 'MET' : 'NOT MET'}${summary.valid ? '' : ' (INVALID run)'}.`,
+  );
+}
+
 async function referenceBenchmark(options) {
   const result = await runReference({ connections: options.connections, durationSeconds: options.durationSeconds });
   out(`Reference flow: ${result.flows_per_s} flows/s, p50 ${result.req_p50_ms} ms, p99 ${result.req_p99_ms} ms (${options.connections} connections, ${options.durationSeconds} s)${referenceIsValid(result) ? '' : ' INVALID'}`);
@@ -276,8 +386,8 @@ async function referenceBenchmark(options) {
 async function main() {
   const options = parseArguments(process.argv.slice(2), process.env);
   const summaries = [];
-  // The gateway and quote benchmarks already run the reference before and after themselves.
-  const ownBenchmarks = { gateway: gatewayBenchmark, quote: quoteBenchmark, reference: referenceBenchmark };
+  // Our benchmarks already run the reference before and after themselves.
+  const ownBenchmarks = { gateway: gatewayBenchmark, quote: quoteBenchmark, flows: flowsBenchmark, reference: referenceBenchmark };
   const names = options.names.some((name) => name !== 'reference') ? options.names.filter((name) => name !== 'reference') : options.names;
   for (const name of names) {
     try {

@@ -30,7 +30,7 @@ const feeScheduleSql =
 // services/wallet/src/store/transactions.ts (withReadOnlySnapshot)
 const beginSnapshotSql = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 // services/wallet/src/store/user-store.ts (findUserByPhone)
-const userSql = 'SELECT user_id, phone, name, account_status, kyc_status, tier FROM users WHERE phone = $1';
+const userSql = 'SELECT user_id, phone, name, account_status, kyc_status, tier, clock_timestamp() AS now FROM users WHERE phone = $1';
 // services/wallet/src/store/user-store.ts (walletsOfUser, run by findUserByPhone and again by findWalletAccount)
 const walletsSql = `SELECT w.user_id, w.currency, w.status, w.account_id, a.balance_minor
        FROM wallets w JOIN ledger_accounts a ON a.account_id = w.account_id
@@ -40,7 +40,6 @@ const walletsSql = `SELECT w.user_id, w.currency, w.status, w.account_id, a.bala
 const partnerAccountSql =
   "SELECT partner_id, currency, account_id, balance_minor FROM ledger_accounts WHERE kind = 'partner' AND partner_id = $1 AND currency = $2";
 // services/wallet/src/store/transfer-store.ts (databaseNow)
-const nowSql = 'SELECT clock_timestamp() AS now';
 // services/wallet/src/store/limit-store.ts (listLimitRules)
 const limitRulesSql = `SELECT tier, transaction_type, currency, per_transaction_max_minor, daily_max_minor, weekly_max_minor, monthly_max_minor, yearly_max_minor, per_hour_count_max, per_day_count_max FROM tier_limits
       WHERE ($1::text IS NULL OR tier = $1)
@@ -85,13 +84,13 @@ async function walletCheck(quote) {
   const client = await walletPool.connect();
   try {
     await client.query(beginSnapshotSql);
+    // The user with the database clock in one statement, then the user's wallets, as the wallet does.
     const user = (await client.query(userSql, [quote.phone])).rows[0];
     if (!user) throw new Error(`no user ${quote.phone}`);
-    await client.query(walletsSql, [user.user_id]);
-    const partnerAccount = (await client.query(partnerAccountSql, [workload.partnerId, quote.currency])).rows[0];
     const wallet = (await client.query(walletsSql, [user.user_id])).rows.find((row) => row.currency === quote.currency);
+    const partnerAccount = (await client.query(partnerAccountSql, [workload.partnerId, quote.currency])).rows[0];
     if (!wallet) throw new Error(`no ${quote.currency} wallet for ${quote.phone}`);
-    const now = (await client.query(nowSql)).rows[0].now;
+    const now = user.now;
     const rules = (await client.query(limitRulesSql, [user.tier])).rows;
     if (!rules.some((rule) => rule.transaction_type === quote.type && rule.currency === quote.currency)) throw new Error(`no limit rule for ${user.tier} ${quote.type} ${quote.currency}`);
     const windows = limitWindowsAt(now);

@@ -4,8 +4,8 @@ import { buildPosting, type AccountRole } from '../domain/posting';
 import { firstFailingCheck } from '../domain/transfer-checks';
 import { newTransactionId } from '../domain/transaction-id';
 import { lockUserByPhone, findWalletAccount } from '../store/user-store';
-import { ensurePartnerAccount, findPartnerAccount, lockAccountsAndReadClock, systemAccountId } from '../store/account-store';
-import { claimTransferForPosting, findTransfer, insertEntries } from '../store/transfer-store';
+import { ensurePartnerAccount, findPartnerAccount, lockAccounts, systemAccountId } from '../store/account-store';
+import { claimTransferForPosting, databaseNow, findTransfer, insertEntries } from '../store/transfer-store';
 import { retryOnTransientConflict } from '../store/transactions';
 import type { PostDelayPoint, PostingFaultInjection } from '../config';
 import type { TransferCheckRequest } from './check-transfer';
@@ -60,8 +60,15 @@ async function postUnderLocks(client: PoolClient, request: TransferRequest, faul
 
   const wallet = await findWalletAccount(client, user.userId, request.currency);
   const partnerAccount = await findPartnerAccount(client, request.partnerId, request.currency);
-  // The clock is read with the last locks, so it is never earlier than a posting this one waited for.
-  const { balances: lockedBalances, now } = await lockAccountsAndReadClock(
+  // Everything that needs only the user's lock is read before the account locks, so the partner's
+  // and the fee revenue's rows (shared by every posting of that partner or currency) are held for
+  // as few statements as possible. Limit usage is the user's own postings, which the user's lock
+  // already serialises; the clock is read after that lock, so it is never earlier than a posting
+  // of this user that this one waited for.
+  const now = await databaseNow(client);
+  const limitFacts = await loadLimitFacts(client, user, request, now);
+  const feeRevenueAccountId = request.feeMinor > 0n ? await systemAccountId(client, 'fee_revenue', request.currency) : undefined;
+  const lockedBalances = await lockAccounts(
     client,
     [wallet?.accountId, partnerAccount?.accountId].filter((id): id is string => id !== undefined),
   );
@@ -69,7 +76,7 @@ async function postUnderLocks(client: PoolClient, request: TransferRequest, faul
     user,
     wallet: wallet && { status: wallet.status, balanceMinor: lockedBalances.get(wallet.accountId) ?? 0n },
     partnerBalanceMinor: partnerAccount ? (lockedBalances.get(partnerAccount.accountId) ?? 0n) : 0n,
-    ...(await loadLimitFacts(client, user, request, now)),
+    ...limitFacts,
   });
   if (refusal) throw new PkcError(refusal);
   if (!wallet || !partnerAccount) throw new Error('checks passed without a wallet and a partner account');
@@ -94,7 +101,7 @@ async function postUnderLocks(client: PoolClient, request: TransferRequest, faul
   const accountOf: Record<AccountRole, string | undefined> = {
     user_wallet: wallet.accountId,
     partner: partnerAccount.accountId,
-    fee_revenue: request.feeMinor > 0n ? await systemAccountId(client, 'fee_revenue', request.currency) : undefined,
+    fee_revenue: feeRevenueAccountId,
     funding: undefined,
   };
   const posting = buildPosting({ kind: request.type, currency: request.currency, amountMinor: request.amountMinor, feeMinor: request.feeMinor });

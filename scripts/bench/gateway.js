@@ -174,7 +174,7 @@ async function deleteRedisKeys(redisUrl, prefix) {
   }
 }
 
-/** Removes the run's exchange and the dead-letter exchange and queue the bus declared for it. */
+/** Removes the run's exchange, the dead-letter exchange and queue the bus declared for it, and webhooks' queues. */
 async function deleteExchange(amqpUrl, exchange) {
   const amqp = require('amqplib');
   const { deadLetterNames } = require('@pwa/bus');
@@ -183,6 +183,9 @@ async function deleteExchange(amqpUrl, exchange) {
   try {
     const channel = await connection.createChannel();
     await channel.deleteQueue(deadLetter.queue);
+    // The webhooks service's durable queues (only the webhooks benchmark starts it; deleting a
+    // queue that does not exist is a no-op).
+    for (const suffix of ['webhooks.partner-events', 'webhooks.transaction-events']) await channel.deleteQueue(`${exchange}.${suffix}`);
     await channel.deleteExchange(deadLetter.exchange);
     await channel.deleteExchange(exchange);
     await channel.close();

@@ -73,7 +73,8 @@ function benchPhone(index) {
  * partner, users, limits, token, and the workload (every user x type x currency).
  * `cpuProfile` lists processes to start under --cpu-prof (profiles are written when they stop).
  * The flows benchmark (flows.js) starts the same stack with more `services` (collections,
- * disbursements), its own database, ENVIRONMENT and partner funding.
+ * disbursements), its own database, ENVIRONMENT and partner funding; the webhooks benchmark
+ * (webhooks.js) adds webhooks and onboards the partner with `webhookUrl` (its local receiver).
  */
 async function startQuoteStack({
   log,
@@ -84,6 +85,7 @@ async function startQuoteStack({
   databaseName,
   environment,
   funding = partnerFunding,
+  webhookUrl,
 }) {
   const baseSettings = readSettings(env);
   const needed = [...services, 'gateway'];
@@ -150,7 +152,7 @@ async function startQuoteStack({
 
     const cliEnv = stack.operatorCliEnvironment(settings, { authKeyEncryptionKey, webhookSecretSealingKey, env: benchEnv });
     const partner = await runOperatorCliOrThrow(
-      ['onboard', '--name', `Bench ${runId}`, '--permissions', 'collection,disbursement', '--status', 'active', '--rate-limit', String(partnerRateLimitPerMinute)],
+      ['onboard', '--name', `Bench ${runId}`, '--permissions', 'collection,disbursement', '--status', 'active', '--rate-limit', String(partnerRateLimitPerMinute), ...(webhookUrl ? ['--webhook-url', webhookUrl] : [])],
       cliEnv,
     );
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// npm run bench -- [gateway|quote|flows|reference] [--duration S] [--connections N] [--rounds N]
+// npm run bench -- [gateway|quote|flows|webhooks|reference] [--duration S] [--connections N] [--rounds N]
 //                  [--latency-connections N] [--warmup S] [--no-reference] [--pg-waits] (flows)
-//                  [--users N]   (quote: 16, flows: 64)
+//                  [--users N]   (quote: 16, flows and webhooks: 64)
 //                  [--cpu-prof quotes,wallet,gateway,auth,collections,disbursements,raw]   (quote and flows)
 // No name runs every benchmark. Each benchmark of ours also runs the shared reference flow in the
 // same run, before and after, and reports its figures next to the reference (and as ratios), since
@@ -13,14 +13,15 @@ const { runReference, referenceAvailable, referenceScript, referenceIsValid } = 
 const { startBenchStack, stopBenchStack, measureGateway, format } = require('./gateway');
 const { runQuoteBenchmark } = require('./quote');
 const { runFlowsBenchmark } = require('./flows');
+const { runWebhooksBenchmark } = require('./webhooks');
 
 const targetAddedP50Ms = 2;
 /** Issue 4: the disbursement flow keeps at least this share of the reference's flows/s ... */
 const targetDisbursementRatio = 0.35;
 /** ... with every request's p99 (over both steps) under this. */
 const targetDisbursementP99Ms = 50;
-const benchmarks = ['gateway', 'quote', 'flows', 'reference'];
-const profilable = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'gateway', 'raw'];
+const benchmarks = ['gateway', 'quote', 'flows', 'webhooks', 'reference'];
+const profilable = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'gateway', 'raw'];
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -377,6 +378,75 @@ function printFlowsTable(summary, { meetsRatio, meetsP99 }) {
   );
 }
 
+async function webhooksBenchmark(options) {
+  const before = await referenceRun(options, 'before');
+  log(`starting the webhooks bench stack (auth, wallet, quotes, collections, disbursements, webhooks, gateway; sandbox; ${options.users || 64} users) and a receiver`);
+  const measured = await runWebhooksBenchmark(options, { log });
+  log('webhooks bench stack stopped');
+  const after = await referenceRun(options, 'after');
+  const reference = referenceSummary([before, after]);
+  const { failures } = measured;
+  const valid = failures.non2xx === 0 && failures.errors === 0 && failures.unexpected === 0 && measured.mismatches === 0 && measured.unparseable === 0 && measured.pending === 0;
+  const summary = {
+    bench: 'webhooks',
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu_model: (os.cpus()[0] || {}).model,
+    connections: options.connections,
+    duration_s: options.durationSeconds,
+    rounds: options.rounds,
+    users: measured.users,
+    deliveries_per_s: round(measured.deliveriesPerSecond, 0),
+    status_changes_per_s: round(measured.statusChangesPerSecond, 0),
+    runs: measured.rounds.map((run) => ({ deliveries_per_s: round(run.deliveriesPerSecond, 0), status_changes_per_s: round(run.statusChangesPerSecond, 0), backlog_at_end: run.backlogAtEnd })),
+    delay_ms: { p50: round(measured.delay.p50Ms), p99: round(measured.delay.p99Ms), max: round(measured.delay.maxMs), samples: measured.delay.count },
+    backlog_before_drain: measured.backlogBeforeDrain,
+    drain_s: round(measured.drainSeconds, 2),
+    drain_deliveries_per_s: round(measured.drainDeliveriesPerSecond, 0),
+    events: measured.expected,
+    delivered: measured.received,
+    pending_at_end: measured.pending,
+    duplicates: measured.duplicates,
+    signature_mismatches: measured.mismatches,
+    delivery_status_counts: measured.statusCounts,
+    flow_failures: { non2xx: failures.non2xx, errors: failures.errors, unexpected: failures.unexpected, ...(failures.firstFailure ? { first: failures.firstFailure } : {}) },
+    cores_busy: roundAll(measured.coresBusy),
+    webhook_config: measured.webhookConfig,
+    valid,
+    reference_flows_per_s: reference ? round(reference.flowsPerSecond, 0) : null,
+    reference_runs: reference ? reference.runs : [],
+    deliveries_per_reference_flow: reference ? round(measured.deliveriesPerSecond / reference.flowsPerSecond) : null,
+  };
+  printWebhooksTable(summary);
+  return summary;
+}
+
+function printWebhooksTable(summary) {
+  const row = (cells) => out(cells.map((cell, index) => String(cell).padEnd(index === 0 ? 44 : 14)).join(''));
+  out('');
+  out(
+    `Webhooks benchmark: disbursement flows through the gateway (${summary.connections} connections, ${summary.users} users x 2 currencies, sandbox), ` +
+      `each completed transfer a signed webhook to a local receiver; ${summary.rounds} rounds of ${summary.duration_s} s (node ${summary.node}, ${summary.cpus} CPUs, ${summary.cpu_model})`,
+  );
+  row(['deliveries/s (first arrivals in the rounds)', summary.deliveries_per_s, `runs: ${summary.runs.map((run) => run.deliveries_per_s).join(', ')}`]);
+  row(['status changes/s (completed disbursements)', summary.status_changes_per_s, `runs: ${summary.runs.map((run) => run.status_changes_per_s).join(', ')}`]);
+  row(['status change -> first attempt p50 ms', format(summary.delay_ms.p50), `(${summary.delay_ms.samples} deliveries)`]);
+  row(['status change -> first attempt p99 ms', format(summary.delay_ms.p99), `max ${format(summary.delay_ms.max)}`]);
+  row(['backlog when the load stopped', summary.backlog_before_drain, `drained in ${format(summary.drain_s)} s${summary.drain_deliveries_per_s === null ? '' : ` (${summary.drain_deliveries_per_s}/s)`}`]);
+  row(['pending after the drain wait', summary.pending_at_end, `of ${summary.events} events`]);
+  row(['duplicates (webhook-id seen before)', summary.duplicates, '']);
+  row(['signature mismatches', summary.signature_mismatches, '']);
+  row(['reference flows/s (same run)', summary.reference_flows_per_s ?? 'n/a', `runs: ${summary.reference_runs.join(', ') || 'n/a'}`]);
+  row(['deliveries/s per reference flow/s', summary.deliveries_per_reference_flow ?? 'n/a', '']);
+  out(`Cores busy during the rounds: ${Object.entries(summary.cores_busy).sort((a, b) => b[1] - a[1]).map(([name, cores]) => `${name} ${format(cores)}`).join(', ')}`);
+  out(`Webhook deliveries by status at the end: ${JSON.stringify(summary.delivery_status_counts)}; webhooks config: ${Object.entries(summary.webhook_config).map(([key, value]) => `${key}=${value}`).join(', ')}`);
+  const flowFailures = summary.flow_failures;
+  out(
+    `Flow non-2xx ${flowFailures.non2xx}, errors ${flowFailures.errors}, unexpected ${flowFailures.unexpected}.` +
+      `${summary.valid ? '' : ` INVALID run (pending deliveries, signature mismatches or failed flows${flowFailures.first ? `; first failure: ${flowFailures.first}` : ''}).`}`,
+  );
+}
+
 async function referenceBenchmark(options) {
   const result = await runReference({ connections: options.connections, durationSeconds: options.durationSeconds });
   out(`Reference flow: ${result.flows_per_s} flows/s, p50 ${result.req_p50_ms} ms, p99 ${result.req_p99_ms} ms (${options.connections} connections, ${options.durationSeconds} s)${referenceIsValid(result) ? '' : ' INVALID'}`);
@@ -387,7 +457,7 @@ async function main() {
   const options = parseArguments(process.argv.slice(2), process.env);
   const summaries = [];
   // Our benchmarks already run the reference before and after themselves.
-  const ownBenchmarks = { gateway: gatewayBenchmark, quote: quoteBenchmark, flows: flowsBenchmark, reference: referenceBenchmark };
+  const ownBenchmarks = { gateway: gatewayBenchmark, quote: quoteBenchmark, flows: flowsBenchmark, webhooks: webhooksBenchmark, reference: referenceBenchmark };
   const names = options.names.some((name) => name !== 'reference') ? options.names.filter((name) => name !== 'reference') : options.names;
   for (const name of names) {
     try {

@@ -1,2 +1,2 @@
-export { createPool, withTransaction, pingDatabase, assertSafeIdentifier, type Pool, type PoolClient, type CreatePoolOptions } from './pool';
+export { createPool, withTransaction, type TransactionMode, pingDatabase, assertSafeIdentifier, type Pool, type PoolClient, type CreatePoolOptions } from './pool';
 export { migrate, ensureDatabase, dropDatabase, type MigrateOptions } from './migrate';

@@ -28,11 +28,23 @@ export function createPool(options: CreatePoolOptions): Pool {
   return pool;
 }
 
+/** How a transaction begins: the default read-write, or a read-only snapshot for checks and reports. */
+export type TransactionMode = 'read_write' | 'read_only_snapshot';
+
+const beginStatements: Record<TransactionMode, string> = {
+  read_write: 'BEGIN',
+  read_only_snapshot: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+};
+
 /** Runs fn inside BEGIN/COMMIT on one client, rolling back on any error. */
-export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(
+  pool: Pool,
+  fn: (client: PoolClient) => Promise<T>,
+  mode: TransactionMode = 'read_write',
+): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(beginStatements[mode]);
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

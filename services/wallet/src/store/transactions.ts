@@ -1,22 +1,11 @@
-import type { Pool, PoolClient } from '@pwa/db';
+import { withTransaction, type Pool, type PoolClient } from '@pwa/db';
 
 /**
  * Transaction helpers beyond @pwa/db's withTransaction: a read-only snapshot for checks and
  * reports, and a bounded retry for the conflicts Postgres resolves by aborting one transaction.
  */
-export async function withReadOnlySnapshot<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+export function withReadOnlySnapshot<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(pool, work, 'read_only_snapshot');
 }
 
 const deadlockDetected = '40P01';

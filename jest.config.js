@@ -15,7 +15,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{libs,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts'],
+      testMatch: ['<rootDir>/{libs,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts', '<rootDir>/test/deploy/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.js',
       globalTeardown: '<rootDir>/test/support/global-teardown.js',
       slowTestThreshold: 30,

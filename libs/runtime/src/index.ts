@@ -5,3 +5,4 @@ export {
   type ServiceContext,
   type HostedService,
 } from './service-host';
+export { migrateOnlyAndExit, type MigrateOnlyOptions } from './migrate-only';

@@ -1,0 +1,28 @@
+import { baseServiceConfigSchema, loadConfig } from '@pwa/config';
+import { migrate } from '@pwa/db';
+import { createLogger } from '@pwa/logging';
+
+export interface MigrateOnlyOptions {
+  service: string;
+  schema: string;
+  migrationsDirectory: string;
+}
+
+/**
+ * The entry a deployment runs before rolling out (the Helm chart's pre-install/pre-upgrade Job):
+ * apply the service's pending migrations, then exit 0, or exit 1 saying why. Services still
+ * migrate at boot too; the advisory lock makes the second run a no-op.
+ */
+export function migrateOnlyAndExit(options: MigrateOnlyOptions, env: Record<string, string | undefined>): void {
+  const config = loadConfig(baseServiceConfigSchema, env);
+  const logger = createLogger({ service: options.service, level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  migrate({ databaseUrl: config.DATABASE_URL, schema: options.schema, directory: options.migrationsDirectory })
+    .then((applied) => {
+      logger.info({ migrations: applied }, applied.length > 0 ? 'migrations applied' : 'no pending migrations');
+      process.exit(0);
+    })
+    .catch((error: unknown) => {
+      logger.fatal({ err: error }, 'migrations failed');
+      process.exit(1);
+    });
+}

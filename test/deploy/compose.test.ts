@@ -1,0 +1,235 @@
+// Validates docker-compose.yml (and the Prometheus scrape config) without a Docker engine:
+// `docker compose config` resolves the file client-side. Needs the docker client with the compose
+// plugin (`docker compose`), or the standalone `docker-compose`; without either the suite fails
+// with a message saying so, it never skips.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const composeFile = path.join(repoRoot, 'docker-compose.yml');
+
+const requiredSecrets = {
+  AUTH_KEY_ENCRYPTION_KEY: 'dummy-auth-key-encryption-key',
+  WEBHOOK_SECRET_SEALING_KEY: 'dummy-webhook-secret-sealing-key',
+  POSTGRES_PASSWORD: 'dummy-postgres-password',
+  RABBITMQ_PASSWORD: 'dummy-rabbitmq-password',
+  GRAFANA_ADMIN_PASSWORD: 'dummy-grafana-password',
+} as const;
+
+const internalServices = [
+  { name: 'auth', port: 4101, env: ['DATABASE_URL', 'AMQP_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY'] },
+  { name: 'wallet', port: 4102, env: ['DATABASE_URL'] },
+  { name: 'quotes', port: 4103, env: ['DATABASE_URL', 'WALLET_URL'] },
+  { name: 'collections', port: 4104, env: ['DATABASE_URL', 'AMQP_URL', 'QUOTES_URL', 'WALLET_URL'] },
+  { name: 'disbursements', port: 4105, env: ['DATABASE_URL', 'AMQP_URL', 'QUOTES_URL', 'WALLET_URL'] },
+  { name: 'webhooks', port: 4106, env: ['DATABASE_URL', 'AMQP_URL', 'WEBHOOK_SECRET_SEALING_KEY'] },
+] as const;
+
+interface ComposeService {
+  image?: string;
+  build?: { context?: string; dockerfile?: string; args?: Record<string, string> };
+  environment?: Record<string, string | null>;
+  ports?: Array<string | { target: number | string; published?: number | string; host_ip?: string }>;
+  volumes?: Array<string | { source?: string; target?: string }>;
+  healthcheck?: { test?: string[] | string };
+  depends_on?: Record<string, { condition?: string }> | string[];
+}
+interface ComposeModel {
+  services: Record<string, ComposeService>;
+}
+
+type Compose = { command: string; prefix: string[]; json: boolean };
+
+/** `docker compose` (v2, JSON output) if the plugin is there, else the standalone `docker-compose`. */
+function findCompose(): Compose {
+  const docker = spawnSync('docker', ['--version'], { encoding: 'utf8' });
+  const plugin = docker.error ? undefined : spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
+  if (plugin && plugin.status === 0) return { command: 'docker', prefix: ['compose'], json: true };
+  const standalone = spawnSync('docker-compose', ['version'], { encoding: 'utf8' });
+  if (!standalone.error && standalone.status === 0) return { command: 'docker-compose', prefix: [], json: false };
+  throw new Error(
+    docker.error
+      ? 'The docker client is not installed: these tests run `docker compose config` (no engine needed). ' +
+          'Install the docker client with its compose plugin (or `apt-get install docker-compose`).'
+      : 'The docker client is installed but `docker compose` is not (nor `docker-compose`): install the compose ' +
+          'plugin (docker-compose-plugin) or `apt-get install docker-compose`.',
+  );
+}
+
+let compose: Compose;
+let workDir: string;
+let emptyEnvFile: string;
+
+/** Runs `config` with exactly the given variables (plus PATH/HOME), ignoring any local .env file. */
+function composeConfig(variables: Record<string, string>) {
+  const args = [...compose.prefix, '-f', composeFile, '--env-file', emptyEnvFile, 'config', ...(compose.json ? ['--format', 'json'] : [])];
+  return spawnSync(compose.command, args, {
+    cwd: workDir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? workDir, ...variables },
+    timeout: 30_000,
+  });
+}
+
+function portsOf(service: ComposeService): Array<{ hostIp?: string; published?: string; target: string }> {
+  return (service.ports ?? []).map((port) => {
+    if (typeof port === 'string') {
+      const parts = port.replace(/\/(tcp|udp)$/, '').split(':');
+      const target = parts.pop() as string;
+      const published = parts.pop();
+      return { hostIp: parts.pop(), published, target };
+    }
+    return { hostIp: port.host_ip, published: port.published === undefined ? undefined : String(port.published), target: String(port.target) };
+  });
+}
+
+function dependsOn(service: ComposeService): Record<string, string | undefined> {
+  const raw = service.depends_on ?? {};
+  if (Array.isArray(raw)) return Object.fromEntries(raw.map((name) => [name, 'service_started']));
+  return Object.fromEntries(Object.entries(raw).map(([name, entry]) => [name, entry.condition]));
+}
+
+function healthTest(service: ComposeService): string {
+  const test = service.healthcheck?.test;
+  return Array.isArray(test) ? test.join(' ') : (test ?? '');
+}
+
+let model: ComposeModel;
+
+/** One resolved service; fails the test naming it when docker-compose.yml lacks it. */
+function svc(name: string): ComposeService {
+  const service = model.services[name];
+  if (!service) throw new Error(`docker-compose.yml has no service ${name}`);
+  return service;
+}
+
+beforeAll(() => {
+  compose = findCompose();
+  workDir = mkdtempSync(path.join(tmpdir(), 'pwa-compose-'));
+  emptyEnvFile = path.join(workDir, 'empty.env');
+  writeFileSync(emptyEnvFile, '');
+  const result = composeConfig({ ...requiredSecrets });
+  if (result.error || result.status !== 0) {
+    throw new Error(`compose config failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stderr}`);
+  }
+  model = (compose.json ? JSON.parse(result.stdout) : parseYaml(result.stdout)) as ComposeModel;
+});
+
+afterAll(() => {
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('docker-compose.yml', () => {
+  it('when resolved with every secret set, then it holds the seven services and the five servers', () => {
+    expect(Object.keys(model.services).sort()).toEqual(
+      ['auth', 'collections', 'disbursements', 'gateway', 'grafana', 'postgres', 'prometheus', 'quotes', 'rabbitmq', 'redis', 'wallet', 'webhooks'].sort(),
+    );
+    expect(svc('postgres').image).toBe('postgres:16');
+    expect(svc('rabbitmq').image).toBe('rabbitmq:3.13-management');
+    expect(svc('redis').image).toMatch(/^redis:7/);
+    expect(svc('prometheus').image).toMatch(/^prom\/prometheus:/);
+    expect(svc('grafana').image).toMatch(/^grafana\/grafana:/);
+    for (const server of ['postgres', 'rabbitmq', 'redis', 'prometheus', 'grafana']) {
+      expect(healthTest(svc(server))).not.toBe('');
+    }
+  });
+
+  it.each(internalServices)('when resolved, then $name is built from the Dockerfile with its port, env and readiness check', ({ name, port, env }) => {
+    const service = svc(name);
+    expect(service.build?.args?.SERVICE).toBe(name);
+    expect(path.basename(service.build?.dockerfile ?? '')).toBe('Dockerfile');
+    expect(path.resolve(service.build?.context ?? '')).toBe(repoRoot);
+    expect(service.environment?.HOST).toBe('0.0.0.0');
+    expect(service.environment?.PORT).toBe(String(port));
+    for (const key of env) expect(service.environment?.[key]).toEqual(expect.any(String));
+    expect(service.environment?.DATABASE_URL).toContain('@postgres:5432/');
+    expect(healthTest(service)).toContain('/readyz');
+    expect(dependsOn(service).postgres).toBe('service_healthy');
+    // Internal ports stay on the compose network.
+    expect(portsOf(service)).toEqual([]);
+  });
+
+  it('when resolved, then only auth receives the key encryption key and only auth and webhooks the sealing key', () => {
+    for (const [name, service] of Object.entries(model.services)) {
+      expect([name, 'AUTH_KEY_ENCRYPTION_KEY' in (service.environment ?? {})]).toEqual([name, name === 'auth']);
+      expect([name, 'WEBHOOK_SECRET_SEALING_KEY' in (service.environment ?? {})]).toEqual([name, name === 'auth' || name === 'webhooks']);
+    }
+    expect(svc('auth').environment?.AUTH_KEY_ENCRYPTION_KEY).toBe(requiredSecrets.AUTH_KEY_ENCRYPTION_KEY);
+  });
+
+  it('when resolved, then the gateway publishes 8443 only, reaches every service and mounts its TLS pair', () => {
+    const gateway = svc('gateway');
+    expect(gateway.build?.args?.SERVICE).toBe('gateway');
+    expect(portsOf(gateway)).toEqual([expect.objectContaining({ published: '8443', target: '8443' })]);
+    expect(gateway.environment).toMatchObject({
+      HOST: '0.0.0.0',
+      PORT: '8443',
+      ADMIN_PORT: '9400',
+      TLS_CERT_FILE: '/run/tls/cert.pem',
+      TLS_KEY_FILE: '/run/tls/key.pem',
+      REDIS_URL: 'redis://redis:6379',
+    });
+    for (const { name, port } of internalServices) {
+      expect(gateway.environment?.[`${name.toUpperCase()}_URL`]).toBe(`http://${name}:${port}`);
+      expect(dependsOn(gateway)[name]).toBe('service_healthy');
+    }
+    expect(dependsOn(gateway)).toMatchObject({ redis: 'service_healthy', rabbitmq: 'service_healthy' });
+    expect(healthTest(gateway)).toContain('ADMIN_PORT');
+    const volumes = (gateway.volumes ?? []).map((volume) => (typeof volume === 'string' ? volume : `${volume.source}:${volume.target}`));
+    expect(volumes).toEqual([expect.stringMatching(/\.local\/tls:\/run\/tls(:ro)?$/)]);
+  });
+
+  it('when resolved, then Grafana mounts its provisioning and dashboards and Prometheus its scrape config', () => {
+    const mounts = (name: string) =>
+      (svc(name).volumes ?? []).map((volume) => (typeof volume === 'string' ? volume : `${volume.source}:${volume.target}`)).join('\n');
+    expect(mounts('grafana')).toContain('deploy/grafana/provisioning:/etc/grafana/provisioning');
+    expect(mounts('grafana')).toContain('deploy/grafana/dashboards:/var/lib/grafana/dashboards');
+    expect(mounts('prometheus')).toContain('deploy/prometheus/prometheus.yml:/etc/prometheus/prometheus.yml');
+    expect(svc('grafana').environment?.GF_SECURITY_ADMIN_PASSWORD).toBe(requiredSecrets.GRAFANA_ADMIN_PASSWORD);
+  });
+
+  it.each(Object.keys(requiredSecrets))('when %s is not set, then compose config fails naming it', (name) => {
+    const variables: Record<string, string> = { ...requiredSecrets };
+    delete variables[name];
+    const result = composeConfig(variables);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(name);
+  });
+});
+
+describe('deploy/prometheus/prometheus.yml', () => {
+  it('when parsed, then it scrapes /metrics of every service and the gateway admin port', () => {
+    const config = parseYaml(readFileSync(path.join(repoRoot, 'deploy/prometheus/prometheus.yml'), 'utf8')) as {
+      scrape_configs: Array<{ metrics_path?: string; static_configs: Array<{ targets: string[] }> }>;
+    };
+    const targets = config.scrape_configs.flatMap((job) => {
+      expect(job.metrics_path ?? '/metrics').toBe('/metrics');
+      return job.static_configs.flatMap((group) => group.targets);
+    });
+    expect(targets.sort()).toEqual(['gateway:9400', ...internalServices.map(({ name, port }) => `${name}:${port}`)].sort());
+  });
+});
+
+describe('deploy/grafana', () => {
+  it('when provisioned, then the dashboard provider points at the mounted dashboards and the overview queries existing metrics', () => {
+    const provider = parseYaml(readFileSync(path.join(repoRoot, 'deploy/grafana/provisioning/dashboards/dashboards.yml'), 'utf8')) as {
+      providers: Array<{ options: { path: string } }>;
+    };
+    expect(provider.providers.map((entry) => entry.options.path)).toEqual(['/var/lib/grafana/dashboards']);
+    const datasources = parseYaml(readFileSync(path.join(repoRoot, 'deploy/grafana/provisioning/datasources/prometheus.yml'), 'utf8')) as {
+      datasources: Array<{ uid: string; url: string }>;
+    };
+    expect(datasources.datasources).toEqual([expect.objectContaining({ uid: 'prometheus', url: 'http://prometheus:9090' })]);
+    const dashboard = JSON.parse(readFileSync(path.join(repoRoot, 'deploy/grafana/dashboards/overview.json'), 'utf8')) as {
+      uid: string;
+      panels: Array<{ targets: Array<{ expr: string }> }>;
+    };
+    const exprs = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr)).join('\n');
+    for (const metric of ['http_requests_total', 'http_request_duration_seconds_bucket', 'gateway_upstream_circuit_state']) {
+      expect(exprs).toContain(metric);
+    }
+  });
+});

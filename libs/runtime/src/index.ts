@@ -6,3 +6,4 @@ export {
   type HostedService,
 } from './service-host';
 export { migrateOnlyAndExit, type MigrateOnlyOptions } from './migrate-only';
+export { runOperatorCli, type OperatorCli, type OperatorCommandResult } from './operator-cli';

@@ -1,4 +1,5 @@
 import { Pool, type PoolClient } from 'pg';
+import { prepareParameterisedStatements } from './prepared-statements';
 
 export type { Pool, PoolClient };
 
@@ -25,6 +26,7 @@ export function createPool(options: CreatePoolOptions): Pool {
   // An idle client that loses its connection emits 'error' on the pool; without a listener it would
   // crash the process. The next checkout reconnects, so it is only worth a debug note.
   pool.on('error', () => undefined);
+  pool.on('connect', prepareParameterisedStatements);
   return pool;
 }
 

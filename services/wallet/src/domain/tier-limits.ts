@@ -49,6 +49,12 @@ export function findLimitRule(
   return rule ? { found: true, rule } : { found: false, refusal: 'PKC_4012' };
 }
 
+/** findLimitRule's answer when the store has looked up the one rule and whether the tier has any. */
+export function limitLookupOf(rule: TierLimitRule | undefined, tierHasRules: boolean): LimitLookup {
+  if (rule) return { found: true, rule };
+  return { found: false, refusal: tierHasRules ? 'PKC_4012' : 'PKC_4011' };
+}
+
 /**
  * The first limit this transaction would break, in the documented order: per transaction, daily,
  * weekly, monthly, yearly amount, then the count per day and per hour. The amount compared is the

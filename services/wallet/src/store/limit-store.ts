@@ -6,7 +6,7 @@ import type { Tier } from '../domain/user';
 import type { TransactionType } from '../domain/transaction-type';
 import type { Queryable } from './queryable';
 
-interface TierLimitRow {
+export interface TierLimitRow {
   tier: Tier;
   transaction_type: TransactionType;
   currency: Currency;
@@ -19,7 +19,7 @@ interface TierLimitRow {
   per_day_count_max: number;
 }
 
-function toRule(row: TierLimitRow): TierLimitRule {
+export function toRule(row: TierLimitRow): TierLimitRule {
   return {
     tier: row.tier,
     transactionType: row.transaction_type,
@@ -34,7 +34,7 @@ function toRule(row: TierLimitRow): TierLimitRule {
   };
 }
 
-const ruleColumns =
+export const ruleColumns =
   'tier, transaction_type, currency, per_transaction_max_minor, daily_max_minor, weekly_max_minor, monthly_max_minor, yearly_max_minor, per_hour_count_max, per_day_count_max';
 
 /** Every rule, or one tier's, in a stable order (tier as configured order, then type, then currency). */
@@ -85,13 +85,46 @@ export async function upsertLimitRule(client: PoolClient, rule: TierLimitRule): 
   );
 }
 
-interface UsageRow {
+export interface UsageRow {
   hour_count: number;
   day_count: number;
   day_amount_minor: string;
   week_amount_minor: string;
   month_amount_minor: string;
   year_amount_minor: string;
+}
+
+/**
+ * The usage statement of usageWithin, for statements that read it together with other facts:
+ * parameters $firstParameter.. are userId, transactionType, currency, the earliest window start,
+ * the hour, day, week, month and year starts, and now (see usageParameters).
+ */
+export function usageSelect(firstParameter: number): string {
+  const p = (offset: number): string => `$${firstParameter + offset}`;
+  return `SELECT count(*) FILTER (WHERE posted_at >= ${p(4)})::int AS hour_count,
+            count(*) FILTER (WHERE posted_at >= ${p(5)})::int AS day_count,
+            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(5)}), 0)::text AS day_amount_minor,
+            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(6)}), 0)::text AS week_amount_minor,
+            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(7)}), 0)::text AS month_amount_minor,
+            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(8)}), 0)::text AS year_amount_minor
+       FROM transfers
+      WHERE state = 'posted' AND user_id = ${p(0)} AND kind = ${p(1)} AND currency = ${p(2)}
+        AND posted_at >= ${p(3)} AND posted_at <= ${p(9)}`;
+}
+
+export function usageParameters(userId: string, transactionType: TransactionType, currency: Currency, windows: LimitWindows, now: Date): unknown[] {
+  return [userId, transactionType, currency, windows.earliestStart, windows.hourStart, windows.dayStart, windows.weekStart, windows.monthStart, windows.yearStart, now];
+}
+
+export function toUsage(row: UsageRow): LimitUsage {
+  return {
+    hourCount: row.hour_count,
+    dayCount: row.day_count,
+    dayAmountMinor: minorFromDatabase(row.day_amount_minor),
+    weekAmountMinor: minorFromDatabase(row.week_amount_minor),
+    monthAmountMinor: minorFromDatabase(row.month_amount_minor),
+    yearAmountMinor: minorFromDatabase(row.year_amount_minor),
+  };
 }
 
 /**
@@ -107,26 +140,8 @@ export async function usageWithin(
   windows: LimitWindows,
   now: Date,
 ): Promise<LimitUsage> {
-  const result = await db.query<UsageRow>(
-    `SELECT count(*) FILTER (WHERE posted_at >= $5)::int AS hour_count,
-            count(*) FILTER (WHERE posted_at >= $6)::int AS day_count,
-            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= $6), 0)::text AS day_amount_minor,
-            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= $7), 0)::text AS week_amount_minor,
-            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= $8), 0)::text AS month_amount_minor,
-            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= $9), 0)::text AS year_amount_minor
-       FROM transfers
-      WHERE state = 'posted' AND user_id = $1 AND kind = $2 AND currency = $3
-        AND posted_at >= $4 AND posted_at <= $10`,
-    [userId, transactionType, currency, windows.earliestStart, windows.hourStart, windows.dayStart, windows.weekStart, windows.monthStart, windows.yearStart, now],
-  );
+  const result = await db.query<UsageRow>(usageSelect(1), usageParameters(userId, transactionType, currency, windows, now));
   const row = result.rows[0];
   if (!row) throw new Error('usage query returned no row');
-  return {
-    hourCount: row.hour_count,
-    dayCount: row.day_count,
-    dayAmountMinor: minorFromDatabase(row.day_amount_minor),
-    weekAmountMinor: minorFromDatabase(row.week_amount_minor),
-    monthAmountMinor: minorFromDatabase(row.month_amount_minor),
-    yearAmountMinor: minorFromDatabase(row.year_amount_minor),
-  };
+  return toUsage(row);
 }

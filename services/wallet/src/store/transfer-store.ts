@@ -22,7 +22,7 @@ export type TransferRecord =
 
 export type PostedTransferRecord = Extract<TransferRecord, { state: 'posted' }>;
 
-interface TransferRow {
+export interface TransferRow {
   transfer_id: string;
   state: 'posted' | 'cancelled';
   kind: PostingKind | null;
@@ -37,7 +37,7 @@ interface TransferRow {
   cancelled_at: Date | null;
 }
 
-function toTransferRecord(row: TransferRow): TransferRecord {
+export function toTransferRecord(row: TransferRow): TransferRecord {
   if (row.state === 'cancelled') {
     if (row.cancelled_at === null) throw new Error(`transfer ${row.transfer_id} is cancelled without a time`);
     return { state: 'cancelled', transferId: row.transfer_id, cancelledAt: row.cancelled_at };
@@ -60,8 +60,22 @@ function toTransferRecord(row: TransferRow): TransferRecord {
   };
 }
 
-const transferColumns =
-  'transfer_id, state, kind, transaction_id, user_id, partner_id, currency, amount_minor, fee_minor, reference, posted_at, cancelled_at';
+export const transferColumnList = [
+  'transfer_id',
+  'state',
+  'kind',
+  'transaction_id',
+  'user_id',
+  'partner_id',
+  'currency',
+  'amount_minor',
+  'fee_minor',
+  'reference',
+  'posted_at',
+  'cancelled_at',
+] as const satisfies readonly (keyof TransferRow)[];
+
+const transferColumns = transferColumnList.join(', ');
 
 export async function findTransfer(db: Queryable, transferId: string): Promise<TransferRecord | undefined> {
   const result = await db.query<TransferRow>(`SELECT ${transferColumns} FROM transfers WHERE transfer_id = $1`, [transferId]);
@@ -118,6 +132,47 @@ export async function insertEntries(client: PoolClient, transferId: string, curr
       ORDER BY position`,
     [transferId, currency, entries.map((entry) => entry.accountId), entries.map((entry) => entry.amountMinor.toString())],
   );
+}
+
+/**
+ * claimTransferForPosting and insertEntries in one statement (one round trip): the entries are
+ * inserted only when the claim inserted the transfer row. False when the id was taken, and then
+ * nothing was written. Foreign keys and the entry triggers run as for two statements: the row
+ * triggers after the statement's inserts, the balance checks at commit.
+ */
+export async function claimTransferWithEntries(
+  client: PoolClient,
+  transfer: PostedTransferRecord,
+  entries: readonly EntryToInsert[],
+): Promise<boolean> {
+  if (entries.length === 0) throw new Error(`transfer ${transfer.transferId} has no entries to post`);
+  const result = await client.query(
+    `WITH claimed AS (
+       INSERT INTO transfers (transfer_id, state, kind, transaction_id, user_id, partner_id, currency, amount_minor, fee_minor, reference, posted_at)
+       VALUES ($1, 'posted', $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (transfer_id) DO NOTHING
+       RETURNING transfer_id, currency
+     )
+     INSERT INTO entries (transfer_id, account_id, currency, amount_minor)
+     SELECT claimed.transfer_id, leg.account_id, claimed.currency, leg.amount_minor
+       FROM claimed, unnest($11::bigint[], $12::bigint[]) WITH ORDINALITY AS leg (account_id, amount_minor, position)
+      ORDER BY leg.position`,
+    [
+      transfer.transferId,
+      transfer.kind,
+      transfer.transactionId,
+      transfer.userId,
+      transfer.partnerId,
+      transfer.currency,
+      transfer.amountMinor.toString(),
+      transfer.feeMinor.toString(),
+      transfer.reference,
+      transfer.postedAt,
+      entries.map((entry) => entry.accountId),
+      entries.map((entry) => entry.amountMinor.toString()),
+    ],
+  );
+  return (result.rowCount ?? 0) > 0;
 }
 
 /** The time of the database's clock, the one clock every replica shares for postings and limit windows. */

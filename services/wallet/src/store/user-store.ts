@@ -49,18 +49,6 @@ export async function findUserByPhone(db: Queryable, phone: string): Promise<Use
   return row ? withWallets(db, row) : undefined;
 }
 
-/**
- * findUserByPhone, with the database's clock read by the same statement rather than by a round
- * trip of its own. For the read-only checks: inside one snapshot the clock read here is as good as
- * one read later (the snapshot is taken by this first statement, so no posting it can see is later).
- * Postings must not use this: their clock must be read after the user's lock is held.
- */
-export async function findUserByPhoneWithClock(db: Queryable, phone: string): Promise<{ user: User; now: Date } | undefined> {
-  const result = await db.query<UserRow & { now: Date }>(`SELECT ${userColumns}, clock_timestamp() AS now FROM users WHERE phone = $1`, [phone]);
-  const row = result.rows[0];
-  return row ? { user: await withWallets(db, row), now: row.now } : undefined;
-}
-
 async function withWallets(db: Queryable, row: UserRow): Promise<User> {
   const wallets = await walletsOfUser(db, row.user_id);
   return toUser(row, wallets.map(({ currency, status, balanceMinor }) => ({ currency, status, balanceMinor })));

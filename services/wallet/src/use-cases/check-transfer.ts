@@ -2,10 +2,11 @@ import { PkcError } from '@pwa/errors';
 import type { Pool } from '@pwa/db';
 import type { AccountStatus, KycStatus } from '../domain/user';
 import { firstFailingCheck, type TransferIntent } from '../domain/transfer-checks';
-import { findUserByPhoneWithClock } from '../store/user-store';
-import { findPartnerAccount } from '../store/account-store';
+import { limitWindowsAt } from '../domain/limit-windows';
+import { noUsage } from '../domain/tier-limits';
+import { usageWithin } from '../store/limit-store';
+import { readCheckFacts } from '../store/transfer-facts-store';
 import { withReadOnlySnapshot } from '../store/transactions';
-import { loadLimitFacts } from './transfer-facts';
 
 export interface TransferCheckRequest extends TransferIntent {
   partnerId: string;
@@ -26,16 +27,14 @@ export interface TransferCheckResult {
  */
 export async function checkTransfer(pool: Pool, request: TransferCheckRequest): Promise<TransferCheckResult> {
   return withReadOnlySnapshot(pool, async (client) => {
-    // The user comes with their wallets, and the database clock (limit windows) is read by the same statement.
-    const found = await findUserByPhoneWithClock(client, request.phone);
-    const partnerAccount = await findPartnerAccount(client, request.partnerId, request.currency);
-    const partnerBalanceMinor = partnerAccount?.balanceMinor ?? 0n;
+    // One statement reads the user, the wallet, the partner's balance, the rule and the clock;
+    // the limit windows come from that clock, so the usage is the snapshot's second statement.
+    const facts = await readCheckFacts(client, request);
+    const { user, wallet, partnerBalanceMinor, limits, now } = facts;
     // No account is the first rule, and nothing else about the user can be loaded without one.
-    if (!found) throw new PkcError('PKC_3001');
-    const { user, now } = found;
-    const wallet = user.wallets.find((candidate) => candidate.currency === request.currency);
-    const limitFacts = await loadLimitFacts(client, user, request, now);
-    const refusal = firstFailingCheck(request, { user, wallet, partnerBalanceMinor, ...limitFacts });
+    if (!user) throw new PkcError('PKC_3001');
+    const usage = limits.found ? await usageWithin(client, user.userId, request.type, request.currency, limitWindowsAt(now), now) : noUsage;
+    const refusal = firstFailingCheck(request, { user, wallet, partnerBalanceMinor, limits, usage });
     if (refusal) throw new PkcError(refusal);
     return {
       recipient: { name: user.name, phone: user.phone, accountStatus: user.accountStatus, kycStatus: user.kycStatus, hasWallet: wallet !== undefined },

@@ -3,13 +3,15 @@ import { withTransaction, type Pool, type PoolClient } from '@pwa/db';
 import { buildPosting, type AccountRole } from '../domain/posting';
 import { firstFailingCheck } from '../domain/transfer-checks';
 import { newTransactionId } from '../domain/transaction-id';
-import { lockUserByPhone, findWalletAccount } from '../store/user-store';
-import { ensurePartnerAccount, findPartnerAccount, lockAccounts, systemAccountId } from '../store/account-store';
-import { claimTransferForPosting, databaseNow, findTransfer, insertEntries } from '../store/transfer-store';
+import { lockUserByPhone } from '../store/user-store';
+import { ensurePartnerAccount } from '../store/account-store';
+import { claimTransferWithEntries, findTransfer } from '../store/transfer-store';
+import { lockAccountsAndReadUsage, readPostingFacts } from '../store/transfer-facts-store';
+import { limitWindowsAt } from '../domain/limit-windows';
+import { noUsage } from '../domain/tier-limits';
 import { retryOnTransientConflict } from '../store/transactions';
 import type { PostDelayPoint, PostingFaultInjection } from '../config';
 import type { TransferCheckRequest } from './check-transfer';
-import { loadLimitFacts } from './transfer-facts';
 import { outcomeOf, type PostingOutcome } from './transfer-outcome';
 
 export interface TransferRequest extends TransferCheckRequest {
@@ -50,62 +52,70 @@ async function injectedDelay(faults: PostingFaultInjection, point: PostDelayPoin
   await new Promise((resolve) => setTimeout(resolve, faults.postDelayMs));
 }
 
+/**
+ * Four statements between BEGIN and COMMIT: lock the user; read the facts the lock protects (an
+ * earlier posting of this id, the accounts, the rule, the clock); lock the ledger accounts and read
+ * the limit usage; claim the id and write the entries. See store/transfer-facts-store.ts for why
+ * none of them can be merged with the next.
+ */
 async function postUnderLocks(client: PoolClient, request: TransferRequest, faults: PostingFaultInjection): Promise<PostingOutcome> {
   const user = await lockUserByPhone(client, request.phone);
-  // An earlier call with this id may have committed while this one waited for the user's lock.
-  const earlier = await findTransfer(client, request.transferId);
-  if (earlier) return outcomeOf(earlier);
-  // No account is the first rule, and nothing else about the user can be loaded without one.
+  // No account is the first rule, and nothing else about the user can be loaded without one. (A
+  // transfer id is only ever posted for an existing user, so there is no earlier posting to answer.)
   if (!user) throw new PkcError('PKC_3001');
-
-  const wallet = await findWalletAccount(client, user.userId, request.currency);
-  const partnerAccount = await findPartnerAccount(client, request.partnerId, request.currency);
-  // Everything that needs only the user's lock is read before the account locks, so the partner's
-  // and the fee revenue's rows (shared by every posting of that partner or currency) are held for
-  // as few statements as possible. Limit usage is the user's own postings, which the user's lock
-  // already serialises; the clock is read after that lock, so it is never earlier than a posting
-  // of this user that this one waited for.
-  const now = await databaseNow(client);
-  const limitFacts = await loadLimitFacts(client, user, request, now);
-  const feeRevenueAccountId = request.feeMinor > 0n ? await systemAccountId(client, 'fee_revenue', request.currency) : undefined;
-  const lockedBalances = await lockAccounts(
+  const facts = await readPostingFacts(client, {
+    transferId: request.transferId,
+    userId: user.userId,
+    tier: user.tier,
+    partnerId: request.partnerId,
+    currency: request.currency,
+    type: request.type,
+  });
+  // An earlier call with this id may have committed while this one waited for the user's lock.
+  if (facts.earlier) return outcomeOf(facts.earlier);
+  const { wallet, partnerAccountId, now } = facts;
+  const locked = await lockAccountsAndReadUsage(
     client,
-    [wallet?.accountId, partnerAccount?.accountId].filter((id): id is string => id !== undefined),
+    [wallet?.accountId, partnerAccountId].filter((id): id is string => id !== undefined),
+    facts.limits.found ? { userId: user.userId, type: request.type, currency: request.currency, windows: limitWindowsAt(now), now } : undefined,
   );
   const refusal = firstFailingCheck(request, {
     user,
-    wallet: wallet && { status: wallet.status, balanceMinor: lockedBalances.get(wallet.accountId) ?? 0n },
-    partnerBalanceMinor: partnerAccount ? (lockedBalances.get(partnerAccount.accountId) ?? 0n) : 0n,
-    ...limitFacts,
+    wallet: wallet && { status: wallet.status, balanceMinor: locked.balances.get(wallet.accountId) ?? 0n },
+    partnerBalanceMinor: partnerAccountId === undefined ? 0n : (locked.balances.get(partnerAccountId) ?? 0n),
+    limits: facts.limits,
+    usage: locked.usage ?? noUsage,
   });
   if (refusal) throw new PkcError(refusal);
-  if (!wallet || !partnerAccount) throw new Error('checks passed without a wallet and a partner account');
+  if (!wallet || partnerAccountId === undefined) throw new Error('checks passed without a wallet and a partner account');
 
   await injectedDelay(faults, 'before_claim');
   const transactionId = newTransactionId();
-  const claimed = await claimTransferForPosting(client, {
-    state: 'posted',
-    transferId: request.transferId,
-    kind: request.type,
-    transactionId,
-    userId: user.userId,
-    partnerId: request.partnerId,
-    currency: request.currency,
-    amountMinor: request.amountMinor,
-    feeMinor: request.feeMinor,
-    reference: request.reference,
-    postedAt: now,
-  });
-  if (!claimed) return outcomeOfWinner(client, request.transferId);
-
   const accountOf: Record<AccountRole, string | undefined> = {
     user_wallet: wallet.accountId,
-    partner: partnerAccount.accountId,
-    fee_revenue: feeRevenueAccountId,
+    partner: partnerAccountId,
+    fee_revenue: request.feeMinor > 0n ? facts.feeRevenueAccountId : undefined,
     funding: undefined,
   };
   const posting = buildPosting({ kind: request.type, currency: request.currency, amountMinor: request.amountMinor, feeMinor: request.feeMinor });
-  await insertEntries(client, request.transferId, request.currency, posting.legs.map((leg) => ({ accountId: requireAccount(accountOf, leg.role), amountMinor: leg.amountMinor })));
+  const claimed = await claimTransferWithEntries(
+    client,
+    {
+      state: 'posted',
+      transferId: request.transferId,
+      kind: request.type,
+      transactionId,
+      userId: user.userId,
+      partnerId: request.partnerId,
+      currency: request.currency,
+      amountMinor: request.amountMinor,
+      feeMinor: request.feeMinor,
+      reference: request.reference,
+      postedAt: now,
+    },
+    posting.legs.map((leg) => ({ accountId: requireAccount(accountOf, leg.role), amountMinor: leg.amountMinor })),
+  );
+  if (!claimed) return outcomeOfWinner(client, request.transferId);
   await injectedDelay(faults, 'before_commit');
   return { state: 'posted', transferId: request.transferId, transactionId, postedAt: now };
 }

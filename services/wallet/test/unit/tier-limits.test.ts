@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { findLimitRule, firstBrokenLimit, noUsage, warningsOfRule, type LimitUsage, type TierLimitRule } from '../../src/domain/tier-limits';
+import { findLimitRule, firstBrokenLimit, limitLookupOf, noUsage, warningsOfRule, type LimitUsage, type TierLimitRule } from '../../src/domain/tier-limits';
 
 const rule: TierLimitRule = {
   tier: 'Basic',
@@ -28,6 +28,12 @@ describe('finding the limit rule', () => {
 
   it('when the tier has the rule, then it is found', () => {
     expect(findLimitRule([rule], 'collection', 'USD')).toEqual({ found: true, rule });
+  });
+
+  it('when the store looked up one rule, then the answer is the same as findLimitRule over the whole tier', () => {
+    expect(limitLookupOf(rule, true)).toEqual(findLimitRule([rule], 'collection', 'USD'));
+    expect(limitLookupOf(undefined, true)).toEqual(findLimitRule([rule], 'disbursement', 'USD'));
+    expect(limitLookupOf(undefined, false)).toEqual(findLimitRule([], 'collection', 'USD'));
   });
 });
 

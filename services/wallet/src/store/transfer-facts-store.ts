@@ -1,0 +1,221 @@
+import { minorFromDatabase, type Currency } from '@pwa/money';
+import type { PoolClient } from '@pwa/db';
+import { limitLookupOf, type LimitLookup, type LimitUsage } from '../domain/tier-limits';
+import type { LimitWindows } from '../domain/limit-windows';
+import type { TransactionType } from '../domain/transaction-type';
+import type { AccountStatus, KycStatus, Tier, WalletStatus } from '../domain/user';
+import { toRule, toUsage, usageParameters, usageSelect, type TierLimitRow, type UsageRow } from './limit-store';
+import { toTransferRecord, transferColumnList, type TransferRecord, type TransferRow } from './transfer-store';
+import type { Queryable } from './queryable';
+
+/*
+ * The facts a check or a posting needs, read in as few statements as the rules allow: every
+ * statement is a round trip, and round trips are most of a posting's cost. Each function says
+ * which statement of the posting it is and why it cannot be merged with its neighbours.
+ */
+
+/** The one limit rule of a tier, type and currency, and whether the tier has any rule at all. */
+const ruleSelectList = `r.tier AS rule_tier, r.transaction_type AS rule_transaction_type, r.currency AS rule_currency,
+       r.per_transaction_max_minor, r.daily_max_minor, r.weekly_max_minor, r.monthly_max_minor, r.yearly_max_minor,
+       r.per_hour_count_max, r.per_day_count_max`;
+
+interface RuleColumns {
+  rule_tier: Tier | null;
+  rule_transaction_type: TransactionType | null;
+  rule_currency: Currency | null;
+  per_transaction_max_minor: string | null;
+  daily_max_minor: string | null;
+  weekly_max_minor: string | null;
+  monthly_max_minor: string | null;
+  yearly_max_minor: string | null;
+  per_hour_count_max: number | null;
+  per_day_count_max: number | null;
+  tier_has_rules: boolean | null;
+}
+
+function limitLookupFromRow(row: RuleColumns): LimitLookup {
+  if (row.rule_tier === null || row.rule_transaction_type === null || row.rule_currency === null) {
+    return limitLookupOf(undefined, row.tier_has_rules === true);
+  }
+  const ruleRow: TierLimitRow = {
+    tier: row.rule_tier,
+    transaction_type: row.rule_transaction_type,
+    currency: row.rule_currency,
+    per_transaction_max_minor: row.per_transaction_max_minor ?? '0',
+    daily_max_minor: row.daily_max_minor ?? '0',
+    weekly_max_minor: row.weekly_max_minor ?? '0',
+    monthly_max_minor: row.monthly_max_minor ?? '0',
+    yearly_max_minor: row.yearly_max_minor ?? '0',
+    per_hour_count_max: row.per_hour_count_max ?? 0,
+    per_day_count_max: row.per_day_count_max ?? 0,
+  };
+  return limitLookupOf(toRule(ruleRow), true);
+}
+
+export interface CheckFacts {
+  user: { userId: string; phone: string; name: string; accountStatus: AccountStatus; kycStatus: KycStatus; tier: Tier } | undefined;
+  wallet: { status: WalletStatus; balanceMinor: bigint } | undefined;
+  partnerBalanceMinor: bigint;
+  limits: LimitLookup;
+  now: Date;
+}
+
+interface CheckFactsRow extends RuleColumns {
+  user_id: string | null;
+  phone: string | null;
+  name: string | null;
+  account_status: AccountStatus | null;
+  kyc_status: KycStatus | null;
+  tier: Tier | null;
+  wallet_status: WalletStatus | null;
+  wallet_balance_minor: string | null;
+  partner_balance_minor: string | null;
+  now: Date;
+}
+
+/**
+ * Everything a read-only check needs but the limit usage, by one statement: the user, their wallet
+ * in the currency with its balance, the partner's balance, the tier's rule and the database clock.
+ * Usage needs the clock first (its windows are computed from it), so it is a second statement of
+ * the caller's snapshot.
+ */
+export async function readCheckFacts(
+  db: Queryable,
+  intent: { phone: string; partnerId: string; currency: Currency; type: TransactionType },
+): Promise<CheckFacts> {
+  const result = await db.query<CheckFactsRow>(
+    `SELECT u.user_id, u.phone, u.name, u.account_status, u.kyc_status, u.tier,
+            w.status AS wallet_status, wa.balance_minor::text AS wallet_balance_minor,
+            p.balance_minor::text AS partner_balance_minor,
+            ${ruleSelectList},
+            EXISTS (SELECT 1 FROM tier_limits t WHERE t.tier = u.tier) AS tier_has_rules,
+            clock_timestamp() AS now
+       FROM (VALUES (1)) AS one (row_number)
+       LEFT JOIN users u ON u.phone = $1
+       LEFT JOIN wallets w ON w.user_id = u.user_id AND w.currency = $3
+       LEFT JOIN ledger_accounts wa ON wa.account_id = w.account_id
+       LEFT JOIN ledger_accounts p ON p.kind = 'partner' AND p.partner_id = $2 AND p.currency = $3
+       LEFT JOIN tier_limits r ON r.tier = u.tier AND r.transaction_type = $4 AND r.currency = $3`,
+    [intent.phone, intent.partnerId, intent.currency, intent.type],
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error('the check facts query returned no row');
+  return {
+    user:
+      row.user_id === null || row.phone === null || row.name === null || row.account_status === null || row.kyc_status === null || row.tier === null
+        ? undefined
+        : { userId: row.user_id, phone: row.phone, name: row.name, accountStatus: row.account_status, kycStatus: row.kyc_status, tier: row.tier },
+    wallet:
+      row.wallet_status === null || row.wallet_balance_minor === null
+        ? undefined
+        : { status: row.wallet_status, balanceMinor: minorFromDatabase(row.wallet_balance_minor) },
+    partnerBalanceMinor: row.partner_balance_minor === null ? 0n : minorFromDatabase(row.partner_balance_minor),
+    limits: limitLookupFromRow(row),
+    now: row.now,
+  };
+}
+
+export interface PostingFacts {
+  /** The transfer id's record when an earlier call (committed while this one waited for the user's lock) claimed it. */
+  earlier: TransferRecord | undefined;
+  wallet: { status: WalletStatus; accountId: string } | undefined;
+  partnerAccountId: string | undefined;
+  feeRevenueAccountId: string | undefined;
+  limits: LimitLookup;
+  /** The database clock, read after the user's lock was granted. */
+  now: Date;
+}
+
+const transferSelectList = transferColumnList.map((column) => `t.${column} AS transfer_${column}`).join(', ');
+
+type PostingFactsRow = RuleColumns & { [column in `transfer_${keyof TransferRow}`]: unknown } & {
+  wallet_status: WalletStatus | null;
+  wallet_account_id: string | null;
+  partner_account_id: string | null;
+  fee_revenue_account_id: string | null;
+  now: Date;
+};
+
+function transferOf(row: PostingFactsRow): TransferRecord | undefined {
+  if (row.transfer_transfer_id === null) return undefined;
+  const transferRow = Object.fromEntries(transferColumnList.map((column) => [column, row[`transfer_${column}`]])) as unknown as TransferRow;
+  return toTransferRecord(transferRow);
+}
+
+/**
+ * The posting's second statement, after the user's row lock (the first) is granted: what an
+ * earlier call with the same transfer id left, the user's wallet account, the partner's and the
+ * fee revenue's account ids, the tier's rule, and the clock. It must be a statement of its own:
+ * under READ COMMITTED a statement sees what committed before it began, so only a statement that
+ * starts after the lock is granted sees a posting this one waited for.
+ */
+export async function readPostingFacts(
+  client: PoolClient,
+  intent: { transferId: string; userId: string; tier: Tier; partnerId: string; currency: Currency; type: TransactionType },
+): Promise<PostingFacts> {
+  const result = await client.query<PostingFactsRow>(
+    `SELECT ${transferSelectList},
+            w.status AS wallet_status, w.account_id::text AS wallet_account_id,
+            p.account_id::text AS partner_account_id,
+            f.account_id::text AS fee_revenue_account_id,
+            ${ruleSelectList},
+            EXISTS (SELECT 1 FROM tier_limits t WHERE t.tier = $5) AS tier_has_rules,
+            clock_timestamp() AS now
+       FROM (VALUES (1)) AS one (row_number)
+       LEFT JOIN transfers t ON t.transfer_id = $1
+       LEFT JOIN wallets w ON w.user_id = $2 AND w.currency = $4
+       LEFT JOIN ledger_accounts p ON p.kind = 'partner' AND p.partner_id = $3 AND p.currency = $4
+       LEFT JOIN ledger_accounts f ON f.kind = 'fee_revenue' AND f.currency = $4
+       LEFT JOIN tier_limits r ON r.tier = $5 AND r.transaction_type = $6 AND r.currency = $4`,
+    [intent.transferId, intent.userId, intent.partnerId, intent.currency, intent.tier, intent.type],
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error('the posting facts query returned no row');
+  return {
+    earlier: transferOf(row),
+    wallet: row.wallet_status === null || row.wallet_account_id === null ? undefined : { status: row.wallet_status, accountId: row.wallet_account_id },
+    partnerAccountId: row.partner_account_id ?? undefined,
+    feeRevenueAccountId: row.fee_revenue_account_id ?? undefined,
+    limits: limitLookupFromRow(row),
+    now: row.now,
+  };
+}
+
+interface LockedBalancesRow {
+  account_ids: string[] | null;
+  balances_minor: string[] | null;
+}
+
+/**
+ * The posting's third statement: locks the ledger accounts in ascending id (the one order every
+ * transaction uses, so postings sharing an account queue instead of deadlocking) and reads the
+ * user's limit usage in the same round trip. Usage is the user's own postings, which the user's
+ * lock already serialises, so reading it here sees the same rows as reading it before.
+ * Without a limit rule there is no usage to read (the check refuses on the rule alone).
+ */
+export async function lockAccountsAndReadUsage(
+  client: PoolClient,
+  accountIds: readonly string[],
+  usage: { userId: string; type: TransactionType; currency: Currency; windows: LimitWindows; now: Date } | undefined,
+): Promise<{ balances: Map<string, bigint>; usage: LimitUsage | undefined }> {
+  const lockAndAggregate = `WITH locked AS (
+       SELECT account_id, balance_minor FROM ledger_accounts WHERE account_id = ANY($1::bigint[]) ORDER BY account_id FOR UPDATE
+     ), balances AS (
+       SELECT array_agg(account_id::text) AS account_ids, array_agg(balance_minor::text) AS balances_minor FROM locked
+     )`;
+  const result =
+    usage === undefined
+      ? await client.query<LockedBalancesRow>(`${lockAndAggregate} SELECT account_ids, balances_minor FROM balances`, [accountIds])
+      : await client.query<LockedBalancesRow & UsageRow>(
+          `${lockAndAggregate} SELECT balances.account_ids, balances.balances_minor, usage.* FROM balances, (${usageSelect(2)}) AS usage`,
+          [accountIds, ...usageParameters(usage.userId, usage.type, usage.currency, usage.windows, usage.now)],
+        );
+  const row = result.rows[0];
+  if (!row) throw new Error('locking accounts returned no row');
+  const ids = row.account_ids ?? [];
+  const balances = row.balances_minor ?? [];
+  return {
+    balances: new Map(ids.map((id, index) => [id, minorFromDatabase(balances[index] ?? '')])),
+    usage: usage === undefined ? undefined : toUsage(row as LockedBalancesRow & UsageRow),
+  };
+}

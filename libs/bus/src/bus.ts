@@ -1,12 +1,14 @@
-import type { ChannelModel, ConfirmChannel } from 'amqplib';
+import type { Channel, ChannelModel, ConfirmChannel } from 'amqplib';
+import type { Registry } from 'prom-client';
 import { parseEventEnvelope, type EventEnvelope } from '@pwa/contracts';
 import type { Logger } from '@pwa/logging';
 import { BusError } from './bus-error';
+import { busMetricsOf, initialiseConsumedCounts, withTimeout, type BusMetrics, type QueueSample, type QueueSamples, type SampledBus } from './bus-metrics';
 import { connectWithTimeout } from './connect-with-timeout';
 import { startConsumer, type RunningConsumer, type SubscribeOptions } from './consumer';
 import { encodeEnvelope, publishOptions } from './message-codec';
 import { reconnectDelayMs, reconnectDelayMsMaxDefault } from './reconnect-delay';
-import { assertExchangeTopology } from './topology';
+import { assertExchangeTopology, deadLetterNames } from './topology';
 
 export interface BusOptions {
   url: string;
@@ -20,6 +22,11 @@ export interface BusOptions {
   connectTimeoutMs?: number;
   /** How long publish waits for the broker's confirm before it rejects; defaults to 10000. */
   publishConfirmTimeoutMs?: number;
+  /**
+   * The service's metrics registry: the bus then reports bus_connected, bus_messages_consumed_total,
+   * bus_queue_messages and bus_dead_letter_messages there (docs/metrics.md, Messaging).
+   */
+  registry?: Registry;
 }
 
 export interface Bus {
@@ -38,6 +45,8 @@ const connectTimeoutMsDefault = 5_000;
 const publishConfirmTimeoutMsDefault = 10_000;
 /** Bounds how long close() waits for handlers still running, so shutdown cannot hang on one. */
 const closeGraceMs = 5_000;
+/** Bounds each step of a scrape's queue sample, so a broker that does not answer cannot hang /metrics. */
+const queueSampleTimeoutMs = 2_000;
 
 /** One live AMQP connection and what was set up on it; replaced wholesale on every reconnect. */
 interface Connection {
@@ -58,7 +67,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   return bus;
 }
 
-class ReconnectingBus implements Bus {
+class ReconnectingBus implements Bus, SampledBus {
   private connection: Connection | undefined;
   private readonly subscriptions: SubscribeOptions[] = [];
   private readonly reconnectListeners: (() => void)[] = [];
@@ -68,8 +77,13 @@ class ReconnectingBus implements Bus {
   private cancelReconnectWait: (() => void) | undefined;
   private closing = false;
   private closed: Promise<void> | undefined;
+  /** The metrics of every registry this bus reports to, and the queue label of each subscription. */
+  private readonly metricsOf = new Map<SubscribeOptions, { metrics: BusMetrics; queueLabel: string }>();
+  private sampling: Promise<QueueSamples> | undefined;
 
-  constructor(private readonly options: BusOptions) {}
+  constructor(private readonly options: BusOptions) {
+    if (options.registry) busMetricsOf(options.registry).buses.add(this);
+  }
 
   async start(): Promise<void> {
     this.connection = await this.openConnection();
@@ -110,6 +124,7 @@ class ReconnectingBus implements Bus {
   async subscribe(subscription: SubscribeOptions): Promise<void> {
     if (this.closing) throw new BusError('BUS_CLOSED', 'The bus is closed');
     assertValidSubscription(subscription);
+    this.attachMetrics(subscription);
     this.subscriptions.push(subscription);
     const connection = this.connection;
     if (!connection || connection.lost) {
@@ -122,6 +137,18 @@ class ReconnectingBus implements Bus {
       this.subscriptions.splice(this.subscriptions.indexOf(subscription), 1);
       throw error;
     }
+  }
+
+  /**
+   * Ready messages of every consumed queue and of the dead-letter queue, read with checkQueue on a
+   * channel of its own (a queue that does not exist closes that channel, never the bus's). Never
+   * rejects: a queue that cannot be read, or a bus without a connection, is NaN.
+   */
+  sampleQueues(): Promise<QueueSamples> {
+    this.sampling ??= this.readQueueSamples().finally(() => {
+      this.sampling = undefined;
+    });
+    return this.sampling;
   }
 
   close(): Promise<void> {
@@ -141,6 +168,59 @@ class ReconnectingBus implements Bus {
     }
     await waitAtMost(Promise.allSettled([...this.inFlightDeliveries]), closeGraceMs);
     await connection.model.close().catch(() => undefined);
+  }
+
+  private attachMetrics(subscription: SubscribeOptions): void {
+    const registry = subscription.registry ?? this.options.registry;
+    if (!registry) return;
+    const metrics = busMetricsOf(registry);
+    metrics.buses.add(this);
+    // An ephemeral queue's name holds a random id; its label must not (label values are bounded sets).
+    const queueLabel = subscription.kind === 'ephemeral' ? `${this.options.exchange}.${this.options.serviceName}.ephemeral` : subscription.queue;
+    initialiseConsumedCounts(metrics, queueLabel);
+    this.metricsOf.set(subscription, { metrics, queueLabel });
+  }
+
+  private async readQueueSamples(): Promise<QueueSamples> {
+    const consumed = [...new Map(this.subscriptions.map((subscription) => [subscription.queue, this.metricsOf.get(subscription)?.queueLabel ?? subscription.queue]))];
+    const deadLetterQueue = deadLetterNames(this.options.exchange).queue;
+    const queues = [...consumed.map(([queue]) => queue), deadLetterQueue];
+    const counts = await this.countReadyMessages(queues);
+    const countOf = (queue: string): number => counts.get(queue) ?? Number.NaN;
+    return {
+      consumed: consumed.map(([queue, label]): QueueSample => ({ queue: label, messages: countOf(queue) })),
+      deadLetter: [{ queue: deadLetterQueue, messages: countOf(deadLetterQueue) }],
+    };
+  }
+
+  private async countReadyMessages(queues: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    let channel: Channel | undefined;
+    try {
+      for (const queue of queues) {
+        const connection = this.connection;
+        if (!connection || connection.lost) break;
+        if (!channel) {
+          channel = await withTimeout(connection.model.createChannel(), queueSampleTimeoutMs, 'opening a sampling channel');
+          // A failed checkQueue closes the channel with an error event; without a listener it would crash the process.
+          channel.on('error', () => undefined);
+        }
+        try {
+          const { messageCount } = await withTimeout(channel.checkQueue(queue), queueSampleTimeoutMs, `checking ${queue}`);
+          counts.set(queue, messageCount);
+        } catch {
+          // The broker closes a channel whose checkQueue failed; the next queue gets a new one.
+          const failed = channel;
+          channel = undefined;
+          void failed.close().catch(() => undefined);
+        }
+      }
+    } catch (error) {
+      this.options.logger.debug({ err: error }, 'queue sample failed; reported as NaN');
+    } finally {
+      if (channel) void channel.close().catch(() => undefined);
+    }
+    return counts;
   }
 
   private async openConnection(): Promise<Connection> {
@@ -176,6 +256,10 @@ class ReconnectingBus implements Bus {
         logger: this.options.logger,
         onLost: (error) => this.handleLoss(connection, error),
         trackDelivery: (delivery) => this.trackDelivery(delivery),
+        recordOutcome: (outcome) => {
+          const attached = this.metricsOf.get(subscription);
+          attached?.metrics.consumed.inc({ queue: attached.queueLabel, outcome });
+        },
       });
       connection.consumers.set(subscription, consumer);
     } catch (error) {

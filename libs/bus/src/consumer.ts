@@ -1,7 +1,10 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { Registry } from 'prom-client';
 import { isContractViolation, type EventEnvelope } from '@pwa/contracts';
-import type { Logger } from '@pwa/logging';
-import { runWithTraceparent } from '@pwa/telemetry';
+import { runWithLogContext, type Logger } from '@pwa/logging';
+import { inSpan, runInTraceOrNewTrace } from '@pwa/telemetry';
+import type { ConsumeOutcome } from './bus-metrics';
+import { runWithDeliveryNotes } from './delivery-outcome';
 import { decodeEnvelope } from './message-codec';
 import { queueOptions, type QueueKind } from './topology';
 
@@ -19,6 +22,8 @@ export interface SubscribeOptions {
   handler: (envelope: EventEnvelope) => Promise<void>;
   /** Unacked messages the broker hands this consumer at once; defaults to 10. */
   prefetch?: number;
+  /** Where this queue's messaging metrics go; defaults to the bus's registry. */
+  registry?: Registry;
 }
 
 export const prefetchDefault = 10;
@@ -37,6 +42,8 @@ export interface StartConsumerOptions {
   onLost: (error: Error) => void;
   /** Lets the bus wait for handlers still running when it closes. */
   trackDelivery: (delivery: Promise<void>) => void;
+  /** Counts how each message was settled. */
+  recordOutcome: (outcome: ConsumeOutcome) => void;
 }
 
 /** Declares the queue and its bindings on a channel of its own, then consumes from it. */
@@ -53,7 +60,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
         options.onLost(new Error(`consumer of ${subscription.queue} cancelled by the broker`));
         return;
       }
-      options.trackDelivery(deliver(channel, subscription, message, logger));
+      options.trackDelivery(deliver(channel, options, message));
     });
     channel.on('close', () => options.onLost(new Error(`consumer channel of ${subscription.queue} closed`)));
     return { cancel: () => channel.cancel(consumerTag).then(() => undefined) };
@@ -69,7 +76,8 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
  * dead-letters after the delivery limit, and an ephemeral (classic) queue, which counts nothing,
  * gets one retry.
  */
-async function deliver(channel: Channel, subscription: SubscribeOptions, message: ConsumeMessage, logger: Logger): Promise<void> {
+async function deliver(channel: Channel, options: StartConsumerOptions, message: ConsumeMessage): Promise<void> {
+  const { subscription, logger } = options;
   const context = { queue: subscription.queue, routingKey: message.fields.routingKey, messageId: message.properties.messageId as string | undefined };
   let envelope: EventEnvelope;
   try {
@@ -77,17 +85,44 @@ async function deliver(channel: Channel, subscription: SubscribeOptions, message
   } catch (error) {
     logger.error({ reason: describeDecodeFailure(error), ...context }, 'unparseable message dead-lettered');
     settle(() => channel.nack(message, false, false), logger);
+    options.recordOutcome('dead_letter');
     return;
   }
+  // The handler, and every line logged about this message, continue the trace and the request of
+  // the operation that caused the event.
+  await runInTraceOrNewTrace(envelope.traceparent, () =>
+    runWithLogContext({ requestId: envelope.requestId }, () => handleInSpan(channel, options, message, envelope, context)),
+  );
+}
+
+async function handleInSpan(
+  channel: Channel,
+  options: StartConsumerOptions,
+  message: ConsumeMessage,
+  envelope: EventEnvelope,
+  context: Record<string, unknown>,
+): Promise<void> {
+  const { subscription, logger } = options;
+  const attributes = {
+    'messaging.system': 'rabbitmq',
+    'messaging.operation.type': 'process',
+    'messaging.destination.name': subscription.queue,
+    'messaging.rabbitmq.destination.routing_key': message.fields.routingKey,
+    'messaging.message.id': envelope.eventId,
+  };
+  const notes = { duplicate: false };
   try {
-    await runWithTraceparent(envelope.traceparent, () => subscription.handler(envelope));
+    await inSpan(`process ${envelope.type}`, 'consumer', attributes, () => runWithDeliveryNotes(notes, () => subscription.handler(envelope)));
     settle(() => channel.ack(message), logger);
+    options.recordOutcome(notes.duplicate ? 'duplicate' : 'ack');
+    logger.debug({ ...context, eventId: envelope.eventId, type: envelope.type, duplicate: notes.duplicate }, 'event handled');
   } catch (error) {
     const permanent = isContractViolation(error);
     const requeue = !permanent && (subscription.kind === 'durable' || !message.fields.redelivered);
     const outcome = requeue ? 'requeued' : 'dead-lettered';
     logger.warn({ err: error, ...context, eventId: envelope.eventId, type: envelope.type }, `event handler failed; message ${outcome}`);
     settle(() => channel.nack(message, false, requeue), logger);
+    options.recordOutcome(requeue ? 'retry' : 'dead_letter');
   }
 }
 

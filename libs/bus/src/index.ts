@@ -1,5 +1,6 @@
 export { connectBus, type Bus, type BusOptions } from './bus';
 export { BusError, type BusErrorCode } from './bus-error';
+export { consumeOutcomes, type ConsumeOutcome } from './bus-metrics';
 export type { SubscribeOptions } from './consumer';
 export { enqueueEvent } from './outbox';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';

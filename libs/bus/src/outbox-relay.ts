@@ -1,7 +1,10 @@
+import type { Registry } from 'prom-client';
 import type { EventEnvelope } from '@pwa/contracts';
 import type { Pool, PoolClient } from '@pwa/db';
-import { scrubSecrets, type Logger } from '@pwa/logging';
+import { runWithLogContext, scrubSecrets, type Logger } from '@pwa/logging';
+import { currentTraceparent, inSpan, runInTraceOrNewTrace } from '@pwa/telemetry';
 import type { Bus } from './bus';
+import { busMetricsOf, withTimeout, type BusMetrics, type SampledBus, type SampledOutbox } from './bus-metrics';
 
 export interface OutboxRelayOptions {
   pool: Pool;
@@ -11,6 +14,11 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   /** Rows published per transaction; defaults to 100. */
   batchSize?: number;
+  /**
+   * The service's metrics registry: the relay then reports outbox_published_total,
+   * outbox_publish_failures_total, and the outbox backlog sampled at scrape (docs/metrics.md).
+   */
+  registry?: Registry;
 }
 
 export interface OutboxRelay {
@@ -23,6 +31,8 @@ export interface OutboxRelay {
 const pollIntervalMsDefault = 1_000;
 const batchSizeDefault = 100;
 const lastErrorLengthMax = 1_000;
+/** A scrape must not wait on a slow database: past this the backlog is reported as NaN. */
+const outboxSampleTimeoutMs = 2_000;
 
 interface OutboxRow {
   id: string;
@@ -39,13 +49,18 @@ interface OutboxRow {
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const pollIntervalMs = options.pollIntervalMs ?? pollIntervalMsDefault;
   const batchSize = options.batchSize ?? batchSizeDefault;
+  const metrics = options.registry ? busMetricsOf(options.registry) : undefined;
+  const sampled: SampledOutbox = { sampleOutbox: () => sampleOutbox(options.pool) };
+  metrics?.outboxes.add(sampled);
+  // A service that only publishes reports its connection (and dead letters) through its relay's registry.
+  if (metrics && isSampledBus(options.bus)) metrics.buses.add(options.bus);
   let stopped = false;
   let wakeUp: (() => void) | undefined;
   // Batches of one relay run one after another; parallelism comes from running more relays.
   let previousBatch: Promise<unknown> = Promise.resolve();
 
   const runBatch = (): Promise<number> => {
-    const batch = previousBatch.then(() => (stopped ? 0 : publishBatch(options, batchSize)));
+    const batch = previousBatch.then(() => (stopped ? 0 : publishBatch(options, batchSize, metrics)));
     previousBatch = batch.catch(() => undefined);
     return batch;
   };
@@ -81,6 +96,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     flushNow: runBatch,
     stop: async () => {
       stopped = true;
+      metrics?.outboxes.delete(sampled);
       wakeUp?.();
       await polling;
       await previousBatch;
@@ -88,7 +104,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 }
 
-async function publishBatch(options: OutboxRelayOptions, batchSize: number): Promise<number> {
+async function publishBatch(options: OutboxRelayOptions, batchSize: number, metrics: BusMetrics | undefined): Promise<number> {
   // Without a connection every publish would fail; leave the rows (and their attempts) untouched.
   if (!options.bus.isConnected()) return 0;
   const client = await options.pool.connect();
@@ -98,7 +114,7 @@ async function publishBatch(options: OutboxRelayOptions, batchSize: number): Pro
       'SELECT id, payload FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED',
       [batchSize],
     );
-    const published = await publishRows(client, rows, options);
+    const published = await publishRows(client, rows, options, metrics);
     await client.query('COMMIT');
     return published;
   } catch (error) {
@@ -110,19 +126,66 @@ async function publishBatch(options: OutboxRelayOptions, batchSize: number): Pro
 }
 
 /** Stops at the first failure: the next rows would most likely fail the same way, and order is kept. */
-async function publishRows(client: PoolClient, rows: OutboxRow[], options: OutboxRelayOptions): Promise<number> {
+async function publishRows(client: PoolClient, rows: OutboxRow[], options: OutboxRelayOptions, metrics: BusMetrics | undefined): Promise<number> {
   let published = 0;
   for (const row of rows) {
-    try {
-      await options.bus.publish(row.payload as EventEnvelope);
-    } catch (error) {
-      const lastError = scrubSecrets(error instanceof Error ? error.message : String(error)).slice(0, lastErrorLengthMax);
-      await client.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [row.id, lastError]);
-      options.logger.warn({ err: error, eventId: row.id }, 'outbox event not published; will retry');
+    // Read defensively: the bus validates the envelope, and a row that is not one must fail there, logged.
+    const envelope = (typeof row.payload === 'object' && row.payload !== null ? row.payload : {}) as Partial<EventEnvelope>;
+    // Each event is published in the trace and request that caused it, in a producer span of its own.
+    const succeeded = await runInTraceOrNewTrace(envelope.traceparent, () =>
+      runWithLogContext({ requestId: envelope.requestId }, () => publishRow(client, row, String(envelope.type), options)),
+    );
+    if (!succeeded) {
+      metrics?.publishFailures.inc();
       break;
     }
-    await client.query('UPDATE outbox SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1', [row.id]);
+    metrics?.published.inc({ event_type: String(envelope.type) });
     published += 1;
   }
   return published;
+}
+
+async function publishRow(client: PoolClient, row: OutboxRow, type: string, options: OutboxRelayOptions): Promise<boolean> {
+  const attributes = { 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'send', 'messaging.message.id': row.id };
+  try {
+    await inSpan(`publish ${type}`, 'producer', attributes, () => options.bus.publish(withCurrentTraceparent(row.payload as EventEnvelope)));
+  } catch (error) {
+    const lastError = scrubSecrets(error instanceof Error ? error.message : String(error)).slice(0, lastErrorLengthMax);
+    await client.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [row.id, lastError]);
+    options.logger.warn({ err: error, eventId: row.id }, 'outbox event not published; will retry');
+    return false;
+  }
+  await client.query('UPDATE outbox SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1', [row.id]);
+  options.logger.debug({ eventId: row.id, type }, 'outbox event published');
+  return true;
+}
+
+/**
+ * The message carries the producer span's context (while tracing), so the consumer's span is its
+ * child; otherwise the stored traceparent is handed on unchanged.
+ */
+function withCurrentTraceparent(envelope: EventEnvelope): EventEnvelope {
+  const traceparent = currentTraceparent();
+  return traceparent === undefined || typeof envelope !== 'object' || envelope === null ? envelope : { ...envelope, traceparent };
+}
+
+function isSampledBus(bus: Bus): bus is Bus & SampledBus {
+  return typeof (bus as Partial<SampledBus>).sampleQueues === 'function';
+}
+
+/** The backlog for the scrape: one cheap query on the partial index of unpublished rows; NaN when it fails. */
+async function sampleOutbox(pool: Pool): Promise<{ pendingMessages: number; oldestPendingAgeSeconds: number }> {
+  try {
+    const { rows } = await withTimeout(
+      pool.query<{ pending: number; age_seconds: number | null }>(
+        `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::double precision AS age_seconds
+         FROM outbox WHERE published_at IS NULL`,
+      ),
+      outboxSampleTimeoutMs,
+      'sampling the outbox',
+    );
+    return { pendingMessages: rows[0]?.pending ?? 0, oldestPendingAgeSeconds: Math.max(0, rows[0]?.age_seconds ?? 0) };
+  } catch {
+    return { pendingMessages: Number.NaN, oldestPendingAgeSeconds: Number.NaN };
+  }
 }

@@ -1,4 +1,5 @@
 import { withTransaction, type Pool, type PoolClient } from '@pwa/db';
+import { noteDuplicateDelivery } from './delivery-outcome';
 
 export type ProcessOutcome = 'processed' | 'duplicate';
 
@@ -14,10 +15,12 @@ export async function processOnce(
   eventId: string,
   work: (client: PoolClient) => Promise<void>,
 ): Promise<ProcessOutcome> {
-  return withTransaction(pool, async (client) => {
+  const outcome = await withTransaction(pool, async (client): Promise<ProcessOutcome> => {
     const recorded = await client.query('INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [consumer, eventId]);
     if (recorded.rowCount === 0) return 'duplicate';
     await work(client);
     return 'processed';
   });
+  if (outcome === 'duplicate') noteDuplicateDelivery();
+  return outcome;
 }

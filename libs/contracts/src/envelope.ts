@@ -18,6 +18,8 @@ export const eventEnvelopeSchema = z.object({
   producer: z.string().min(1),
   /** W3C trace context of the operation that caused the event, so a trace spans the AMQP hop. */
   traceparent: z.string().min(1).optional(),
+  /** x-request-id of the partner request that caused the event, so log lines of its consumers can be found with it. */
+  requestId: z.string().min(1).max(128).optional(),
   data: z.unknown().refine((value) => value !== undefined, { message: 'data is required' }),
 });
 
@@ -42,6 +44,8 @@ export interface CreateEventEnvelopeOptions<T> {
   /** Defaults to now. */
   occurredAt?: Date | string;
   traceparent?: string;
+  /** The request id of the partner request that caused the event, when there was one. */
+  requestId?: string;
   /** Version of the `data` contract; defaults to 1. */
   version?: number;
 }
@@ -56,6 +60,7 @@ export function createEventEnvelope<T>(options: CreateEventEnvelopeOptions<T>): 
     occurredAt: typeof occurredAt === 'string' ? occurredAt : occurredAt.toISOString(),
     producer: options.producer,
     ...(options.traceparent === undefined ? {} : { traceparent: options.traceparent }),
+    ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
     data: options.data,
   };
   parseEventEnvelope(envelope);

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import { requestIdHeader } from './request-id';
+import { currentLogContext } from '@pwa/logging';
+import { currentTraceparent } from '@pwa/telemetry';
+import { requestIdHeader, traceparentHeader } from './request-id';
 
 /*
  * The one client for JSON over HTTP between our own services (quotes, collections and
@@ -75,7 +77,10 @@ export interface InternalJsonResponse {
 export interface InternalCallOptions {
   /** Deadline for the whole exchange (connect, send, answer read whole); at or below zero nothing is sent. */
   timeoutMs: number;
-  /** Passed on as x-request-id so one partner request can be followed through every service. */
+  /**
+   * Passed on as x-request-id so one partner request can be followed through every service;
+   * defaults to the request id of the request being handled (the log context).
+   */
   requestId?: string | undefined;
 }
 
@@ -129,7 +134,12 @@ function send(target: Target, method: string, path: string, payload: Buffer | un
     headers['content-type'] = 'application/json';
     headers['content-length'] = payload.length;
   }
-  if (options.requestId !== undefined && options.requestId !== '') headers[requestIdHeader] = options.requestId;
+  const requestId = options.requestId ?? currentLogContext()?.requestId;
+  if (requestId !== undefined && requestId !== '') headers[requestIdHeader] = requestId;
+  // With tracing on, the HTTP instrumentation replaces it with its client span's; with tracing off
+  // it still hands the trace on, so the upstream's log lines share the trace id.
+  const traceparent = currentTraceparent();
+  if (traceparent !== undefined) headers[traceparentHeader] = traceparent;
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (error: InternalTransportError): void => {

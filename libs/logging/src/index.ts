@@ -1,6 +1,16 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import { logContextFields } from './log-context';
 
 export type { Logger };
+export {
+  bindEmitterToLogContext,
+  currentLogContext,
+  logContextFields,
+  runWithLogContext,
+  traceIdOfTraceparent,
+  type LogContext,
+  type LogContextFields,
+} from './log-context';
 
 /**
  * Paths that must never reach a log line. Secrets, tokens and passwords are replaced by
@@ -62,6 +72,8 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     base: { service: options.service, environment: options.environment },
     redact: { paths: redactedPaths, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // Every line written while a request or message is handled says which one (and which trace).
+    mixin: () => logContextFields(),
     formatters: { level: (label) => ({ level: label }) },
     serializers: {
       err: (error: unknown) => {

@@ -1,2 +1,3 @@
-export { startTelemetry, type Telemetry, type TelemetryOptions } from './start-telemetry';
-export { currentTraceparent, runWithTraceparent } from './trace-context';
+export { startTelemetry, startTelemetryFromEnvironment, type Telemetry, type TelemetryOptions } from './start-telemetry';
+export { currentTraceparent, isValidTraceparent, newTraceparent, runInTraceOrNewTrace, runWithTraceparent } from './trace-context';
+export { inSpan, type SpanKindName } from './spans';

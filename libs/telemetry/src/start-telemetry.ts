@@ -8,7 +8,8 @@ export interface TelemetryOptions {
   environment: string;
   /**
    * Base URL of the OTLP/HTTP collector, e.g. http://otel-collector:4318 ("/v1/traces" is added
-   * unless already there). When absent, the exporter's own default and OTEL_EXPORTER_OTLP_* apply.
+   * unless already there). When absent, the standard OTEL_* variables choose the exporter
+   * (OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL, ...).
    */
   otlpEndpoint?: string;
   enabled: boolean;
@@ -27,21 +28,36 @@ const disabledTelemetry: Telemetry = { shutdown: () => Promise.resolve() };
 let startedTelemetry: Telemetry | undefined;
 
 /**
- * Starts the OpenTelemetry SDK with HTTP instrumentation and an OTLP/HTTP trace exporter. Call it
- * first thing in main.ts, before express or http are imported, because instrumentation patches
- * modules as they load. A second call returns the first handle: two SDKs would export every span
- * twice.
+ * Starts the OpenTelemetry SDK with HTTP instrumentation and an OTLP trace exporter. Call it first
+ * thing in main.ts, before express or http are imported, because instrumentation patches modules
+ * as they load. A second call returns the first handle: two SDKs would export every span twice.
+ * When the SDK was already started by the preload (`--require @pwa/telemetry/register`), even a
+ * disabled call returns that handle, so the service's stop still flushes the last spans.
+ * OTEL_SDK_DISABLED=true keeps the SDK off whatever `enabled` says.
  */
 export function startTelemetry(options: TelemetryOptions): Telemetry {
-  if (!options.enabled) return disabledTelemetry;
   if (startedTelemetry) return startedTelemetry;
+  if (!options.enabled) return disabledTelemetry;
+  return startSdk(options);
+}
+
+/**
+ * Starts the SDK from the standard variables alone (OTEL_SERVICE_NAME, OTEL_TRACES_EXPORTER,
+ * OTEL_EXPORTER_OTLP_*, OTEL_BSP_*, OTEL_SDK_DISABLED): what the preload does.
+ */
+export function startTelemetryFromEnvironment(): Telemetry {
+  return startedTelemetry ?? startSdk({});
+}
+
+function startSdk(options: Partial<TelemetryOptions>): Telemetry {
+  const attributes: Record<string, string> = {};
+  if (options.serviceName !== undefined) attributes['service.name'] = options.serviceName;
+  if (options.environment !== undefined) attributes['deployment.environment.name'] = options.environment;
   const sdk = new NodeSDK({
-    serviceName: options.serviceName,
-    resource: resources.resourceFromAttributes({
-      'service.name': options.serviceName,
-      'deployment.environment.name': options.environment,
-    }),
-    traceExporter: new OTLPTraceExporter(options.otlpEndpoint === undefined ? {} : { url: tracesUrl(options.otlpEndpoint) }),
+    ...(options.serviceName === undefined ? {} : { serviceName: options.serviceName }),
+    ...(Object.keys(attributes).length === 0 ? {} : { resource: resources.resourceFromAttributes(attributes) }),
+    // Without an explicit endpoint the SDK builds the exporter from OTEL_TRACES_EXPORTER and friends.
+    ...(options.otlpEndpoint === undefined ? {} : { traceExporter: new OTLPTraceExporter({ url: tracesUrl(options.otlpEndpoint) }) }),
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => untracedPaths.has((request.url ?? '').split('?')[0] ?? ''),
@@ -50,7 +66,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   });
   sdk.start();
   let shutdownPromise: Promise<void> | undefined;
-  startedTelemetry = {
+  const telemetry: Telemetry = {
     shutdown: () => {
       shutdownPromise ??= sdk.shutdown().finally(() => {
         startedTelemetry = undefined;
@@ -58,7 +74,8 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
       return shutdownPromise;
     },
   };
-  return startedTelemetry;
+  startedTelemetry = telemetry;
+  return telemetry;
 }
 
 function tracesUrl(otlpEndpoint: string): string {

@@ -5,4 +5,7 @@ import { startWebhooksService } from './service';
 
 const config = readWebhooksConfig(process.env);
 const logger = createLogger({ service: 'webhooks', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
-runUntilSignalled(() => startWebhooksService(config), logger);
+runUntilSignalled(() => startWebhooksService(config), logger, {
+  drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS,
+  timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+});

@@ -3,7 +3,7 @@ import { connectBus, type Bus } from '@pwa/bus';
 import { createPool, migrate, pingDatabase, type Pool } from '@pwa/db';
 import { createApp, createHttpMetrics, listen } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
-import type { HostedService } from '@pwa/runtime';
+import { stopInOrder, type HostedService, type ShutdownSequence } from '@pwa/runtime';
 import { parseSealingKey } from '@pwa/sealing';
 import type { WebhooksConfig } from './config';
 import { startDeliveryWorker, type DeliveryWorker } from './delivery/delivery-worker';
@@ -29,9 +29,9 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
   let bus: Bus | undefined;
   let worker: DeliveryWorker | undefined;
   try {
-    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'webhooks', logger });
-    const connectedBus = bus;
     const httpMetrics = createHttpMetrics('webhooks');
+    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'webhooks', logger, registry: httpMetrics.registry });
+    const connectedBus = bus;
     const dependencies: WebhooksDependencies = {
       pool,
       logger,
@@ -69,18 +69,17 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
     const server = await listen(app, config.PORT, config.HOST);
     logger.info({ port: server.port, host: config.HOST, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }, 'listening');
     const running = worker;
-    return {
-      name: 'webhooks',
-      logger,
-      pool,
-      port: server.port,
-      stop: async () => {
-        await server.close();
-        await connectedBus.close();
-        await running.stop();
-        await pool.end();
-      },
-    };
+    // The listener, the consumers and the worker stop taking work together and finish what they
+    // hold (requests, handlers, attempts in flight); the pool closes after all of them.
+    const shutdownSteps: ShutdownSequence = [
+      [
+        { name: 'http listener', run: () => server.close() },
+        { name: 'rabbitmq consumers', run: () => connectedBus.close() },
+        { name: 'delivery worker', run: () => running.stop() },
+      ],
+      { name: 'postgres pool', run: () => pool.end() },
+    ];
+    return { name: 'webhooks', logger, pool, port: server.port, shutdownSteps, stop: stopInOrder(shutdownSteps, logger) };
   } catch (error) {
     await shutDownPartial(logger, pool, bus, worker);
     throw error;

@@ -1,5 +1,6 @@
 import { withTransaction } from '@pwa/db';
-import type { Logger } from '@pwa/logging';
+import { runWithLogContext, type Logger } from '@pwa/logging';
+import { inSpan, runInTraceOrNewTrace } from '@pwa/telemetry';
 import { attemptDelivery, finish, nextStateAfter, recoveredAttempt } from '../use-cases/attempt-delivery';
 import type { WebhooksDependencies } from '../use-cases/dependencies';
 import { claimDueDeliveries, lockExpiredLeases, type ClaimedDelivery } from '../store/delivery-store';
@@ -34,7 +35,7 @@ export function startDeliveryWorker(dependencies: WebhooksDependencies, settings
   let wakeRequested = false;
 
   const run = (claimed: ClaimedDelivery): void => {
-    const attempt = attemptDelivery(dependencies, claimed)
+    const attempt = attemptInTraceOfEvent(dependencies, claimed)
       .catch((error: unknown) => logger.error({ err: error, deliveryId: claimed.deliveryId }, 'webhook attempt could not be recorded; its lease will expire and it is recovered'))
       .finally(() => {
         inFlight.delete(attempt);
@@ -87,6 +88,19 @@ export function startDeliveryWorker(dependencies: WebhooksDependencies, settings
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/**
+ * Runs the attempt in the trace and request of the event that caused the delivery, in a span of its
+ * own; its outgoing POST (a client span of the HTTP instrumentation) is that span's child.
+ */
+function attemptInTraceOfEvent(dependencies: WebhooksDependencies, claimed: ClaimedDelivery): Promise<void> {
+  const attributes = { 'webhook.event_type': claimed.eventType, 'webhook.attempt': claimed.attemptCount };
+  return runInTraceOrNewTrace(claimed.traceparent ?? undefined, () =>
+    runWithLogContext({ requestId: claimed.requestId ?? undefined }, () =>
+      inSpan('webhook delivery attempt', 'internal', attributes, () => attemptDelivery(dependencies, claimed)),
+    ),
+  );
 }
 
 /**

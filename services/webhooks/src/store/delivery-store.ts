@@ -13,6 +13,9 @@ export interface NewDelivery {
   /** pending (sent at once) or skipped (the partner has no webhook URL). */
   status: 'pending' | 'skipped';
   lastError: string | null;
+  /** Trace context and request id of the event, so every attempt continues its trace and log lines. */
+  traceparent: string | null;
+  requestId: string | null;
 }
 
 export interface Delivery {
@@ -36,6 +39,9 @@ export interface Delivery {
 export interface ClaimedDelivery extends Delivery {
   leaseToken: string;
   leasedAt: Date;
+  /** The event's trace context and request id, when it carried them: attempts run under them. */
+  traceparent: string | null;
+  requestId: string | null;
 }
 
 export interface AttemptRecord {
@@ -67,10 +73,12 @@ interface DeliveryRow {
   failed_at: Date | null;
   lease_token: string | null;
   leased_at: Date | null;
+  traceparent: string | null;
+  request_id: string | null;
 }
 
 const deliveryColumns = `d.delivery_id, d.event_id, d.partner_id, d.event_type, d.reference_id, d.body, d.status, d.attempt_count,
-  d.cycle_attempt_count, d.next_attempt_at, d.last_error, d.created_at, d.delivered_at, d.failed_at, d.lease_token, d.leased_at`;
+  d.cycle_attempt_count, d.next_attempt_at, d.last_error, d.created_at, d.delivered_at, d.failed_at, d.lease_token, d.leased_at, d.traceparent, d.request_id`;
 
 function toDelivery(row: DeliveryRow): Delivery {
   return {
@@ -93,16 +101,27 @@ function toDelivery(row: DeliveryRow): Delivery {
 
 function toClaimed(row: DeliveryRow): ClaimedDelivery {
   if (row.lease_token === null || row.leased_at === null) throw new Error(`delivery ${row.delivery_id} has no lease`);
-  return { ...toDelivery(row), leaseToken: row.lease_token, leasedAt: row.leased_at };
+  return { ...toDelivery(row), leaseToken: row.lease_token, leasedAt: row.leased_at, traceparent: row.traceparent, requestId: row.request_id };
 }
 
 /** One delivery per event: a second insert of the same event id changes nothing and returns false. */
 export async function insertDelivery(client: PoolClient, delivery: NewDelivery): Promise<boolean> {
   const result = await client.query(
-    `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, reference_id, body, status, next_attempt_at, last_error)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $7 = 'pending' THEN now() END, $8)
+    `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, reference_id, body, status, next_attempt_at, last_error, traceparent, request_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $7 = 'pending' THEN now() END, $8, $9, $10)
      ON CONFLICT (event_id) DO NOTHING`,
-    [delivery.deliveryId, delivery.eventId, delivery.partnerId, delivery.eventType, delivery.referenceId, delivery.body, delivery.status, delivery.lastError],
+    [
+      delivery.deliveryId,
+      delivery.eventId,
+      delivery.partnerId,
+      delivery.eventType,
+      delivery.referenceId,
+      delivery.body,
+      delivery.status,
+      delivery.lastError,
+      delivery.traceparent,
+      delivery.requestId,
+    ],
   );
   return (result.rowCount ?? 0) > 0;
 }

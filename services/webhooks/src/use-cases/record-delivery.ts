@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { processOnce } from '@pwa/bus';
 import type { CollectionEvent, DisbursementEvent, PartnerEvent } from '@pwa/contracts';
+import { currentLogContext } from '@pwa/logging';
+import { currentTraceparent } from '@pwa/telemetry';
 import { webhookBodyOf } from '../domain/webhook-payload';
 import { insertDelivery } from '../store/delivery-store';
 import { applyPartnerEvent, findPartner } from '../store/partner-store';
@@ -32,6 +34,9 @@ export async function recordDelivery(dependencies: WebhooksDependencies, event: 
       body: webhookBodyOf(data),
       status: skipped ? 'skipped' : 'pending',
       lastError: skipped ? 'no webhook URL registered' : null,
+      // The consumer's context (its span, or the event's traceparent): the attempts continue from here.
+      traceparent: currentTraceparent() ?? null,
+      requestId: event.requestId ?? currentLogContext()?.requestId ?? null,
     });
   });
   if (outcome === 'processed' && skipped) dependencies.metrics.deliveryFinished('skipped');

@@ -2,8 +2,9 @@
 // devDependency and checks what the chart promises: lint, schema, per-service objects, probes,
 // secrets by reference only, restricted security context, NetworkPolicy, and the manifests' shape.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse as parseYaml, parseAllDocuments } from 'yaml';
 
 const root = path.resolve(__dirname, '../..');
 const chart = path.join(root, 'deploy/helm/partner-wallet');
@@ -42,6 +43,7 @@ const expectedApiVersion: Record<string, string> = {
   PodDisruptionBudget: 'policy/v1',
   NetworkPolicy: 'networking.k8s.io/v1',
   ServiceMonitor: 'monitoring.coreos.com/v1',
+  PrometheusRule: 'monitoring.coreos.com/v1',
   Job: 'batch/v1',
 };
 
@@ -153,7 +155,53 @@ describe('helm chart deploy/helm/partner-wallet', () => {
     );
   });
 
+  describe('monitoring: PrometheusRule and ServiceMonitors', () => {
+    const alertsDirectory = path.join(root, 'deploy/prometheus/alerts');
+    const defaultRunbooks = 'https://git.example.com/partner-wallet-api/blob/main/docs/runbooks.md';
+    type RuleGroup = { name: string; rules: { alert?: string; annotations?: Record<string, string> }[] };
+    const sourceGroups = (): RuleGroup[] =>
+      readdirSync(alertsDirectory)
+        .filter((name) => name.endsWith('.yml'))
+        .sort()
+        .flatMap((name) => (parseYaml(readFileSync(path.join(alertsDirectory, name), 'utf8')) as { groups: RuleGroup[] }).groups);
+    const groupsOf = (manifests: Manifest[]): RuleGroup[] => {
+      const rules = ofKind(manifests, 'PrometheusRule');
+      expect(rules).toHaveLength(1);
+      return (rules[0]!.spec as { groups: RuleGroup[] }).groups;
+    };
+
+    it.each(environments)('when rendered for %s, then one PrometheusRule carries exactly the rules of deploy/prometheus/alerts, with the ruleSelector labels', (environment) => {
+      const manifests = render(environment);
+      expect(groupsOf(manifests)).toEqual(sourceGroups());
+      expect(ofKind(manifests, 'PrometheusRule')[0]!.metadata?.labels).toMatchObject({ release: 'prometheus', 'app.kubernetes.io/part-of': 'partner-wallet-api' });
+    });
+
+    it('when prometheusRule.runbookBaseUrl is set, then every runbook_url points into it, at the alert’s anchor', () => {
+      const base = 'https://wiki.internal.example/pwa/runbooks.md';
+      const alerts = groupsOf(render('production', ['--set', `prometheusRule.runbookBaseUrl=${base}`])).flatMap((group) => group.rules).filter((rule) => rule.alert);
+      expect(alerts.length).toBeGreaterThan(0);
+      for (const alert of alerts) expect(alert.annotations?.runbook_url).toBe(`${base}#${alert.alert!.toLowerCase()}`);
+      expect(JSON.stringify(alerts)).not.toContain(defaultRunbooks);
+    });
+
+    it('when prometheusRule.enabled=false, then no PrometheusRule is rendered', () => {
+      expect(ofKind(render('sandbox', ['--set', 'prometheusRule.enabled=false']), 'PrometheusRule')).toEqual([]);
+    });
+
+    it('when rendered, then every ServiceMonitor keeps the services’ own service label and gives up the same one', () => {
+      for (const monitor of ofKind(render('production'), 'ServiceMonitor')) {
+        const endpoints = (monitor.spec as { endpoints: { honorLabels?: boolean; relabelings?: { targetLabel: string; replacement: string }[] }[] }).endpoints;
+        for (const endpoint of endpoints) {
+          expect(endpoint.honorLabels).toBe(true);
+          expect(endpoint.relabelings).toEqual([{ targetLabel: 'service', replacement: component(monitor) }]);
+        }
+      }
+    });
+  });
+
   it.each([
+    ['prometheusRule.enabled is not a boolean', ['--set-string', 'prometheusRule.enabled=yes']],
+    ['prometheusRule.runbookBaseUrl is not an http(s) URL', ['--set', 'prometheusRule.runbookBaseUrl=docs/runbooks.md']],
     ['replicas is not an integer', ['--set-string', 'services.wallet.replicas=two']],
     ['environment is not sandbox or production', ['--set', 'environment=staging']],
     ['a secret is put into plain env', ['--set', 'services.auth.env.DATABASE_URL=postgres://u:p@db/pwa']],

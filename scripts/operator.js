@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // npm run operator -- <command> [args]: the operator CLI of the service that owns the command (auth
 // for partners and signing keys, wallet for users, balances, limits and the ledger, quotes for
-// fees; see lib/operator-cli.js), with the settings npm start uses (DATABASE_URL and ENVIRONMENT
-// recorded in .local/sandbox.json, AUTH_KEY_ENCRYPTION_KEY and WEBHOOK_SECRET_SEALING_KEY from
-// .local/secrets.json), so it works against the local stack with no extra variables. Variables set
-// in the environment win.
+// fees; dead letters go to the broker-only CLI of libs/runtime; see lib/operator-cli.js), with the
+// settings npm start uses (DATABASE_URL and ENVIRONMENT recorded in .local/sandbox.json,
+// AUTH_KEY_ENCRYPTION_KEY and WEBHOOK_SECRET_SEALING_KEY from .local/secrets.json, AMQP_URL as npm
+// start reads it), so it works against the local stack with no extra variables. Variables set in
+// the environment win.
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -12,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { readSettings, SettingsError } = require('./lib/settings');
 const { readJsonFile } = require('./lib/local-files');
-const { cliEntryFor, cliEntryOf, commandOwners } = require('./lib/operator-cli');
+const { cliEntryFor, cliEntryOf, commandOwners, standaloneClis } = require('./lib/operator-cli');
 
 function environmentFor(settings) {
   const recorded = readJsonFile(settings.files.sandbox) ?? {};
@@ -20,6 +21,7 @@ function environmentFor(settings) {
   const env = { ...process.env };
   if (!env.DATABASE_URL) env.DATABASE_URL = recorded.databaseUrl || settings.databaseUrl;
   if (!env.ENVIRONMENT) env.ENVIRONMENT = recorded.environment || settings.environment;
+  if (!env.AMQP_URL) env.AMQP_URL = settings.amqpUrl;
   for (const name of ['AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY']) {
     if (!env[name] && secrets[name]) env[name] = secrets[name];
   }
@@ -62,8 +64,11 @@ function main() {
 /** Each service's own usage text, so the command list never drifts from the CLIs. */
 function printUsage(settings) {
   const { spawnSync } = require('node:child_process');
-  for (const service of ['auth', ...Object.keys(commandOwners)]) {
-    const entry = cliEntryOf(service);
+  const clis = [
+    ...['auth', ...Object.keys(commandOwners)].map((service) => [service, cliEntryOf(service)]),
+    ...Object.entries(standaloneClis).map(([name, cli]) => [name, cli.entry]),
+  ];
+  for (const [service, entry] of clis) {
     process.stdout.write(`\n== ${service} ==\n`);
     if (!fs.existsSync(entry)) {
       process.stdout.write(`(not built: ${path.relative(settings.repoRoot, entry)}; run npm run build)\n`);

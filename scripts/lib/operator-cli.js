@@ -1,6 +1,7 @@
-// The operator CLIs: auth (partners, signing keys), wallet (users, balances, limits, ledger) and
-// quotes (fees). Commands are routed to the service that owns the data; runOperatorCli runs one as
-// a child process and reads its JSON.
+// The operator CLIs: auth (partners, signing keys), wallet (users, balances, limits, ledger),
+// quotes (fees) and the dead-letter CLI of libs/runtime (RabbitMQ only, no service's data).
+// Commands are routed to the CLI that owns them; runOperatorCli runs one as a child process and
+// reads its JSON.
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -16,8 +17,19 @@ const commandOwners = {
   quotes: ['show-fees', 'set-fee'],
 };
 
+/** CLIs that belong to no service: their entry and commands. */
+const standaloneClis = {
+  'dead-letters': {
+    entry: path.join(repoRoot, 'libs', 'runtime', 'dist', 'dead-letters', 'main.js'),
+    commands: ['list-dead-letters', 'replay-dead-letters'],
+  },
+};
+
 /** The CLI entry for a command; partner and signing-key commands (and unknown ones, for the usage text) go to auth. */
 function cliEntryFor(command) {
+  for (const cli of Object.values(standaloneClis)) {
+    if (cli.commands.includes(command)) return cli.entry;
+  }
   for (const [service, commands] of Object.entries(commandOwners)) {
     if (commands.includes(command)) return cliEntryOf(service);
   }
@@ -81,4 +93,4 @@ async function runOperatorCliOrThrow(args, env) {
   return result.json;
 }
 
-module.exports = { cliEntry, cliEntryFor, cliEntryOf, commandOwners, cliIsBuilt, runOperatorCli, runOperatorCliOrThrow };
+module.exports = { cliEntry, cliEntryFor, cliEntryOf, commandOwners, standaloneClis, cliIsBuilt, runOperatorCli, runOperatorCliOrThrow };

@@ -128,6 +128,9 @@ describe('disbursements through the gateway', () => {
         version: 1,
         occurredAt: expect.stringMatching(/Z$/),
         producer: 'disbursements',
+        // The partner request's correlation travels with the event (docs/architecture.md, traces).
+        requestId: expect.any(String),
+        traceparent: expect.stringMatching(/^00-[\da-f]{32}-[\da-f]{16}-0[01]$/),
         data: {
           eventId: message.body.eventId,
           partnerId: partner.partnerId,

@@ -2,7 +2,7 @@ export { connectBus, type Bus, type BusOptions } from './bus';
 export { BusError, type BusErrorCode } from './bus-error';
 export { consumeOutcomes, type ConsumeOutcome } from './bus-metrics';
 export type { SubscribeOptions } from './consumer';
-export { enqueueEvent } from './outbox';
+export { enqueueEvent, outboxInsertWhenRowsIn } from './outbox';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 export { processOnce, type ProcessOutcome } from './process-once';
 export { deadLetterNames, deliveryLimit, type DeadLetterNames, type QueueKind } from './topology';

@@ -11,6 +11,11 @@ import { currentTraceparent } from '@pwa/telemetry';
  * request id gets the one of the request being handled, so its consumers' log lines can be found.
  */
 export async function enqueueEvent(client: PoolClient, envelope: EventEnvelope): Promise<void> {
+  await client.query('INSERT INTO outbox (id, routing_key, payload) VALUES ($1, $2, $3::jsonb)', outboxValuesOf(envelope));
+}
+
+/** The outbox row of an event: id, routing key and the stored envelope (with trace and request id). */
+function outboxValuesOf(envelope: EventEnvelope): [string, string, string] {
   const valid = parseEventEnvelope(envelope);
   const traceparent = valid.traceparent ?? currentTraceparent();
   const requestId = valid.requestId ?? currentLogContext()?.requestId;
@@ -19,5 +24,24 @@ export async function enqueueEvent(client: PoolClient, envelope: EventEnvelope):
     ...(traceparent === undefined ? {} : { traceparent }),
     ...(requestId === undefined ? {} : { requestId }),
   };
-  await client.query('INSERT INTO outbox (id, routing_key, payload) VALUES ($1, $2, $3::jsonb)', [stored.eventId, stored.type, JSON.stringify(stored)]);
+  return [stored.eventId, stored.type, JSON.stringify(stored)];
+}
+
+/**
+ * The outbox insert as a part of a caller's statement, for a state change and its event written
+ * by one statement (one round trip, atomic without BEGIN/COMMIT):
+ *
+ *   WITH changed AS (UPDATE … WHERE … RETURNING …), event AS (${insert.sql}) SELECT … FROM changed
+ *
+ * The event is inserted once when `rowsOf` (a CTE name of that statement) has a row, and not at
+ * all when it has none, so the event exists if and only if the change happened. Its parameters
+ * are numbered from `firstParameter`; append `insert.values` to the statement's own.
+ */
+export function outboxInsertWhenRowsIn(rowsOf: string, firstParameter: number, envelope: EventEnvelope): { sql: string; values: unknown[] } {
+  if (!/^[a-z_][a-z0-9_]*$/.test(rowsOf)) throw new Error(`not a CTE name: ${JSON.stringify(rowsOf)}`);
+  const p = (offset: number): string => `$${firstParameter + offset}`;
+  return {
+    sql: `INSERT INTO outbox (id, routing_key, payload) SELECT ${p(0)}::uuid, ${p(1)}::text, ${p(2)}::jsonb FROM ${rowsOf} LIMIT 1`,
+    values: outboxValuesOf(envelope),
+  };
 }

@@ -1,5 +1,5 @@
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { errorEnvelope, httpStatusOf, isPkcError, type PkcCode } from '@pwa/errors';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import { errorEnvelope, httpStatusOf, isPkcCode, isPkcError, type PkcCode } from '@pwa/errors';
 import type { Logger } from '@pwa/logging';
 import { scrubSecrets } from '@pwa/logging';
 import { requestIdOf } from './request-id';
@@ -12,9 +12,28 @@ export interface ErrorHandlerOptions {
   malformedBodyCodeFor?: (req: Request) => PkcCode | undefined;
 }
 
+/** Where the response notes the PKC code it answered, for `pkc_errors_total` (see metrics.ts). */
+const pkcErrorAnswered = Symbol('pkcErrorAnswered');
+
+/**
+ * Answers the error envelope and marks the response with its code, so the HTTP metrics count it in
+ * `pkc_errors_total` when the response finishes. Every envelope a service answers itself goes
+ * through here (the error handler, the 404, and the few routes that answer a refusal directly).
+ */
+export function sendErrorEnvelope(res: Response, httpStatus: number, code: PkcCode, message?: string): void {
+  (res.locals as Record<symbol, unknown>)[pkcErrorAnswered] = code;
+  res.status(httpStatus).json(errorEnvelope(code, message));
+}
+
+/** The PKC code of the error envelope this response answered, if it answered one. */
+export function pkcErrorAnsweredOf(res: Response): PkcCode | undefined {
+  const code = (res.locals as Record<symbol, unknown>)[pkcErrorAnswered];
+  return isPkcCode(code) ? code : undefined;
+}
+
 /** Any path no route claimed: a 404 in the envelope, never express's HTML page. */
 export const notFoundHandler: RequestHandler = (_req, res) => {
-  res.status(404).json({ success: false, code: 'PKC_6002', message: 'No such endpoint' });
+  sendErrorEnvelope(res, 404, 'PKC_6002', 'No such endpoint');
 };
 
 /**
@@ -29,20 +48,20 @@ export function createErrorHandler(options: ErrorHandlerOptions): ErrorRequestHa
     }
     if (isPkcError(error)) {
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-      res.status(error.httpStatus).json(errorEnvelope(error.code, error.message));
+      sendErrorEnvelope(res, error.httpStatus, error.code, error.message);
       return;
     }
     const bodyProblem = describeBodyParserError(error);
     if (bodyProblem !== undefined) {
       const code = options.malformedBodyCodeFor?.(req) ?? options.malformedBodyCode;
-      res.status(httpStatusOf(code)).json(errorEnvelope(code, bodyProblem));
+      sendErrorEnvelope(res, httpStatusOf(code), code, bodyProblem);
       return;
     }
     options.logger.error(
       { err: error, requestId: requestIdOf(res), method: req.method, path: scrubSecrets(req.path) },
       'unhandled error',
     );
-    res.status(500).json(errorEnvelope('PKC_7002'));
+    sendErrorEnvelope(res, 500, 'PKC_7002');
   };
 }
 

@@ -1,8 +1,8 @@
 export { createApp, type CreateAppOptions, type ServiceApp } from './app';
-export { createHttpMetrics, type HttpMetrics } from './metrics';
-export { operationalRoutes, type ReadinessCheck } from './health';
-export { createErrorHandler, notFoundHandler } from './error-handler';
-export { requestIdMiddleware, requestIdOf, requestIdHeader } from './request-id';
+export { createHttpMetrics, serviceMetricsRegistry, type HttpMetrics } from './metrics';
+export { operationalRoutes, beginDraining, isDraining, resetDrainingForTests, type ReadinessCheck } from './health';
+export { createErrorHandler, notFoundHandler, sendErrorEnvelope } from './error-handler';
+export { requestIdMiddleware, requestIdOf, requestIdHeader, traceparentHeader } from './request-id';
 export { listen, listenServer, closeServer, type RunningServer } from './server';
 export {
   createInternalJsonClient,
@@ -15,3 +15,11 @@ export {
   type InternalJsonResponse,
   type InternalTransportFailure,
 } from './internal-client';
+export {
+  circuitBreakerStateOf,
+  circuitBreakerStateValue,
+  createCircuitBreakerStates,
+  type BreakerStateSource,
+  type CircuitBreakerStates,
+  type WatchBreaker,
+} from './breaker-metrics';

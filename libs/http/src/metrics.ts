@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { pkcErrorAnsweredOf } from './error-handler';
 
 export interface HttpMetrics {
   registry: Registry;
@@ -7,9 +8,19 @@ export interface HttpMetrics {
 }
 
 /**
- * One registry per service with the process defaults and HTTP RED metrics. Routes are recorded
- * by their template (`/partner/v1/collection/:referenceId`), never by the raw path, so label
- * cardinality stays bounded.
+ * The registry createHttpMetrics made last for each service name. Services booted by
+ * @pwa/runtime's hostService never see the HttpMetrics that createApp made, so they look the
+ * registry up by name while mounting their routes: createApp makes the metrics and then mounts the
+ * routes in one synchronous step, so the lookup finds this boot's registry even when a test process
+ * boots the same service several times.
+ */
+const latestRegistryByService = new Map<string, Registry>();
+
+/**
+ * One registry per service with the process defaults, HTTP RED metrics and `pkc_errors_total`.
+ * Routes are recorded by their template (`/partner/v1/collection/:referenceId`), never by the raw
+ * path, so label cardinality stays bounded. An error envelope is counted by its PKC code when the
+ * response finishes; the error handler marks the response with the code it answered.
  */
 export function createHttpMetrics(serviceName: string, registry = new Registry()): HttpMetrics {
   registry.setDefaultLabels({ service: serviceName });
@@ -27,16 +38,36 @@ export function createHttpMetrics(serviceName: string, registry = new Registry()
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
+  const pkcErrors = new Counter({
+    name: 'pkc_errors_total',
+    help: 'Error envelopes answered by this service, by PKC code and HTTP status code',
+    labelNames: ['code', 'status_code'] as const,
+    registers: [registry],
+  });
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
     res.on('finish', () => {
-      const labels = { method: req.method, route: routeTemplateOf(req, res), status_code: String(res.statusCode) };
+      const statusCode = String(res.statusCode);
+      const labels = { method: req.method, route: routeTemplateOf(req, res), status_code: statusCode };
       requests.inc(labels);
       duration.observe(labels, Number(process.hrtime.bigint() - startedAt) / 1e9);
+      const code = pkcErrorAnsweredOf(res);
+      if (code !== undefined) pkcErrors.inc({ code, status_code: statusCode });
     });
     next();
   };
+  latestRegistryByService.set(serviceName, registry);
   return { registry, middleware };
+}
+
+/**
+ * The registry of the service being booted under this name (the one its /metrics serves), for the
+ * service's own metrics. Throws when no HTTP metrics were made for the name: a wiring mistake.
+ */
+export function serviceMetricsRegistry(serviceName: string): Registry {
+  const registry = latestRegistryByService.get(serviceName);
+  if (registry === undefined) throw new Error(`no metrics registry was created for service ${serviceName}`);
+  return registry;
 }
 
 function routeTemplateOf(req: Request, res: Response): string {

@@ -1,9 +1,27 @@
-export { runUntilSignalled, type StoppableService } from './run-until-signalled';
+export {
+  runUntilSignalled,
+  gracefulShutdown,
+  shutdownDrainDelayMsDefault,
+  shutdownTimeoutMsDefault,
+  type StoppableService,
+  type ShutdownSettings,
+} from './run-until-signalled';
+export {
+  runShutdownSequence,
+  stopInOrder,
+  flushAndStopRelay,
+  type ShutdownStep,
+  type ShutdownSequence,
+  type ShutdownReport,
+  type ShutdownSequenceOptions,
+  type FlushableRelay,
+} from './graceful-shutdown';
 export {
   hostService,
   type ServiceHostOptions,
   type ServiceContext,
   type HostedService,
+  type ServiceHostParts,
 } from './service-host';
 export { migrateOnlyAndExit, type MigrateOnlyOptions } from './migrate-only';
 export { runOperatorCli, type OperatorCli, type OperatorCommandResult } from './operator-cli';

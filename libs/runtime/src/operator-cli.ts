@@ -11,6 +11,8 @@ export interface OperatorCli<Context> {
   usage: string;
   /** The command's string options, kebab-case as typed (`rate-limit`); they reach `run` camelCased (`rateLimit`). */
   stringOptions: readonly string[];
+  /** Flags without a value (`--dry-run`); they reach `run` camelCased, as 'true' when given and undefined otherwise. */
+  booleanOptions?: readonly string[];
   /** True for a mistake in how the command was called: exit code 2 and the usage text. */
   isUsageError: (error: unknown) => boolean;
   /** Opens what the commands need (migrated schema, pool); called only for a real command. */
@@ -43,7 +45,7 @@ async function operatorCliMain<Context>(cli: OperatorCli<Context>, argv: string[
   };
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseCommandLine(argv, cli.stringOptions);
+    parsed = parseCommandLine(argv, cli.stringOptions, cli.booleanOptions ?? []);
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error), true);
     return 2;
@@ -74,7 +76,7 @@ async function operatorCliMain<Context>(cli: OperatorCli<Context>, argv: string[
   }
 }
 
-function parseCommandLine(argv: string[], stringOptions: readonly string[]) {
+function parseCommandLine(argv: string[], stringOptions: readonly string[], booleanOptions: readonly string[]) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -83,12 +85,16 @@ function parseCommandLine(argv: string[], stringOptions: readonly string[]) {
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       ...Object.fromEntries(stringOptions.map((name) => [name, { type: 'string' as const }])),
+      ...Object.fromEntries(booleanOptions.map((name) => [name, { type: 'boolean' as const }])),
     },
   });
   const options: Record<string, string | undefined> = {};
   for (const name of stringOptions) {
     const value = (values as Record<string, unknown>)[name];
     options[camelCase(name)] = typeof value === 'string' ? value : undefined;
+  }
+  for (const name of booleanOptions) {
+    options[camelCase(name)] = (values as Record<string, unknown>)[name] === true ? 'true' : undefined;
   }
   return { positionals, options, help: values.help === true };
 }

@@ -3,6 +3,7 @@ import { createApp, listen, type CreateAppOptions, type ReadinessCheck } from '@
 import { createPool, migrate, pingDatabase, type Pool } from '@pwa/db';
 import { createLogger, type Logger } from '@pwa/logging';
 import type { BaseServiceEnv } from '@pwa/config';
+import { stopInOrder, type ShutdownSequence } from './graceful-shutdown';
 
 export interface ServiceHostOptions {
   name: string;
@@ -27,14 +28,28 @@ export interface ServiceContext {
 
 export interface HostedService extends ServiceContext {
   port: number;
+  /** Stops everything, in order, without a deadline (tests call it; a signal runs shutdownSteps instead). */
   stop: () => Promise<void>;
+  /**
+   * The ordered stop a SIGTERM runs after readiness turned false and the drain delay (see
+   * runUntilSignalled). Without it, stop() is the one step.
+   */
+  shutdownSteps?: ShutdownSequence;
+}
+
+/** What hostService started, for a service that composes its own shutdownSteps around them. */
+export interface ServiceHostParts {
+  /** Closes the listener, lets requests in flight finish and closes keep-alive sockets. Idempotent. */
+  closeListener: () => Promise<void>;
+  /** Ends the pool; call it after everything that queries it has stopped. Idempotent. */
+  closePool: () => Promise<void>;
 }
 
 /**
  * Boots the parts every service has: logger, migrations of its own schema, a pool, the express app
  * with health, readiness and metrics, and the listener. The caller adds routes and its own workers.
  */
-export async function hostService(options: ServiceHostOptions): Promise<HostedService> {
+export async function hostService(options: ServiceHostOptions): Promise<HostedService & ServiceHostParts> {
   const logger =
     options.logger ?? createLogger({ service: options.name, level: options.env.LOG_LEVEL, environment: options.env.ENVIRONMENT });
   const applied = await migrate({
@@ -69,12 +84,14 @@ export async function hostService(options: ServiceHostOptions): Promise<HostedSe
   }
   const server = await listen(app, options.port, options.env.HOST);
   logger.info({ port: server.port, host: options.env.HOST }, 'listening');
+  let poolEnded: Promise<void> | undefined;
+  const closeListener = (): Promise<void> => server.close();
+  const closePool = (): Promise<void> => (poolEnded ??= pool.end());
   return {
     ...context,
     port: server.port,
-    stop: async () => {
-      await server.close();
-      await pool.end();
-    },
+    closeListener,
+    closePool,
+    stop: stopInOrder([{ name: 'http listener', run: closeListener }, { name: 'postgres pool', run: closePool }], logger),
   };
 }

@@ -13,15 +13,19 @@ const telemetry = startTelemetry({
 });
 const logger = createLogger({ service: 'auth', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
 
-void import('@pwa/runtime').then(({ runUntilSignalled }) =>
-  runUntilSignalled(async () => {
-    const { startAuthService } = await import('./service');
-    const service = await startAuthService(config);
-    return {
-      stop: async () => {
-        await service.stop();
-        await telemetry.shutdown();
-      },
-    };
-  }, logger),
+void import('@pwa/runtime').then(({ runUntilSignalled, stopInOrder }) =>
+  runUntilSignalled(
+    async () => {
+      const { startAuthService } = await import('./service');
+      const service = await startAuthService(config);
+      // Telemetry goes last, so the spans of the work finished during the stop are still exported.
+      const shutdownSteps = [
+        ...(service.shutdownSteps ?? [{ name: 'auth', run: service.stop }]),
+        { name: 'telemetry', run: () => telemetry.shutdown() },
+      ];
+      return { stop: stopInOrder(shutdownSteps, logger), shutdownSteps };
+    },
+    logger,
+    { drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+  ),
 );

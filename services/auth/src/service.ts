@@ -1,6 +1,7 @@
 import { authMigrationsDirectory, authSchema } from './service-paths';
 import { connectBus, startOutboxRelay, type Bus } from '@pwa/bus';
-import { hostService, type HostedService } from '@pwa/runtime';
+import { serviceMetricsRegistry } from '@pwa/http';
+import { flushAndStopRelay, hostService, stopInOrder, type HostedService, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
 import { createLogger } from '@pwa/logging';
 import type { AuthConfig } from './config';
 import { mountTokenRoutes, tokenPath } from './http/token-routes';
@@ -48,19 +49,18 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
     ],
   });
   if (!keyring) throw new Error('auth routes were not mounted');
-  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
-  return {
-    ...hosted,
-    keyring,
-    stop: async () => {
-      await relay.stop();
-      await hosted.stop();
-      await bus.close();
-    },
-  };
+  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: serviceMetricsRegistry('auth') });
+  // Requests in flight finish first (an operator's partner change, say); their events then go out in the relay's last pass.
+  const shutdownSteps: ShutdownSequence = [
+    { name: 'http listener', run: hosted.closeListener },
+    { name: 'outbox relay: last pass', run: () => flushAndStopRelay(relay) },
+    { name: 'rabbitmq', run: () => bus.close() },
+    { name: 'postgres pool', run: hosted.closePool },
+  ];
+  return { ...hosted, keyring, shutdownSteps, stop: stopInOrder(shutdownSteps, logger) };
 }
 
-async function hostServiceOrCloseBus(bus: Bus, options: Parameters<typeof hostService>[0]): Promise<HostedService> {
+async function hostServiceOrCloseBus(bus: Bus, options: Parameters<typeof hostService>[0]): Promise<HostedService & ServiceHostParts> {
   try {
     return await hostService(options);
   } catch (error) {

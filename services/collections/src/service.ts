@@ -1,9 +1,11 @@
 import { connectBus, type Bus } from '@pwa/bus';
+import { createCircuitBreakerStates, serviceMetricsRegistry } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
-import { hostService, type HostedService } from '@pwa/runtime';
+import { flushAndStopRelay, hostService, stopInOrder, type HostedService, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
 import type { CollectionsConfig } from './config';
 import { startServiceOutboxRelay } from './events/outbox-relay';
 import { mountAppRoutes } from './http/app-routes';
+import { createCollectionMetrics } from './http/collection-metrics';
 import { mountPartnerRoutes } from './http/partner-routes';
 import { mountSandboxRoutes } from './http/sandbox-routes';
 import { collectionsMigrationsDirectory, collectionsSchema } from './service-paths';
@@ -25,6 +27,7 @@ export { collectionsSchema };
  */
 export async function startCollectionsService(config: Readonly<CollectionsConfig>): Promise<HostedService> {
   const logger = createLogger({ service: 'collections', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const breakerStates = createCircuitBreakerStates();
   const upstream = (baseUrl: string): UpstreamSettings => ({
     baseUrl,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
@@ -34,6 +37,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
       resetTimeoutMs: config.UPSTREAM_BREAKER_RESET_TIMEOUT_MS,
       rollingWindowMs: config.UPSTREAM_BREAKER_ROLLING_WINDOW_MS,
     },
+    watchBreaker: breakerStates.watch,
   });
   const quotesHttp = createInternalHttpClient('quotes', upstream(config.QUOTES_URL), logger);
   const walletHttp = createInternalHttpClient('wallet', upstream(config.WALLET_URL), logger);
@@ -50,7 +54,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
   }
   const sandbox = config.ENVIRONMENT === 'sandbox';
   let dependencies: CollectionsDependencies | undefined;
-  let hosted: HostedService;
+  let hosted: HostedService & ServiceHostParts;
   try {
     hosted = await hostService({
       name: 'collections',
@@ -60,18 +64,22 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
       port: config.PORT,
       logger,
       routes: (app, context) => {
+        const registry = serviceMetricsRegistry('collections');
+        breakerStates.register(registry);
+        const metrics = createCollectionMetrics(registry, context.pool);
         dependencies = {
           pool: context.pool,
           logger,
           quotes: createQuoteConsumer(quotesHttp, logger),
           wallet: createWallet(walletHttp, logger),
+          metrics,
           settings: {
             approvalWindowSeconds: config.COLLECTION_APPROVAL_WINDOW_SECONDS,
             // Never before the approver's own posting attempt can have timed out.
             recoveryDelayMs: Math.max(config.RECOVERY_DELAY_MS, config.UPSTREAM_TIMEOUT_MS + 1_000),
           },
         };
-        mountPartnerRoutes(app, dependencies);
+        mountPartnerRoutes(app, dependencies, metrics);
         mountAppRoutes(app, dependencies);
         if (sandbox) mountSandboxRoutes(app, dependencies);
       },
@@ -86,7 +94,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
   }
   if (!dependencies) throw new Error('collections routes were not mounted');
   const running = dependencies;
-  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS }, config.OUTBOX_RELAY_START_DELAY_MS);
+  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: serviceMetricsRegistry('collections') }, config.OUTBOX_RELAY_START_DELAY_MS);
   const tasks: PeriodicTask[] = [
     startPeriodicTask('expiry-sweeper', config.EXPIRY_SWEEP_INTERVAL_MS, async () => {
       await sweepExpiredCollections(running, config.EXPIRY_SWEEP_BATCH_SIZE, config.EXPIRY_SWEEP_BATCHES_MAX);
@@ -102,14 +110,13 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
   if (sandbox) {
     tasks.push(startPeriodicTask('sandbox-auto-resolver', config.SANDBOX_AUTO_RESOLVE_INTERVAL_MS, () => resolveTestPhoneCollections(running, config.SANDBOX_AUTO_RESOLVE_DELAY_MS), logger));
   }
-  return {
-    ...hosted,
-    stop: async () => {
-      await Promise.all(tasks.map((task) => task.stop()));
-      await relay.stop();
-      await hosted.stop();
-      await bus.close();
-      shutdownClients();
-    },
-  };
+  // Requests in flight and worker ticks finish first; their events then go out in the relay's last pass.
+  const shutdownSteps: ShutdownSequence = [
+    [{ name: 'http listener', run: hosted.closeListener }, ...tasks.map((task, index) => ({ name: `periodic task ${index + 1}`, run: () => task.stop() }))],
+    { name: 'outbox relay: last pass', run: () => flushAndStopRelay(relay) },
+    { name: 'rabbitmq', run: () => bus.close() },
+    { name: 'postgres pool', run: hosted.closePool },
+    { name: 'upstream clients', run: shutdownClients },
+  ];
+  return { ...hosted, shutdownSteps, stop: stopInOrder(shutdownSteps, logger) };
 }

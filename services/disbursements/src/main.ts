@@ -13,15 +13,19 @@ const telemetry = startTelemetry({
 });
 const logger = createLogger({ service: 'disbursements', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
 
-void import('@pwa/runtime').then(({ runUntilSignalled }) =>
-  runUntilSignalled(async () => {
-    const { startDisbursementsService } = await import('./service');
-    const service = await startDisbursementsService(config);
-    return {
-      stop: async () => {
-        await service.stop();
-        await telemetry.shutdown();
-      },
-    };
-  }, logger),
+void import('@pwa/runtime').then(({ runUntilSignalled, stopInOrder }) =>
+  runUntilSignalled(
+    async () => {
+      const { startDisbursementsService } = await import('./service');
+      const service = await startDisbursementsService(config);
+      // Telemetry goes last, so the spans of the work finished during the stop are still exported.
+      const shutdownSteps = [
+        ...(service.shutdownSteps ?? [{ name: 'disbursements', run: service.stop }]),
+        { name: 'telemetry', run: () => telemetry.shutdown() },
+      ];
+      return { stop: stopInOrder(shutdownSteps, logger), shutdownSteps };
+    },
+    logger,
+    { drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+  ),
 );

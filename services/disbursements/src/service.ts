@@ -1,8 +1,10 @@
 import { connectBus, type Bus } from '@pwa/bus';
+import { createCircuitBreakerStates, serviceMetricsRegistry } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
-import { hostService, type HostedService } from '@pwa/runtime';
+import { flushAndStopRelay, hostService, stopInOrder, type HostedService, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
 import type { DisbursementsConfig } from './config';
 import { startServiceOutboxRelay } from './events/outbox-relay';
+import { createDisbursementMetrics } from './http/disbursement-metrics';
 import { mountDisbursementRoutes } from './http/disbursement-routes';
 import { disbursementsMigrationsDirectory, disbursementsSchema } from './service-paths';
 import { createQuotesClient } from './upstreams/quotes-client';
@@ -24,7 +26,9 @@ const sweepMarginMs = 5_000;
  */
 export async function startDisbursementsService(config: Readonly<DisbursementsConfig>): Promise<DisbursementsService> {
   const logger = createLogger({ service: 'disbursements', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const breakerStates = createCircuitBreakerStates();
   const breaker = {
+    watchBreaker: breakerStates.watch,
     errorThresholdPercent: config.UPSTREAM_BREAKER_ERROR_THRESHOLD_PERCENT,
     volumeThreshold: config.UPSTREAM_BREAKER_VOLUME_THRESHOLD,
     resetTimeoutMs: config.UPSTREAM_BREAKER_RESET_TIMEOUT_MS,
@@ -43,7 +47,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     shutdownClients();
     throw error;
   }
-  let hosted: HostedService;
+  let hosted: HostedService & ServiceHostParts;
   try {
     hosted = await hostService({
       name: 'disbursements',
@@ -53,7 +57,10 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
       port: config.PORT,
       logger,
       routes: (app, context) => {
-        mountDisbursementRoutes(app, { pool: context.pool, quotes, wallet, logger, budgetMs: config.DISBURSEMENT_BUDGET_MS });
+        const registry = serviceMetricsRegistry('disbursements');
+        breakerStates.register(registry);
+        const metrics = createDisbursementMetrics(registry);
+        mountDisbursementRoutes(app, { pool: context.pool, quotes, wallet, logger, budgetMs: config.DISBURSEMENT_BUDGET_MS, metrics });
       },
       readinessChecks: () => [
         { name: 'rabbitmq', check: () => (bus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
@@ -64,20 +71,22 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     await bus.close();
     throw error;
   }
-  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS }, config.OUTBOX_RELAY_START_DELAY_MS);
+  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: serviceMetricsRegistry('disbursements') }, config.OUTBOX_RELAY_START_DELAY_MS);
   const sweep = startSettlementSweep(
     { pool: hosted.pool, wallet, logger },
     { intervalMs: config.SETTLEMENT_SWEEP_INTERVAL_MS, staleAfterMs: config.DISBURSEMENT_BUDGET_MS + config.WALLET_CANCEL_TIMEOUT_MS + sweepMarginMs },
   );
-  return {
-    ...hosted,
-    sweep,
-    stop: async () => {
-      await sweep.stop();
-      await relay.stop();
-      await hosted.stop();
-      shutdownClients();
-      await bus.close();
-    },
-  };
+  // Transfers in flight (up to budget + cancellation) and the sweep finish first; their events then
+  // go out in the relay's last pass.
+  const shutdownSteps: ShutdownSequence = [
+    [
+      { name: 'http listener', run: hosted.closeListener },
+      { name: 'settlement sweep', run: () => sweep.stop() },
+    ],
+    { name: 'outbox relay: last pass', run: () => flushAndStopRelay(relay) },
+    { name: 'rabbitmq', run: () => bus.close() },
+    { name: 'postgres pool', run: hosted.closePool },
+    { name: 'upstream clients', run: shutdownClients },
+  ];
+  return { ...hosted, sweep, shutdownSteps, stop: stopInOrder(shutdownSteps, logger) };
 }

@@ -8,6 +8,10 @@ import { fields, loadConfig, z } from '@pwa/config';
 export const gatewayConfigSchema = z
   .object({
     PORT: fields.port(8443),
+    /** Graceful stop (docs/operations.md): /readyz answers 503 this long before the listener closes, so load balancers stop sending first. */
+    SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+    /** Bound of the whole graceful stop, from the signal to the exit; past it the process exits 1. Keep it below the pod's termination grace period (40 s). */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
     HOST: fields.host('127.0.0.1'),
     ADMIN_PORT: fields.port(9400),
     ADMIN_HOST: fields.host('127.0.0.1'),

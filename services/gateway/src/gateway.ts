@@ -10,6 +10,7 @@ import { upstreamNames, type UpstreamName } from './domain/routes';
 import { invalidateOnPartnerEvents } from './events/partner-events';
 import { rejectPlainHttp } from './http/https-only';
 import { createPublicApp } from './http/public-app';
+import { createRateLimitMetrics } from './http/rate-limit-metrics';
 import { listenTlsDispatcher } from './http/tls-dispatcher';
 import { createAuthDirectory } from './partners/auth-directory';
 import { PartnerCache } from './partners/partner-cache';
@@ -84,7 +85,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     closeClients(clients, breakers);
   };
   try {
-    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'gateway', logger });
+    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'gateway', logger, registry: metrics.registry });
     await invalidateOnPartnerEvents(bus, config.BUS_EXCHANGE, partners, logger);
   } catch (error) {
     await stop();
@@ -118,6 +119,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     logger,
     environment: config.ENVIRONMENT,
     metrics,
+    rateLimitMetrics: createRateLimitMetrics(metrics.registry),
     tlsMode: config.TLS_MODE,
     trustedProxies: config.TRUSTED_PROXIES,
     hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS,

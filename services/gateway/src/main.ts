@@ -13,15 +13,20 @@ const telemetry = startTelemetry({
 });
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
 
-void import('@pwa/runtime').then(({ runUntilSignalled }) =>
-  runUntilSignalled(async () => {
-    const { startGateway } = await import('./gateway');
-    const gateway = await startGateway(config, { logger });
-    return {
-      stop: async () => {
-        await gateway.stop();
-        await telemetry.shutdown();
-      },
-    };
-  }, logger),
+void import('@pwa/runtime').then(({ runUntilSignalled, stopInOrder }) =>
+  runUntilSignalled(
+    async () => {
+      const { startGateway } = await import('./gateway');
+      const gateway = await startGateway(config, { logger });
+      // Telemetry goes last, so the spans of the work finished during the stop are still exported.
+      // The gateway's stop closes both listeners, then the bus, Redis and the upstream clients.
+      const shutdownSteps = [
+        { name: 'gateway listeners, bus, redis', run: gateway.stop },
+        { name: 'telemetry', run: () => telemetry.shutdown() },
+      ];
+      return { stop: stopInOrder(shutdownSteps, logger), shutdownSteps };
+    },
+    logger,
+    { drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+  ),
 );

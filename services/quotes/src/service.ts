@@ -1,7 +1,9 @@
 import { hostService, type HostedService } from '@pwa/runtime';
+import { createCircuitBreakerStates, serviceMetricsRegistry } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
 import type { QuotesConfig } from './config';
 import { mountInternalRoutes } from './http/internal-routes';
+import { createQuoteMetrics } from './http/quote-metrics';
 import { mountQuoteRoutes } from './http/quote-routes';
 import { quotesMigrationsDirectory, quotesSchema } from './service-paths';
 import { createWalletClient } from './wallet/wallet-client';
@@ -14,6 +16,7 @@ export { quotesSchema };
  */
 export async function startQuotesService(config: Readonly<QuotesConfig>): Promise<HostedService> {
   const logger = createLogger({ service: 'quotes', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const breakerStates = createCircuitBreakerStates();
   const wallet = createWalletClient(
     {
       baseUrl: config.WALLET_URL,
@@ -24,6 +27,7 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
         resetTimeoutMs: config.WALLET_BREAKER_RESET_TIMEOUT_MS,
         rollingWindowMs: config.WALLET_BREAKER_ROLLING_WINDOW_MS,
       },
+      watchBreaker: breakerStates.watch,
     },
     logger,
   );
@@ -37,6 +41,9 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
       port: config.PORT,
       logger,
       routes: (app, context) => {
+        const registry = serviceMetricsRegistry('quotes');
+        breakerStates.register(registry);
+        const metrics = createQuoteMetrics(registry);
         mountQuoteRoutes(app, {
           pool: context.pool,
           wallet,
@@ -47,8 +54,8 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
               disbursement: config.QUOTES_DISBURSEMENT_CURRENCIES,
             },
           },
-        });
-        mountInternalRoutes(app, context.pool);
+        }, metrics);
+        mountInternalRoutes(app, context.pool, metrics);
       },
     });
   } catch (error) {

@@ -5,4 +5,7 @@ import { startWalletService } from './service';
 
 const config = readWalletConfig(process.env);
 const logger = createLogger({ service: 'wallet', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
-runUntilSignalled(() => startWalletService(config), logger);
+runUntilSignalled(() => startWalletService(config), logger, {
+  drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS,
+  timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+});

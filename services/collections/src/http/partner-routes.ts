@@ -6,14 +6,23 @@ import { confirmView, statusView } from '../domain/collection-views';
 import type { CollectionsDependencies } from '../use-cases/dependencies';
 import { requestCollection } from '../use-cases/request-collection';
 import { collectionForPartner } from '../use-cases/read-collections';
+import type { Collection } from '../domain/collection';
+import type { CollectionServiceMetrics } from './collection-metrics';
 
 /**
  * The partner's collection endpoints, reached only through the gateway, which has checked the
  * token, the partner's status and its collection permission, and names the partner in x-partner-id.
  */
-export function mountPartnerRoutes(app: Express, dependencies: CollectionsDependencies): void {
+export function mountPartnerRoutes(app: Express, dependencies: CollectionsDependencies, metrics: CollectionServiceMetrics): void {
   app.post('/partner/v1/collection/request', async (req, res) => {
-    const collection = await requestCollection(dependencies, partnerIdOf(req), req.body, requestIdOf(res));
+    let collection: Collection;
+    try {
+      collection = await requestCollection(dependencies, partnerIdOf(req), req.body, requestIdOf(res));
+    } catch (error) {
+      metrics.confirmRejected(error);
+      throw error;
+    }
+    metrics.confirmAccepted();
     res.status(202).json(successEnvelope(confirmView(collection)));
   });
 

@@ -262,3 +262,16 @@ function requireRow<T>(row: T | undefined): T {
   if (row === undefined) throw new Error('the statement returned no row');
   return row;
 }
+
+/**
+ * Pending collections more than `graceSeconds` past their window: the sweeper should have expired
+ * them (collections_pending_overdue). The partial index on expires_at of pending rows answers it.
+ */
+export async function countPendingOverdue(db: Queryable, graceSeconds: number): Promise<number> {
+  const result = await db.query<{ count: string }>(
+    `SELECT count(*)::text AS count FROM collection_requests
+      WHERE status = 'pending_approval' AND expires_at < now() - make_interval(secs => $1)`,
+    [graceSeconds],
+  );
+  return Number(result.rows[0]?.count ?? 0);
+}

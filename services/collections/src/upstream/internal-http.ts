@@ -1,11 +1,13 @@
 import CircuitBreaker from 'opossum';
-import { createInternalJsonClient, type InternalJsonClient } from '@pwa/http';
+import { createInternalJsonClient, type InternalJsonClient, type WatchBreaker } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 
 export interface UpstreamSettings {
   baseUrl: string;
   timeoutMs: number;
   breaker: { errorThresholdPercent: number; volumeThreshold: number; resetTimeoutMs: number; rollingWindowMs: number };
+  /** Reports the breaker's state as `circuit_breaker_state{breaker=<upstream name>}`. */
+  watchBreaker?: WatchBreaker;
 }
 
 /** An answer the upstream gave (its success or its own refusal), as opposed to no answer. */
@@ -54,6 +56,7 @@ export function createInternalHttpClient(name: string, settings: UpstreamSetting
   );
   breaker.on('open', () => logger.warn({ upstream: name }, 'circuit opened: calls fail fast'));
   breaker.on('close', () => logger.info({ upstream: name }, 'circuit closed'));
+  settings.watchBreaker?.(name, breaker);
   return {
     post: async (path, body, requestId) => {
       try {

@@ -1,11 +1,9 @@
-import { enqueueEvent } from '@pwa/bus';
-import { withTransaction } from '@pwa/db';
 import { PkcError } from '@pwa/errors';
 import type { Collection } from '../domain/collection';
 import { diagnoseRefusedAction } from '../domain/collection-state-machine';
-import { collectionEvent } from '../events/collection-events';
 import { findByReferenceId, markApproved, markDeclined, markExpired } from '../store/collection-store';
 import type { CollectionsDependencies } from './dependencies';
+import { endCollection } from './end-collections';
 import { postApprovedCollection } from './post-collection';
 
 /** Who acts: the user in the app (optionally naming their phone), or a partner in the sandbox. */
@@ -19,19 +17,25 @@ export type Actor = { kind: 'user'; phone?: string } | { kind: 'partner'; partne
  */
 export async function approveCollection(dependencies: CollectionsDependencies, referenceId: string, actor: Actor): Promise<Collection> {
   await authorize(dependencies, referenceId, actor);
-  const approved = await markApproved(dependencies.pool, referenceId, dependencies.settings.recoveryDelayMs);
+  const approved = await takeApproval(dependencies, referenceId);
   if (!approved) return refuse(dependencies, referenceId);
   return postApprovedCollection(dependencies, approved);
+}
+
+/**
+ * pending_approval → processing: the user's approval, the one conditional UPDATE that wins any race
+ * with a decline, the sweeper or another approve. The time from the request to it is observed.
+ */
+export async function takeApproval(dependencies: CollectionsDependencies, referenceId: string): Promise<Collection | undefined> {
+  const approved = await markApproved(dependencies.pool, referenceId, dependencies.settings.recoveryDelayMs);
+  if (approved?.approvedAt) dependencies.metrics.collectionApproved((approved.approvedAt.getTime() - approved.createdAt.getTime()) / 1000);
+  return approved;
 }
 
 /** The user declines: pending_approval → declined with collection.declined, in one transaction. */
 export async function declineCollection(dependencies: CollectionsDependencies, referenceId: string, actor: Actor): Promise<Collection> {
   await authorize(dependencies, referenceId, actor);
-  const declined = await withTransaction(dependencies.pool, async (client) => {
-    const changed = await markDeclined(client, referenceId);
-    if (changed) await enqueueEvent(client, collectionEvent('collection.declined', changed));
-    return changed;
-  });
+  const declined = await endCollection(dependencies, (client) => markDeclined(client, referenceId));
   return declined ?? refuse(dependencies, referenceId);
 }
 
@@ -44,11 +48,7 @@ export async function expireCollectionNow(dependencies: CollectionsDependencies,
 
 /** Expires one pending collection (with its event) when allowed; undefined when another change won. */
 export function expireOne(dependencies: CollectionsDependencies, referenceId: string, evenWithinWindow: boolean): Promise<Collection | undefined> {
-  return withTransaction(dependencies.pool, async (client) => {
-    const expired = await markExpired(client, referenceId, evenWithinWindow);
-    if (expired) await enqueueEvent(client, collectionEvent('collection.expired', expired));
-    return expired;
-  });
+  return endCollection(dependencies, (client) => markExpired(client, referenceId, evenWithinWindow));
 }
 
 /** 404 PKC_6002 for an unknown collection; 403 PKC_6005 when the actor may not touch it. */

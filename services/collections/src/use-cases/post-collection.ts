@@ -1,9 +1,7 @@
-import { enqueueEvent } from '@pwa/bus';
-import { withTransaction } from '@pwa/db';
 import type { Collection } from '../domain/collection';
-import { collectionEvent } from '../events/collection-events';
 import { findById, markCompleted, markFailed } from '../store/collection-store';
 import type { CollectionsDependencies } from './dependencies';
+import { endCollection } from './end-collections';
 
 /**
  * Posts an approved (processing) collection through the wallet with the collection's id as the
@@ -33,20 +31,12 @@ export async function postApprovedCollection(dependencies: CollectionsDependenci
 }
 
 export async function complete(dependencies: CollectionsDependencies, collection: Collection, transactionId: string, postedAt: Date): Promise<Collection> {
-  const completed = await withTransaction(dependencies.pool, async (client) => {
-    const changed = await markCompleted(client, collection.id, transactionId, postedAt);
-    if (changed) await enqueueEvent(client, collectionEvent('collection.completed', changed));
-    return changed;
-  });
+  const completed = await endCollection(dependencies, (client) => markCompleted(client, collection.id, transactionId, postedAt));
   return completed ?? (await current(dependencies, collection));
 }
 
 export async function fail(dependencies: CollectionsDependencies, collection: Collection, failureCode: string): Promise<Collection> {
-  const failed = await withTransaction(dependencies.pool, async (client) => {
-    const changed = await markFailed(client, collection.id, failureCode);
-    if (changed) await enqueueEvent(client, collectionEvent('collection.failed', changed));
-    return changed;
-  });
+  const failed = await endCollection(dependencies, (client) => markFailed(client, collection.id, failureCode));
   return failed ?? (await current(dependencies, collection));
 }
 

@@ -1,7 +1,7 @@
 import { isPkcError } from '@pwa/errors';
 import { autoResolutionOf, sandboxAutoResolvingPhones } from '../domain/sandbox-test-phones';
-import { findPendingOfPhonesOlderThan, markApproved } from '../store/collection-store';
-import { approveCollection, declineCollection, expireCollectionNow } from '../use-cases/act-on-collection';
+import { findPendingOfPhonesOlderThan } from '../store/collection-store';
+import { approveCollection, declineCollection, expireCollectionNow, takeApproval } from '../use-cases/act-on-collection';
 import type { CollectionsDependencies } from '../use-cases/dependencies';
 import { fail } from '../use-cases/post-collection';
 
@@ -31,7 +31,7 @@ export async function resolveTestPhoneCollections(dependencies: CollectionsDepen
           await expireCollectionNow(dependencies, collection.referenceId, actor);
           break;
         case 'fail': {
-          const approved = await markApproved(dependencies.pool, collection.referenceId, dependencies.settings.recoveryDelayMs);
+          const approved = await takeApproval(dependencies, collection.referenceId);
           if (approved) await fail(dependencies, approved, simulatedFailureCode);
           break;
         }

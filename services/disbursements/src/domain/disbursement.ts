@@ -1,5 +1,5 @@
 import { toApiAmount, type Currency } from '@pwa/money';
-import { apiStatusOf, type ApiStatus, type DisbursementState } from './disbursement-state';
+import { apiStatusOf, type ApiStatus, type DisbursementState, type FinalState } from './disbursement-state';
 
 export interface Disbursement {
   /** Also the wallet transfer id: the idempotency id of the posting. */
@@ -44,6 +44,18 @@ export interface StatusView {
   createdAt: string;
   completedAt: string | null;
   failureCode?: string;
+}
+
+/** How a processing disbursement ends: completed with the wallet's transaction, or not with a PKC code. */
+export type Settlement =
+  | { status: 'completed'; transactionId: string; completedAt: Date }
+  | { status: Exclude<FinalState, 'completed'>; failureCode: string };
+
+/** The disbursement as it is once the settlement is recorded (what the store's guarded update writes). */
+export function applySettlement(disbursement: Disbursement, settlement: Settlement): Disbursement {
+  return settlement.status === 'completed'
+    ? { ...disbursement, status: 'completed', transactionId: settlement.transactionId, completedAt: settlement.completedAt, failureCode: null }
+    : { ...disbursement, status: settlement.status, transactionId: null, completedAt: null, failureCode: settlement.failureCode };
 }
 
 export function totalDebitMinorOf(disbursement: Pick<Disbursement, 'amountMinor' | 'feeMinor'>): bigint {

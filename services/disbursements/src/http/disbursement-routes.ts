@@ -6,10 +6,13 @@ import { deadlineAfter } from '../domain/deadline';
 import { statusView, transferView } from '../domain/disbursement';
 import { getDisbursement } from '../use-cases/get-disbursement';
 import { transferDisbursement, type TransferDependencies } from '../use-cases/transfer-disbursement';
+import type { Disbursement } from '../domain/disbursement';
+import type { DisbursementMetrics } from './disbursement-metrics';
 
 export interface DisbursementRouteDependencies extends TransferDependencies {
   pool: Pool;
   budgetMs: number;
+  metrics: DisbursementMetrics;
 }
 
 /**
@@ -20,12 +23,21 @@ export function mountDisbursementRoutes(app: Express, dependencies: Disbursement
   app.post('/partner/v1/disbursement/transfer', async (req, res) => {
     // The budget counts from the request's arrival (its body is parsed by now, which takes microseconds).
     const deadline = deadlineAfter(dependencies.budgetMs);
-    const disbursement = await transferDisbursement(dependencies, {
-      partnerId: partnerIdOf(req),
-      body: req.body,
-      deadline,
-      requestId: requestIdOf(res),
-    });
+    const startedAt = process.hrtime.bigint();
+    const secondsSinceArrival = (): number => Number(process.hrtime.bigint() - startedAt) / 1e9;
+    let disbursement: Disbursement;
+    try {
+      disbursement = await transferDisbursement(dependencies, {
+        partnerId: partnerIdOf(req),
+        body: req.body,
+        deadline,
+        requestId: requestIdOf(res),
+      });
+    } catch (error) {
+      dependencies.metrics.transferRefused(error, secondsSinceArrival());
+      throw error;
+    }
+    dependencies.metrics.transferCompleted(secondsSinceArrival());
     res.status(200).json(successEnvelope(transferView(disbursement)));
   });
 

@@ -1,7 +1,9 @@
+import { outboxInsertWhenRowsIn } from '@pwa/bus';
+import type { EventEnvelope } from '@pwa/contracts';
 import type { Pool, PoolClient } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
-import type { Disbursement } from '../domain/disbursement';
-import type { DisbursementState, FinalState } from '../domain/disbursement-state';
+import type { Disbursement, Settlement } from '../domain/disbursement';
+import type { DisbursementState } from '../domain/disbursement-state';
 
 type Queryable = Pick<Pool | PoolClient, 'query'>;
 
@@ -101,27 +103,33 @@ export async function findById(db: Queryable, disbursementId: string): Promise<D
   return row ? toDisbursement(row) : undefined;
 }
 
-export type Settlement =
-  | { status: 'completed'; transactionId: string; completedAt: Date }
-  | { status: Exclude<FinalState, 'completed'>; failureCode: string };
+export type { Settlement };
 
 /**
- * Moves a processing disbursement to its final state. The guard on processing makes the first
- * settlement win (a request and the sweep may race); undefined when it was already settled.
+ * Moves a processing disbursement to its final state and writes its event to the outbox, by one
+ * statement: the event is inserted only when the guarded update changed the row, so it exists if
+ * and only if the state change commits, without a transaction of its own. The guard on processing
+ * makes the first settlement win (a request and the sweep may race); undefined when it was already
+ * settled, and then nothing was written.
  */
-export async function settle(client: PoolClient, disbursementId: string, settlement: Settlement): Promise<Disbursement | undefined> {
+export async function settleWithEvent(db: Queryable, disbursementId: string, settlement: Settlement, event: EventEnvelope): Promise<Disbursement | undefined> {
   const completed = settlement.status === 'completed';
-  const result = await client.query<DisbursementRow>(
-    `UPDATE disbursements
-        SET status = $2, transaction_id = $3, completed_at = $4, failure_code = $5, settled_at = clock_timestamp()
-      WHERE disbursement_id = $1 AND status = 'processing'
-      RETURNING ${columns}`,
+  const outboxInsert = outboxInsertWhenRowsIn('settled', 6, event);
+  const result = await db.query<DisbursementRow>(
+    `WITH settled AS (
+       UPDATE disbursements
+          SET status = $2, transaction_id = $3, completed_at = $4, failure_code = $5, settled_at = clock_timestamp()
+        WHERE disbursement_id = $1 AND status = 'processing'
+        RETURNING ${columns}
+     ), event AS (${outboxInsert.sql})
+     SELECT ${columns} FROM settled`,
     [
       disbursementId,
       settlement.status,
       completed ? settlement.transactionId : null,
       completed ? settlement.completedAt : null,
       completed ? null : settlement.failureCode,
+      ...outboxInsert.values,
     ],
   );
   const row = result.rows[0];

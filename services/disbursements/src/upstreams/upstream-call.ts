@@ -1,5 +1,5 @@
 import CircuitBreaker from 'opossum';
-import { isInternalTransportError, type InternalJsonClient } from '@pwa/http';
+import { isInternalTransportError, type InternalJsonClient, type WatchBreaker } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 
 export interface BreakerSettings {
@@ -7,6 +7,8 @@ export interface BreakerSettings {
   volumeThreshold: number;
   resetTimeoutMs: number;
   rollingWindowMs: number;
+  /** Reports each breaker's state as `circuit_breaker_state{breaker=<upstream>}`. */
+  watchBreaker?: WatchBreaker;
 }
 
 /**
@@ -94,6 +96,7 @@ export function withBreaker<A extends unknown[]>(
   });
   breaker.on('open', () => logger.warn({ upstream }, 'circuit opened: calls fail fast'));
   breaker.on('close', () => logger.info({ upstream }, 'circuit closed'));
+  settings.watchBreaker?.(upstream, breaker);
   return {
     fire: async (...args) => {
       try {

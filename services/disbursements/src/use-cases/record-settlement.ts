@@ -1,27 +1,23 @@
-import { enqueueEvent } from '@pwa/bus';
-import { withTransaction, type Pool } from '@pwa/db';
+import type { Pool } from '@pwa/db';
 import type { Logger } from '@pwa/logging';
-import type { Disbursement } from '../domain/disbursement';
+import { applySettlement, type Disbursement, type Settlement } from '../domain/disbursement';
 import { disbursementEvent } from '../events/disbursement-events';
-import { findById, settle, type Settlement } from '../store/disbursement-store';
+import { findById, settleWithEvent } from '../store/disbursement-store';
 import type { WalletClient } from '../upstreams/wallet-client';
 
 /**
  * Moves a processing disbursement to its final state and writes its event to the outbox in the
- * same transaction, so the event exists if and only if the state change commits. When someone else
+ * same statement, so the event exists if and only if the state change commits. When someone else
  * (the sweep, say) settled it first, their state stands and nothing more is written.
  */
-export async function recordSettlement(pool: Pool, disbursementId: string, settlement: Settlement): Promise<Disbursement> {
-  return withTransaction(pool, async (client) => {
-    const settled = await settle(client, disbursementId, settlement);
-    if (!settled) {
-      const current = await findById(client, disbursementId);
-      if (!current) throw new Error(`disbursement ${disbursementId} vanished`);
-      return current;
-    }
-    await enqueueEvent(client, disbursementEvent(settled, settled.completedAt ?? new Date()));
-    return settled;
-  });
+export async function recordSettlement(pool: Pool, disbursement: Disbursement, settlement: Settlement): Promise<Disbursement> {
+  const expected = applySettlement(disbursement, settlement);
+  const event = disbursementEvent(expected, expected.completedAt ?? new Date());
+  const settled = await settleWithEvent(pool, disbursement.disbursementId, settlement, event);
+  if (settled) return settled;
+  const current = await findById(pool, disbursement.disbursementId);
+  if (!current) throw new Error(`disbursement ${disbursement.disbursementId} vanished`);
+  return current;
 }
 
 export interface SettleDependencies {
@@ -50,7 +46,7 @@ export async function settleByCancelling(
     return disbursement;
   }
   if (answer.state === 'posted') {
-    return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'completed', transactionId: answer.transactionId, completedAt: answer.postedAt });
+    return recordSettlement(dependencies.pool, disbursement, { status: 'completed', transactionId: answer.transactionId, completedAt: answer.postedAt });
   }
-  return recordSettlement(dependencies.pool, disbursement.disbursementId, ifCancelled);
+  return recordSettlement(dependencies.pool, disbursement, ifCancelled);
 }

@@ -110,9 +110,9 @@ async function postWithinBudget(dependencies: TransferDependencies, disbursement
     if (neverReachedUpstream(error)) {
       const cancellation = await dependencies.wallet.cancelTransfer(disbursement.disbursementId, input.requestId).catch(() => undefined);
       if (cancellation?.state === 'posted') {
-        return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'completed', transactionId: cancellation.transactionId, completedAt: cancellation.postedAt });
+        return recordSettlement(dependencies.pool, disbursement, { status: 'completed', transactionId: cancellation.transactionId, completedAt: cancellation.postedAt });
       }
-      return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'failed', failureCode: 'PKC_7003' });
+      return recordSettlement(dependencies.pool, disbursement, { status: 'failed', failureCode: 'PKC_7003' });
     }
     const ifCancelled =
       error.reason === 'deadline_exceeded' || input.deadline.hasPassed()
@@ -122,12 +122,12 @@ async function postWithinBudget(dependencies: TransferDependencies, disbursement
   }
   switch (answer.state) {
     case 'posted':
-      return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'completed', transactionId: answer.transactionId, completedAt: answer.postedAt });
+      return recordSettlement(dependencies.pool, disbursement, { status: 'completed', transactionId: answer.transactionId, completedAt: answer.postedAt });
     case 'refused':
-      return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'failed', failureCode: answer.code });
+      return recordSettlement(dependencies.pool, disbursement, { status: 'failed', failureCode: answer.code });
     case 'cancelled':
       // Only a cancellation of ours (the sweep's) can have reached the id first.
-      return recordSettlement(dependencies.pool, disbursement.disbursementId, { status: 'timed_out', failureCode: 'PKC_7004' });
+      return recordSettlement(dependencies.pool, disbursement, { status: 'timed_out', failureCode: 'PKC_7004' });
   }
 }
 

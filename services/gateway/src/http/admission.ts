@@ -6,6 +6,7 @@ import { matchRoute, publicPathPrefix, type RouteDefinition } from '../domain/ro
 import { sourceBucketOf } from '../domain/credential-stuffing';
 import { contextOf } from './request-context';
 import { noteIfUnavailable } from './request-log';
+import { noteRateLimitRejection } from './rate-limit-metrics';
 
 /**
  * Finds the route in the table before anything else. A path the table does not list, or a listed
@@ -49,6 +50,7 @@ export function admitRequest(ports: AdmissionPorts & TokenEndpointPorts, setting
       }
     } catch (error) {
       noteIfUnavailable(res, error);
+      noteRateLimitRejection(res, error, route.authentication === 'none' ? 'token_ip' : 'partner');
       throw error;
     }
     next();

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { errorEnvelope } from '@pwa/errors';
+import { sendErrorEnvelope } from '@pwa/http';
 
 export const plainHttpRejectionMessage =
   'HTTPS is required: this API does not accept plain HTTP requests. Use https:// instead of http://.';
@@ -37,7 +38,7 @@ export function requireForwardedHttps(onRejected: () => void): RequestHandler {
     }
     onRejected();
     res.setHeader('Connection', 'close');
-    res.status(403).json(errorEnvelope('PKC_6005', plainHttpRejectionMessage));
+    sendErrorEnvelope(res, 403, 'PKC_6005', plainHttpRejectionMessage);
   };
 }
 

@@ -9,12 +9,14 @@ import { forwardAdmittedRequests, type ForwardingOptions } from './forward';
 import { requireForwardedHttps, strictTransportSecurity } from './https-only';
 import { tokenEndpointBodyErrors } from './token-body-errors';
 import { logEachRequest } from './request-log';
+import { countRateLimitRejections, type RateLimitMetrics } from './rate-limit-metrics';
 
 export interface PublicAppOptions {
   logger: Logger;
   /** Production serves no sandbox-only route. */
   environment: Environment;
   metrics: HttpMetrics;
+  rateLimitMetrics: RateLimitMetrics;
   tlsMode: 'terminate' | 'proxy';
   trustedProxies: string;
   hstsMaxAgeSeconds: number;
@@ -46,6 +48,7 @@ export function createPublicApp(options: PublicAppOptions): Express {
     routes: (expressApp) => {
       expressApp.use(forwardAdmittedRequests(options.forwarding));
       expressApp.use(tokenEndpointBodyErrors);
+      expressApp.use(countRateLimitRejections(options.rateLimitMetrics));
     },
   });
   // Only in proxy mode may a peer speak for the client (X-Forwarded-Proto, X-Forwarded-For).

@@ -10,6 +10,8 @@ export interface GatewayRequestContext {
   admission?: Admission;
   /** Why the request was answered 503, for the request log (never sent to the partner). */
   unavailableBecause?: string;
+  /** The limit that refused the request in admission (429 PKC_7001), for the rate-limit metrics. */
+  rateLimitedBy?: 'partner' | 'token_ip';
 }
 
 export function contextOf(res: Response): GatewayRequestContext {

@@ -206,6 +206,38 @@ describe('gateway (in-process, stand-in upstreams)', () => {
     }
   });
 
+  test('when each limit refuses a request, then gateway_rate_limit_rejections_total counts it under that limit and pkc_errors_total under PKC_7001', async () => {
+    const limited = await startGateway(
+      configFor({ REDIS_KEY_PREFIX: `${redisKeyPrefix}limits:`, TOKEN_ENDPOINT_IP_LIMIT_PER_MINUTE: '3', TOKEN_ENDPOINT_CLIENT_FAILURES_MAX: '1' }),
+      { logger },
+    );
+    const limitedClient = new HttpsJsonClient({ port: limited.port, certificatePem });
+    const scrape = async (): Promise<string> => (await fetch(`http://127.0.0.1:${limited.adminPort}/metrics`)).text();
+    try {
+      const before = await scrape();
+      const token = tokenOf(partner({ rateLimitPerMinute: 1 }));
+      const partnerStatuses = [(await limitedClient.get('/partner/v1/balance', { bearer: token })).status, (await limitedClient.get('/partner/v1/balance', { bearer: token })).status];
+      const clientId = randomUUID();
+      const tokenStatuses: number[] = [];
+      // 1: a wrong secret (the client's one allowed failure); 2, 3: the client is locked out; 4: the address's budget (3) is spent.
+      for (let attempt = 0; attempt < 4; attempt += 1) tokenStatuses.push((await limitedClient.post('/partner/auth/token', { client_id: clientId, client_secret: 'wrong' })).status);
+      const after = await scrape();
+
+      expect(partnerStatuses).toEqual([200, 429]);
+      expect(tokenStatuses).toEqual([401, 429, 429, 429]);
+      for (const limit of ['partner', 'token_ip', 'token_client_lockout']) {
+        expect(seriesValue(before, 'gateway_rate_limit_rejections_total', { limit, service: 'gateway' })).toBe(0);
+      }
+      expect(seriesValue(after, 'gateway_rate_limit_rejections_total', { limit: 'partner' })).toBe(1);
+      expect(seriesValue(after, 'gateway_rate_limit_rejections_total', { limit: 'token_client_lockout' })).toBe(2);
+      expect(seriesValue(after, 'gateway_rate_limit_rejections_total', { limit: 'token_ip' })).toBe(1);
+      expect(seriesValue(after, 'pkc_errors_total', { code: 'PKC_7001', status_code: '429' })).toBe(4);
+    } finally {
+      limitedClient.close();
+      await limited.stop();
+    }
+  });
+
   test('when the proxy is not trusted, then its X-Forwarded-Proto is ignored', async () => {
     const proxied = await startGateway(configFor({ TLS_MODE: 'proxy', TRUSTED_PROXIES: '10.0.0.1' }), { logger });
     try {
@@ -219,6 +251,16 @@ describe('gateway (in-process, stand-in upstreams)', () => {
     }
   });
 });
+
+/** The value of one series in Prometheus text, matched by name and a subset of its labels. */
+function seriesValue(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const labelText = line.slice(name.length, line.lastIndexOf(' '));
+    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
 
 interface EchoedRequest {
   method: string;

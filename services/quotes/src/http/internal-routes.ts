@@ -2,11 +2,19 @@ import type { Express } from 'express';
 import type { Pool } from '@pwa/db';
 import type { ConsumedQuote } from '../domain/quote';
 import { consumeQuoteForConfirm } from '../use-cases/consume-quote';
+import type { QuoteMetrics } from './quote-metrics';
 
 /** For the confirm services on the internal network only; the gateway never routes here. */
-export function mountInternalRoutes(app: Express, pool: Pool): void {
+export function mountInternalRoutes(app: Express, pool: Pool, metrics: QuoteMetrics): void {
   app.post('/internal/quotes/:quoteId/consume', async (req, res) => {
-    const quote = await consumeQuoteForConfirm(pool, req.params.quoteId, req.body);
+    let quote: ConsumedQuote;
+    try {
+      quote = await consumeQuoteForConfirm(pool, req.params.quoteId, req.body);
+    } catch (error) {
+      metrics.consumptionRejected(error);
+      throw error;
+    }
+    metrics.consumed();
     res.status(200).json(consumedQuoteView(quote));
   });
 }

@@ -2,24 +2,39 @@ import type { Express, Request } from 'express';
 import { PkcError, successEnvelope } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
 import { isUuid } from '../domain/quote-consumption';
+import type { Quote } from '../domain/quote';
+import type { QuoteType } from '../domain/quote-type';
 import { collectionQuoteView, disbursementQuoteView } from '../domain/quote-views';
 import { issueQuote, type IssueQuoteDependencies } from '../use-cases/issue-quote';
+import type { QuoteMetrics } from './quote-metrics';
 
 /**
  * The partner's quote endpoints, reached only through the gateway, which has already checked the
  * token, the partner's status and its permission for the operation, and names the partner in
  * x-partner-id.
  */
-export function mountQuoteRoutes(app: Express, dependencies: IssueQuoteDependencies): void {
+export function mountQuoteRoutes(app: Express, dependencies: IssueQuoteDependencies, metrics: QuoteMetrics): void {
   const lifetimeSeconds = dependencies.settings.lifetimeSeconds;
 
+  /** Issues the quote and counts the request's outcome (issued, or rejected with the code answered). */
+  const issueCounted = async (type: QuoteType, req: Request, requestId: string): Promise<Quote> => {
+    try {
+      const quote = await issueQuote(dependencies, type, partnerIdOf(req), req.body, requestId);
+      metrics.quoteIssued(type);
+      return quote;
+    } catch (error) {
+      metrics.quoteRejected(type, error);
+      throw error;
+    }
+  };
+
   app.post('/partner/v1/collection/quote', async (req, res) => {
-    const quote = await issueQuote(dependencies, 'collection', partnerIdOf(req), req.body, requestIdOf(res));
+    const quote = await issueCounted('collection', req, requestIdOf(res));
     res.status(200).json(successEnvelope(collectionQuoteView(quote, lifetimeSeconds)));
   });
 
   app.post('/partner/v1/disbursement/quote', async (req, res) => {
-    const quote = await issueQuote(dependencies, 'disbursement', partnerIdOf(req), req.body, requestIdOf(res));
+    const quote = await issueCounted('disbursement', req, requestIdOf(res));
     res.status(200).json(successEnvelope(disbursementQuoteView(quote, lifetimeSeconds)));
   });
 }
@@ -30,4 +45,3 @@ function partnerIdOf(req: Request): string {
   if (!isUuid(partnerId)) throw new PkcError('PKC_6005', 'Requests must come through the gateway');
   return partnerId.toLowerCase();
 }
-

@@ -1,7 +1,7 @@
 import CircuitBreaker from 'opossum';
 import { z } from '@pwa/config';
 import { PkcError, isPkcCode, type PkcCode } from '@pwa/errors';
-import { createInternalJsonClient, type InternalJsonClient } from '@pwa/http';
+import { createInternalJsonClient, type InternalJsonClient, type WatchBreaker } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { WalletCheckResult } from '../domain/quote';
 import type { WalletCheckRequest, WalletChecks } from '../use-cases/wallet-checks';
@@ -10,6 +10,8 @@ export interface WalletClientSettings {
   baseUrl: string;
   timeoutMs: number;
   breaker: { errorThresholdPercent: number; volumeThreshold: number; resetTimeoutMs: number; rollingWindowMs: number };
+  /** Reports the breaker's state as `circuit_breaker_state{breaker="wallet"}`. */
+  watchBreaker?: WatchBreaker;
 }
 
 /** An answer the wallet gave: its own success or its own refusal. */
@@ -70,6 +72,7 @@ export function createWalletClient(settings: WalletClientSettings, logger: Logge
   );
   breaker.on('open', () => logger.warn('wallet circuit opened: quotes fail fast with PKC_7003'));
   breaker.on('close', () => logger.info('wallet circuit closed'));
+  settings.watchBreaker?.('wallet', breaker);
 
   return {
     check: async (request) => {

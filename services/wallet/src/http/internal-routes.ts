@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Pool } from '@pwa/db';
-import { errorEnvelope } from '@pwa/errors';
+import { sendErrorEnvelope } from '@pwa/http';
 import { checkTransfer } from '../use-cases/check-transfer';
 import { postTransfer } from '../use-cases/post-transfer';
 import { cancelTransfer } from '../use-cases/cancel-transfer';
@@ -8,10 +8,12 @@ import { checkLedger } from '../use-cases/check-ledger';
 import type { PostingOutcome } from '../use-cases/transfer-outcome';
 import type { PostingFaultInjection } from '../config';
 import { parseCheckRequest, parseTransferId, parseTransferRequest } from './request-schemas';
+import type { LedgerMetrics } from './ledger-metrics';
 
 export interface InternalRouteSettings {
   /** Sandbox fault injection of postings (none in production); from the service's configuration. */
   postingFaults: PostingFaultInjection;
+  metrics: LedgerMetrics;
 }
 
 /**
@@ -29,12 +31,16 @@ export function mountInternalRoutes(app: Express, pool: Pool, settings: Internal
   });
 
   app.post('/internal/transfers', async (req, res) => {
-    const outcome = await postTransfer(pool, parseTransferRequest(req.body), settings.postingFaults);
+    const request = parseTransferRequest(req.body);
+    const outcome = await postTransfer(pool, request, settings.postingFaults);
     if (outcome.state === 'cancelled') {
       // 409, not the catalogue's 504: the caller cancelled this id itself (after its own timeout).
-      res.status(409).json(errorEnvelope('PKC_7004', `Transfer ${outcome.transferId} was cancelled; nothing was posted`));
+      sendErrorEnvelope(res, 409, 'PKC_7004', `Transfer ${outcome.transferId} was cancelled; nothing was posted`);
       return;
     }
+    // The outcome does not tell a new posting from the replay of an earlier one with the same
+    // transfer id, so a replay (a caller's retry after a lost answer) is counted again.
+    settings.metrics.posted(request.type, request.currency, request.amountMinor);
     res.json({ transferId: outcome.transferId, transactionId: outcome.transactionId, postedAt: outcome.postedAt.toISOString(), status: 'posted' });
   });
 

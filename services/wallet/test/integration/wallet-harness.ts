@@ -22,11 +22,11 @@ export interface WalletHarness {
 }
 
 /** Boots wallet in-process on port 0 against its own database on the real Postgres server. */
-export async function startWalletHarness(): Promise<WalletHarness> {
+export async function startWalletHarness(overrides: Record<string, string> = {}): Promise<WalletHarness> {
   const databaseUrl = new URL(serverUrls().postgres);
   databaseUrl.pathname = `/pwa_wallet_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   await ensureDatabase(databaseUrl.toString());
-  const config = readWalletConfig({ PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl.toString(), DATABASE_POOL_MAX: '20' });
+  const config = readWalletConfig({ PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl.toString(), DATABASE_POOL_MAX: '20', ...overrides });
   const service = await startWalletService(config);
   const sql = createPool({ connectionString: config.DATABASE_URL, applicationName: 'wallet-tests', schema: 'wallet', maxConnections: 4 });
   return {

@@ -1,0 +1,46 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import { Counter, type Registry } from 'prom-client';
+import { isPkcError } from '@pwa/errors';
+import { contextOf } from './request-context';
+
+/** Which of the gateway's limits refused a request with 429 PKC_7001. */
+export const rateLimits = ['partner', 'token_ip', 'token_client_lockout'] as const;
+export type RateLimit = (typeof rateLimits)[number];
+
+export interface RateLimitMetrics {
+  rejected(limit: RateLimit): void;
+}
+
+/** `gateway_rate_limit_rejections_total{limit}`, every limit at 0 from the start. */
+export function createRateLimitMetrics(registry: Registry): RateLimitMetrics {
+  const rejections = new Counter({
+    name: 'gateway_rate_limit_rejections_total',
+    help: 'Requests the gateway refused with 429 PKC_7001, by limit: partner (per-partner window), token_ip (token endpoint per source address), token_client_lockout (failed secrets of a client_id)',
+    labelNames: ['limit'] as const,
+    registers: [registry],
+  });
+  for (const limit of rateLimits) rejections.inc({ limit }, 0);
+  return { rejected: (limit) => rejections.inc({ limit }) };
+}
+
+/** Admission notes which limit refused the request; the counting handler below reads it. */
+export function noteRateLimitRejection(res: Response, error: unknown, limit: 'partner' | 'token_ip'): void {
+  if (isPkcError(error) && error.code === 'PKC_7001') contextOf(res).rateLimitedBy = limit;
+}
+
+/**
+ * Counts every PKC_7001 the gateway answers itself, once, on its way to the error handler. The
+ * per-partner window and the token endpoint's source budget refuse in admission, which names the
+ * limit; the only PKC_7001 raised later is the token endpoint's client lockout, checked once the
+ * body names a client_id.
+ */
+export function countRateLimitRejections(metrics: RateLimitMetrics): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    if (isPkcError(error) && error.code === 'PKC_7001') {
+      const context = contextOf(res);
+      const limit = context.rateLimitedBy ?? (context.route?.authentication === 'none' ? 'token_client_lockout' : 'partner');
+      metrics.rejected(limit);
+    }
+    next(error);
+  };
+}

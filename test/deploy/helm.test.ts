@@ -155,6 +155,26 @@ describe('helm chart deploy/helm/partner-wallet', () => {
     );
   });
 
+  it('when tracing is switched on, then every service gets OTEL_ENABLED and the collector endpoint, and may reach the collector port', () => {
+    const off = render('production');
+    for (const config of ofKind(off, 'ConfigMap').filter((manifest) => component(manifest) !== 'migrations')) {
+      expect(config.data).toMatchObject({ OTEL_ENABLED: 'false' });
+      expect(config.data).not.toHaveProperty('OTEL_EXPORTER_OTLP_ENDPOINT');
+    }
+    const on = render('production', ['--set', 'tracing.enabled=true', '--set', 'tracing.otlpEndpoint=http://collector.observability:4318']);
+    const configs = ofKind(on, 'ConfigMap').filter((manifest) => component(manifest) !== 'migrations');
+    expect(configs).toHaveLength(7);
+    for (const config of configs) {
+      expect(config.data).toMatchObject({ OTEL_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector.observability:4318' });
+    }
+    const servicePolicies = ofKind(on, 'NetworkPolicy').filter((manifest) => component(manifest) !== 'migrations');
+    for (const policy of servicePolicies) {
+      const egressPorts = ((policy.spec as { egress: { ports?: { port: number }[] }[] }).egress).flatMap((rule) => (rule.ports ?? []).map((port) => port.port));
+      expect(egressPorts).toContain(4318);
+    }
+    expect(runHelm(['template', 'pwa', chart, '--kube-version', kubeVersion, '--set', 'tracing.otlpEndpoint=not a url']).status).not.toBe(0);
+  });
+
   describe('monitoring: PrometheusRule and ServiceMonitors', () => {
     const alertsDirectory = path.join(root, 'deploy/prometheus/alerts');
     const defaultRunbooks = 'https://git.example.com/partner-wallet-api/blob/main/docs/runbooks.md';

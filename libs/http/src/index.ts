@@ -1,5 +1,5 @@
 export { createApp, type CreateAppOptions, type ServiceApp } from './app';
-export { createHttpMetrics, serviceMetricsRegistry, type HttpMetrics } from './metrics';
+export { createHttpMetrics, type HttpMetrics } from './metrics';
 export { operationalRoutes, beginDraining, isDraining, resetDrainingForTests, type ReadinessCheck } from './health';
 export { createErrorHandler, notFoundHandler, sendErrorEnvelope } from './error-handler';
 export { requestIdMiddleware, requestIdOf, requestIdHeader, traceparentHeader } from './request-id';

@@ -8,15 +8,6 @@ export interface HttpMetrics {
 }
 
 /**
- * The registry createHttpMetrics made last for each service name. Services booted by
- * @pwa/runtime's hostService never see the HttpMetrics that createApp made, so they look the
- * registry up by name while mounting their routes: createApp makes the metrics and then mounts the
- * routes in one synchronous step, so the lookup finds this boot's registry even when a test process
- * boots the same service several times.
- */
-const latestRegistryByService = new Map<string, Registry>();
-
-/**
  * One registry per service with the process defaults, HTTP RED metrics and `pkc_errors_total`.
  * Routes are recorded by their template (`/partner/v1/collection/:referenceId`), never by the raw
  * path, so label cardinality stays bounded. An error envelope is counted by its PKC code when the
@@ -56,18 +47,7 @@ export function createHttpMetrics(serviceName: string, registry = new Registry()
     });
     next();
   };
-  latestRegistryByService.set(serviceName, registry);
   return { registry, middleware };
-}
-
-/**
- * The registry of the service being booted under this name (the one its /metrics serves), for the
- * service's own metrics. Throws when no HTTP metrics were made for the name: a wiring mistake.
- */
-export function serviceMetricsRegistry(serviceName: string): Registry {
-  const registry = latestRegistryByService.get(serviceName);
-  if (registry === undefined) throw new Error(`no metrics registry was created for service ${serviceName}`);
-  return registry;
 }
 
 function routeTemplateOf(req: Request, res: Response): string {

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createApp, listen, type CreateAppOptions, type ReadinessCheck } from '@pwa/http';
+import { createApp, createHttpMetrics, listen, type CreateAppOptions, type HttpMetrics, type ReadinessCheck } from '@pwa/http';
 import { createPool, migrate, pingDatabase, type Pool } from '@pwa/db';
 import { createLogger, type Logger } from '@pwa/logging';
 import type { BaseServiceEnv } from '@pwa/config';
@@ -24,6 +24,8 @@ export interface ServiceContext {
   name: string;
   logger: Logger;
   pool: Pool;
+  /** The registry /metrics serves (process defaults and HTTP metrics); services add their own metrics to it. */
+  registry: HttpMetrics['registry'];
 }
 
 export interface HostedService extends ServiceContext {
@@ -64,7 +66,8 @@ export async function hostService(options: ServiceHostOptions): Promise<HostedSe
     schema: options.schema,
     maxConnections: options.env.DATABASE_POOL_MAX,
   });
-  const context: ServiceContext = { name: options.name, logger, pool };
+  const metrics = createHttpMetrics(options.name);
+  const context: ServiceContext = { name: options.name, logger, pool, registry: metrics.registry };
   const readinessChecks: ReadinessCheck[] = [
     { name: 'postgres', check: () => pingDatabase(pool) },
     ...(options.readinessChecks?.(context) ?? []),
@@ -74,6 +77,7 @@ export async function hostService(options: ServiceHostOptions): Promise<HostedSe
     logger,
     readinessChecks,
     malformedBodyCodeFor: options.malformedBodyCodeFor,
+    metrics,
     routes: (expressApp) => options.routes?.(expressApp, context),
   });
   try {

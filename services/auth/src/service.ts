@@ -1,6 +1,5 @@
 import { authMigrationsDirectory, authSchema } from './service-paths';
 import { connectBus, startOutboxRelay, type Bus } from '@pwa/bus';
-import { serviceMetricsRegistry } from '@pwa/http';
 import { flushAndStopRelay, hostService, stopInOrder, type HostedService, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
 import { createLogger } from '@pwa/logging';
 import type { AuthConfig } from './config';
@@ -49,7 +48,7 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
     ],
   });
   if (!keyring) throw new Error('auth routes were not mounted');
-  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: serviceMetricsRegistry('auth') });
+  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: hosted.registry });
   // Requests in flight finish first (an operator's partner change, say); their events then go out in the relay's last pass.
   const shutdownSteps: ShutdownSequence = [
     { name: 'http listener', run: hosted.closeListener },

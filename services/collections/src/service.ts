@@ -1,5 +1,5 @@
 import { connectBus, type Bus } from '@pwa/bus';
-import { createCircuitBreakerStates, serviceMetricsRegistry } from '@pwa/http';
+import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
 import { flushAndStopRelay, hostService, stopInOrder, type HostedService, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
 import type { CollectionsConfig } from './config';
@@ -64,7 +64,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
       port: config.PORT,
       logger,
       routes: (app, context) => {
-        const registry = serviceMetricsRegistry('collections');
+        const registry = context.registry;
         breakerStates.register(registry);
         const metrics = createCollectionMetrics(registry, context.pool);
         dependencies = {
@@ -94,7 +94,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
   }
   if (!dependencies) throw new Error('collections routes were not mounted');
   const running = dependencies;
-  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: serviceMetricsRegistry('collections') }, config.OUTBOX_RELAY_START_DELAY_MS);
+  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: hosted.registry }, config.OUTBOX_RELAY_START_DELAY_MS);
   const tasks: PeriodicTask[] = [
     startPeriodicTask('expiry-sweeper', config.EXPIRY_SWEEP_INTERVAL_MS, async () => {
       await sweepExpiredCollections(running, config.EXPIRY_SWEEP_BATCH_SIZE, config.EXPIRY_SWEEP_BATCHES_MAX);

@@ -1,5 +1,5 @@
 import { connectBus, type Bus } from '@pwa/bus';
-import { createCircuitBreakerStates, serviceMetricsRegistry } from '@pwa/http';
+import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
 import { flushAndStopRelay, hostService, stopInOrder, type HostedService, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
 import type { DisbursementsConfig } from './config';
@@ -57,7 +57,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
       port: config.PORT,
       logger,
       routes: (app, context) => {
-        const registry = serviceMetricsRegistry('disbursements');
+        const registry = context.registry;
         breakerStates.register(registry);
         const metrics = createDisbursementMetrics(registry);
         mountDisbursementRoutes(app, { pool: context.pool, quotes, wallet, logger, budgetMs: config.DISBURSEMENT_BUDGET_MS, metrics });
@@ -71,7 +71,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     await bus.close();
     throw error;
   }
-  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: serviceMetricsRegistry('disbursements') }, config.OUTBOX_RELAY_START_DELAY_MS);
+  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: hosted.registry }, config.OUTBOX_RELAY_START_DELAY_MS);
   const sweep = startSettlementSweep(
     { pool: hosted.pool, wallet, logger },
     { intervalMs: config.SETTLEMENT_SWEEP_INTERVAL_MS, staleAfterMs: config.DISBURSEMENT_BUDGET_MS + config.WALLET_CANCEL_TIMEOUT_MS + sweepMarginMs },

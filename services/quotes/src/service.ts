@@ -1,5 +1,5 @@
 import { hostService, type HostedService } from '@pwa/runtime';
-import { createCircuitBreakerStates, serviceMetricsRegistry } from '@pwa/http';
+import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
 import type { QuotesConfig } from './config';
 import { mountInternalRoutes } from './http/internal-routes';
@@ -41,7 +41,7 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
       port: config.PORT,
       logger,
       routes: (app, context) => {
-        const registry = serviceMetricsRegistry('quotes');
+        const registry = context.registry;
         breakerStates.register(registry);
         const metrics = createQuoteMetrics(registry);
         mountQuoteRoutes(app, {

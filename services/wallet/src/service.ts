@@ -1,4 +1,3 @@
-import { serviceMetricsRegistry } from '@pwa/http';
 import { hostService, type HostedService } from '@pwa/runtime';
 import { postingFaultInjectionOf, type WalletConfig } from './config';
 import { walletMigrationsDirectory, walletSchema } from './service-paths';
@@ -24,7 +23,7 @@ export async function startWalletService(config: Readonly<WalletConfig>): Promis
     env: config,
     port: config.PORT,
     routes: (app, context) => {
-      metrics = createLedgerMetrics(serviceMetricsRegistry('wallet'), context.pool);
+      metrics = createLedgerMetrics(context.registry, context.pool);
       mountPartnerRoutes(app, context.pool);
       mountInternalRoutes(app, context.pool, { postingFaults, metrics });
     },

@@ -79,7 +79,7 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
       ],
       { name: 'postgres pool', run: () => pool.end() },
     ];
-    return { name: 'webhooks', logger, pool, port: server.port, shutdownSteps, stop: stopInOrder(shutdownSteps, logger) };
+    return { name: 'webhooks', logger, pool, registry: httpMetrics.registry, port: server.port, shutdownSteps, stop: stopInOrder(shutdownSteps, logger) };
   } catch (error) {
     await shutDownPartial(logger, pool, bus, worker);
     throw error;

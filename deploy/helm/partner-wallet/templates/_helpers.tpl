@@ -42,6 +42,10 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- $target := index $root.Values.services $callee -}}
 {{- $_ := set $env (printf "%s_URL" (upper $callee)) (printf "http://%s:%v" (include "pwa.serviceName" (dict "root" $root "name" $callee)) $target.port) -}}
 {{- end -}}
+{{- $_ := set $env "OTEL_ENABLED" (toString $root.Values.tracing.enabled) -}}
+{{- if $root.Values.tracing.enabled -}}
+{{- $_ := set $env "OTEL_EXPORTER_OTLP_ENDPOINT" $root.Values.tracing.otlpEndpoint -}}
+{{- end -}}
 {{- if eq .name "gateway" -}}
 {{- $_ := set $env "ADMIN_HOST" "0.0.0.0" -}}
 {{- $_ := set $env "ADMIN_PORT" (toString $svc.adminPort) -}}

@@ -1,7 +1,7 @@
 import { PkcError } from '@pwa/errors';
 import { createLogger } from '@pwa/logging';
 import { Registry } from 'prom-client';
-import { circuitBreakerStateOf, createApp, createCircuitBreakerStates, listen, sendErrorEnvelope, serviceMetricsRegistry, type RunningServer } from '../../src';
+import { circuitBreakerStateOf, createApp, createCircuitBreakerStates, listen, sendErrorEnvelope, type RunningServer } from '../../src';
 
 const logger = createLogger({ service: 'metrics-test', level: 'silent' });
 
@@ -61,12 +61,6 @@ describe('pkc_errors_total', () => {
     expect(seriesValue(text, 'pkc_errors_total', { code: 'PKC_6002', status_code: '404' })).toBe(1);
     expect(seriesValue(text, 'pkc_errors_total', { code: 'PKC_2008', status_code: '400' })).toBe(1);
     expect(text.split('\n').filter((line) => line.startsWith('pkc_errors_total{'))).toHaveLength(5);
-  });
-
-  it('when a service was booted by name, then its registry is the one its /metrics serves', async () => {
-    const registry = serviceMetricsRegistry('metrics-test');
-    expect(await registry.getSingleMetricAsString('pkc_errors_total')).toContain('PKC_7001');
-    expect(() => serviceMetricsRegistry('never-booted')).toThrow(/never-booted/);
   });
 });
 

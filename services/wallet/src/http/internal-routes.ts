@@ -38,9 +38,8 @@ export function mountInternalRoutes(app: Express, pool: Pool, settings: Internal
       sendErrorEnvelope(res, 409, 'PKC_7004', `Transfer ${outcome.transferId} was cancelled; nothing was posted`);
       return;
     }
-    // The outcome does not tell a new posting from the replay of an earlier one with the same
-    // transfer id, so a replay (a caller's retry after a lost answer) is counted again.
-    settings.metrics.posted(request.type, request.currency, request.amountMinor);
+    // A replay (a caller's retry after a lost answer) moved no money now: it is not counted again.
+    if (!outcome.replayed) settings.metrics.posted(request.type, request.currency, request.amountMinor);
     res.json({ transferId: outcome.transferId, transactionId: outcome.transactionId, postedAt: outcome.postedAt.toISOString(), status: 'posted' });
   });
 

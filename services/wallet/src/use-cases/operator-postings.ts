@@ -114,5 +114,5 @@ async function postOperatorTransfer(client: PoolClient, posting: OperatorPosting
   const accountOf = { user_wallet: undefined, partner: undefined, fee_revenue: undefined, funding: undefined, ...posting.accountOf };
   const legs = buildPosting({ kind: posting.kind, currency: posting.currency, amountMinor: posting.amountMinor, feeMinor: 0n }).legs;
   await insertEntries(client, posting.transferId, posting.currency, legs.map((leg) => ({ accountId: requireAccount(accountOf, leg.role), amountMinor: leg.amountMinor })));
-  return { state: 'posted', transferId: posting.transferId, transactionId, postedAt: now };
+  return { state: 'posted', transferId: posting.transferId, transactionId, postedAt: now, replayed: false };
 }

@@ -117,7 +117,7 @@ async function postUnderLocks(client: PoolClient, request: TransferRequest, faul
   );
   if (!claimed) return outcomeOfWinner(client, request.transferId);
   await injectedDelay(faults, 'before_commit');
-  return { state: 'posted', transferId: request.transferId, transactionId, postedAt: now };
+  return { state: 'posted', transferId: request.transferId, transactionId, postedAt: now, replayed: false };
 }
 
 /** The transfer id was claimed by a concurrent posting or cancellation that has committed; its outcome is the answer. */

@@ -64,6 +64,24 @@ describe('wallet metrics (GET /metrics)', () => {
     expect(seriesValue(after, 'pkc_errors_total', { code: 'PKC_4001', status_code: '400' })).toBe(1);
   });
 
+  it('when a posting is replayed with the same transfer id, then it is counted once', async () => {
+    const user = await createTestUser(harness, { balances: { LRD: 10_000n } });
+    const partnerId = await createTestPartner(harness, { LRD: 50_000n });
+    const body = transferBody({ type: 'disbursement', partnerId, phone: user.phone, currency: 'LRD', amountMinor: '700', feeMinor: '0' });
+    const before = await scrape();
+
+    const first = await postJson(`${harness.baseUrl}/internal/transfers`, body);
+    const replay = await postJson(`${harness.baseUrl}/internal/transfers`, body);
+    const after = await scrape();
+
+    expect([first.status, replay.status]).toEqual([200, 200]);
+    expect(replay.body).toEqual(first.body);
+    const moved = (name: string): number =>
+      (seriesValue(after, name, { type: 'disbursement', currency: 'LRD' }) ?? NaN) - (seriesValue(before, name, { type: 'disbursement', currency: 'LRD' }) ?? NaN);
+    expect(moved('ledger_postings_total')).toBe(1);
+    expect(moved('ledger_posted_minor_total')).toBe(700);
+  });
+
   it('when the ledger holds balances, then ledger_account_balance_minor sums them per kind and currency, users under "user"', async () => {
     await createTestUser(harness, { balances: { LRD: 12_345n } });
     await createTestPartner(harness, { LRD: 777n });

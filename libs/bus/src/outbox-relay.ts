@@ -125,13 +125,17 @@ async function publishBatch(options: OutboxRelayOptions, batchSize: number, metr
   }
 }
 
-/** Stops at the first failure: the next rows would most likely fail the same way, and order is kept. */
+/**
+ * Publishes the rows in order, each with its broker confirm, and stops at the first failure: the
+ * next rows would most likely fail the same way, and order is kept. The published rows are marked
+ * by one statement at the end (in the batch's transaction, so a crash before the commit publishes
+ * them again: at least once, and consumers are idempotent).
+ */
 async function publishRows(client: PoolClient, rows: OutboxRow[], options: OutboxRelayOptions, metrics: BusMetrics | undefined): Promise<number> {
-  let published = 0;
+  const publishedIds: string[] = [];
   for (const row of rows) {
     // Read defensively: the bus validates the envelope, and a row that is not one must fail there, logged.
     const envelope = (typeof row.payload === 'object' && row.payload !== null ? row.payload : {}) as Partial<EventEnvelope>;
-    // Each event is published in the trace and request that caused it, in a producer span of its own.
     const succeeded = await runInTraceOrNewTrace(envelope.traceparent, () =>
       runWithLogContext({ requestId: envelope.requestId }, () => publishRow(client, row, String(envelope.type), options)),
     );
@@ -140,11 +144,15 @@ async function publishRows(client: PoolClient, rows: OutboxRow[], options: Outbo
       break;
     }
     metrics?.published.inc({ event_type: String(envelope.type) });
-    published += 1;
+    publishedIds.push(row.id);
   }
-  return published;
+  if (publishedIds.length > 0) {
+    await client.query('UPDATE outbox SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::uuid[])', [publishedIds]);
+  }
+  return publishedIds.length;
 }
 
+/** Publishes one row with its confirm; a failure is recorded on the row (the caller marks successes). */
 async function publishRow(client: PoolClient, row: OutboxRow, type: string, options: OutboxRelayOptions): Promise<boolean> {
   const attributes = { 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'send', 'messaging.message.id': row.id };
   try {
@@ -155,7 +163,6 @@ async function publishRow(client: PoolClient, row: OutboxRow, type: string, opti
     options.logger.warn({ err: error, eventId: row.id }, 'outbox event not published; will retry');
     return false;
   }
-  await client.query('UPDATE outbox SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1', [row.id]);
   options.logger.debug({ eventId: row.id, type }, 'outbox event published');
   return true;
 }

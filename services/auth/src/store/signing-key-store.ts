@@ -19,6 +19,9 @@ interface RawRow {
   retired_at: Date | null;
 }
 
+/** Named, not `*`: a prepared statement's result columns must not change when a migration adds one. */
+const signingKeyColumns = 'kid, public_jwk, private_key_ciphertext, created_at, retired_at';
+
 function toRow(raw: RawRow): SigningKeyRow {
   return {
     kid: raw.kid,
@@ -30,7 +33,7 @@ function toRow(raw: RawRow): SigningKeyRow {
 }
 
 export async function findActiveSigningKey(db: Queryable): Promise<SigningKeyRow | undefined> {
-  const result = await db.query<RawRow>('SELECT * FROM signing_keys WHERE retired_at IS NULL');
+  const result = await db.query<RawRow>(`SELECT ${signingKeyColumns} FROM signing_keys WHERE retired_at IS NULL`);
   const row = result.rows[0];
   return row ? toRow(row) : undefined;
 }
@@ -38,7 +41,7 @@ export async function findActiveSigningKey(db: Queryable): Promise<SigningKeyRow
 /** Keys whose tokens may still be valid: the active one and those retired within the grace period. */
 export async function listPublishedSigningKeys(db: Queryable, gracePeriodSeconds: number): Promise<SigningKeyRow[]> {
   const result = await db.query<RawRow>(
-    `SELECT * FROM signing_keys
+    `SELECT ${signingKeyColumns} FROM signing_keys
       WHERE retired_at IS NULL OR retired_at > now() - make_interval(secs => $1)
       ORDER BY created_at DESC`,
     [gracePeriodSeconds],

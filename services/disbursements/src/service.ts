@@ -4,7 +4,7 @@ import { createLogger } from '@pwa/logging';
 import { flushAndStopRelay, hostService, stopInOrder, type HostedService, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
 import type { DisbursementsConfig } from './config';
 import { startServiceOutboxRelay } from './events/outbox-relay';
-import { createDisbursementMetrics } from './http/disbursement-metrics';
+import { createDisbursementMetrics, type DisbursementServiceMetrics } from './http/disbursement-metrics';
 import { mountDisbursementRoutes } from './http/disbursement-routes';
 import { disbursementsMigrationsDirectory, disbursementsSchema } from './service-paths';
 import { createQuotesClient } from './upstreams/quotes-client';
@@ -47,6 +47,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     shutdownClients();
     throw error;
   }
+  let metrics: DisbursementServiceMetrics | undefined;
   let hosted: HostedService & ServiceHostParts;
   try {
     hosted = await hostService({
@@ -59,7 +60,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
       routes: (app, context) => {
         const registry = context.registry;
         breakerStates.register(registry);
-        const metrics = createDisbursementMetrics(registry);
+        metrics = createDisbursementMetrics(registry, context.pool);
         mountDisbursementRoutes(app, { pool: context.pool, quotes, wallet, logger, budgetMs: config.DISBURSEMENT_BUDGET_MS, metrics });
       },
       readinessChecks: () => [
@@ -71,10 +72,16 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     await bus.close();
     throw error;
   }
+  if (!metrics) throw new Error('disbursements routes were not mounted');
+  const running = metrics;
   const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: hosted.registry }, config.OUTBOX_RELAY_START_DELAY_MS);
   const sweep = startSettlementSweep(
     { pool: hosted.pool, wallet, logger },
-    { intervalMs: config.SETTLEMENT_SWEEP_INTERVAL_MS, staleAfterMs: config.DISBURSEMENT_BUDGET_MS + config.WALLET_CANCEL_TIMEOUT_MS + sweepMarginMs },
+    {
+      intervalMs: config.SETTLEMENT_SWEEP_INTERVAL_MS,
+      staleAfterMs: config.DISBURSEMENT_BUDGET_MS + config.WALLET_CANCEL_TIMEOUT_MS + sweepMarginMs,
+      onSweepFinished: () => running.settlementSweepFinished(),
+    },
   );
   // Transfers in flight (up to budget + cancellation) and the sweep finish first; their events then
   // go out in the relay's last pass.

@@ -1,12 +1,14 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Pool } from '@pwa/db';
 import { isPkcError } from '@pwa/errors';
-import { countPendingOverdue } from '../store/collection-store';
+import { countPendingOverdue, countProcessingStale } from '../store/collection-store';
 import type { CollectionMetrics } from '../use-cases/dependencies';
 import { finalStatuses } from '../use-cases/end-collections';
 
 /** How far past its window a pending collection must be before it counts as overdue (a stalled sweeper). */
 const overdueGraceSeconds = 60;
+/** How long after its approval a collection may stay processing before it counts as stale (the wallet not answering). */
+const processingStaleSeconds = 60;
 
 export interface CollectionServiceMetrics extends CollectionMetrics {
   confirmAccepted(): void;
@@ -16,7 +18,8 @@ export interface CollectionServiceMetrics extends CollectionMetrics {
 
 /**
  * The collections catalogue metrics (docs/metrics.md) on the service's registry: confirm calls,
- * final states, approval latency, the overdue pending count (sampled at scrape) and the last sweep.
+ * final states, approval latency, the overdue pending and stale processing counts (sampled at
+ * scrape), the last expiry sweep and the last posting recovery pass.
  */
 export function createCollectionMetrics(registry: Registry, pool: Pool): CollectionServiceMetrics {
   const confirms = new Counter({
@@ -50,6 +53,19 @@ export function createCollectionMetrics(registry: Registry, pool: Pool): Collect
     help: 'Unix time of the last expiry sweep that finished (0 before the first)',
     registers: [registry],
   });
+  new Gauge({
+    name: 'collections_processing_stale',
+    help: `Collections still processing (approved, posting in progress) more than ${processingStaleSeconds} s after their approval`,
+    registers: [registry],
+    async collect() {
+      this.set(await countProcessingStale(pool, processingStaleSeconds).catch(() => Number.NaN));
+    },
+  });
+  const lastRecovery = new Gauge({
+    name: 'collection_posting_recovery_last_success_timestamp_seconds',
+    help: 'Unix time of the last posting recovery pass that finished (0 before the first)',
+    registers: [registry],
+  });
   confirms.inc({ type: 'collection', outcome: 'accepted', code: 'none' }, 0);
   for (const state of finalStatuses) ended.inc({ state }, 0);
   return {
@@ -58,5 +74,6 @@ export function createCollectionMetrics(registry: Registry, pool: Pool): Collect
     collectionEnded: (state) => ended.inc({ state }),
     collectionApproved: (latencySeconds) => approvalLatency.observe(Math.max(0, latencySeconds)),
     expirySweepFinished: () => lastSweep.set(Date.now() / 1000),
+    postingRecoveryFinished: () => lastRecovery.set(Date.now() / 1000),
   };
 }

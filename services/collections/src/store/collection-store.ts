@@ -275,3 +275,17 @@ export async function countPendingOverdue(db: Queryable, graceSeconds: number): 
   );
   return Number(result.rows[0]?.count ?? 0);
 }
+
+/**
+ * Collections still processing (approved, posting in progress) more than `graceSeconds` after the
+ * approval: the wallet has answered neither the posting nor the recovery worker's re-drives
+ * (collections_processing_stale). The partial index of processing rows bounds the scan to them.
+ */
+export async function countProcessingStale(db: Queryable, graceSeconds: number): Promise<number> {
+  const result = await db.query<{ count: string }>(
+    `SELECT count(*)::text AS count FROM collection_requests
+      WHERE status = 'processing' AND approved_at < now() - make_interval(secs => $1)`,
+    [graceSeconds],
+  );
+  return Number(result.rows[0]?.count ?? 0);
+}

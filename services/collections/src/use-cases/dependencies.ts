@@ -12,6 +12,8 @@ export interface CollectionMetrics {
   collectionApproved(latencySeconds: number): void;
   /** The expiry sweeper finished a pass. */
   expirySweepFinished(): void;
+  /** The posting recovery worker finished a pass. */
+  postingRecoveryFinished(): void;
 }
 
 /** What the use cases need; built once in service.ts. */

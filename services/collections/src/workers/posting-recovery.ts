@@ -20,7 +20,8 @@ export const abandonedPostingCode = 'PKC_7003';
  * twice. After `postingAttemptsMax` attempts the worker stops posting and cancels the transfer id
  * instead: the wallet then either confirms that nothing will ever post (→ failed) or reports the
  * posting it already made (→ completed). Until the wallet answers, the row stays processing and
- * the cancellation is retried at the longest delay; the log says so on each attempt.
+ * the cancellation is retried at the longest delay; the log says so on each attempt. A pass that
+ * finishes sets collection_posting_recovery_last_success_timestamp_seconds.
  */
 export async function recoverPendingPostings(dependencies: CollectionsDependencies, settings: RecoverySettings): Promise<void> {
   const claimed = await claimDuePostings(dependencies.pool, settings.batchSize, settings.delayMs, settings.delayMsMax);
@@ -34,4 +35,5 @@ export async function recoverPendingPostings(dependencies: CollectionsDependenci
     else if (cancellation.kind === 'posted') await complete(dependencies, collection, cancellation.transactionId, cancellation.postedAt);
     else dependencies.logger.error({ referenceId: collection.referenceId, attempts: collection.postingAttempts }, 'posting abandoned but the wallet cannot confirm the cancellation; still processing');
   }
+  dependencies.metrics.postingRecoveryFinished();
 }

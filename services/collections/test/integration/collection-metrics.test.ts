@@ -164,4 +164,38 @@ describe('collections metrics (GET /metrics)', () => {
     expect(moved('collection_approval_latency_seconds_count', {})).toBe(2);
     expect(moved('pkc_errors_total', { code: 'PKC_6004', status_code: '409' })).toBe(1);
   });
+
+  test('when an approved collection stays processing more than a minute, then it is stale; once the recovery worker posts it, it is not, and the recovery timestamp has moved', async () => {
+    const before = await scrape();
+    const referenceId = await requestCollection();
+    // Approved two minutes ago and not due for a re-drive yet: the wallet answered none of its postings.
+    await sql.query(
+      `UPDATE collection_requests
+          SET status = 'processing', approved_at = now() - interval '2 minutes', posting_attempts = 1, next_posting_at = now() + interval '1 hour'
+        WHERE reference_id = $1`,
+      [referenceId],
+    );
+    const stale = await scrape();
+    const recoveredBefore = seriesValue(stale, 'collection_posting_recovery_last_success_timestamp_seconds', {}) ?? 0;
+
+    await sql.query('UPDATE collection_requests SET next_posting_at = now() WHERE reference_id = $1', [referenceId]);
+    const deadline = Date.now() + 10_000;
+    let recovered = await scrape();
+    const settled = (): boolean =>
+      seriesValue(recovered, 'collections_processing_stale', {}) === 0 &&
+      (seriesValue(recovered, 'collection_posting_recovery_last_success_timestamp_seconds', {}) ?? 0) > recoveredBefore;
+    while (!settled() && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      recovered = await scrape();
+    }
+    const status = await sql.query<{ status: string }>('SELECT status FROM collection_requests WHERE reference_id = $1', [referenceId]);
+
+    expect(seriesValue(before, 'collections_processing_stale', { service: 'collections' })).toBe(0);
+    expect(seriesValue(before, 'collection_posting_recovery_last_success_timestamp_seconds', { service: 'collections' })).toBeGreaterThanOrEqual(0);
+    expect(seriesValue(stale, 'collections_processing_stale', {})).toBe(1);
+    expect(seriesValue(recovered, 'collections_processing_stale', {})).toBe(0);
+    expect(seriesValue(recovered, 'collection_posting_recovery_last_success_timestamp_seconds', {})).toBeGreaterThan(recoveredBefore);
+    expect(seriesValue(recovered, 'collection_posting_recovery_last_success_timestamp_seconds', {})).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(status.rows).toEqual([{ status: 'completed' }]);
+  });
 });

@@ -1,5 +1,7 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Pool } from '@pwa/db';
 import { isPkcError } from '@pwa/errors';
+import { countProcessingStale } from '../store/disbursement-store';
 
 /**
  * How a transfer call ended for the partner: completed (200), timed_out (504 PKC_7004: the budget ran
@@ -9,14 +11,26 @@ import { isPkcError } from '@pwa/errors';
 export const transferOutcomes = ['completed', 'rejected', 'timed_out', 'unknown'] as const;
 export type TransferOutcome = (typeof transferOutcomes)[number];
 
+/** How long after its creation a disbursement may stay processing before it counts as stale (the sweep settles it after ~34 s). */
+const processingStaleSeconds = 60;
+
 export interface DisbursementMetrics {
   transferCompleted(durationSeconds: number): void;
   /** A transfer answered with an error; counted with the code the error handler answers for it. */
   transferRefused(error: unknown, durationSeconds: number): void;
 }
 
-/** `confirm_requests_total{type="disbursement"}` and `disbursement_duration_seconds{outcome}` on the service's registry. */
-export function createDisbursementMetrics(registry: Registry): DisbursementMetrics {
+export interface DisbursementServiceMetrics extends DisbursementMetrics {
+  /** The settlement sweep finished a pass. */
+  settlementSweepFinished(): void;
+}
+
+/**
+ * The disbursements catalogue metrics (docs/metrics.md) on the service's registry:
+ * `confirm_requests_total{type="disbursement"}`, `disbursement_duration_seconds{outcome}`, the stale
+ * processing count (sampled at scrape) and the last settlement sweep.
+ */
+export function createDisbursementMetrics(registry: Registry, pool: Pool): DisbursementServiceMetrics {
   const confirms = new Counter({
     name: 'confirm_requests_total',
     help: 'Confirm calls by type and outcome: completed (code none) or rejected with its PKC code',
@@ -31,6 +45,19 @@ export function createDisbursementMetrics(registry: Registry): DisbursementMetri
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30, 40],
     registers: [registry],
   });
+  new Gauge({
+    name: 'disbursements_processing_stale',
+    help: `Disbursements still processing more than ${processingStaleSeconds} s after their creation (the settlement sweep cannot settle them)`,
+    registers: [registry],
+    async collect() {
+      this.set(await countProcessingStale(pool, processingStaleSeconds).catch(() => Number.NaN));
+    },
+  });
+  const lastSweep = new Gauge({
+    name: 'disbursement_settlement_sweep_last_success_timestamp_seconds',
+    help: 'Unix time of the last settlement sweep that finished (0 before the first)',
+    registers: [registry],
+  });
   confirms.inc({ type: 'disbursement', outcome: 'completed', code: 'none' }, 0);
   for (const outcome of transferOutcomes) duration.zero({ outcome });
   return {
@@ -43,6 +70,7 @@ export function createDisbursementMetrics(registry: Registry): DisbursementMetri
       confirms.inc({ type: 'disbursement', outcome: 'rejected', code });
       duration.observe({ outcome: outcomeOfRefusal(code) }, durationSeconds);
     },
+    settlementSweepFinished: () => lastSweep.set(Date.now() / 1000),
   };
 }
 

@@ -146,3 +146,17 @@ export async function listStaleProcessing(db: Queryable, olderThanMs: number, li
   );
   return result.rows.map(toDisbursement);
 }
+
+/**
+ * Disbursements still processing more than `graceSeconds` after creation (disbursements_processing_stale):
+ * the settlement sweep should have settled them by then. The partial index on created_at of
+ * processing rows (disbursements_processing_idx) answers it.
+ */
+export async function countProcessingStale(db: Queryable, graceSeconds: number): Promise<number> {
+  const result = await db.query<{ count: string }>(
+    `SELECT count(*)::text AS count FROM disbursements
+      WHERE status = 'processing' AND created_at < now() - make_interval(secs => $1)`,
+    [graceSeconds],
+  );
+  return Number(result.rows[0]?.count ?? 0);
+}

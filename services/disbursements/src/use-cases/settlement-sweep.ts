@@ -14,8 +14,12 @@ const batchSizeMax = 50;
  * posting and recording it, or the cancellation itself got no answer): cancelling the transfer id
  * tells whether it posted (completed) or now never will (timed_out, PKC_7004, externalId free).
  * `staleAfterMs` must exceed the budget plus the cancellation deadline so no live request is raced.
+ * `onSweepFinished` runs after each pass that finishes (disbursement_settlement_sweep_last_success_timestamp_seconds).
  */
-export function startSettlementSweep(dependencies: SettleDependencies, options: { intervalMs: number; staleAfterMs: number }): SettlementSweep {
+export function startSettlementSweep(
+  dependencies: SettleDependencies,
+  options: { intervalMs: number; staleAfterMs: number; onSweepFinished?: () => void },
+): SettlementSweep {
   let stopped = false;
   let previous: Promise<unknown> = Promise.resolve();
 
@@ -27,6 +31,7 @@ export function startSettlementSweep(dependencies: SettleDependencies, options: 
       if (result.status !== 'processing') settled += 1;
     }
     if (settled > 0) dependencies.logger.info({ settled }, 'settled stale disbursements');
+    options.onSweepFinished?.();
     return settled;
   };
 

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
 import { readDisbursementsConfig } from '../../src/config';
 import { startDisbursementsService, type DisbursementsService } from '../../src/service';
@@ -72,6 +73,7 @@ describe('disbursements metrics (GET /metrics)', () => {
   const partnerId = randomUUID();
   let upstreams: http.Server;
   let service: DisbursementsService;
+  let sql: Pool;
   let baseUrl: string;
   let databaseUrl: string;
 
@@ -99,10 +101,12 @@ describe('disbursements metrics (GET /metrics)', () => {
       }),
     );
     baseUrl = `http://127.0.0.1:${service.port}`;
+    sql = new Pool({ connectionString: databaseUrl, max: 2, options: '-c search_path=disbursements' });
   });
 
   afterAll(async () => {
     await service?.stop();
+    await sql?.end();
     upstreams?.closeAllConnections();
     await new Promise((resolve) => upstreams?.close(resolve));
     await Promise.allSettled([deleteExchange(servers.amqp, exchange), dropDatabase(databaseUrl)]);
@@ -110,8 +114,7 @@ describe('disbursements metrics (GET /metrics)', () => {
 
   const scrape = async (): Promise<string> => (await fetch(`${baseUrl}/metrics`)).text();
 
-  async function transfer(behaviour: WalletBehaviour): Promise<{ status: number; code?: string }> {
-    const quoteId = randomUUID();
+  async function transfer(behaviour: WalletBehaviour, quoteId: string = randomUUID()): Promise<{ status: number; code?: string }> {
     phoneOfQuote.set(quoteId, phoneOf[behaviour]);
     const response = await fetch(`${baseUrl}/partner/v1/disbursement/transfer`, {
       method: 'POST',
@@ -141,5 +144,40 @@ describe('disbursements metrics (GET /metrics)', () => {
     // The budget (0.6 s) passed before the timed-out answer.
     expect(seriesValue(after, 'disbursement_duration_seconds_sum', { outcome: 'timed_out' })).toBeGreaterThanOrEqual(0.55);
     expect(seriesValue(after, 'pkc_errors_total', { code: 'PKC_7004', status_code: '504' })).toBe(1);
+  });
+
+  test('when a disbursement stays processing more than a minute, then it is stale; a sweep pass moves the sweep timestamp, and once the wallet answers the cancellation it settles', async () => {
+    const before = await scrape();
+    // The wallet answers neither the posting nor the cancellation: the row stays processing.
+    const quoteId = randomUUID();
+    const answer = await transfer('hang_always', quoteId);
+    const fresh = await scrape();
+    const row = await sql.query<{ disbursement_id: string }>(
+      "UPDATE disbursements SET created_at = created_at - interval '2 minutes' WHERE quote_id = $1 AND status = 'processing' RETURNING disbursement_id",
+      [quoteId],
+    );
+    const stale = await scrape();
+
+    await service.sweep.sweepNow();
+    const sweptWhileWalletSilent = await scrape();
+    // The wallet answers again: the next pass cancels the transfer id and settles the row timed_out.
+    transferPhones.set(row.rows[0]?.disbursement_id ?? '', phoneOf.post);
+    await service.sweep.sweepNow();
+    const settled = await scrape();
+    const status = await sql.query<{ status: string }>('SELECT status FROM disbursements WHERE quote_id = $1', [quoteId]);
+
+    expect(answer).toEqual({ status: 500, code: 'PKC_7002' });
+    expect(row.rowCount).toBe(1);
+    expect(seriesValue(before, 'disbursements_processing_stale', { service: 'disbursements' })).toBe(0);
+    expect(seriesValue(before, 'disbursement_settlement_sweep_last_success_timestamp_seconds', { service: 'disbursements' })).toBe(0);
+    expect(seriesValue(fresh, 'disbursements_processing_stale', {})).toBe(0);
+    expect(seriesValue(stale, 'disbursements_processing_stale', {})).toBe(1);
+    expect(seriesValue(stale, 'disbursement_settlement_sweep_last_success_timestamp_seconds', {})).toBe(0);
+    const firstSweep = seriesValue(sweptWhileWalletSilent, 'disbursement_settlement_sweep_last_success_timestamp_seconds', {}) ?? 0;
+    expect(firstSweep).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(seriesValue(sweptWhileWalletSilent, 'disbursements_processing_stale', {})).toBe(1);
+    expect(seriesValue(settled, 'disbursement_settlement_sweep_last_success_timestamp_seconds', {})).toBeGreaterThanOrEqual(firstSweep);
+    expect(seriesValue(settled, 'disbursements_processing_stale', {})).toBe(0);
+    expect(status.rows).toEqual([{ status: 'timed_out' }]);
   });
 });

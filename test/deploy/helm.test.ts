@@ -95,11 +95,16 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       }
     });
 
-    it('then ConfigMaps carry ENVIRONMENT and no secret', () => {
+    it('then the services’ ConfigMaps carry ENVIRONMENT, and no ConfigMap a secret', () => {
       for (const configMap of ofKind(manifests, 'ConfigMap')) {
+        if (component(configMap) === 'dashboards') continue;
         expect(configMap.data?.ENVIRONMENT).toBe(environment);
         for (const name of secretNames) expect(configMap.data).not.toHaveProperty(name);
         expect(JSON.stringify(configMap.data)).not.toMatch(/:\/\/[^/\s"]*:[^/\s"]*@/); // no user:password@ in a URL
+      }
+      for (const configMap of ofKind(manifests, 'ConfigMap')) {
+        for (const name of secretNames) expect(configMap.data).not.toHaveProperty(name);
+        expect(JSON.stringify(configMap.data)).not.toMatch(/:\/\/[^/\s"]*:[^/\s"]*@/);
       }
       expect(ofKind(manifests, 'Secret')).toEqual([]);
     });
@@ -156,13 +161,14 @@ describe('helm chart deploy/helm/partner-wallet', () => {
   });
 
   it('when tracing is switched on, then every service gets OTEL_ENABLED and the collector endpoint, and may reach the collector port', () => {
+    const serviceConfigs = (manifests: Manifest[]) => ofKind(manifests, 'ConfigMap').filter((manifest) => services.includes(component(manifest) ?? ''));
     const off = render('production');
-    for (const config of ofKind(off, 'ConfigMap').filter((manifest) => component(manifest) !== 'migrations')) {
+    for (const config of serviceConfigs(off)) {
       expect(config.data).toMatchObject({ OTEL_ENABLED: 'false' });
       expect(config.data).not.toHaveProperty('OTEL_EXPORTER_OTLP_ENDPOINT');
     }
     const on = render('production', ['--set', 'tracing.enabled=true', '--set', 'tracing.otlpEndpoint=http://collector.observability:4318']);
-    const configs = ofKind(on, 'ConfigMap').filter((manifest) => component(manifest) !== 'migrations');
+    const configs = serviceConfigs(on);
     expect(configs).toHaveLength(7);
     for (const config of configs) {
       expect(config.data).toMatchObject({ OTEL_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector.observability:4318' });
@@ -173,6 +179,22 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       expect(egressPorts).toContain(4318);
     }
     expect(runHelm(['template', 'pwa', chart, '--kube-version', kubeVersion, '--set', 'tracing.otlpEndpoint=not a url']).status).not.toBe(0);
+  });
+
+  it('when rendered, then every dashboard of deploy/grafana/dashboards is one ConfigMap labelled for the Grafana sidecar, and none when switched off', () => {
+    const dashboardsDirectory = path.join(root, 'deploy/grafana/dashboards');
+    const files = readdirSync(dashboardsDirectory).filter((name) => name.endsWith('.json')).sort();
+    expect(files.length).toBeGreaterThanOrEqual(8);
+    const dashboards = ofKind(render('production'), 'ConfigMap').filter((manifest) => component(manifest) === 'dashboards');
+    expect(dashboards.map((manifest) => Object.keys(manifest.data ?? {})[0]).sort()).toEqual(files);
+    for (const manifest of dashboards) {
+      expect(manifest.metadata?.labels?.grafana_dashboard).toBe('1');
+      expect(manifest.metadata?.annotations?.grafana_folder).toBe('Partner Wallet API');
+      const [file, content] = Object.entries(manifest.data ?? {})[0] as [string, string];
+      expect(JSON.parse(content)).toEqual(JSON.parse(readFileSync(path.join(dashboardsDirectory, file), 'utf8')));
+    }
+    const off = render('production', ['--set', 'grafanaDashboards.enabled=false']);
+    expect(ofKind(off, 'ConfigMap').filter((manifest) => component(manifest) === 'dashboards')).toEqual([]);
   });
 
   describe('monitoring: PrometheusRule and ServiceMonitors', () => {

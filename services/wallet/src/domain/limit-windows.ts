@@ -34,3 +34,18 @@ export function limitWindowsAt(now: Date): LimitWindows {
   const earliestStart = new Date(Math.min(weekStart.getTime(), yearStart.getTime()));
   return { hourStart, dayStart, weekStart, monthStart, yearStart, earliestStart };
 }
+
+/**
+ * Whether two moments fall in the same windows. Usage may be read for the windows of the
+ * application's clock in the same statement that reads the database's; the database's clock is the
+ * one that counts, so the usage is only kept when both give the same windows.
+ */
+export function sameLimitWindows(first: LimitWindows, second: LimitWindows): boolean {
+  return (
+    first.hourStart.getTime() === second.hourStart.getTime() &&
+    first.dayStart.getTime() === second.dayStart.getTime() &&
+    first.weekStart.getTime() === second.weekStart.getTime() &&
+    first.monthStart.getTime() === second.monthStart.getTime() &&
+    first.yearStart.getTime() === second.yearStart.getTime()
+  );
+}

@@ -95,25 +95,28 @@ export interface UsageRow {
 }
 
 /**
- * The usage statement of usageWithin, for statements that read it together with other facts:
- * parameters $firstParameter.. are userId, transactionType, currency, the earliest window start,
- * the hour, day, week, month and year starts, and now (see usageParameters).
+ * The usage query of usageWithin, for statements that read it together with other facts. `subject`
+ * gives the SQL for the user id, transaction type and currency (parameters or columns of the outer
+ * statement); the six window starts are parameters from `firstWindowParameter` on, in the order of
+ * windowParameters. Postings count up to the statement's start: a posting this one waited for (by
+ * the user's lock) committed before it, so it is in; none of the user's can come later.
  */
-export function usageSelect(firstParameter: number): string {
-  const p = (offset: number): string => `$${firstParameter + offset}`;
-  return `SELECT count(*) FILTER (WHERE posted_at >= ${p(4)})::int AS hour_count,
-            count(*) FILTER (WHERE posted_at >= ${p(5)})::int AS day_count,
-            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(5)}), 0)::text AS day_amount_minor,
-            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(6)}), 0)::text AS week_amount_minor,
-            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(7)}), 0)::text AS month_amount_minor,
-            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(8)}), 0)::text AS year_amount_minor
+export function usageSelect(subject: { userId: string; transactionType: string; currency: string }, firstWindowParameter: number): string {
+  const p = (offset: number): string => `$${firstWindowParameter + offset}::timestamptz`;
+  return `SELECT count(*) FILTER (WHERE posted_at >= ${p(1)})::int AS hour_count,
+            count(*) FILTER (WHERE posted_at >= ${p(2)})::int AS day_count,
+            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(2)}), 0)::text AS day_amount_minor,
+            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(3)}), 0)::text AS week_amount_minor,
+            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(4)}), 0)::text AS month_amount_minor,
+            coalesce(sum(amount_minor) FILTER (WHERE posted_at >= ${p(5)}), 0)::text AS year_amount_minor
        FROM transfers
-      WHERE state = 'posted' AND user_id = ${p(0)} AND kind = ${p(1)} AND currency = ${p(2)}
-        AND posted_at >= ${p(3)} AND posted_at <= ${p(9)}`;
+      WHERE state = 'posted' AND user_id = ${subject.userId} AND kind = ${subject.transactionType} AND currency = ${subject.currency}
+        AND posted_at >= ${p(0)} AND posted_at <= statement_timestamp()`;
 }
 
-export function usageParameters(userId: string, transactionType: TransactionType, currency: Currency, windows: LimitWindows, now: Date): unknown[] {
-  return [userId, transactionType, currency, windows.earliestStart, windows.hourStart, windows.dayStart, windows.weekStart, windows.monthStart, windows.yearStart, now];
+/** The window starts in the order usageSelect numbers them. */
+export function windowParameters(windows: LimitWindows): Date[] {
+  return [windows.earliestStart, windows.hourStart, windows.dayStart, windows.weekStart, windows.monthStart, windows.yearStart];
 }
 
 export function toUsage(row: UsageRow): LimitUsage {
@@ -138,9 +141,13 @@ export async function usageWithin(
   transactionType: TransactionType,
   currency: Currency,
   windows: LimitWindows,
-  now: Date,
 ): Promise<LimitUsage> {
-  const result = await db.query<UsageRow>(usageSelect(1), usageParameters(userId, transactionType, currency, windows, now));
+  const result = await db.query<UsageRow>(usageSelect({ userId: '$1', transactionType: '$2', currency: '$3' }, 4), [
+    userId,
+    transactionType,
+    currency,
+    ...windowParameters(windows),
+  ]);
   const row = result.rows[0];
   if (!row) throw new Error('usage query returned no row');
   return toUsage(row);

@@ -4,7 +4,7 @@ import { limitLookupOf, type LimitLookup, type LimitUsage } from '../domain/tier
 import type { LimitWindows } from '../domain/limit-windows';
 import type { TransactionType } from '../domain/transaction-type';
 import type { AccountStatus, KycStatus, Tier, WalletStatus } from '../domain/user';
-import { toRule, toUsage, usageParameters, usageSelect, type TierLimitRow, type UsageRow } from './limit-store';
+import { toRule, toUsage, usageSelect, windowParameters, type TierLimitRow, type UsageRow } from './limit-store';
 import { toTransferRecord, transferColumnList, type TransferRecord, type TransferRow } from './transfer-store';
 import type { Queryable } from './queryable';
 
@@ -57,10 +57,13 @@ export interface CheckFacts {
   wallet: { status: WalletStatus; balanceMinor: bigint } | undefined;
   partnerBalanceMinor: bigint;
   limits: LimitLookup;
+  /** The user's usage in the windows asked for (those of the application's clock). */
+  usage: LimitUsage;
+  /** The database clock, the one that counts: the caller checks the windows asked for are its windows. */
   now: Date;
 }
 
-interface CheckFactsRow extends RuleColumns {
+interface CheckFactsRow extends RuleColumns, Partial<UsageRow> {
   user_id: string | null;
   phone: string | null;
   name: string | null;
@@ -74,14 +77,16 @@ interface CheckFactsRow extends RuleColumns {
 }
 
 /**
- * Everything a read-only check needs but the limit usage, by one statement: the user, their wallet
- * in the currency with its balance, the partner's balance, the tier's rule and the database clock.
- * Usage needs the clock first (its windows are computed from it), so it is a second statement of
- * the caller's snapshot.
+ * Everything a read-only check needs, by one statement (one snapshot, no transaction): the user,
+ * their wallet in the currency with its balance, the partner's balance, the tier's rule, the
+ * user's limit usage in the given windows and the database clock. The windows come from the
+ * application's clock, because the database's is only known once the statement runs; the caller
+ * keeps the usage only when the database clock falls in the same windows (nearly always).
  */
 export async function readCheckFacts(
   db: Queryable,
   intent: { phone: string; partnerId: string; currency: Currency; type: TransactionType },
+  windows: LimitWindows,
 ): Promise<CheckFacts> {
   const result = await db.query<CheckFactsRow>(
     `SELECT u.user_id, u.phone, u.name, u.account_status, u.kyc_status, u.tier,
@@ -89,14 +94,16 @@ export async function readCheckFacts(
             p.balance_minor::text AS partner_balance_minor,
             ${ruleSelectList},
             EXISTS (SELECT 1 FROM tier_limits t WHERE t.tier = u.tier) AS tier_has_rules,
+            usage.*,
             clock_timestamp() AS now
        FROM (VALUES (1)) AS one (row_number)
        LEFT JOIN users u ON u.phone = $1
        LEFT JOIN wallets w ON w.user_id = u.user_id AND w.currency = $3
        LEFT JOIN ledger_accounts wa ON wa.account_id = w.account_id
        LEFT JOIN ledger_accounts p ON p.kind = 'partner' AND p.partner_id = $2 AND p.currency = $3
-       LEFT JOIN tier_limits r ON r.tier = u.tier AND r.transaction_type = $4 AND r.currency = $3`,
-    [intent.phone, intent.partnerId, intent.currency, intent.type],
+       LEFT JOIN tier_limits r ON r.tier = u.tier AND r.transaction_type = $4 AND r.currency = $3
+       LEFT JOIN LATERAL (${usageSelect({ userId: 'u.user_id', transactionType: '$4', currency: '$3' }, 5)}) AS usage ON true`,
+    [intent.phone, intent.partnerId, intent.currency, intent.type, ...windowParameters(windows)],
   );
   const row = result.rows[0];
   if (!row) throw new Error('the check facts query returned no row');
@@ -111,8 +118,17 @@ export async function readCheckFacts(
         : { status: row.wallet_status, balanceMinor: minorFromDatabase(row.wallet_balance_minor) },
     partnerBalanceMinor: row.partner_balance_minor === null ? 0n : minorFromDatabase(row.partner_balance_minor),
     limits: limitLookupFromRow(row),
+    usage: usageOf(row),
     now: row.now,
   };
+}
+
+function usageOf(row: Partial<UsageRow>): LimitUsage {
+  const { hour_count, day_count, day_amount_minor, week_amount_minor, month_amount_minor, year_amount_minor } = row;
+  if (hour_count == null || day_count == null || day_amount_minor == null || week_amount_minor == null || month_amount_minor == null || year_amount_minor == null) {
+    throw new Error('the usage columns are missing');
+  }
+  return toUsage({ hour_count, day_count, day_amount_minor, week_amount_minor, month_amount_minor, year_amount_minor });
 }
 
 export interface PostingFacts {
@@ -122,19 +138,26 @@ export interface PostingFacts {
   partnerAccountId: string | undefined;
   feeRevenueAccountId: string | undefined;
   limits: LimitLookup;
+  /** Balances of the wallet's and the partner's ledger accounts, locked by this statement. */
+  lockedBalances: Map<string, bigint>;
+  /** The user's usage in the windows asked for (those of the application's clock). */
+  usage: LimitUsage;
   /** The database clock, read after the user's lock was granted. */
   now: Date;
 }
 
 const transferSelectList = transferColumnList.map((column) => `t.${column} AS transfer_${column}`).join(', ');
 
-type PostingFactsRow = RuleColumns & { [column in `transfer_${keyof TransferRow}`]: unknown } & {
-  wallet_status: WalletStatus | null;
-  wallet_account_id: string | null;
-  partner_account_id: string | null;
-  fee_revenue_account_id: string | null;
-  now: Date;
-};
+type PostingFactsRow = RuleColumns &
+  Partial<UsageRow> & { [column in `transfer_${keyof TransferRow}`]: unknown } & {
+    wallet_status: WalletStatus | null;
+    wallet_account_id: string | null;
+    partner_account_id: string | null;
+    fee_revenue_account_id: string | null;
+    locked_account_ids: string[] | null;
+    locked_balances_minor: string[] | null;
+    now: Date;
+  };
 
 function transferOf(row: PostingFactsRow): TransferRecord | undefined {
   if (row.transfer_transfer_id === null) return undefined;
@@ -143,79 +166,65 @@ function transferOf(row: PostingFactsRow): TransferRecord | undefined {
 }
 
 /**
- * The posting's second statement, after the user's row lock (the first) is granted: what an
- * earlier call with the same transfer id left, the user's wallet account, the partner's and the
- * fee revenue's account ids, the tier's rule, and the clock. It must be a statement of its own:
- * under READ COMMITTED a statement sees what committed before it began, so only a statement that
- * starts after the lock is granted sees a posting this one waited for.
+ * The posting's second statement, after the user's row lock (the first) is granted. It reads what
+ * an earlier call with the same transfer id left, the user's wallet account, the partner's and the
+ * fee revenue's account ids, the tier's rule, the user's usage in the given windows and the clock,
+ * and locks the wallet's and the partner's ledger accounts in ascending id (the one order every
+ * transaction uses, so postings sharing an account queue instead of deadlocking). It must start
+ * after the user's lock: under READ COMMITTED a statement sees what committed before it began, so
+ * only a statement that starts after the lock sees a posting of this user that this one waited for.
+ * (A wait for an account lock here needs no new snapshot: a locked row is read in its newest
+ * version, and the user's own postings, the only ones that change the other facts that matter,
+ * are already serialised by the user's lock.) The windows come from the application's clock; the
+ * caller keeps the usage only when the database clock falls in the same windows.
  */
-export async function readPostingFacts(
+export async function readPostingFactsAndLockAccounts(
   client: PoolClient,
   intent: { transferId: string; userId: string; tier: Tier; partnerId: string; currency: Currency; type: TransactionType },
+  windows: LimitWindows,
 ): Promise<PostingFacts> {
   const result = await client.query<PostingFactsRow>(
-    `SELECT ${transferSelectList},
+    `WITH locked AS (
+       SELECT account_id, balance_minor FROM ledger_accounts
+        WHERE account_id IN (
+          SELECT w.account_id FROM wallets w WHERE w.user_id = $2 AND w.currency = $4
+          UNION ALL
+          SELECT p.account_id FROM ledger_accounts p WHERE p.kind = 'partner' AND p.partner_id = $3 AND p.currency = $4)
+        ORDER BY account_id
+        FOR UPDATE
+     ), balances AS (
+       SELECT array_agg(account_id::text) AS locked_account_ids, array_agg(balance_minor::text) AS locked_balances_minor FROM locked
+     )
+     SELECT ${transferSelectList},
             w.status AS wallet_status, w.account_id::text AS wallet_account_id,
             p.account_id::text AS partner_account_id,
             f.account_id::text AS fee_revenue_account_id,
             ${ruleSelectList},
             EXISTS (SELECT 1 FROM tier_limits t WHERE t.tier = $5) AS tier_has_rules,
+            balances.locked_account_ids, balances.locked_balances_minor,
+            usage.*,
             clock_timestamp() AS now
-       FROM (VALUES (1)) AS one (row_number)
+       FROM balances
+       CROSS JOIN LATERAL (${usageSelect({ userId: '$2', transactionType: '$6', currency: '$4' }, 7)}) AS usage
        LEFT JOIN transfers t ON t.transfer_id = $1
        LEFT JOIN wallets w ON w.user_id = $2 AND w.currency = $4
        LEFT JOIN ledger_accounts p ON p.kind = 'partner' AND p.partner_id = $3 AND p.currency = $4
        LEFT JOIN ledger_accounts f ON f.kind = 'fee_revenue' AND f.currency = $4
        LEFT JOIN tier_limits r ON r.tier = $5 AND r.transaction_type = $6 AND r.currency = $4`,
-    [intent.transferId, intent.userId, intent.partnerId, intent.currency, intent.tier, intent.type],
+    [intent.transferId, intent.userId, intent.partnerId, intent.currency, intent.tier, intent.type, ...windowParameters(windows)],
   );
   const row = result.rows[0];
   if (!row) throw new Error('the posting facts query returned no row');
+  const ids = row.locked_account_ids ?? [];
+  const balances = row.locked_balances_minor ?? [];
   return {
     earlier: transferOf(row),
     wallet: row.wallet_status === null || row.wallet_account_id === null ? undefined : { status: row.wallet_status, accountId: row.wallet_account_id },
     partnerAccountId: row.partner_account_id ?? undefined,
     feeRevenueAccountId: row.fee_revenue_account_id ?? undefined,
     limits: limitLookupFromRow(row),
+    lockedBalances: new Map(ids.map((id, index) => [id, minorFromDatabase(balances[index] ?? '')])),
+    usage: usageOf(row),
     now: row.now,
-  };
-}
-
-interface LockedBalancesRow {
-  account_ids: string[] | null;
-  balances_minor: string[] | null;
-}
-
-/**
- * The posting's third statement: locks the ledger accounts in ascending id (the one order every
- * transaction uses, so postings sharing an account queue instead of deadlocking) and reads the
- * user's limit usage in the same round trip. Usage is the user's own postings, which the user's
- * lock already serialises, so reading it here sees the same rows as reading it before.
- * Without a limit rule there is no usage to read (the check refuses on the rule alone).
- */
-export async function lockAccountsAndReadUsage(
-  client: PoolClient,
-  accountIds: readonly string[],
-  usage: { userId: string; type: TransactionType; currency: Currency; windows: LimitWindows; now: Date } | undefined,
-): Promise<{ balances: Map<string, bigint>; usage: LimitUsage | undefined }> {
-  const lockAndAggregate = `WITH locked AS (
-       SELECT account_id, balance_minor FROM ledger_accounts WHERE account_id = ANY($1::bigint[]) ORDER BY account_id FOR UPDATE
-     ), balances AS (
-       SELECT array_agg(account_id::text) AS account_ids, array_agg(balance_minor::text) AS balances_minor FROM locked
-     )`;
-  const result =
-    usage === undefined
-      ? await client.query<LockedBalancesRow>(`${lockAndAggregate} SELECT account_ids, balances_minor FROM balances`, [accountIds])
-      : await client.query<LockedBalancesRow & UsageRow>(
-          `${lockAndAggregate} SELECT balances.account_ids, balances.balances_minor, usage.* FROM balances, (${usageSelect(2)}) AS usage`,
-          [accountIds, ...usageParameters(usage.userId, usage.type, usage.currency, usage.windows, usage.now)],
-        );
-  const row = result.rows[0];
-  if (!row) throw new Error('locking accounts returned no row');
-  const ids = row.account_ids ?? [];
-  const balances = row.balances_minor ?? [];
-  return {
-    balances: new Map(ids.map((id, index) => [id, minorFromDatabase(balances[index] ?? '')])),
-    usage: usage === undefined ? undefined : toUsage(row as LockedBalancesRow & UsageRow),
   };
 }

@@ -6,8 +6,9 @@ import { newTransactionId } from '../domain/transaction-id';
 import { lockUserByPhone } from '../store/user-store';
 import { ensurePartnerAccount } from '../store/account-store';
 import { claimTransferWithEntries, findTransfer } from '../store/transfer-store';
-import { lockAccountsAndReadUsage, readPostingFacts } from '../store/transfer-facts-store';
-import { limitWindowsAt } from '../domain/limit-windows';
+import { readPostingFactsAndLockAccounts } from '../store/transfer-facts-store';
+import { usageWithin } from '../store/limit-store';
+import { limitWindowsAt, sameLimitWindows } from '../domain/limit-windows';
 import { noUsage } from '../domain/tier-limits';
 import { retryOnTransientConflict } from '../store/transactions';
 import type { PostDelayPoint, PostingFaultInjection } from '../config';
@@ -34,8 +35,6 @@ export async function postTransfer(
   request: TransferRequest,
   faults: PostingFaultInjection,
 ): Promise<PostingOutcome> {
-  const earlier = await findTransfer(pool, request.transferId);
-  if (earlier) return outcomeOf(earlier);
   // A collection credits the partner, whose account opens on first use. Opening it outside the
   // posting keeps the posting's lock order simple; an empty account is harmless if the posting fails.
   if (request.type === 'collection') await ensurePartnerAccount(pool, request.partnerId, request.currency);
@@ -53,38 +52,40 @@ async function injectedDelay(faults: PostingFaultInjection, point: PostDelayPoin
 }
 
 /**
- * Four statements between BEGIN and COMMIT: lock the user; read the facts the lock protects (an
- * earlier posting of this id, the accounts, the rule, the clock); lock the ledger accounts and read
- * the limit usage; claim the id and write the entries. See store/transfer-facts-store.ts for why
- * none of them can be merged with the next.
+ * Three statements between BEGIN and COMMIT: lock the user; read the facts the lock protects (an
+ * earlier posting of this id, the accounts, the rule, the usage, the clock) and lock the ledger
+ * accounts; claim the id and write the entries. A replay (an earlier posting of this id) is found
+ * by the second and answered with the first outcome. See store/transfer-facts-store.ts for why the
+ * first two cannot be one.
  */
 async function postUnderLocks(client: PoolClient, request: TransferRequest, faults: PostingFaultInjection): Promise<PostingOutcome> {
   const user = await lockUserByPhone(client, request.phone);
   // No account is the first rule, and nothing else about the user can be loaded without one. (A
   // transfer id is only ever posted for an existing user, so there is no earlier posting to answer.)
   if (!user) throw new PkcError('PKC_3001');
-  const facts = await readPostingFacts(client, {
-    transferId: request.transferId,
-    userId: user.userId,
-    tier: user.tier,
-    partnerId: request.partnerId,
-    currency: request.currency,
-    type: request.type,
-  });
-  // An earlier call with this id may have committed while this one waited for the user's lock.
+  const windows = limitWindowsAt(new Date());
+  const facts = await readPostingFactsAndLockAccounts(
+    client,
+    { transferId: request.transferId, userId: user.userId, tier: user.tier, partnerId: request.partnerId, currency: request.currency, type: request.type },
+    windows,
+  );
+  // An earlier call with this id committed, before this one or while this one waited for the user's lock.
   if (facts.earlier) return outcomeOf(facts.earlier);
   const { wallet, partnerAccountId, now } = facts;
-  const locked = await lockAccountsAndReadUsage(
-    client,
-    [wallet?.accountId, partnerAccountId].filter((id): id is string => id !== undefined),
-    facts.limits.found ? { userId: user.userId, type: request.type, currency: request.currency, windows: limitWindowsAt(now), now } : undefined,
-  );
+  // The database clock counts: in the rare case it falls in other windows than this process's, the
+  // usage is read again (under the same user lock, so it is the same rows either way).
+  const databaseWindows = limitWindowsAt(now);
+  const usage = !facts.limits.found
+    ? noUsage
+    : sameLimitWindows(windows, databaseWindows)
+      ? facts.usage
+      : await usageWithin(client, user.userId, request.type, request.currency, databaseWindows);
   const refusal = firstFailingCheck(request, {
     user,
-    wallet: wallet && { status: wallet.status, balanceMinor: locked.balances.get(wallet.accountId) ?? 0n },
-    partnerBalanceMinor: partnerAccountId === undefined ? 0n : (locked.balances.get(partnerAccountId) ?? 0n),
+    wallet: wallet && { status: wallet.status, balanceMinor: facts.lockedBalances.get(wallet.accountId) ?? 0n },
+    partnerBalanceMinor: partnerAccountId === undefined ? 0n : (facts.lockedBalances.get(partnerAccountId) ?? 0n),
     limits: facts.limits,
-    usage: locked.usage ?? noUsage,
+    usage,
   });
   if (refusal) throw new PkcError(refusal);
   if (!wallet || partnerAccountId === undefined) throw new Error('checks passed without a wallet and a partner account');

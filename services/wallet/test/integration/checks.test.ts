@@ -139,6 +139,28 @@ describe('POST /internal/checks', () => {
     await expectRefusal(check(user.phone, { amountMinor: (usd(50) + 1n).toString() }), 400, 'PKC_4004');
   });
 
+  it('when this process’s clock is a year ahead of the database’s, then usage still counts in the database clock’s windows (check and posting)', async () => {
+    const user = await createTestUser(harness, { tier: 'Silver', balances: { USD: usd(500) } });
+    await post(user.phone, { amountMinor: usd(100).toString() });
+    const realYear = new Date().getUTCFullYear();
+    // Only Date is faked: the usage read with the statement is for the wrong (next year's) windows,
+    // so the wallet must notice and read it again for the database clock's
+    // (windows that start in the future would count nothing and let the limit be broken).
+    jest.useFakeTimers({ now: Date.now() + 366 * 24 * 3_600_000, doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'queueMicrotask', 'hrtime', 'performance'] });
+    try {
+      expect(new Date().getUTCFullYear()).toBe(realYear + 1);
+      expect((await check(user.phone, { amountMinor: usd(50).toString() })).status).toBe(200);
+      await expectRefusal(check(user.phone, { amountMinor: (usd(50) + 1n).toString() }), 400, 'PKC_4004');
+      const refused = await postJson(
+        `${harness.baseUrl}/internal/transfers`,
+        transferBody({ type: 'collection', partnerId, phone: user.phone, currency: 'USD', amountMinor: (usd(50) + 1n).toString() }),
+      );
+      expect(refused.body).toMatchObject({ code: 'PKC_4004' });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('when this week’s postings plus the amount exceed the weekly limit, then PKC_4007', async () => {
     const user = await createTestUser(harness, { tier: 'Silver', balances: { LRD: usd(500) } });
     await post(user.phone, { currency: 'LRD', amountMinor: usd(100).toString() });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { limitWindowsAt } from '../../src/domain/limit-windows';
+import { limitWindowsAt, sameLimitWindows } from '../../src/domain/limit-windows';
 
 const at = (iso: string): Date => new Date(iso);
 const hourMs = 3_600_000;
@@ -72,5 +72,18 @@ describe('limit windows (Africa/Monrovia = UTC, no DST)', () => {
         expect(w.earliestStart.getTime()).toBe(Math.min(w.weekStart.getTime(), w.yearStart.getTime()));
       }),
     );
+  });
+});
+
+describe('sameLimitWindows', () => {
+  it('when two moments are in the same clock hour, then they share every window', () => {
+    expect(sameLimitWindows(limitWindowsAt(new Date('2026-11-22T10:00:00.000Z')), limitWindowsAt(new Date('2026-11-22T10:59:59.999Z')))).toBe(true);
+  });
+
+  it('when a boundary lies between two moments, then their windows differ (hour, day, week, month, year)', () => {
+    const at = (iso: string) => limitWindowsAt(new Date(iso));
+    expect(sameLimitWindows(at('2026-11-22T10:59:59.999Z'), at('2026-11-22T11:00:00.000Z'))).toBe(false);
+    expect(sameLimitWindows(at('2026-11-22T23:59:59.999Z'), at('2026-11-23T00:00:00.000Z'))).toBe(false);
+    expect(sameLimitWindows(at('2026-12-31T23:59:59.999Z'), at('2027-01-01T00:00:00.000Z'))).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { createQuoteMetrics } from './http/quote-metrics';
 import { mountQuoteRoutes } from './http/quote-routes';
 import { quotesMigrationsDirectory, quotesSchema } from './service-paths';
 import { createWalletClient } from './wallet/wallet-client';
+import { createFeeScheduleCache } from './store/fee-schedule-cache';
 
 export { quotesSchema };
 
@@ -47,6 +48,7 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
         mountQuoteRoutes(app, {
           pool: context.pool,
           wallet,
+          feeSchedules: createFeeScheduleCache(context.pool),
           settings: {
             lifetimeSeconds: config.QUOTE_LIFETIME_SECONDS,
             enabledCurrencies: {

@@ -51,11 +51,18 @@ function toQuote(row: QuoteRow): Quote {
 }
 
 /** Stores a quote; its creation and expiry come from the database clock, the same clock consumption compares against. */
-export async function insertQuote(db: Queryable, quote: NewQuote, lifetimeSeconds: number): Promise<Quote> {
+/**
+ * Stores the quote only if the fee schedule revision it was priced with is still the one in force
+ * for its type and currency, by one statement; undefined when the schedule was replaced meanwhile
+ * (the caller prices the quote again).
+ */
+export async function insertQuoteIfRevisionCurrent(db: Queryable, quote: NewQuote, lifetimeSeconds: number): Promise<Quote | undefined> {
   const result = await db.query<QuoteRow>(
     `INSERT INTO quotes (quote_id, partner_id, quote_type, phone, currency, amount_minor, fee_minor, recipient_name,
                          recipient_account_status, recipient_has_wallet, partner_balance_minor, fee_schedule_revision, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now() + make_interval(secs => $13))
+     SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::bigint, $7::bigint, $8::text, $9::text, $10::boolean, $11::bigint, $12::integer,
+            now() + make_interval(secs => $13::double precision)
+      WHERE EXISTS (SELECT 1 FROM fee_schedules WHERE quote_type = $3::text AND currency = $5::text AND revision = $12::integer)
      RETURNING ${quoteColumns}`,
     [
       quote.quoteId,
@@ -74,8 +81,7 @@ export async function insertQuote(db: Queryable, quote: NewQuote, lifetimeSecond
     ],
   );
   const row = result.rows[0];
-  if (!row) throw new Error('INSERT … RETURNING returned no row');
-  return toQuote(row);
+  return row ? toQuote(row) : undefined;
 }
 
 /**

@@ -6,8 +6,8 @@ import { calculateFeeMinor } from '../domain/fee-calculation';
 import type { Quote } from '../domain/quote';
 import { validateQuoteRequest } from '../domain/quote-request';
 import type { QuoteType } from '../domain/quote-type';
-import { findFeeSchedule } from '../store/fee-schedule-store';
-import { insertQuote } from '../store/quote-store';
+import type { FeeScheduleCache } from '../store/fee-schedule-cache';
+import { insertQuoteIfRevisionCurrent } from '../store/quote-store';
 import type { WalletChecks } from './wallet-checks';
 
 export interface QuoteSettings {
@@ -19,12 +19,15 @@ export interface IssueQuoteDependencies {
   pool: Pool;
   wallet: WalletChecks;
   settings: QuoteSettings;
+  feeSchedules: FeeScheduleCache;
 }
 
 /**
  * The story of a quote: check the body, price it with the schedule in force, let the wallet run
  * every account, balance and limit check on amount plus fee (read-only: a quote consumes no limit
- * budget), and only then store it with the fee fixed. Any refusal on the way stores nothing.
+ * budget), and only then store it with the fee fixed. Any refusal on the way stores nothing. The
+ * schedule comes from a cache, but a quote is stored only if its revision is still in force; one
+ * priced with a replaced revision is priced (and checked) again with the new one.
  */
 export async function issueQuote(
   dependencies: IssueQuoteDependencies,
@@ -33,28 +36,37 @@ export async function issueQuote(
   body: unknown,
   requestId?: string,
 ): Promise<Quote> {
-  const { pool, wallet, settings } = dependencies;
+  const { pool, wallet, settings, feeSchedules } = dependencies;
   const request = validateQuoteRequest(body, settings.enabledCurrencies[type]);
-  const schedule = await findFeeSchedule(pool, type, request.currency);
-  if (!schedule) throw new PkcError('PKC_7002', `No fee schedule for ${type} in ${request.currency}`);
-  const feeMinor = calculateFeeMinor(schedule, request.amountMinor);
-  const checked = await wallet.check({ type, partnerId, ...request, feeMinor, ...(requestId ? { requestId } : {}) });
-  return insertQuote(
-    pool,
-    {
-      quoteId: randomUUID(),
-      partnerId,
-      type,
-      phone: request.phone,
-      currency: request.currency,
-      amountMinor: request.amountMinor,
-      feeMinor,
-      recipientName: checked.recipient.name,
-      recipientAccountStatus: checked.recipient.accountStatus,
-      recipientHasWallet: checked.recipient.hasWallet,
-      partnerBalanceMinor: checked.partnerBalanceMinor,
-      feeScheduleRevision: schedule.revision,
-    },
-    settings.lifetimeSeconds,
-  );
+  let schedule = await feeSchedules.current(type, request.currency);
+  for (let attempt = 1; ; attempt += 1) {
+    if (!schedule) throw new PkcError('PKC_7002', `No fee schedule for ${type} in ${request.currency}`);
+    const feeMinor = calculateFeeMinor(schedule, request.amountMinor);
+    const checked = await wallet.check({ type, partnerId, ...request, feeMinor, ...(requestId ? { requestId } : {}) });
+    const stored = await insertQuoteIfRevisionCurrent(
+      pool,
+      {
+        quoteId: randomUUID(),
+        partnerId,
+        type,
+        phone: request.phone,
+        currency: request.currency,
+        amountMinor: request.amountMinor,
+        feeMinor,
+        recipientName: checked.recipient.name,
+        recipientAccountStatus: checked.recipient.accountStatus,
+        recipientHasWallet: checked.recipient.hasWallet,
+        partnerBalanceMinor: checked.partnerBalanceMinor,
+        feeScheduleRevision: schedule.revision,
+      },
+      settings.lifetimeSeconds,
+    );
+    if (stored) return stored;
+    // The schedule was replaced after it was cached (or while this quote was being checked).
+    if (attempt >= pricingAttemptsMax) throw new PkcError('PKC_7002', `The fee schedule for ${type} in ${request.currency} kept changing; retry`);
+    schedule = await feeSchedules.refresh(type, request.currency);
+  }
 }
+
+/** A schedule replaced twice while one quote is priced is an operator at work: the partner retries. */
+const pricingAttemptsMax = 3;

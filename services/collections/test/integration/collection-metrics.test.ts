@@ -9,16 +9,9 @@ import { startCollectionsService } from '../../src/service';
 import { deleteExchange } from '../../../../test/support/cleanup';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string; amqp: string } };
+import { seriesValue } from '../../../../test/support/prometheus-text';
 
 /** The value of one series in Prometheus text, matched by name and a subset of its labels. */
-function seriesValue(text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelText = line.slice(name.length, line.lastIndexOf(' '));
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
 
 /** Phones whose wallet posting the stand-in refuses (insufficient balance at posting time). */
 const refusedPhones = new Set<string>();

@@ -8,16 +8,9 @@ import { startDisbursementsService, type DisbursementsService } from '../../src/
 import { deleteExchange } from '../../../../test/support/cleanup';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string; amqp: string } };
+import { seriesValue } from '../../../../test/support/prometheus-text';
 
 /** The value of one series in Prometheus text, matched by name and a subset of its labels. */
-function seriesValue(text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const labelText = line.slice(name.length, line.lastIndexOf(' '));
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
 
 /** How the stand-in wallet treats a transfer, chosen by the quote's phone. */
 type WalletBehaviour = 'post' | 'refuse' | 'hang_then_cancel' | 'hang_always';

@@ -15,6 +15,7 @@ import { HttpsJsonClient, requestOverPlainHttp } from '../../../../test/support/
 import { claimsFor, createTestSigner } from '../support/signing';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { amqp: string; redis: string } };
+import { seriesValue } from '../../../../test/support/prometheus-text';
 
 /**
  * The gateway in-process against a stand-in auth and an echoing upstream (so the forwarded request
@@ -253,14 +254,6 @@ describe('gateway (in-process, stand-in upstreams)', () => {
 });
 
 /** The value of one series in Prometheus text, matched by name and a subset of its labels. */
-function seriesValue(text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const labelText = line.slice(name.length, line.lastIndexOf(' '));
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
 
 interface EchoedRequest {
   method: string;

@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { postJson, startQuotesHarness, type QuotesHarness } from './quotes-harness';
+import { seriesValue } from '../../../../test/support/prometheus-text';
 
 /** The value of one series in Prometheus text, matched by name and a subset of its labels. */
-function seriesValue(text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const labelText = line.slice(name.length, line.lastIndexOf(' '));
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
 
 describe('quotes metrics (GET /metrics)', () => {
   let harness: QuotesHarness;

@@ -83,6 +83,22 @@ export async function findTransfer(db: Queryable, transferId: string): Promise<T
   return row ? toTransferRecord(row) : undefined;
 }
 
+/** $1…$10 of the statements that insert a posted transfer, in their column order. */
+function postedTransferValues(transfer: PostedTransferRecord): unknown[] {
+  return [
+    transfer.transferId,
+    transfer.kind,
+    transfer.transactionId,
+    transfer.userId,
+    transfer.partnerId,
+    transfer.currency,
+    transfer.amountMinor.toString(),
+    transfer.feeMinor.toString(),
+    transfer.reference,
+    transfer.postedAt,
+  ];
+}
+
 /**
  * Claims the transfer id for this posting. The id is the primary key, so of a posting and a
  * cancellation (or two postings) racing for it exactly one inserts; the other finds no row
@@ -93,18 +109,7 @@ export async function claimTransferForPosting(client: PoolClient, transfer: Post
     `INSERT INTO transfers (transfer_id, state, kind, transaction_id, user_id, partner_id, currency, amount_minor, fee_minor, reference, posted_at)
      VALUES ($1, 'posted', $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (transfer_id) DO NOTHING`,
-    [
-      transfer.transferId,
-      transfer.kind,
-      transfer.transactionId,
-      transfer.userId,
-      transfer.partnerId,
-      transfer.currency,
-      transfer.amountMinor.toString(),
-      transfer.feeMinor.toString(),
-      transfer.reference,
-      transfer.postedAt,
-    ],
+    postedTransferValues(transfer),
   );
   return result.rowCount === 1;
 }
@@ -157,20 +162,7 @@ export async function claimTransferWithEntries(
      SELECT claimed.transfer_id, leg.account_id, claimed.currency, leg.amount_minor
        FROM claimed, unnest($11::bigint[], $12::bigint[]) WITH ORDINALITY AS leg (account_id, amount_minor, position)
       ORDER BY leg.position`,
-    [
-      transfer.transferId,
-      transfer.kind,
-      transfer.transactionId,
-      transfer.userId,
-      transfer.partnerId,
-      transfer.currency,
-      transfer.amountMinor.toString(),
-      transfer.feeMinor.toString(),
-      transfer.reference,
-      transfer.postedAt,
-      entries.map((entry) => entry.accountId),
-      entries.map((entry) => entry.amountMinor.toString()),
-    ],
+    [...postedTransferValues(transfer), entries.map((entry) => entry.accountId), entries.map((entry) => entry.amountMinor.toString())],
   );
   return (result.rowCount ?? 0) > 0;
 }

@@ -1,10 +1,12 @@
 export {
   runUntilSignalled,
+  runServiceProcess,
   gracefulShutdown,
   shutdownDrainDelayMsDefault,
   shutdownTimeoutMsDefault,
   type StoppableService,
   type ShutdownSettings,
+  type ServiceProcessOptions,
 } from './run-until-signalled';
 export {
   runShutdownSequence,

@@ -62,6 +62,37 @@ export function runUntilSignalled(
   });
 }
 
+export interface ServiceProcessOptions {
+  /** Names the service's own stop step when it has no shutdownSteps. */
+  name: string;
+  logger: Logger;
+  /** Started first thing in main.ts (before express loads); shut down last, so the spans of the stop are exported. */
+  telemetry: { shutdown(): Promise<void> };
+  config: { SHUTDOWN_DRAIN_DELAY_MS: number; SHUTDOWN_TIMEOUT_MS: number };
+  /** Imports and starts the service (imported lazily, after telemetry patched node:http). */
+  start: () => Promise<StoppableService>;
+}
+
+/**
+ * The main of every service process: runUntilSignalled with the service's own stop steps followed
+ * by the telemetry shutdown, and the SHUTDOWN_* settings of its configuration.
+ */
+export function runServiceProcess(options: ServiceProcessOptions): void {
+  const { logger, telemetry, config } = options;
+  runUntilSignalled(
+    async () => {
+      const service = await options.start();
+      const shutdownSteps: ShutdownSequence = [
+        ...(service.shutdownSteps ?? [{ name: options.name, run: service.stop }]),
+        { name: 'telemetry', run: () => telemetry.shutdown() },
+      ];
+      return { stop: stopInOrder(shutdownSteps, logger), shutdownSteps };
+    },
+    logger,
+    { drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+  );
+}
+
 /**
  * The stop sequence of a process, once: readiness off, the drain delay, then the service's steps,
  * all within the deadline. Resolves the exit code. A service still starting is awaited (within

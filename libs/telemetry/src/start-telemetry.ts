@@ -82,3 +82,20 @@ function tracesUrl(otlpEndpoint: string): string {
   const base = otlpEndpoint.replace(/\/+$/, '');
   return base.endsWith('/v1/traces') ? base : `${base}/v1/traces`;
 }
+
+/** The telemetry settings every service's configuration carries (OTEL_ENABLED off by default). */
+export interface ServiceTelemetryConfig {
+  ENVIRONMENT: string;
+  OTEL_ENABLED: boolean;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+}
+
+/** startTelemetry with a service's configuration; call it first in main.ts, before express loads. */
+export function startServiceTelemetry(serviceName: string, config: ServiceTelemetryConfig): Telemetry {
+  return startTelemetry({
+    serviceName,
+    environment: config.ENVIRONMENT,
+    enabled: config.OTEL_ENABLED,
+    ...(config.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? {} : { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT }),
+  });
+}

@@ -1,31 +1,13 @@
 import { createLogger } from '@pwa/logging';
-import { startTelemetry } from '@pwa/telemetry';
+import { startServiceTelemetry } from '@pwa/telemetry';
 import { readAuthConfig } from './config';
 
 const config = readAuthConfig(process.env);
 // Telemetry starts before anything loads node:http or express, so its instrumentation can hook
 // them; that is why the runtime and the service are imported only afterwards.
-const telemetry = startTelemetry({
-  serviceName: 'auth',
-  environment: config.ENVIRONMENT,
-  enabled: config.OTEL_ENABLED,
-  otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-});
+const telemetry = startServiceTelemetry('auth', config);
 const logger = createLogger({ service: 'auth', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
 
-void import('@pwa/runtime').then(({ runUntilSignalled, stopInOrder }) =>
-  runUntilSignalled(
-    async () => {
-      const { startAuthService } = await import('./service');
-      const service = await startAuthService(config);
-      // Telemetry goes last, so the spans of the work finished during the stop are still exported.
-      const shutdownSteps = [
-        ...(service.shutdownSteps ?? [{ name: 'auth', run: service.stop }]),
-        { name: 'telemetry', run: () => telemetry.shutdown() },
-      ];
-      return { stop: stopInOrder(shutdownSteps, logger), shutdownSteps };
-    },
-    logger,
-    { drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
-  ),
+void import('@pwa/runtime').then(({ runServiceProcess }) =>
+  runServiceProcess({ name: 'auth', logger, telemetry, config, start: async () => (await import('./service')).startAuthService(config) }),
 );

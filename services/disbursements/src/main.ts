@@ -1,31 +1,13 @@
 import { createLogger } from '@pwa/logging';
-import { startTelemetry } from '@pwa/telemetry';
+import { startServiceTelemetry } from '@pwa/telemetry';
 import { readDisbursementsConfig } from './config';
 
 const config = readDisbursementsConfig(process.env);
 // Telemetry starts before anything loads node:http or express, so its instrumentation can hook
 // them; that is why the runtime and the service are imported only afterwards.
-const telemetry = startTelemetry({
-  serviceName: 'disbursements',
-  environment: config.ENVIRONMENT,
-  enabled: config.OTEL_ENABLED,
-  otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-});
+const telemetry = startServiceTelemetry('disbursements', config);
 const logger = createLogger({ service: 'disbursements', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
 
-void import('@pwa/runtime').then(({ runUntilSignalled, stopInOrder }) =>
-  runUntilSignalled(
-    async () => {
-      const { startDisbursementsService } = await import('./service');
-      const service = await startDisbursementsService(config);
-      // Telemetry goes last, so the spans of the work finished during the stop are still exported.
-      const shutdownSteps = [
-        ...(service.shutdownSteps ?? [{ name: 'disbursements', run: service.stop }]),
-        { name: 'telemetry', run: () => telemetry.shutdown() },
-      ];
-      return { stop: stopInOrder(shutdownSteps, logger), shutdownSteps };
-    },
-    logger,
-    { drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
-  ),
+void import('@pwa/runtime').then(({ runServiceProcess }) =>
+  runServiceProcess({ name: 'disbursements', logger, telemetry, config, start: async () => (await import('./service')).startDisbursementsService(config) }),
 );

@@ -1,31 +1,13 @@
 import { createLogger } from '@pwa/logging';
-import { startTelemetry } from '@pwa/telemetry';
+import { startServiceTelemetry } from '@pwa/telemetry';
 import { readQuotesConfig } from './config';
 
 const config = readQuotesConfig();
 // Telemetry starts before anything loads node:http or express, so its instrumentation can hook
 // them; that is why the runtime and the service are imported only afterwards.
-const telemetry = startTelemetry({
-  serviceName: 'quotes',
-  environment: config.ENVIRONMENT,
-  enabled: config.OTEL_ENABLED,
-  otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-});
+const telemetry = startServiceTelemetry('quotes', config);
 const logger = createLogger({ service: 'quotes', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
 
-void import('@pwa/runtime').then(({ runUntilSignalled, stopInOrder }) =>
-  runUntilSignalled(
-    async () => {
-      const { startQuotesService } = await import('./service');
-      const service = await startQuotesService(config);
-      // Telemetry goes last, so the spans of the work finished during the stop are still exported.
-      const shutdownSteps = [
-        ...(service.shutdownSteps ?? [{ name: 'quotes', run: service.stop }]),
-        { name: 'telemetry', run: () => telemetry.shutdown() },
-      ];
-      return { stop: stopInOrder(shutdownSteps, logger), shutdownSteps };
-    },
-    logger,
-    { drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
-  ),
+void import('@pwa/runtime').then(({ runServiceProcess }) =>
+  runServiceProcess({ name: 'quotes', logger, telemetry, config, start: async () => (await import('./service')).startQuotesService(config) }),
 );

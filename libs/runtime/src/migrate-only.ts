@@ -1,6 +1,7 @@
 import { baseServiceConfigSchema, loadConfig } from '@pwa/config';
 import { migrate } from '@pwa/db';
 import { createLogger } from '@pwa/logging';
+import { exitProcess } from './exit-process';
 
 export interface MigrateOnlyOptions {
   service: string;
@@ -19,10 +20,10 @@ export function migrateOnlyAndExit(options: MigrateOnlyOptions, env: Record<stri
   migrate({ databaseUrl: config.DATABASE_URL, schema: options.schema, directory: options.migrationsDirectory })
     .then((applied) => {
       logger.info({ migrations: applied }, applied.length > 0 ? 'migrations applied' : 'no pending migrations');
-      process.exit(0);
+      exitProcess(0);
     })
     .catch((error: unknown) => {
       logger.fatal({ err: error }, 'migrations failed');
-      process.exit(1);
+      exitProcess(1);
     });
 }

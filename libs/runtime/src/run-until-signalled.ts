@@ -1,6 +1,7 @@
 import { beginDraining } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import { runShutdownSequence, stopInOrder, type ShutdownSequence } from './graceful-shutdown';
+import { exitProcess } from './exit-process';
 
 export interface StoppableService {
   stop: () => Promise<void>;
@@ -44,10 +45,10 @@ export function runUntilSignalled(
     stopping = true;
     logger.info({ signal, drainDelayMs: settings.drainDelayMs, timeoutMs: settings.timeoutMs }, 'stopping: readiness off, draining');
     gracefulShutdown(running ?? started, logger, settings).then(
-      (exitCode) => process.exit(exitCode),
+      (exitCode) => exitProcess(exitCode),
       (error: unknown) => {
         logger.error({ err: error }, 'error while stopping');
-        process.exit(1);
+        exitProcess(1);
       },
     );
   };
@@ -58,7 +59,7 @@ export function runUntilSignalled(
   });
   started.catch((error: unknown) => {
     logger.fatal({ err: error }, 'failed to start');
-    process.exit(1);
+    exitProcess(1);
   });
 }
 

@@ -10,6 +10,7 @@ import { isBreakerRefusal, type UpstreamBreaker } from '../upstream/circuit-brea
 import { isUpstreamTransportError, type UpstreamRequest, type UpstreamResponse } from '../upstream/upstream-client';
 import { contextOf } from './request-context';
 import { noteIfUnavailable } from './request-log';
+import { noteRateLimitRejection } from './rate-limit-metrics';
 import { sourceAddressOf } from './admission';
 
 export interface ForwardingOptions {
@@ -43,7 +44,10 @@ export function forwardAdmittedRequests(options: ForwardingOptions): RequestHand
     const sourceAddress = sourceAddressOf(req.ip);
     try {
       if (isTokenEndpoint) {
-        await admitTokenRequestForClient(clientId, sourceAddress, options.tokenEndpoint.clientFailuresMax, options.tokenEndpoint.ports);
+        await admitTokenRequestForClient(clientId, sourceAddress, options.tokenEndpoint.clientFailuresMax, options.tokenEndpoint.ports).catch((error: unknown) => {
+          noteRateLimitRejection(res, error, 'token_client_lockout');
+          throw error;
+        });
       }
       const body = bodyOf(req);
       const upstreamResponse = await send(options.breakers[route.upstream], {

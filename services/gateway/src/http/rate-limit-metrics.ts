@@ -23,23 +23,21 @@ export function createRateLimitMetrics(registry: Registry): RateLimitMetrics {
   return { rejected: (limit) => rejections.inc({ limit }) };
 }
 
-/** Admission notes which limit refused the request; the counting handler below reads it. */
-export function noteRateLimitRejection(res: Response, error: unknown, limit: 'partner' | 'token_ip'): void {
+/** Where a limit refuses a request (admission, the token endpoint's lockout), it notes which; the counting handler below reads it. */
+export function noteRateLimitRejection(res: Response, error: unknown, limit: RateLimit): void {
   if (isPkcError(error) && error.code === 'PKC_7001') contextOf(res).rateLimitedBy = limit;
 }
 
 /**
- * Counts every PKC_7001 the gateway answers itself, once, on its way to the error handler. The
- * per-partner window and the token endpoint's source budget refuse in admission, which names the
- * limit; the only PKC_7001 raised later is the token endpoint's client lockout, checked once the
- * body names a client_id.
+ * Counts every PKC_7001 the gateway answers itself, once, on its way to the error handler, by the
+ * limit the refusing step noted: the per-partner window and the token endpoint's source budget in
+ * admission, the client lockout in forwarding (once the body names a client_id).
  */
 export function countRateLimitRejections(metrics: RateLimitMetrics): ErrorRequestHandler {
   return (error, _req, res, next) => {
     if (isPkcError(error) && error.code === 'PKC_7001') {
-      const context = contextOf(res);
-      const limit = context.rateLimitedBy ?? (context.route?.authentication === 'none' ? 'token_client_lockout' : 'partner');
-      metrics.rejected(limit);
+      const limit = contextOf(res).rateLimitedBy;
+      if (limit !== undefined) metrics.rejected(limit);
     }
     next(error);
   };

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { Admission } from '../domain/admit-partner-request';
 import type { RouteDefinition } from '../domain/routes';
+import type { RateLimit } from './rate-limit-metrics';
 
 /** What the gateway learns about a request as it passes the pipeline; kept on res.locals. */
 export interface GatewayRequestContext {
@@ -11,7 +12,7 @@ export interface GatewayRequestContext {
   /** Why the request was answered 503, for the request log (never sent to the partner). */
   unavailableBecause?: string;
   /** The limit that refused the request in admission (429 PKC_7001), for the rate-limit metrics. */
-  rateLimitedBy?: 'partner' | 'token_ip';
+  rateLimitedBy?: RateLimit;
 }
 
 export function contextOf(res: Response): GatewayRequestContext {

@@ -5,6 +5,7 @@ import { requestIdMiddleware } from './request-id';
 import { createHttpMetrics, type HttpMetrics } from './metrics';
 import { operationalRoutes, type ReadinessCheck } from './health';
 import { createErrorHandler, notFoundHandler } from './error-handler';
+import { useLeanJsonResponses } from './json-response';
 
 export interface CreateAppOptions {
   serviceName: string;
@@ -34,6 +35,7 @@ export function createApp(options: CreateAppOptions): ServiceApp {
   const metrics = options.metrics ?? createHttpMetrics(options.serviceName);
   app.disable('x-powered-by');
   app.set('etag', false);
+  useLeanJsonResponses(app);
   app.use(requestIdMiddleware);
   app.use(metrics.middleware);
   for (const middleware of options.before ?? []) app.use(middleware);

@@ -27,6 +27,11 @@ beforeAll(async () => {
       expressApp.post('/echo/:id', (req, res) => {
         res.json({ success: true, data: { id: req.params.id, body: req.body as unknown } });
       });
+      expressApp.all('/answer/:status', (req, res) => {
+        const status = Number(req.params.status);
+        if (req.query.type === 'problem') res.type('application/problem+json');
+        res.status(status).json(req.query.empty === '1' ? undefined : { status, word: 'Grüße' });
+      });
       expressApp.get('/refuse', () => {
         throw new PkcError('PKC_7001', undefined, { headers: { 'Retry-After': '60' } });
       });
@@ -44,6 +49,32 @@ afterAll(async () => {
 });
 
 describe('the service app factory', () => {
+  it('when a handler answers with res.json, then the status, JSON type, exact byte length and body are those of the value', async () => {
+    const response = await fetch(`${baseUrl}/answer/201`);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // Multi-byte characters: the length is in bytes, not characters.
+    expect(response.headers.get('content-length')).toBe(String(bytes.length));
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual({ status: 201, word: 'Grüße' });
+  });
+
+  it('when a handler set its own content type, or answers HEAD, 204 or nothing, then res.json respects it', async () => {
+    const typed = await fetch(`${baseUrl}/answer/200?type=problem`);
+    expect(typed.headers.get('content-type')).toContain('application/problem+json');
+    const head = await fetch(`${baseUrl}/answer/200`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    expect(await head.text()).toBe('');
+    const noContent = await fetch(`${baseUrl}/answer/204`);
+    expect(noContent.status).toBe(204);
+    expect(noContent.headers.get('content-type')).toBeNull();
+    expect(await noContent.text()).toBe('');
+    const empty = await fetch(`${baseUrl}/answer/200?empty=1`);
+    expect(empty.headers.get('content-length')).toBe('0');
+    expect(await empty.text()).toBe('');
+  });
+
   it('when a request carries a request id, then it is echoed; otherwise one is made', async () => {
     const echoed = await fetch(`${baseUrl}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
     expect(echoed.headers.get('x-request-id')).toBe('abc-123');

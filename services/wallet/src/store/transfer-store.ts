@@ -128,7 +128,7 @@ export interface EntryToInsert {
   amountMinor: bigint;
 }
 
-/** Inserts a posting's entries in one statement; triggers move the balances and check the sum at commit. */
+/** Inserts a posting's entries in one statement; its statement trigger checks the sum and moves the balances (decision 0037). */
 export async function insertEntries(client: PoolClient, transferId: string, currency: Currency, entries: readonly EntryToInsert[]): Promise<void> {
   await client.query(
     `INSERT INTO entries (transfer_id, account_id, currency, amount_minor)
@@ -142,8 +142,8 @@ export async function insertEntries(client: PoolClient, transferId: string, curr
 /**
  * claimTransferForPosting and insertEntries in one statement (one round trip): the entries are
  * inserted only when the claim inserted the transfer row. False when the id was taken, and then
- * nothing was written. Foreign keys and the entry triggers run as for two statements: the row
- * triggers after the statement's inserts, the balance checks at commit.
+ * nothing was written. Foreign keys and the entry trigger run as for two statements: the entries'
+ * statement trigger (sum check, balances) at the end of the statement, the has-entries check at commit.
  */
 export async function claimTransferWithEntries(
   client: PoolClient,

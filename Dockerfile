@@ -17,17 +17,13 @@ RUN npm ci --no-audit --no-fund \
  && npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 # The runtime tree: manifests, production node_modules (the @pwa/* workspace links are relative
-# symlinks and stay valid), a workspace's own node_modules where npm nested a version there (undici
-# 6 under libs/http and the gateway, say), compiled libs and services, and the SQL migrations the
-# services run at boot. No sources, tests or dev dependencies.
+# symlinks and stay valid), compiled libs and services, and the SQL migrations the services run at
+# boot. No sources, tests or dev dependencies.
 RUN mkdir /out \
  && cp -a --parents package.json node_modules \
       libs/*/package.json libs/*/dist \
       services/*/package.json services/*/dist services/*/migrations \
       /out/ \
- && for nested in libs/*/node_modules services/*/node_modules; do \
-      if [ -d "$nested" ]; then cp -a --parents "$nested" /out/; fi; \
-    done \
  && find /out/libs /out/services -name '*.tsbuildinfo' -delete
 
 FROM ${NODE_IMAGE} AS runtime

@@ -1,5 +1,4 @@
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeSDK, resources } from '@opentelemetry/sdk-node';
 
@@ -29,7 +28,7 @@ const disabledTelemetry: Telemetry = { shutdown: () => Promise.resolve() };
 let startedTelemetry: Telemetry | undefined;
 
 /**
- * Starts the OpenTelemetry SDK with HTTP (node:http and undici) instrumentation and an OTLP trace exporter. Call it first
+ * Starts the OpenTelemetry SDK with HTTP instrumentation and an OTLP trace exporter. Call it first
  * thing in main.ts, before express or http are imported, because instrumentation patches modules
  * as they load. A second call returns the first handle: two SDKs would export every span twice.
  * When the SDK was already started by the preload (`--require @pwa/telemetry/register`), even a
@@ -63,8 +62,6 @@ function startSdk(options: Partial<TelemetryOptions>): Telemetry {
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => untracedPaths.has((request.url ?? '').split('?')[0] ?? ''),
       }),
-      // The internal JSON client (libs/http) calls other services through undici.
-      new UndiciInstrumentation(),
     ],
   });
   sdk.start();

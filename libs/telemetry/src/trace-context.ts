@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { context, defaultTextMapGetter, defaultTextMapSetter, isSpanContextValid, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { currentLogContext, runWithLogContext, traceIdOfTraceparent } from '@pwa/logging';
 
@@ -19,16 +19,6 @@ export function currentTraceparent(): string | undefined {
   const carrier: Record<string, string> = {};
   traceContextPropagator.inject(context.active(), carrier, defaultTextMapSetter);
   return carrier.traceparent ?? currentLogContext()?.traceparent;
-}
-
-/**
- * True while a span context is active, which only happens with tracing on (the SDK's context
- * manager); then the HTTP clients' instrumentation injects the traceparent of its client span, and
- * nothing else may add one.
- */
-export function hasActiveSpan(): boolean {
-  const spanContext = trace.getSpanContext(context.active());
-  return spanContext !== undefined && isSpanContextValid(spanContext);
 }
 
 /**

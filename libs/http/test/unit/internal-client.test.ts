@@ -114,13 +114,11 @@ describe('internal JSON client against a real HTTP server', () => {
     await expect(client.postJson('/x', {}, { timeoutMs: 1_000 })).resolves.toEqual({ status: 502, body: undefined, text: 'Bad gateway' });
   });
 
-  test('when calls follow one another, then they reuse keep-alive connections rather than open one each', async () => {
-    for (let call = 0; call < 10; call += 1) await client.postJson('/x', { call }, { timeoutMs: 1_000 });
+  test('when calls follow one another, then they reuse one keep-alive connection', async () => {
+    for (let call = 0; call < 5; call += 1) await client.postJson('/x', { call }, { timeoutMs: 1_000 });
 
-    expect(upstream.received).toHaveLength(10);
-    // undici hands a finished connection back to its pool a tick after the answer's end, so a call
-    // made at once may open a second one; from then on the two are reused.
-    expect(upstream.connections).toBeLessThanOrEqual(2);
+    expect(upstream.received).toHaveLength(5);
+    expect(upstream.connections).toBe(1);
   });
 
   test('when more calls run at once than maxSockets allows, then no more connections than that are opened and every call is answered', async () => {
@@ -160,9 +158,7 @@ describe('internal JSON client against a real HTTP server', () => {
     const answer = await client.postJson('/x', {}, { timeoutMs: 1_000 });
 
     expect(answer.body).toEqual({ call: 'second' });
-    // The timed-out call's connection was destroyed, never handed to the next call.
-    expect(upstream.connections).toBeGreaterThanOrEqual(2);
-    await waitUntil(() => upstream.closedSockets >= 1);
+    expect(upstream.connections).toBe(2);
   });
 
   test('when no time is left, then nothing is sent and the call fails with timeout', async () => {

@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { PkcError } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
-import { currentTraceparent, hasActiveSpan } from '@pwa/telemetry';
+import { currentTraceparent } from '@pwa/telemetry';
 import { admitTokenRequestForClient, recordTokenOutcome, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
 import { clientIdOfTokenRequest } from '../domain/credential-stuffing';
 import type { TimeoutClass, UpstreamName } from '../domain/routes';
@@ -95,12 +95,8 @@ function upstreamHeadersOf(req: Request, res: Response): Record<string, string> 
     headers['x-partner-client-id'] = partner.clientId;
     headers['x-partner-permissions'] = partner.permissions.join(',');
   }
-  // With tracing on, the undici instrumentation adds its client span's traceparent; a second one
-  // from here would make the header invalid.
-  if (!hasActiveSpan()) {
-    const traceparent = currentTraceparent();
-    if (traceparent !== undefined) headers.traceparent = traceparent;
-  }
+  const traceparent = currentTraceparent();
+  if (traceparent !== undefined) headers.traceparent = traceparent;
   const userAgent = req.header('user-agent');
   if (userAgent !== undefined) headers['user-agent'] = userAgent.slice(0, 256);
   return headers;

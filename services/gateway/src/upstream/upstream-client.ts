@@ -1,5 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import { Pool } from 'undici';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
 
 export interface UpstreamRequest {
   method: string;
@@ -45,53 +45,56 @@ export interface UpstreamClient {
 }
 
 /**
- * An HTTP client for one internal service over keep-alive connections (undici's Pool: half the CPU
- * of node:http per call, decision 0036). The response is read whole before it is relayed, so the
- * deadline covers the body too and a partner never receives half an answer. Requests are never
- * retried here: most are not idempotent.
+ * An HTTP client for one internal service over keep-alive sockets. The response is read whole
+ * before it is relayed, so the deadline covers the body too and a partner never receives half an
+ * answer. Requests are never retried here: most are not idempotent.
  */
 export function createUpstreamClient(baseUrl: string, options: { maxSockets: number }): UpstreamClient {
   const base = new URL(baseUrl);
-  const pool = new Pool(base.origin, { connections: options.maxSockets, pipelining: 1 });
+  const transport = base.protocol === 'https:' ? https : http;
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: options.maxSockets, maxFreeSockets: 32 });
   const basePath = base.pathname.replace(/\/+$/, '');
   return {
-    send: (request) => sendOnce(pool, `${basePath}${request.path}`, request),
-    close: () => {
-      pool.destroy().catch(() => undefined);
-    },
+    send: (request) => sendOnce(transport, agent, base, `${basePath}${request.path}`, request),
+    close: () => agent.destroy(),
   };
 }
 
-async function sendOnce(pool: Pool, path: string, request: UpstreamRequest): Promise<UpstreamResponse> {
-  const signal = AbortSignal.timeout(request.timeoutMs);
-  try {
-    const response = await pool.request({
-      path,
-      method: request.method as 'GET' | 'POST',
-      headers: request.headers,
-      body: request.body,
-      signal,
-    });
-    const chunks: Buffer[] = [];
-    let receivedBytes = 0;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      receivedBytes += chunk.length;
-      if (receivedBytes > responseBodyMaxBytes) {
-        response.body.destroy();
-        throw new UpstreamTransportError('response_too_large', `response larger than ${responseBodyMaxBytes} bytes`);
-      }
-      chunks.push(chunk);
-    }
-    return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
-  } catch (error) {
-    throw transportErrorOf(error, signal, request.timeoutMs);
-  }
+function sendOnce(
+  transport: typeof http | typeof https,
+  agent: http.Agent,
+  base: URL,
+  path: string,
+  request: UpstreamRequest,
+): Promise<UpstreamResponse> {
+  return new Promise((resolve, reject) => {
+    const signal = AbortSignal.timeout(request.timeoutMs);
+    const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(request.body.length) };
+    const outgoing = transport.request(
+      { protocol: base.protocol, hostname: base.hostname, port: base.port, path, method: request.method, headers, agent, signal },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        let receivedBytes = 0;
+        incoming.on('data', (chunk: Buffer) => {
+          receivedBytes += chunk.length;
+          if (receivedBytes > responseBodyMaxBytes) {
+            incoming.destroy(new UpstreamTransportError('response_too_large', `response larger than ${responseBodyMaxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 502, headers: incoming.headers, body: Buffer.concat(chunks) }));
+        incoming.on('error', (error) => reject(transportErrorOf(error, signal, request.timeoutMs)));
+      },
+    );
+    outgoing.on('error', (error) => reject(transportErrorOf(error, signal, request.timeoutMs)));
+    outgoing.end(request.body);
+  });
 }
 
-function transportErrorOf(error: unknown, signal: AbortSignal, timeoutMs: number): UpstreamTransportError {
+function transportErrorOf(error: Error, signal: AbortSignal, timeoutMs: number): UpstreamTransportError {
   if (isUpstreamTransportError(error)) return error;
   if (signal.aborted) return new UpstreamTransportError('timeout', `no complete response within ${timeoutMs} ms`, { cause: error });
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  const message = error instanceof Error ? error.message : String(error);
-  return new UpstreamTransportError('unreachable', typeof code === 'string' ? code : message, { cause: error });
+  const code = (error as { code?: unknown }).code;
+  return new UpstreamTransportError('unreachable', typeof code === 'string' ? code : error.message, { cause: error });
 }

@@ -291,8 +291,12 @@ async function checkFlows(context, { log }) {
 /**
  * Starts the stack, checks one flow of each kind, warms up, then the interleaved rounds
  * (disbursement, collection; disbursement, collection; ...), and stops everything it started.
+ * `referenceRun(label)`, when given, runs the shared reference while this stack is up and idle:
+ * once before the first round and once after each round, so every round has a reference run on
+ * each side of it, a minute or so apart rather than minutes (the machine's speed drifts). What our
+ * idle processes used meanwhile is measured and reported with each reference run.
  */
-async function runFlowsBenchmark(options, { log }) {
+async function runFlowsBenchmark(options, { log, referenceRun }) {
   const users = options.users || 64;
   const context = await startQuoteStack({
     log,
@@ -323,6 +327,19 @@ async function runFlowsBenchmark(options, { log }) {
       guard();
     }
     const collected = { disbursement: [], collection: [] };
+    const referenceRuns = [];
+    const runReferenceBeside = async (label) => {
+      if (!referenceRun) return;
+      await meter.start();
+      const startedAt = Date.now();
+      const result = await referenceRun(label);
+      const idleSeconds = Object.values(await meter.stop()).reduce((sum, seconds) => sum + seconds, 0);
+      const idleCores = idleSeconds / ((Date.now() - startedAt) / 1000);
+      if (result) log(`    (our idle stack used ${format(idleCores)} cores meanwhile)`);
+      referenceRuns.push(result && { ...result, ourIdleCores: idleCores });
+      guard();
+    };
+    await runReferenceBeside('before round 1');
     for (let round = 1; round <= options.rounds; round += 1) {
       for (const flowName of flowNames) {
         await meter.start();
@@ -347,8 +364,10 @@ async function runFlowsBenchmark(options, { log }) {
             `${result.non2xx || result.errors || result.timeouts || result.unexpected ? `, non-2xx ${result.non2xx}, errors ${result.errors + result.timeouts}, unexpected ${result.unexpected} (first: ${result.firstFailure})` : ''}`,
         );
       }
+      await runReferenceBeside(`after round ${round}`);
     }
     return {
+      referenceRuns,
       users,
       targets: context.flowTargets.length,
       disbursement: summariseFlow(collected.disbursement),

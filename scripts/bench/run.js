@@ -4,7 +4,8 @@
 //                  [--users N]   (quote: 16, flows and webhooks: 64)
 //                  [--cpu-prof quotes,wallet,gateway,auth,collections,disbursements,raw]   (quote and flows)
 // No name runs every benchmark. Each benchmark of ours also runs the shared reference flow in the
-// same run, before and after, and reports its figures next to the reference (and as ratios), since
+// same run (before and after; the flows benchmark beside each round, its stack idle meanwhile),
+// and reports its figures next to the reference (and as ratios), since
 // absolute numbers on a shared 2-core machine move by tens of percent between runs.
 // Progress goes to stderr; the human table and one JSON summary line go to stdout.
 'use strict';
@@ -278,14 +279,32 @@ function printQuoteTable(summary, sqlCheck) {
   }
 }
 
+/**
+ * A round's ratio is its flows/s over the mean of the reference runs on either side of it (runs
+ * [round - 1] and [round]); the flow's ratio is the mean of its rounds' ratios. Undefined when a
+ * round has no valid reference run beside it.
+ */
+function perRoundRatio(rounds, referenceRuns) {
+  const ratios = rounds.map((round, index) => {
+    const beside = referenceSummary([referenceRuns[index], referenceRuns[index + 1]]);
+    return beside ? round.flowsPerSecond / beside.flowsPerSecond : undefined;
+  });
+  if (ratios.length === 0 || ratios.some((ratio) => ratio === undefined)) return undefined;
+  return { mean: ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length, rounds: ratios };
+}
+
 async function flowsBenchmark(options) {
-  const before = await referenceRun(options, 'before');
   log(`starting the flows bench stack (auth, wallet, quotes, collections, disbursements, gateway; sandbox; ${options.users || 64} users)`);
-  const measured = await runFlowsBenchmark(options, { log });
+  // The reference runs beside the rounds, while the stack is up and idle (see runFlowsBenchmark).
+  const measured = await runFlowsBenchmark(options, { log, referenceRun: options.reference ? (label) => referenceRun(options, label) : undefined });
   log('flows bench stack stopped');
-  const after = await referenceRun(options, 'after');
-  const reference = referenceSummary([before, after]);
-  const flowSummary = (flow) => ({
+  const reference = referenceSummary(measured.referenceRuns);
+  const ratios = {
+    disbursement: reference ? perRoundRatio(measured.rounds.disbursement, measured.referenceRuns) : undefined,
+    collection: reference ? perRoundRatio(measured.rounds.collection, measured.referenceRuns) : undefined,
+  };
+  const idleCores = measured.referenceRuns.filter(Boolean).map((run) => run.ourIdleCores);
+  const flowSummary = (flow, ratio) => ({
     flows_per_s: round(flow.flowsPerSecond, 0),
     runs: flow.runs.map((value) => round(value, 0)),
     flows: flow.flows,
@@ -298,10 +317,11 @@ async function flowsBenchmark(options) {
     ...(flow.firstFailure ? { first_failure: flow.firstFailure } : {}),
     cpu_ms_per_flow: roundAll(flow.cpu),
     cores_busy: { ours: round(flow.ourCores, 2), other_processes: round(flow.otherCores, 2) },
-    per_reference_flow: reference ? round(flow.flowsPerSecond / reference.flowsPerSecond) : null,
+    per_reference_flow: ratio ? round(ratio.mean) : null,
+    per_reference_flow_rounds: ratio ? ratio.rounds.map((value) => round(value)) : [],
   });
-  const disbursement = flowSummary(measured.disbursement);
-  const collection = flowSummary(measured.collection);
+  const disbursement = flowSummary(measured.disbursement, ratios.disbursement);
+  const collection = flowSummary(measured.collection, ratios.collection);
   const valid = [disbursement, collection].every((flow) => flow.non2xx === 0 && flow.errors === 0 && flow.unexpected === 0 && flow.flows > 0);
   const meetsRatio = disbursement.per_reference_flow !== null && disbursement.per_reference_flow >= targetDisbursementRatio;
   const meetsP99 = disbursement.req_p99_ms !== null && disbursement.req_p99_ms < targetDisbursementP99Ms;
@@ -319,6 +339,8 @@ async function flowsBenchmark(options) {
     reference_flows_per_s: reference ? round(reference.flowsPerSecond, 0) : null,
     reference_runs: reference ? reference.runs : [],
     reference_p99_ms: reference ? round(reference.p99Ms) : null,
+    reference_beside_rounds: true,
+    our_idle_cores_during_reference: idleCores.length > 0 ? round(Math.max(...idleCores), 2) : null,
     target: { disbursement_per_reference_flow: targetDisbursementRatio, disbursement_req_p99_ms: targetDisbursementP99Ms },
     meets_target: valid && meetsRatio && meetsP99,
     valid,
@@ -367,7 +389,14 @@ function printFlowsTable(summary, { meetsRatio, meetsP99 }) {
   );
   out('');
   if (summary.reference_flows_per_s !== null) {
-    out(`Reference flow, same run: ${summary.reference_flows_per_s} flows/s (runs: ${summary.reference_runs.join(', ')}); its p99 is over its two requests.`);
+    out(
+      `Reference flow, same run, beside the rounds (before round 1 and after each round, our stack idle, using at most ` +
+        `${format(summary.our_idle_cores_during_reference)} cores): ${summary.reference_flows_per_s} flows/s (runs: ${summary.reference_runs.join(', ')}); its p99 is over its two requests.`,
+    );
+    out(
+      `Ratios per round (each round over the mean of the reference runs on either side of it): disbursement ${flows.disbursement.per_reference_flow_rounds.join(', ')}, ` +
+        `collection ${flows.collection.per_reference_flow_rounds.join(', ')}; the table shows their mean.`,
+    );
   } else {
     out('Reference flow: not run (no ratio, so the throughput half of the target cannot be judged).');
   }

@@ -113,6 +113,30 @@ describe('transactional outbox', () => {
     expect(await outboxRow(envelope.eventId)).toMatchObject({ attempts: 1, last_error: null });
   });
 
+  test('when the outbox is idle, then a poll asks with one statement and opens no transaction, and a row committed later is still published', async () => {
+    const counted = { transactions: 0, statements: 0 };
+    // The test database's pool, counting what the relay asks of it.
+    const pool = new Proxy(database.pool, {
+      get(target, property) {
+        if (property === 'connect') return () => ((counted.transactions += 1), target.connect());
+        if (property === 'query') return (...args: Parameters<typeof target.query>) => ((counted.statements += 1), target.query(...args));
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    relays.push(startOutboxRelay({ pool, bus, logger: testLogger(), pollIntervalMs: 20, batchSize: 100 }));
+
+    await sleep(400);
+    // The first poll opens its transaction (nothing was known yet); the idle ones after it only ask.
+    expect(counted.transactions).toBeLessThanOrEqual(1);
+    expect(counted.statements).toBeGreaterThanOrEqual(5);
+
+    const [envelope] = await commitEvents(1);
+    if (!envelope) throw new Error('no envelope');
+    expect(await eventually(() => receivedById.get(envelope.eventId)?.count === 1)).toBe(true);
+    expect(counted.transactions).toBeGreaterThanOrEqual(2);
+  });
+
   test('when two relays run at the same time, then every row is published by exactly one of them', async () => {
     const envelopes = await commitEvents(60);
     relay({ pollIntervalMs: 10, batchSize: 5 });

@@ -7,6 +7,7 @@
 // start reads it), so it works against the local stack with no extra variables. Variables set in
 // the environment win.
 'use strict';
+const { endProcess } = require('./lib/end-process');
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -36,7 +37,7 @@ function main() {
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     process.stderr.write(`Configuration error: ${error.message}\n`);
-    process.exit(2);
+    endProcess(2);
   }
   const command = process.argv[2];
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -49,16 +50,16 @@ function main() {
       `The operator CLI is not built (${path.relative(settings.repoRoot, cliEntry)} is missing).\n` +
         'Build it first: npm run build   (npm start also builds)\n',
     );
-    process.exit(1);
+    endProcess(1);
   }
   const child = spawn(process.execPath, [cliEntry, ...process.argv.slice(2)], { env: environmentFor(settings), stdio: 'inherit' });
   // The CLI owns the terminal; Ctrl-C reaches it directly, so this process only waits for it.
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => undefined);
   child.once('error', (error) => {
     process.stderr.write(`could not run the operator CLI: ${error.message}\n`);
-    process.exit(1);
+    endProcess(1);
   });
-  child.once('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));
+  child.once('exit', (code, signal) => endProcess(code ?? 128 + (os.constants.signals[signal] ?? 0)));
 }
 
 /** Each service's own usage text, so the command list never drifts from the CLIs. */

@@ -4,11 +4,12 @@
 // a sandbox partner whose webhooks go to that receiver and prints how to call the API. Ctrl-C stops
 // every process it started. Settings: README.md, "Configuration".
 'use strict';
+const { endProcess } = require('./lib/end-process');
 const path = require('node:path');
 const { readSettings, SettingsError, displayUrl } = require('./lib/settings');
 const { checkServers, describeUnreachable, canConnect } = require('./lib/preflight');
 const { loadOrCreateAuthKeyEncryptionKey, loadOrCreateWebhookSecretSealingKey, ensureLocalhostCertificate, writePrivateJsonFile } = require('./lib/local-files');
-const { ProcessGroup, tailOfFile, describeExit } = require('./lib/process-group');
+const { ProcessGroup, tailOfFile, describeEnding } = require('./lib/process-group');
 const { waitUntilReady } = require('./lib/http');
 const stack = require('./lib/stack');
 const { cliIsBuilt, cliEntry } = require('./lib/operator-cli');
@@ -51,11 +52,11 @@ async function failNow(lines) {
     const stopped = await group.stopAll();
     if (stopped.length > 0) warn(`stopped ${stopped.map((record) => record.name).join(', ')}`);
   }
-  process.exit(1);
+  endProcess(1);
 }
 
 function describeChildDeath(settings, record) {
-  const lines = [`\n${record.name} ${describeExit(record)} unexpectedly; stopping the other processes.`];
+  const lines = [`\n${record.name} ${describeEnding(record)} unexpectedly; stopping the other processes.`];
   const tail = tailOfFile(record.logFile);
   if (tail.length > 0) {
     lines.push(`Last lines of ${relative(settings, record.logFile)}:`);
@@ -70,7 +71,7 @@ function installSignalHandlers() {
     if (stopRequested) {
       warn(`\n${signal} again: killing every process now.`);
       group?.killAll();
-      process.exit(130);
+      endProcess(130);
     }
     stopRequested = true;
     if (failing) return;
@@ -81,9 +82,9 @@ function installSignalHandlers() {
       (stopped) => {
         const unclean = stopped.filter((record) => record.exitSignal === 'SIGKILL' || (record.exitCode !== 0 && record.exitCode !== null));
         log(`stopped ${stopped.map((record) => record.name).join(', ') || 'nothing'}`);
-        process.exit(unclean.length > 0 ? 1 : 0);
+        endProcess(unclean.length > 0 ? 1 : 0);
       },
-      () => process.exit(1),
+      () => endProcess(1),
     );
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
@@ -144,7 +145,7 @@ async function startInternalServices(settings, keys) {
     starting.map(async ({ service, record }) => {
       const tookMs = await waitUntilReady(`${service.url}/readyz`, {
         timeoutMs: settings.readyTimeoutMs,
-        gaveUp: () => (group.isRunning(record) ? undefined : `${service.name} ${describeExit(record)} before it was ready`),
+        gaveUp: () => (group.isRunning(record) ? undefined : `${service.name} ${describeEnding(record)} before it was ready`),
       });
       log(`  ${service.name.padEnd(14)} ready  ${service.url}  (${(tookMs / 1000).toFixed(1)} s)`);
     }),
@@ -168,7 +169,7 @@ async function startWebhookReceiver(settings) {
   );
   const tookMs = await waitUntilReady(`http://${receiver.host}:${receiver.port}/healthz`, {
     timeoutMs: settings.readyTimeoutMs,
-    gaveUp: () => (group.isRunning(record) ? undefined : `webhook-receiver ${describeExit(record)} before it was ready`),
+    gaveUp: () => (group.isRunning(record) ? undefined : `webhook-receiver ${describeEnding(record)} before it was ready`),
   });
   log(`  ${'webhook-rcvr'.padEnd(14)} ready  ${receiver.url}  (${(tookMs / 1000).toFixed(1)} s)`);
 }
@@ -180,7 +181,7 @@ async function startGateway(settings) {
   });
   const tookMs = await waitUntilReady(`${settings.gateway.adminUrl}/readyz`, {
     timeoutMs: settings.readyTimeoutMs,
-    gaveUp: () => (group.isRunning(record) ? undefined : `gateway ${describeExit(record)} before it was ready`),
+    gaveUp: () => (group.isRunning(record) ? undefined : `gateway ${describeEnding(record)} before it was ready`),
   });
   log(`  ${'gateway'.padEnd(14)} ready  ${settings.baseUrl}  admin ${settings.gateway.adminUrl}  (${(tookMs / 1000).toFixed(1)} s)`);
 }
@@ -299,7 +300,7 @@ async function main() {
   } catch (error) {
     if (error instanceof SettingsError) {
       warn(`Configuration error: ${error.message}`);
-      process.exit(2);
+      endProcess(2);
     }
     throw error;
   }
@@ -328,7 +329,7 @@ async function main() {
   group = new ProcessGroup({
     logOutput: settings.logOutput,
     logDirectory: settings.files.logs,
-    onUnexpectedExit: (record) => void fail(describeChildDeath(settings, record)),
+    onUnexpectedEnd: (record) => void fail(describeChildDeath(settings, record)),
   });
   if (settings.logOutput === 'files') log(`logs: ${relative(settings, settings.files.logs)}/<service>.log`);
 

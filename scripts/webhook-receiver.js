@@ -9,6 +9,7 @@
 // WEBHOOK_RECEIVER_PATH (/webhooks), SANDBOX_FILE (.local/sandbox.json). Run alone with
 // `node scripts/webhook-receiver.js` to receive for a stack that is already running.
 'use strict';
+const { endProcess } = require('./lib/end-process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
@@ -112,7 +113,7 @@ const server = http.createServer((request, response) => {
 
 server.on('error', (error) => {
   process.stderr.write(`webhook receiver could not listen on ${host}:${port}: ${error.message}\n`);
-  process.exit(1);
+  endProcess(1);
 });
 
 server.listen(port, host, () => {
@@ -120,7 +121,7 @@ server.listen(port, host, () => {
 });
 
 function stop() {
-  server.close(() => process.exit(0));
+  server.close(() => endProcess(0));
   server.closeAllConnections();
 }
 process.on('SIGINT', stop);

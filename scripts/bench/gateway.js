@@ -16,7 +16,7 @@ const path = require('node:path');
 const { readSettings } = require('../lib/settings');
 const { checkServers, describeUnreachable } = require('../lib/preflight');
 const { ensureLocalhostCertificate } = require('../lib/local-files');
-const { ProcessGroup, describeExit, tailOfFile } = require('../lib/process-group');
+const { ProcessGroup, describeEnding, tailOfFile } = require('../lib/process-group');
 const { waitUntilReady, request } = require('../lib/http');
 const { freePorts } = require('../lib/ports');
 const stack = require('../lib/stack');
@@ -71,11 +71,11 @@ async function startBenchStack({ log, env = process.env }) {
   const group = new ProcessGroup({
     logOutput: 'files',
     logDirectory,
-    onUnexpectedExit: (record) => {
+    onUnexpectedEnd: (record) => {
       died = record;
     },
   });
-  const gaveUp = (record) => () => (group.isRunning(record) ? undefined : `${record.name} ${describeExit(record)}`);
+  const gaveUp = (record) => () => (group.isRunning(record) ? undefined : `${record.name} ${describeEnding(record)}`);
   const context = { group, databaseUrl, settings, benchEnv, runId, logDirectory, died: () => died };
   try {
     const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
@@ -137,7 +137,7 @@ async function startBenchStack({ log, env = process.env }) {
 
 function describeDeath(record) {
   const tail = tailOfFile(record.logFile, 15);
-  return [`${record.name} ${describeExit(record)}. Last lines of ${record.logFile}:`, ...tail.map((line) => `  ${line}`)].join('\n');
+  return [`${record.name} ${describeEnding(record)}. Last lines of ${record.logFile}:`, ...tail.map((line) => `  ${line}`)].join('\n');
 }
 
 /** Stops the processes and removes what the run created (database, Redis keys, bus exchange). */

@@ -16,6 +16,7 @@
 // then one { result } or { error } per run. The workload (partner, quotes to issue, pool size)
 // comes in BENCH_RAW_WORKLOAD as JSON.
 'use strict';
+const { endProcess } = require('../lib/end-process');
 const { randomUUID } = require('node:crypto');
 const { createPool } = require('@pwa/db');
 const { LatencySamples } = require('./measure');
@@ -177,7 +178,7 @@ async function run({ connections, durationSeconds, iterations }) {
 
 async function stop() {
   await Promise.allSettled([quotesPool.end(), walletPool.end()]);
-  process.exit(0);
+  endProcess(0);
 }
 
 process.on('message', (message) => {

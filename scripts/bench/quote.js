@@ -22,7 +22,7 @@ const path = require('node:path');
 const { readSettings } = require('../lib/settings');
 const { checkServers, describeUnreachable } = require('../lib/preflight');
 const { ensureLocalhostCertificate } = require('../lib/local-files');
-const { ProcessGroup, describeExit } = require('../lib/process-group');
+const { ProcessGroup, describeEnding } = require('../lib/process-group');
 const { waitUntilReady, request, sleep } = require('../lib/http');
 const { freePorts } = require('../lib/ports');
 const stack = require('../lib/stack');
@@ -123,11 +123,11 @@ async function startQuoteStack({
   const group = new ProcessGroup({
     logOutput: 'files',
     logDirectory,
-    onUnexpectedExit: (record) => {
+    onUnexpectedEnd: (record) => {
       died = record;
     },
   });
-  const gaveUp = (record) => () => (group.isRunning(record) ? undefined : `${record.name} ${describeExit(record)}`);
+  const gaveUp = (record) => () => (group.isRunning(record) ? undefined : `${record.name} ${describeEnding(record)}`);
   const context = { group, databaseUrl, settings, benchEnv, runId, logDirectory, profileDirectory, died: () => died };
   // ProcessGroup runs `node <entry> ...args`: a profiled process gets the flags in the entry's place.
   const startProcess = (name, processEnv) => {

@@ -9,6 +9,7 @@
 // absolute numbers on a shared 2-core machine move by tens of percent between runs.
 // Progress goes to stderr; the human table and one JSON summary line go to stdout.
 'use strict';
+const { endProcess } = require('../lib/end-process');
 const os = require('node:os');
 const { runReference, referenceAvailable, referenceScript, referenceIsValid } = require('./reference');
 const { startBenchStack, stopBenchStack, measureGateway, format } = require('./gateway');
@@ -507,10 +508,10 @@ let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     // Children share the terminal's process group and get the signal too; exit once they are gone.
-    if (interrupted) process.exit(130);
+    if (interrupted) endProcess(130);
     interrupted = true;
     log(`${signal}: stopping (again to force)`);
-    setTimeout(() => process.exit(130), 20_000).unref();
+    setTimeout(() => endProcess(130), 20_000).unref();
   });
 }
 

@@ -2,6 +2,7 @@
 // success envelope, and the health paths the gateway may probe. Runs as its own process so the
 // load generator and the server do not share an event loop. Usage: node upstream.js <port>
 'use strict';
+const { endProcess } = require('../lib/end-process');
 const http = require('node:http');
 
 const port = Number(process.argv[2] || 0);
@@ -32,9 +33,9 @@ server.listen(port, '127.0.0.1', () => {
   process.stdout.write(`upstream listening on 127.0.0.1:${server.address().port}\n`);
 });
 const stop = () => {
-  server.close(() => process.exit(0));
+  server.close(() => endProcess(0));
   server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 2000).unref();
+  setTimeout(() => endProcess(0), 2000).unref();
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -1,7 +1,7 @@
 // A group of child processes that live and die together: each is started with its own
 // environment, its output goes to a log file or to the console with a name prefix (no colour), and
 // the group is stopped as one (SIGTERM, then SIGKILL after a grace period). A child that exits while
-// the group is not stopping is reported through onUnexpectedExit.
+// the group is not stopping is reported through onUnexpectedEnd.
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -12,12 +12,12 @@ const stopGraceMs = 15_000;
 
 class ProcessGroup {
   /**
-   * @param {{ logOutput: 'files' | 'console', logDirectory?: string, onUnexpectedExit?: (child: object) => void }} options
+   * @param {{ logOutput: 'files' | 'console', logDirectory?: string, onUnexpectedEnd?: (child: object) => void }} options
    */
   constructor(options) {
     this.logOutput = options.logOutput;
     this.logDirectory = options.logDirectory;
-    this.onUnexpectedExit = options.onUnexpectedExit ?? (() => undefined);
+    this.onUnexpectedEnd = options.onUnexpectedEnd ?? (() => undefined);
     this.children = [];
     this.stopping = false;
     this.prefixWidth = 14;
@@ -47,14 +47,14 @@ class ProcessGroup {
         record.exitCode = code;
         record.exitSignal = signal;
         resolve(record);
-        if (!this.stopping) this.onUnexpectedExit(record);
+        if (!this.stopping) this.onUnexpectedEnd(record);
       });
     });
     child.once('error', (error) => {
       // spawn itself failed (no node binary, say); 'exit' may never come, so report here.
       record.exitCode = -1;
       record.spawnError = error;
-      if (!this.stopping) this.onUnexpectedExit(record);
+      if (!this.stopping) this.onUnexpectedEnd(record);
     });
     if (this.logOutput === 'console') {
       this.prefixLines(name, child.stdout, process.stdout);
@@ -101,10 +101,10 @@ function tailOfFile(file, lineCount = 20) {
   return lines.slice(-lineCount);
 }
 
-function describeExit(record) {
+function describeEnding(record) {
   if (record.spawnError) return `could not be started (${record.spawnError.message})`;
   if (record.exitSignal) return `was killed by ${record.exitSignal}`;
   return `exited with code ${record.exitCode}`;
 }
 
-module.exports = { ProcessGroup, tailOfFile, describeExit };
+module.exports = { ProcessGroup, tailOfFile, describeEnding };

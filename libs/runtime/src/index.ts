@@ -25,5 +25,5 @@ export {
   type HostedService,
   type ServiceHostParts,
 } from './service-host';
-export { migrateOnlyAndExit, type MigrateOnlyOptions } from './migrate-only';
+export { migrateOnlyThenEnd, type MigrateOnlyOptions } from './migrate-only';
 export { runOperatorCli, type OperatorCli, type OperatorCommandResult } from './operator-cli';

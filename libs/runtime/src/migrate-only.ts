@@ -14,7 +14,7 @@ export interface MigrateOnlyOptions {
  * apply the service's pending migrations, then exit 0, or exit 1 saying why. Services still
  * migrate at boot too; the advisory lock makes the second run a no-op.
  */
-export function migrateOnlyAndExit(options: MigrateOnlyOptions, env: Record<string, string | undefined>): void {
+export function migrateOnlyThenEnd(options: MigrateOnlyOptions, env: Record<string, string | undefined>): void {
   const config = loadConfig(baseServiceConfigSchema, env);
   const logger = createLogger({ service: options.service, level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
   migrate({ databaseUrl: config.DATABASE_URL, schema: options.schema, directory: options.migrationsDirectory })

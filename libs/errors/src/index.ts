@@ -5,5 +5,7 @@ export {
   errorEnvelope,
   successEnvelope,
   type ErrorEnvelope,
+  type ErrorFields,
+  type ErrorFieldValue,
   type SuccessEnvelope,
 } from './pkc-error';

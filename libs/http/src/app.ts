@@ -42,7 +42,7 @@ export function createApp(options: CreateAppOptions): ServiceApp {
   if (options.mountOperationalRoutes !== false) {
     app.use(operationalRoutes(metrics.registry, options.readinessChecks ?? []));
   }
-  app.use(express.json({ limit: options.jsonBodyLimit ?? '16kb', strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(express.json({ limit: options.jsonBodyLimit ?? '16kb', strict: true, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
   options.routes(app);
   app.use(notFoundHandler);
   app.use(
@@ -53,6 +53,21 @@ export function createApp(options: CreateAppOptions): ServiceApp {
     }),
   );
   return { app, metrics };
+}
+
+const rawBodies = new WeakMap<object, Buffer>();
+
+/** body-parser's verify hook: keeps the bytes of the body as received (after any content decoding). */
+function keepRawBody(req: object, _res: unknown, body: Buffer): void {
+  rawBodies.set(req, body);
+}
+
+/**
+ * The JSON body exactly as the client wrote it. A proxy forwards these bytes, not a re-encoding of
+ * the parsed value: `1.999999999999999999` must reach the service that parses amounts as written.
+ */
+export function rawJsonBodyOf(req: Request): Buffer | undefined {
+  return rawBodies.get(req);
 }
 
 export type { Router };

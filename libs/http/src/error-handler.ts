@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { errorEnvelope, httpStatusOf, isPkcCode, isPkcError, type PkcCode } from '@pwa/errors';
+import { errorEnvelope, httpStatusOf, isPkcCode, isPkcError, type ErrorFields, type PkcCode } from '@pwa/errors';
 import type { Logger } from '@pwa/logging';
 import { scrubSecrets } from '@pwa/logging';
 import { requestIdOf } from './request-id';
@@ -20,9 +20,9 @@ const pkcErrorAnswered = Symbol('pkcErrorAnswered');
  * `pkc_errors_total` when the response finishes. Every envelope a service answers itself goes
  * through here (the error handler, the 404, and the few routes that answer a refusal directly).
  */
-export function sendErrorEnvelope(res: Response, httpStatus: number, code: PkcCode, message?: string): void {
+export function sendErrorEnvelope(res: Response, httpStatus: number, code: PkcCode, message?: string, fields?: ErrorFields): void {
   (res.locals as Record<symbol, unknown>)[pkcErrorAnswered] = code;
-  res.status(httpStatus).json(errorEnvelope(code, message));
+  res.status(httpStatus).json(errorEnvelope(code, message, fields));
 }
 
 /** The PKC code of the error envelope this response answered, if it answered one. */
@@ -48,7 +48,7 @@ export function createErrorHandler(options: ErrorHandlerOptions): ErrorRequestHa
     }
     if (isPkcError(error)) {
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-      sendErrorEnvelope(res, error.httpStatus, error.code, error.message);
+      sendErrorEnvelope(res, error.httpStatus, error.code, error.message, error.fields);
       return;
     }
     const bodyProblem = describeBodyParserError(error);

@@ -1,4 +1,4 @@
-export { createApp, type CreateAppOptions, type ServiceApp } from './app';
+export { createApp, rawJsonBodyOf, type CreateAppOptions, type ServiceApp } from './app';
 export { createHttpMetrics, type HttpMetrics } from './metrics';
 export { operationalRoutes, beginDraining, isDraining, resetDrainingForTests, type ReadinessCheck } from './health';
 export { createErrorHandler, notFoundHandler, sendErrorEnvelope } from './error-handler';

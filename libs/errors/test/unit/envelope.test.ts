@@ -92,3 +92,24 @@ describe('catalogue helpers', () => {
     expect(new Set(allPkcCodes).size).toBe(allPkcCodes.length);
   });
 });
+
+describe('structured error fields', () => {
+  test('when a PkcError carries fields, then the envelope has them beside success, code and message', () => {
+    expect(errorEnvelope('PKC_6001', 'taken', { referenceId: 'PKD-1-AB', status: 'completed' })).toEqual({
+      success: false,
+      code: 'PKC_6001',
+      message: 'taken',
+      referenceId: 'PKD-1-AB',
+      status: 'completed',
+    });
+  });
+
+  test('when fields name success, code or message, then the envelope keeps its own values', () => {
+    expect(errorEnvelope('PKC_2008', undefined, { success: true, code: 'X', message: 'Y', extra: 1 })).toEqual({
+      success: false,
+      code: 'PKC_2008',
+      message: 'One or more required body fields missing',
+      extra: 1,
+    });
+  });
+});

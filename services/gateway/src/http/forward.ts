@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { PkcError } from '@pwa/errors';
-import { requestIdOf } from '@pwa/http';
+import { rawJsonBodyOf, requestIdOf } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import { currentTraceparent } from '@pwa/telemetry';
 import { admitTokenRequestForClient, recordTokenOutcome, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
@@ -102,14 +102,18 @@ function upstreamHeadersOf(req: Request, res: Response): Record<string, string> 
   return headers;
 }
 
-/** The parsed body re-encoded in its own format; requests without a parsed body are sent without one. */
+/**
+ * The body to forward: a JSON body as the client wrote it (already parsed once here, so it is known
+ * to be JSON; numbers keep their written form for the services that parse amounts), a form body
+ * re-encoded; requests without a parsed body are sent without one.
+ */
 function bodyOf(req: Request): { content: Buffer; contentType: string } | undefined {
   if (req.method === 'GET' || req.body === undefined || req.body === null) return undefined;
   if (req.is('application/x-www-form-urlencoded')) {
     const form = new URLSearchParams(req.body as Record<string, string>).toString();
     return { content: Buffer.from(form), contentType: 'application/x-www-form-urlencoded' };
   }
-  return { content: Buffer.from(JSON.stringify(req.body)), contentType: 'application/json' };
+  return { content: rawJsonBodyOf(req) ?? Buffer.from(JSON.stringify(req.body)), contentType: 'application/json' };
 }
 
 /** Connection-level headers and the ones the gateway owns are not relayed. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventEnvelope } from './envelope';
-import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, parseFamilyEvent, parseWith, transactionIdField } from './event-fields';
+import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, failureReasonField, parseFamilyEvent, parseWith, transactionIdField } from './event-fields';
 
 /**
  * Published by the collections service (routing key = type); the webhooks service turns them into
@@ -45,11 +45,17 @@ export const collectionEventDataSchema = z
     note: z.string().nullable().optional(),
     /** On collection.failed only: the PKC code of the failure. */
     failureCode: z.string().optional(),
+    /** On collection.failed only, and optional (events recorded before it have failureCode alone): code and partner message. */
+    failureReason: failureReasonField.optional(),
   })
   .refine((data) => collectionStatusOfEvent[data.event] === data.status, { message: 'event and status disagree', path: ['status'] })
   .refine((data) => (data.event === 'collection.completed') === (data.transactionId !== undefined), {
     message: 'transactionId is present exactly on collection.completed',
     path: ['transactionId'],
+  })
+  .refine((data) => data.failureReason === undefined || (data.event === 'collection.failed' && data.failureReason.code === data.failureCode), {
+    message: 'failureReason is only on collection.failed, with the code of failureCode',
+    path: ['failureReason'],
   });
 export type CollectionEventData = z.infer<typeof collectionEventDataSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventEnvelope } from './envelope';
-import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, parseFamilyEvent, parseWith, transactionIdField } from './event-fields';
+import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, failureCodeField, failureReasonField, parseFamilyEvent, parseWith, transactionIdField } from './event-fields';
 
 /**
  * Published by the disbursements service (routing key = type).
@@ -36,7 +36,9 @@ export const disbursementEventDataSchema = z
     /** On disbursement.completed only. */
     transactionId: transactionIdField.optional(),
     /** On disbursement.failed only (PKC_4002, PKC_7003, PKC_7004, …). */
-    failureCode: z.string().regex(/^PKC_\d{4}$/).optional(),
+    failureCode: failureCodeField.optional(),
+    /** On disbursement.failed only, and optional (events recorded before it have failureCode alone): code and partner message. */
+    failureReason: failureReasonField.optional(),
     timestamp: z.iso.datetime(),
   })
   .refine((data) => (data.event === 'disbursement.completed') === (data.status === 'completed'), { message: 'event and status disagree', path: ['status'] })
@@ -47,6 +49,10 @@ export const disbursementEventDataSchema = z
   .refine((data) => (data.status === 'failed') === (data.failureCode !== undefined), {
     message: 'failureCode is present exactly on failed events',
     path: ['failureCode'],
+  })
+  .refine((data) => data.failureReason === undefined || (data.status === 'failed' && data.failureReason.code === data.failureCode), {
+    message: 'failureReason is only on failed events, with the code of failureCode',
+    path: ['failureReason'],
   });
 export type DisbursementEventData = z.infer<typeof disbursementEventDataSchema>;
 

@@ -14,6 +14,19 @@ export const externalIdField = z.string().min(1).max(100);
 /** API amounts: JSON numbers in major units with at most two decimals, as the partner sees them. */
 export const apiAmountField = z.number().positive();
 export const apiFeeField = z.number().min(0);
+export const failureCodeField = z.string().regex(/^PKC_\d{4}$/);
+
+/**
+ * Why a collection or disbursement failed, as the partner is told it (status endpoint and webhook):
+ * a PKC code of the catalogue and a message written for partners (never an internal detail).
+ * Optional on the `*.failed` events of version 1: events recorded before it existed carry only
+ * `failureCode`, and consumers must accept both.
+ */
+export const failureReasonField = z.object({
+  code: failureCodeField,
+  message: z.string().min(1).max(300),
+});
+export type FailureReason = z.infer<typeof failureReasonField>;
 
 interface EventContract<Type extends string, Data> {
   /** "collection", "disbursement": used in the messages of violations. */

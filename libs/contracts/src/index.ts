@@ -19,7 +19,7 @@ export {
   type PartnerEventData,
   type PartnerEvent,
 } from './partner-events';
-export { eventCurrencies, type EventCurrency } from './event-fields';
+export { eventCurrencies, failureReasonField, type EventCurrency, type FailureReason } from './event-fields';
 export {
   collectionEventTypes,
   collectionEventStatuses,

@@ -9,3 +9,4 @@ export {
   type ErrorFieldValue,
   type SuccessEnvelope,
 } from './pkc-error';
+export { echoInput, echoedInputLengthMax } from './echo';

@@ -150,3 +150,49 @@ describe('disbursement events', () => {
     expect(violationOf(() => parseDisbursementEvent(disbursementEnvelope(data, { version: 2 }))).problems.join()).toContain('version');
   });
 });
+
+describe('failureReason on failed events (an optional field of version 1)', () => {
+  const reason = { code: 'PKC_4002', message: 'Partner balance insufficient for amount plus fee' };
+
+  /** An event as a producer wrote it before failureReason existed: through JSON, as the bus delivers it. */
+  const asDelivered = <T>(envelope: T): T => JSON.parse(JSON.stringify(envelope)) as T;
+
+  test('when an old disbursement.failed event without failureReason arrives, then it still parses, with failureCode alone', () => {
+    const data = disbursementData('disbursement.failed');
+    const event = parseDisbursementEvent(asDelivered(disbursementEnvelope(data)));
+    expect(event.data).toEqual(data);
+    expect(event.data.failureCode).toBe('PKC_4002');
+    expect(event.data).not.toHaveProperty('failureReason');
+  });
+
+  test('when an old collection.failed event without failureReason arrives, then it still parses, with failureCode alone', () => {
+    const data = collectionData('collection.failed');
+    const event = parseCollectionEvent(asDelivered(collectionEnvelope(data)));
+    expect(event.data).toEqual(data);
+    expect(event.data).not.toHaveProperty('failureReason');
+  });
+
+  test('when a failed event carries failureReason, then it parses and keeps code and message', () => {
+    const disbursement = { ...disbursementData('disbursement.failed'), failureReason: reason };
+    expect(parseDisbursementEvent(asDelivered(disbursementEnvelope(disbursement))).data.failureReason).toEqual(reason);
+    const collection = { ...collectionData('collection.failed'), failureCode: 'PKC_4002', failureReason: reason };
+    expect(parseCollectionEvent(asDelivered(collectionEnvelope(collection))).data.failureReason).toEqual(reason);
+  });
+
+  test.each([
+    ['it is on a completed disbursement', () => ({ ...disbursementData('disbursement.completed'), failureReason: reason })],
+    ['its code differs from failureCode', () => ({ ...disbursementData('disbursement.failed'), failureReason: { ...reason, code: 'PKC_3002' } })],
+    ['its code is not a PKC code', () => ({ ...disbursementData('disbursement.failed'), failureCode: 'oops', failureReason: { ...reason, code: 'oops' } })],
+    ['its message is empty', () => ({ ...disbursementData('disbursement.failed'), failureReason: { ...reason, message: '' } })],
+  ])('when a disbursement failureReason is wrong because %s, then it is a contract violation', (_case, data) => {
+    expect(violationOf(() => parseDisbursementEventData(data())).problems.join()).toMatch(/failure(Reason|Code)/);
+  });
+
+  test.each([
+    ['it is on a declined collection', () => ({ ...collectionData('collection.declined'), failureReason: reason })],
+    ['its code differs from failureCode', () => ({ ...collectionData('collection.failed'), failureReason: reason })],
+    ['its message is longer than 300 characters', () => ({ ...collectionData('collection.failed'), failureCode: 'PKC_4002', failureReason: { ...reason, message: 'm'.repeat(301) } })],
+  ])('when a collection failureReason is wrong because %s, then it is a contract violation', (_case, data) => {
+    expect(violationOf(() => parseCollectionEventData(data())).problems.join()).toContain('failureReason');
+  });
+});

@@ -27,6 +27,11 @@ export interface BusOptions {
    * bus_queue_messages and bus_dead_letter_messages there (docs/metrics.md, Messaging).
    */
   registry?: Registry;
+  /**
+   * When the broker cannot be reached at start, start anyway and connect in the background (the
+   * gateway, whose bus only invalidates caches). Without it, connectBus rejects.
+   */
+  startWithoutBroker?: boolean;
 }
 
 export interface Bus {
@@ -58,8 +63,10 @@ interface Connection {
 
 /**
  * Connects, declares the topology, and keeps the connection alive. Rejects (after the connect
- * timeout at most) when the broker is unreachable at start: a service must not report ready
- * without its bus. Later losses are repaired in the background.
+ * timeout at most) when the broker is unreachable at start, unless startWithoutBroker is set.
+ * Later losses are repaired in the background; a loss does not make the service unready (its
+ * outbox holds what it publishes, its consumers catch up), it is logged once when it starts and
+ * once when it ends, and bus_connected reads 0 meanwhile.
  */
 export async function connectBus(options: BusOptions): Promise<Bus> {
   const bus = new ReconnectingBus(options);
@@ -80,13 +87,22 @@ class ReconnectingBus implements Bus, SampledBus {
   /** The metrics of every registry this bus reports to, and the queue label of each subscription. */
   private readonly metricsOf = new Map<SubscribeOptions, { metrics: BusMetrics; queueLabel: string }>();
   private sampling: Promise<QueueSamples> | undefined;
+  /** When the current outage began (Date.now()); undefined while connected. */
+  private disconnectedSinceMs: number | undefined;
 
   constructor(private readonly options: BusOptions) {
     if (options.registry) busMetricsOf(options.registry).buses.add(this);
   }
 
   async start(): Promise<void> {
-    this.connection = await this.openConnection();
+    try {
+      this.connection = await this.openConnection();
+    } catch (error) {
+      if (this.options.startWithoutBroker !== true) throw error;
+      this.disconnectedSinceMs = Date.now();
+      this.options.logger.warn({ err: error, dependency: 'rabbitmq' }, 'broker unreachable at start; connecting in the background');
+      this.reconnectLoop = this.reconnectUntilConnected();
+    }
   }
 
   isConnected(): boolean {
@@ -284,7 +300,11 @@ class ReconnectingBus implements Bus, SampledBus {
     connection.lost = true;
     if (this.closing || this.connection !== connection) return;
     this.connection = undefined;
-    this.options.logger.warn({ err: error }, 'bus connection lost; reconnecting');
+    this.disconnectedSinceMs ??= Date.now();
+    this.options.logger.warn(
+      { err: error, dependency: 'rabbitmq' },
+      'bus connection lost; reconnecting (the service stays ready: events wait in the outbox, consumers resume on reconnect)',
+    );
     void connection.model.close().catch(() => undefined);
     if (!this.reconnectLoopRunning) this.reconnectLoop = this.reconnectUntilConnected();
   }
@@ -322,12 +342,15 @@ class ReconnectingBus implements Bus, SampledBus {
         if (!connection.consumers.has(subscription)) await this.startSubscription(connection, subscription);
       }
       if (connection.lost) throw new Error('connection lost while re-subscribing');
-      this.options.logger.info({ attempt, subscriptions: this.subscriptions.length }, 'bus reconnected');
+      const outageSeconds = this.disconnectedSinceMs === undefined ? undefined : (Date.now() - this.disconnectedSinceMs) / 1000;
+      this.disconnectedSinceMs = undefined;
+      this.options.logger.info({ attempt, subscriptions: this.subscriptions.length, outageSeconds, dependency: 'rabbitmq' }, 'bus reconnected');
       return true;
     } catch (error) {
       if (connection && this.connection === connection) this.connection = undefined;
       if (connection) await connection.model.close().catch(() => undefined);
-      this.options.logger.warn({ err: error, attempt }, 'bus reconnect attempt failed');
+      // The loss was logged once; each failed attempt is detail.
+      this.options.logger.debug({ err: error, attempt }, 'bus reconnect attempt failed');
       return false;
     }
   }

@@ -40,12 +40,8 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
     },
     // The first signing key exists before the first request, so the gateway never caches an empty key set.
     beforeListen: () => keyring?.ensureActiveKey() ?? Promise.reject(new Error('auth routes were not mounted')),
-    readinessChecks: () => [
-      {
-        name: 'rabbitmq',
-        check: () => (bus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))),
-      },
-    ],
+    // Ready on PostgreSQL alone: tokens and partner lookups never touch the broker, and partner
+    // events wait in the outbox while it is away (bus_connected says so).
   });
   if (!keyring) throw new Error('auth routes were not mounted');
   const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: hosted.registry });

@@ -83,9 +83,8 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
         mountAppRoutes(app, dependencies);
         if (sandbox) mountSandboxRoutes(app, dependencies);
       },
-      readinessChecks: () => [
-        { name: 'rabbitmq', check: () => (bus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
-      ],
+      // Ready on PostgreSQL alone: requests never wait on the broker (events wait in the outbox
+      // while it is away, and bus_connected says so), so a broker outage must not empty the Service.
     });
   } catch (error) {
     shutdownClients();

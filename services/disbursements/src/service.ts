@@ -63,9 +63,8 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
         metrics = createDisbursementMetrics(registry, context.pool);
         mountDisbursementRoutes(app, { pool: context.pool, quotes, wallet, logger, budgetMs: config.DISBURSEMENT_BUDGET_MS, metrics });
       },
-      readinessChecks: () => [
-        { name: 'rabbitmq', check: () => (bus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
-      ],
+      // Ready on PostgreSQL alone: requests never wait on the broker (events wait in the outbox
+      // while it is away, and bus_connected says so), so a broker outage must not empty the Service.
     });
   } catch (error) {
     shutdownClients();

@@ -49,10 +49,10 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
       serviceName: 'webhooks',
       logger,
       metrics: httpMetrics,
-      readinessChecks: [
-        { name: 'postgres', check: () => pingDatabase(pool) },
-        { name: 'rabbitmq', check: () => (connectedBus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
-      ],
+      // Ready on PostgreSQL alone: the partner routes and the delivery worker read and write only
+      // PostgreSQL; while the broker is away new events wait in the producers' outboxes and the
+      // consumers resume on reconnect (bus_connected says so).
+      readinessChecks: [{ name: 'postgres', check: () => pingDatabase(pool) }],
       routes: (expressApp) => mountPartnerRoutes(expressApp, dependencies),
     });
     worker = startDeliveryWorker(

@@ -49,6 +49,8 @@ export const gatewayConfigSchema = z
     BREAKER_ROLLING_WINDOW_MS: fields.milliseconds(10_000),
     RATE_LIMIT_PER_MINUTE: fields.positiveInt(60),
     PARTNER_CACHE_TTL_MS: fields.milliseconds(30_000),
+    /** The partner cache's TTL while the broker is away (partner events cannot invalidate entries then): a suspension still applies within it. */
+    PARTNER_CACHE_TTL_WITHOUT_BUS_MS: fields.milliseconds(5_000),
     PARTNER_CACHE_MAX_ENTRIES: fields.positiveInt(100_000),
     JWKS_REFRESH_MIN_INTERVAL_MS: fields.milliseconds(5_000),
     JWKS_MAX_AGE_MS: fields.milliseconds(600_000),

@@ -10,12 +10,13 @@ import { upstreamNames, type UpstreamName } from './domain/routes';
 import { invalidateOnPartnerEvents } from './events/partner-events';
 import { rejectPlainHttp } from './http/https-only';
 import { createPublicApp } from './http/public-app';
-import { createRateLimitMetrics } from './http/rate-limit-metrics';
+import { createRateLimitMetrics, registerRateLimitFallbackMetrics } from './http/rate-limit-metrics';
 import { listenTlsDispatcher } from './http/tls-dispatcher';
 import { createAuthDirectory } from './partners/auth-directory';
 import { PartnerCache } from './partners/partner-cache';
 import { SigningKeySet } from './partners/signing-keys';
 import { closeRedis, connectRedis } from './redis/redis-connection';
+import { followRedisConnection, RedisFallback } from './redis/redis-fallback';
 import { createRedisPorts } from './redis/redis-ports';
 import { createUpstreamBreakers } from './upstream/circuit-breakers';
 import { createUpstreamClient, type UpstreamClient } from './upstream/upstream-client';
@@ -65,33 +66,50 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     nowMs: Date.now,
     onBackgroundRefreshFailed: (error) => logger.warn({ err: error }, 'background refresh of signing keys failed; keeping the known keys'),
   });
+  let bus: Bus | undefined;
+  // While the broker is away no partner event can invalidate an entry, so entries live shorter.
+  const partnerCacheTtlMs = (): number => (bus?.isConnected() === true ? config.PARTNER_CACHE_TTL_MS : Math.min(config.PARTNER_CACHE_TTL_MS, config.PARTNER_CACHE_TTL_WITHOUT_BUS_MS));
   const partners = new PartnerCache({
     load: (partnerId) => authDirectory.fetchPartner(partnerId),
-    ttlMs: config.PARTNER_CACHE_TTL_MS,
+    ttlMs: partnerCacheTtlMs,
     maxEntries: config.PARTNER_CACHE_MAX_ENTRIES,
     nowMs: Date.now,
   });
   const redis = connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
+  const redisFallback = new RedisFallback({
+    nowMs: Date.now,
+    onEnter: () => logger.warn({ dependency: 'redis' }, "redis unavailable; rate limits are counted in this instance's memory until it answers again"),
+    onLeave: (fallbackSeconds) => logger.info({ dependency: 'redis', fallbackSeconds }, 'redis answers again; rate limits are counted in redis'),
+  });
+  followRedisConnection(redis, redisFallback);
+  registerRateLimitFallbackMetrics(metrics.registry, redisFallback);
 
   let stopping = false;
-  let bus: Bus | undefined;
   const listeners: { close: () => Promise<void> }[] = [];
   /** Stops whatever has started, in reverse order; also undoes a start that failed halfway. */
   const stop = async (): Promise<void> => {
     stopping = true;
     await Promise.all(listeners.map((listener) => listener.close()));
     await bus?.close();
+    redisFallback.stop();
     await closeRedis(redis);
     closeClients(clients, breakers);
   };
   try {
-    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'gateway', logger, registry: metrics.registry });
+    // The bus only invalidates partner cache entries: the gateway starts and serves without it.
+    bus = await connectBus({
+      url: config.AMQP_URL,
+      exchange: config.BUS_EXCHANGE,
+      serviceName: 'gateway',
+      logger,
+      registry: metrics.registry,
+      startWithoutBroker: true,
+    });
     await invalidateOnPartnerEvents(bus, config.BUS_EXCHANGE, partners, logger);
   } catch (error) {
     await stop();
     throw error;
   }
-  const connectedBus = bus;
   // Auth may start after the gateway; the keys then load on the first token instead.
   signingKeys.refresh().catch((error: unknown) => logger.warn({ err: error }, 'signing keys not loaded yet; will retry on the first token'));
 
@@ -105,7 +123,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
       tokenEndpointSourceLimitPerMinute: config.TOKEN_ENDPOINT_IP_LIMIT_PER_MINUTE,
       clientLockoutSeconds: config.TOKEN_ENDPOINT_CLIENT_LOCKOUT_SECONDS,
       trustedSourceSeconds: config.TOKEN_ENDPOINT_TRUSTED_SOURCE_TTL_SECONDS,
-    }),
+    }, redisFallback),
   };
   const admissionSettings: AdmissionSettings = {
     issuer: config.TOKEN_ISSUER,
@@ -138,10 +156,11 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     serviceName: 'gateway',
     logger,
     metrics,
-    readinessChecks: [
-      { name: 'redis', check: async () => void (await redis.ping()) },
-      { name: 'rabbitmq', check: () => (connectedBus.isConnected() ? Promise.resolve() : Promise.reject(new Error('bus disconnected'))) },
-    ],
+    // Ready means this instance can serve now. Neither Redis (rate limits fall back to memory) nor
+    // the broker (partner entries then live PARTNER_CACHE_TTL_WITHOUT_BUS_MS) is needed for that,
+    // and auth or an upstream being down is the same for every replica: taking them all out of the
+    // Service would turn a partial outage into a whole one. So: ready unless draining.
+    readinessChecks: [],
     routes: () => undefined,
   });
   try {

@@ -1,4 +1,4 @@
-/** The outcome of one sliding-window check, as the Redis script reports it. */
+/** The outcome of one window check (Redis's count, or this instance's while Redis is away). */
 export interface WindowCount {
   allowed: boolean;
   limit: number;

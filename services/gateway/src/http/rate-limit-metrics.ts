@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { isPkcError } from '@pwa/errors';
 import { contextOf } from './request-context';
 
@@ -21,6 +21,37 @@ export function createRateLimitMetrics(registry: Registry): RateLimitMetrics {
   });
   for (const limit of rateLimits) rejections.inc({ limit }, 0);
   return { rejected: (limit) => rejections.inc({ limit }) };
+}
+
+/** What the fallback metrics read at scrape time (services/gateway/src/redis/redis-fallback.ts). */
+export interface RateLimitFallbackSource {
+  isActive(): boolean;
+  secondsTotal(): number;
+}
+
+/**
+ * `gateway_rate_limit_fallback_active` (1 while the limits are counted in this instance's memory
+ * because Redis cannot be used) and `gateway_rate_limit_fallback_seconds_total` (time spent so, the
+ * current fallback included), both read at scrape time.
+ */
+export function registerRateLimitFallbackMetrics(registry: Registry, fallback: RateLimitFallbackSource): void {
+  new Gauge({
+    name: 'gateway_rate_limit_fallback_active',
+    help: "1 while this gateway counts its rate limits in its own memory because Redis cannot be used (each replica then allows the whole limit), 0 while Redis counts them",
+    registers: [registry],
+    collect() {
+      this.set(fallback.isActive() ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'gateway_rate_limit_fallback_seconds_total',
+    help: 'Seconds this gateway has counted its rate limits in memory because Redis could not be used',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(fallback.secondsTotal());
+    },
+  });
 }
 
 /** Where a limit refuses a request (admission, the token endpoint's lockout), it notes which; the counting handler below reads it. */

@@ -3,7 +3,11 @@ import type { PartnerRecord } from '../domain/partner-access';
 export interface PartnerCacheOptions {
   /** Loads a partner from auth; undefined when auth does not know it. Rejects when auth is unreachable. */
   load: (partnerId: string) => Promise<PartnerRecord | undefined>;
-  ttlMs: number;
+  /**
+   * How long an entry may be used, read at every lookup (so a change applies to entries already
+   * stored): the gateway shortens it while the broker is away and invalidations cannot arrive.
+   */
+  ttlMs: number | (() => number);
   /** Bounds memory: the oldest entry is dropped when a new one would exceed it. */
   maxEntries: number;
   nowMs: () => number;
@@ -11,7 +15,7 @@ export interface PartnerCacheOptions {
 
 interface Entry {
   record: PartnerRecord | undefined;
-  expiresAtMs: number;
+  storedAtMs: number;
 }
 
 interface Load {
@@ -32,7 +36,7 @@ export class PartnerCache {
 
   async get(partnerId: string): Promise<PartnerRecord | undefined> {
     const entry = this.entries.get(partnerId);
-    if (entry && entry.expiresAtMs > this.options.nowMs()) return entry.record;
+    if (entry && entry.storedAtMs + this.ttlMs() > this.options.nowMs()) return entry.record;
     const pending = this.loads.get(partnerId);
     if (pending) return pending.promise;
     return this.startLoad(partnerId);
@@ -48,6 +52,11 @@ export class PartnerCache {
   clear(): void {
     this.entries.clear();
     this.loads.clear();
+  }
+
+  private ttlMs(): number {
+    const { ttlMs } = this.options;
+    return typeof ttlMs === 'number' ? ttlMs : ttlMs();
   }
 
   get size(): number {
@@ -76,6 +85,6 @@ export class PartnerCache {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(partnerId, { record, expiresAtMs: this.options.nowMs() + this.options.ttlMs });
+    this.entries.set(partnerId, { record, storedAtMs: this.options.nowMs() });
   }
 }

@@ -11,8 +11,9 @@ export interface RedisConnectionOptions {
 /**
  * A Redis connection that fails fast instead of queueing: with the offline queue off and no
  * per-command retries, a command while Redis is unreachable rejects at once, and a command Redis
- * does not answer rejects after commandTimeoutMs. The gateway then answers PKC_7003 (fail closed)
- * rather than letting the partner's request hang. Reconnection continues in the background.
+ * does not answer rejects after commandTimeoutMs. The limits then count in memory (see
+ * redis-ports.ts) rather than letting the partner's request wait. Reconnection continues in the
+ * background, every 200 ms to 2 s.
  */
 export function connectRedis(options: RedisConnectionOptions): Redis {
   const redis = new Redis(options.url, {
@@ -22,15 +23,15 @@ export function connectRedis(options: RedisConnectionOptions): Redis {
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
-  // ioredis emits an error on every failed reconnect; one line per outage is enough.
+  // ioredis emits an error on every failed reconnect; one line per outage is enough (the
+  // fallback logs entering and leaving; this line keeps the connection's own error).
   let reportedOutage = false;
   redis.on('error', (error: Error) => {
     if (reportedOutage) return;
     reportedOutage = true;
-    options.logger.warn({ err: error }, 'redis unavailable; rate-limited requests fail closed until it returns');
+    options.logger.warn({ err: error, dependency: 'redis' }, 'redis connection error');
   });
   redis.on('ready', () => {
-    if (reportedOutage) options.logger.info('redis available again');
     reportedOutage = false;
   });
   return redis;

@@ -41,6 +41,23 @@ describe('PartnerCache', () => {
     expect(loader).toHaveBeenCalledTimes(2);
   });
 
+  test('when the TTL is shortened (the broker went away), then an entry stored earlier is older than it and auth is asked again', async () => {
+    const partnerId = randomUUID();
+    const clock = { nowMs: 0 };
+    let ttlMs = 30_000;
+    const loader = jest.fn((id: string) => Promise.resolve(record(id)));
+    const cache = new PartnerCache({ load: loader, ttlMs: () => ttlMs, maxEntries: 100, nowMs: () => clock.nowMs });
+    await cache.get(partnerId);
+    clock.nowMs += 6_000;
+    await cache.get(partnerId);
+    expect(loader).toHaveBeenCalledTimes(1);
+
+    ttlMs = 5_000;
+    await cache.get(partnerId);
+
+    expect(loader).toHaveBeenCalledTimes(2);
+  });
+
   test('when a partner event invalidates an entry, then the next request reads the new status', async () => {
     const partnerId = randomUUID();
     let status: PartnerRecord['status'] = 'active';

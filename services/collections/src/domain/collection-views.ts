@@ -2,6 +2,7 @@ import { toApiAmount } from '@pwa/money';
 import type { Collection } from './collection';
 import { totalDebitMinorOf } from './collection';
 import { partnerVisibleStatus } from './collection-state-machine';
+import { failureReasonOf } from './failure-reason';
 
 /** data of the 202 answer to POST /partner/v1/collection/request. */
 export function confirmView(collection: Collection): Record<string, unknown> {
@@ -19,9 +20,11 @@ export function confirmView(collection: Collection): Record<string, unknown> {
 
 /**
  * data of GET /partner/v1/collection/{referenceId}: the spec's fields, plus expiresAt for every
- * status; transactionId (an object) only when completed, since only then did money move.
+ * status; transactionId (an object) only when completed, since only then did money move;
+ * failureReason (code and partner message) only when failed.
  */
 export function statusView(collection: Collection): Record<string, unknown> {
+  const failureReason = failureReasonOf(collection);
   return {
     referenceId: collection.referenceId,
     externalId: collection.externalId,
@@ -35,6 +38,7 @@ export function statusView(collection: Collection): Record<string, unknown> {
       : {}),
     expiresAt: collection.expiresAt.toISOString(),
     createdAt: collection.createdAt.toISOString(),
+    ...(failureReason === undefined ? {} : { failureReason }),
   };
 }
 

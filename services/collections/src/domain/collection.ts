@@ -21,6 +21,8 @@ export interface Collection {
   resolvedAt: Date | null;
   transactionId: string | null;
   failureCode: string | null;
+  /** The partner message of the failure (failed only; null on rows that failed before it was stored). */
+  failureMessage: string | null;
   postingAttempts: number;
 }
 

@@ -9,6 +9,7 @@ import {
 } from '@pwa/contracts';
 import { toApiAmount } from '@pwa/money';
 import type { Collection } from '../domain/collection';
+import { failureReasonOf } from '../domain/failure-reason';
 
 /**
  * Builds a valid envelope for a collection that has just reached the event's status. The contract
@@ -17,6 +18,7 @@ import type { Collection } from '../domain/collection';
  */
 export function collectionEvent(type: CollectionEventType, collection: Collection, occurredAt: Date = new Date()): EventEnvelope<CollectionEventData> {
   const eventId = randomUUID();
+  const failureReason = type === 'collection.failed' ? failureReasonOf(collection) : undefined;
   const data = collectionEventDataSchema.parse({
     eventId,
     event: type,
@@ -30,7 +32,7 @@ export function collectionEvent(type: CollectionEventType, collection: Collectio
     ...(type === 'collection.completed' && collection.transactionId !== null ? { transactionId: collection.transactionId } : {}),
     timestamp: occurredAt.toISOString(),
     ...(type === 'collection.requested' ? { phone: collection.phone, note: collection.note } : {}),
-    ...(type === 'collection.failed' && collection.failureCode !== null ? { failureCode: collection.failureCode } : {}),
+    ...(failureReason === undefined ? {} : { failureCode: failureReason.code, failureReason }),
   });
   return createEventEnvelope({ type, data, producer: 'collections', eventId, occurredAt });
 }

@@ -24,6 +24,7 @@ interface CollectionRow {
   resolved_at: Date | null;
   transaction_id: string | null;
   failure_code: string | null;
+  failure_message: string | null;
   posting_attempts: number;
 }
 
@@ -47,6 +48,7 @@ function toCollection(row: CollectionRow): Collection {
     resolvedAt: row.resolved_at,
     transactionId: row.transaction_id,
     failureCode: row.failure_code,
+    failureMessage: row.failure_message,
     postingAttempts: row.posting_attempts,
   };
 }
@@ -56,7 +58,7 @@ function columnsOf(alias = ''): string {
   return `${alias}id, ${alias}reference_id, ${alias}partner_id, ${alias}external_id, ${alias}quote_id, ${alias}phone,
     ${alias}recipient_name, ${alias}currency, ${alias}amount_minor::text AS amount_minor, ${alias}fee_minor::text AS fee_minor,
     ${alias}note, ${alias}status, ${alias}expires_at, ${alias}created_at, ${alias}approved_at, ${alias}resolved_at,
-    ${alias}transaction_id, ${alias}failure_code, ${alias}posting_attempts`;
+    ${alias}transaction_id, ${alias}failure_code, ${alias}failure_message, ${alias}posting_attempts`;
 }
 const columns = columnsOf();
 
@@ -212,14 +214,14 @@ export async function markCompleted(client: PoolClient, id: string, transactionI
   return result.rows[0] && toCollection(result.rows[0]);
 }
 
-/** processing → failed with the reason's code; nothing was posted. */
-export async function markFailed(client: PoolClient, id: string, failureCode: string): Promise<Collection | undefined> {
+/** processing → failed with the reason's code and partner message; nothing was posted. */
+export async function markFailed(client: PoolClient, id: string, failure: { code: string; message: string }): Promise<Collection | undefined> {
   const result = await client.query<CollectionRow>(
     `UPDATE collection_requests
-        SET status = 'failed', failure_code = $2, resolved_at = now(), updated_at = now(), next_posting_at = NULL
+        SET status = 'failed', failure_code = $2, failure_message = $3, resolved_at = now(), updated_at = now(), next_posting_at = NULL
       WHERE id = $1 AND status = 'processing'
       RETURNING ${columns}`,
-    [id, failureCode],
+    [id, failure.code, failure.message],
   );
   return result.rows[0] && toCollection(result.rows[0]);
 }

@@ -1,4 +1,4 @@
-import { PkcError } from '@pwa/errors';
+import { PkcError, echoInput } from '@pwa/errors';
 import type { Collection } from '../domain/collection';
 import { diagnoseRefusedAction } from '../domain/collection-state-machine';
 import { findByReferenceId, markApproved, markDeclined, markExpired } from '../store/collection-store';
@@ -54,7 +54,7 @@ export function expireOne(dependencies: CollectionsDependencies, referenceId: st
 /** 404 PKC_6002 for an unknown collection; 403 PKC_6005 when the actor may not touch it. */
 async function authorize(dependencies: CollectionsDependencies, referenceId: string, actor: Actor): Promise<Collection> {
   const collection = await findByReferenceId(dependencies.pool, referenceId);
-  if (!collection) throw new PkcError('PKC_6002', `No collection request ${referenceId}`);
+  if (!collection) throw new PkcError('PKC_6002', `No collection request ${echoInput(referenceId)}`);
   const allowed = actor.kind === 'partner' ? collection.partnerId === actor.partnerId : actor.phone === undefined || actor.phone === collection.phone;
   if (!allowed) throw new PkcError('PKC_6005');
   return collection;
@@ -66,11 +66,11 @@ async function authorize(dependencies: CollectionsDependencies, referenceId: str
  */
 async function refuse(dependencies: CollectionsDependencies, referenceId: string): Promise<never> {
   const current = await findByReferenceId(dependencies.pool, referenceId);
-  if (!current) throw new PkcError('PKC_6002', `No collection request ${referenceId}`);
+  if (!current) throw new PkcError('PKC_6002', `No collection request ${echoInput(referenceId)}`);
   const now = await databaseNow(dependencies);
   const diagnosis = diagnoseRefusedAction(current.status, current.expiresAt, now);
   if (diagnosis.expireNow) await expireOne(dependencies, referenceId, false);
-  throw new PkcError(diagnosis.code, diagnosis.code === 'PKC_6004' ? `Collection ${referenceId} is already ${current.status}; it cannot be changed` : undefined);
+  throw new PkcError(diagnosis.code, diagnosis.code === 'PKC_6004' ? `Collection ${echoInput(referenceId)} is already ${current.status}; it cannot be changed` : undefined);
 }
 
 async function databaseNow(dependencies: CollectionsDependencies): Promise<Date> {

@@ -1,4 +1,5 @@
 import type { Collection } from '../domain/collection';
+import { failureCodeOf, failureMessageFor } from '../domain/failure-reason';
 import { findById, markCompleted, markFailed } from '../store/collection-store';
 import type { CollectionsDependencies } from './dependencies';
 import { endCollection } from './end-collections';
@@ -35,8 +36,14 @@ export async function complete(dependencies: CollectionsDependencies, collection
   return completed ?? (await current(dependencies, collection));
 }
 
-export async function fail(dependencies: CollectionsDependencies, collection: Collection, failureCode: string): Promise<Collection> {
-  const failed = await endCollection(dependencies, (client) => markFailed(client, collection.id, failureCode));
+/**
+ * processing → failed with collection.failed. The reason is the code (a refusal code outside the
+ * catalogue becomes PKC_7002) and a partner message: the given one, or the code's own.
+ */
+export async function fail(dependencies: CollectionsDependencies, collection: Collection, failureCode: string, failureMessage?: string): Promise<Collection> {
+  const code = failureCodeOf(failureCode);
+  const reason = { code, message: failureMessage ?? failureMessageFor(code) };
+  const failed = await endCollection(dependencies, (client) => markFailed(client, collection.id, reason));
   return failed ?? (await current(dependencies, collection));
 }
 

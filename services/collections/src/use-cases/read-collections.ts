@@ -1,4 +1,4 @@
-import { PkcError } from '@pwa/errors';
+import { PkcError, echoInput } from '@pwa/errors';
 import { normaliseLiberianPhone } from '@pwa/phone';
 import type { Collection } from '../domain/collection';
 import { findByReferenceId, listPendingForPhone } from '../store/collection-store';
@@ -9,7 +9,7 @@ const pendingListMax = 50;
 /** The partner's status read: 404 PKC_6002 when unknown, 403 PKC_6005 when another partner's. */
 export async function collectionForPartner(dependencies: CollectionsDependencies, partnerId: string, referenceId: string): Promise<Collection> {
   const collection = await findByReferenceId(dependencies.pool, referenceId);
-  if (!collection) throw new PkcError('PKC_6002', `No collection request ${referenceId}`);
+  if (!collection) throw new PkcError('PKC_6002', `No collection request ${echoInput(referenceId)}`);
   if (collection.partnerId !== partnerId) throw new PkcError('PKC_6005');
   return collection;
 }

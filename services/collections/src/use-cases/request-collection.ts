@@ -3,6 +3,7 @@ import { enqueueEvent } from '@pwa/bus';
 import { withTransaction } from '@pwa/db';
 import { PkcError } from '@pwa/errors';
 import type { Collection } from '../domain/collection';
+import { partnerVisibleStatus } from '../domain/collection-state-machine';
 import { parseConfirmRequestBody as parseCollectionRequestBody } from '@pwa/contracts';
 import { newReferenceId } from '../domain/reference-id';
 import { collectionEvent } from '../events/collection-events';
@@ -46,8 +47,12 @@ export async function requestCollection(dependencies: CollectionsDependencies, p
   }
 }
 
+/** The 409 names the collection holding the externalId: in the message and as fields (referenceId, status as the partner sees it). */
 async function refuseIfExternalIdInUse(dependencies: CollectionsDependencies, partnerId: string, externalId: string): Promise<void> {
   const holder = await findHolderOfExternalId(dependencies.pool, partnerId, externalId);
   if (!holder) return;
-  throw new PkcError('PKC_6001', `externalId already used by collection ${holder.referenceId} (status ${holder.status === 'processing' ? 'pending_approval' : holder.status})`);
+  const status = partnerVisibleStatus(holder.status);
+  throw new PkcError('PKC_6001', `externalId already used by collection ${holder.referenceId} (status ${status})`, {
+    fields: { referenceId: holder.referenceId, status },
+  });
 }

@@ -8,6 +8,8 @@ import { fail } from '../use-cases/post-collection';
 const batchSize = 50;
 /** The failure code a "fail" test phone's collection ends with: a processing error after approval. */
 export const simulatedFailureCode = 'PKC_7002';
+/** Its partner message: the sandbox says plainly that the failure was simulated. */
+export const simulatedFailureMessage = 'The payment could not be processed (a simulated processing error of the sandbox test phone); nothing was posted';
 
 /**
  * Sandbox only: resolves the pending collections of the documented test phones once they are
@@ -32,7 +34,7 @@ export async function resolveTestPhoneCollections(dependencies: CollectionsDepen
           break;
         case 'fail': {
           const approved = await takeApproval(dependencies, collection.referenceId);
-          if (approved) await fail(dependencies, approved, simulatedFailureCode);
+          if (approved) await fail(dependencies, approved, simulatedFailureCode, simulatedFailureMessage);
           break;
         }
         case undefined:

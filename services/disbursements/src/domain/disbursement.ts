@@ -1,5 +1,6 @@
 import { toApiAmount, type Currency } from '@pwa/money';
 import { apiStatusOf, type ApiStatus, type DisbursementState, type FinalState } from './disbursement-state';
+import { failureMessageFor, failureReasonOf, type FailureReason } from './failure-reason';
 
 export interface Disbursement {
   /** Also the wallet transfer id: the idempotency id of the posting. */
@@ -17,6 +18,8 @@ export interface Disbursement {
   status: DisbursementState;
   transactionId: string | null;
   failureCode: string | null;
+  /** The partner message of the failure (null until failed, and on rows settled before it was stored). */
+  failureMessage: string | null;
   createdAt: Date;
   completedAt: Date | null;
 }
@@ -44,18 +47,47 @@ export interface StatusView {
   createdAt: string;
   completedAt: string | null;
   failureCode?: string;
+  failureReason?: FailureReason;
 }
 
-/** How a processing disbursement ends: completed with the wallet's transaction, or not with a PKC code. */
+/** How a processing disbursement ends: completed with the wallet's transaction, or not with a PKC code and its partner message. */
 export type Settlement =
   | { status: 'completed'; transactionId: string; completedAt: Date }
-  | { status: Exclude<FinalState, 'completed'>; failureCode: string };
+  | UnsuccessfulSettlement;
+
+export interface UnsuccessfulSettlement {
+  status: Exclude<FinalState, 'completed'>;
+  failureCode: string;
+  failureMessage: string;
+}
+
+/** failed with this code (a wallet refusal, or PKC_7003 when the wallet could not be reached). */
+export function failedSettlement(failureCode: string): UnsuccessfulSettlement {
+  return { status: 'failed', failureCode, failureMessage: failureMessageFor(failureCode) };
+}
+
+/** timed_out: the budget ran out and the transfer id was cancelled (PKC_7004). */
+export function timedOutSettlement(): UnsuccessfulSettlement {
+  return { status: 'timed_out', failureCode: 'PKC_7004', failureMessage: failureMessageFor('PKC_7004') };
+}
 
 /** The disbursement as it is once the settlement is recorded (what the store's guarded update writes). */
 export function applySettlement(disbursement: Disbursement, settlement: Settlement): Disbursement {
   return settlement.status === 'completed'
-    ? { ...disbursement, status: 'completed', transactionId: settlement.transactionId, completedAt: settlement.completedAt, failureCode: null }
-    : { ...disbursement, status: settlement.status, transactionId: null, completedAt: null, failureCode: settlement.failureCode };
+    ? { ...disbursement, status: 'completed', transactionId: settlement.transactionId, completedAt: settlement.completedAt, failureCode: null, failureMessage: null }
+    : {
+        ...disbursement,
+        status: settlement.status,
+        transactionId: null,
+        completedAt: null,
+        failureCode: settlement.failureCode,
+        failureMessage: settlement.failureMessage,
+      };
+}
+
+/** What reached the user: the amount once completed, nothing while pending or when it failed. */
+export function netAmountMinorOf(disbursement: Pick<Disbursement, 'status' | 'amountMinor'>): bigint {
+  return disbursement.status === 'completed' ? disbursement.amountMinor : 0n;
 }
 
 export function totalDebitMinorOf(disbursement: Pick<Disbursement, 'amountMinor' | 'feeMinor'>): bigint {
@@ -80,8 +112,9 @@ export function transferView(disbursement: Disbursement): TransferView {
 
 /**
  * The status call's answer. Every state answers 200 with the same fields: transactionId and
- * completedAt are null until completed; failed and timed-out attempts add failureCode (the code
- * the transfer call answered, PKC_7004 for a timeout).
+ * completedAt are null until completed; netAmount (what reached the user) is the amount once
+ * completed and 0 before and without it; failed and timed-out attempts add failureCode (the code
+ * the transfer call answered, PKC_7004 for a timeout) and failureReason (that code and its message).
  */
 export function statusView(disbursement: Disbursement): StatusView {
   return {
@@ -93,9 +126,14 @@ export function statusView(disbursement: Disbursement): StatusView {
     currency: disbursement.currency,
     fee: toApiAmount(disbursement.feeMinor),
     totalDebit: toApiAmount(totalDebitMinorOf(disbursement)),
-    netAmount: toApiAmount(disbursement.amountMinor),
+    netAmount: toApiAmount(netAmountMinorOf(disbursement)),
     createdAt: disbursement.createdAt.toISOString(),
     completedAt: disbursement.completedAt?.toISOString() ?? null,
-    ...(disbursement.failureCode === null ? {} : { failureCode: disbursement.failureCode }),
+    ...withFailure(disbursement),
   };
+}
+
+function withFailure(disbursement: Disbursement): Pick<StatusView, 'failureCode' | 'failureReason'> {
+  const reason = failureReasonOf(disbursement);
+  return reason === undefined ? {} : { failureCode: reason.code, failureReason: reason };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createEventEnvelope, disbursementEventDataSchema, type DisbursementEventData, type DisbursementEventType, type EventEnvelope } from '@pwa/contracts';
 import { toApiAmount } from '@pwa/money';
 import { totalDebitMinorOf, type Disbursement } from '../domain/disbursement';
+import { failureReasonOf } from '../domain/failure-reason';
 
 /**
  * Builds the event of a disbursement that reached a final state. The contract (types, data schema,
@@ -12,6 +13,7 @@ export function disbursementEvent(disbursement: Disbursement, occurredAt: Date):
   const eventId = randomUUID();
   const completed = disbursement.status === 'completed';
   const event: DisbursementEventType = completed ? 'disbursement.completed' : 'disbursement.failed';
+  const failureReason = completed ? undefined : failureReasonOf(disbursement);
   const data = disbursementEventDataSchema.parse({
     eventId,
     partnerId: disbursement.partnerId,
@@ -24,7 +26,7 @@ export function disbursementEvent(disbursement: Disbursement, occurredAt: Date):
     totalDebit: toApiAmount(totalDebitMinorOf(disbursement)),
     status: completed ? 'completed' : 'failed',
     ...(disbursement.transactionId === null ? {} : { transactionId: disbursement.transactionId }),
-    ...(completed || disbursement.failureCode === null ? {} : { failureCode: disbursement.failureCode }),
+    ...(failureReason === undefined ? {} : { failureCode: failureReason.code, failureReason }),
     timestamp: occurredAt.toISOString(),
   });
   return createEventEnvelope({ type: event, data, producer: 'disbursements', eventId, occurredAt });

@@ -22,12 +22,13 @@ interface DisbursementRow {
   status: DisbursementState;
   transaction_id: string | null;
   failure_code: string | null;
+  failure_message: string | null;
   created_at: Date;
   completed_at: Date | null;
 }
 
 const columns =
-  'disbursement_id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, note, status, transaction_id, failure_code, created_at, completed_at';
+  'disbursement_id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, note, status, transaction_id, failure_code, failure_message, created_at, completed_at';
 
 function toDisbursement(row: DisbursementRow): Disbursement {
   return {
@@ -45,12 +46,13 @@ function toDisbursement(row: DisbursementRow): Disbursement {
     status: row.status,
     transactionId: row.transaction_id,
     failureCode: row.failure_code,
+    failureMessage: row.failure_message,
     createdAt: row.created_at,
     completedAt: row.completed_at,
   };
 }
 
-export type NewDisbursement = Omit<Disbursement, 'status' | 'transactionId' | 'failureCode' | 'createdAt' | 'completedAt'>;
+export type NewDisbursement = Omit<Disbursement, 'status' | 'transactionId' | 'failureCode' | 'failureMessage' | 'createdAt' | 'completedAt'>;
 
 /**
  * Inserts the disbursement as processing, unless the partner's externalId is held by a processing
@@ -114,11 +116,11 @@ export type { Settlement };
  */
 export async function settleWithEvent(db: Queryable, disbursementId: string, settlement: Settlement, event: EventEnvelope): Promise<Disbursement | undefined> {
   const completed = settlement.status === 'completed';
-  const outboxInsert = outboxInsertWhenRowsIn('settled', 6, event);
+  const outboxInsert = outboxInsertWhenRowsIn('settled', 7, event);
   const result = await db.query<DisbursementRow>(
     `WITH settled AS (
        UPDATE disbursements
-          SET status = $2, transaction_id = $3, completed_at = $4, failure_code = $5, settled_at = clock_timestamp()
+          SET status = $2, transaction_id = $3, completed_at = $4, failure_code = $5, failure_message = $6, settled_at = clock_timestamp()
         WHERE disbursement_id = $1 AND status = 'processing'
         RETURNING ${columns}
      ), event AS (${outboxInsert.sql})
@@ -129,6 +131,7 @@ export async function settleWithEvent(db: Queryable, disbursementId: string, set
       completed ? settlement.transactionId : null,
       completed ? settlement.completedAt : null,
       completed ? null : settlement.failureCode,
+      completed ? null : settlement.failureMessage,
       ...outboxInsert.values,
     ],
   );

@@ -1,6 +1,6 @@
 import type { Pool } from '@pwa/db';
 import type { Logger } from '@pwa/logging';
-import { applySettlement, type Disbursement, type Settlement } from '../domain/disbursement';
+import { applySettlement, type Disbursement, type Settlement, type UnsuccessfulSettlement } from '../domain/disbursement';
 import { disbursementEvent } from '../events/disbursement-events';
 import { findById, settleWithEvent } from '../store/disbursement-store';
 import type { WalletClient } from '../upstreams/wallet-client';
@@ -35,7 +35,7 @@ export interface SettleDependencies {
 export async function settleByCancelling(
   dependencies: SettleDependencies,
   disbursement: Disbursement,
-  ifCancelled: Exclude<Settlement, { status: 'completed' }>,
+  ifCancelled: UnsuccessfulSettlement,
   requestId?: string,
 ): Promise<Disbursement> {
   let answer: Awaited<ReturnType<WalletClient['cancelTransfer']>>;

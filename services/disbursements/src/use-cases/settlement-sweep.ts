@@ -1,3 +1,4 @@
+import { timedOutSettlement } from '../domain/disbursement';
 import { listStaleProcessing } from '../store/disbursement-store';
 import { settleByCancelling, type SettleDependencies } from './record-settlement';
 
@@ -27,7 +28,7 @@ export function startSettlementSweep(
     const stale = await listStaleProcessing(dependencies.pool, options.staleAfterMs, batchSizeMax);
     let settled = 0;
     for (const disbursement of stale) {
-      const result = await settleByCancelling(dependencies, disbursement, { status: 'timed_out', failureCode: 'PKC_7004' });
+      const result = await settleByCancelling(dependencies, disbursement, timedOutSettlement());
       if (result.status !== 'processing') settled += 1;
     }
     if (settled > 0) dependencies.logger.info({ settled }, 'settled stale disbursements');

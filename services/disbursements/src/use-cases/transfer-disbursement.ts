@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '@pwa/db';
-import { PkcError, isPkcCode } from '@pwa/errors';
+import { PkcError } from '@pwa/errors';
 import type { Logger } from '@pwa/logging';
 import type { Deadline } from '../domain/deadline';
-import type { Disbursement } from '../domain/disbursement';
-import { apiStatusOf } from '../domain/disbursement-state';
+import { failedSettlement, timedOutSettlement, type Disbursement } from '../domain/disbursement';
+import { externalIdTakenBy, refusalOf } from '../domain/disbursement-refusal';
 import { newReferenceId } from '../domain/reference-id';
 import { parseConfirmRequestBody as parseTransferRequestBody, type ConfirmRequestBody as TransferRequestBody } from '@pwa/contracts';
 import { findHolderOfExternalId, insertProcessing, type NewDisbursement } from '../store/disbursement-store';
@@ -78,12 +78,7 @@ async function reserveExternalId(pool: Pool, disbursement: NewDisbursement): Pro
     const inserted = await insertProcessing(pool, disbursement);
     if (inserted) return inserted;
     const holder = await findHolderOfExternalId(pool, disbursement.partnerId, disbursement.externalId);
-    if (holder) {
-      throw new PkcError(
-        'PKC_6001',
-        `externalId already used by disbursement ${holder.referenceId} (status ${apiStatusOf(holder.status)})`,
-      );
-    }
+    if (holder) throw externalIdTakenBy(holder);
   }
   throw new PkcError('PKC_7002', 'externalId could not be reserved; retry');
 }
@@ -112,39 +107,25 @@ async function postWithinBudget(dependencies: TransferDependencies, disbursement
       if (cancellation?.state === 'posted') {
         return recordSettlement(dependencies.pool, disbursement, { status: 'completed', transactionId: cancellation.transactionId, completedAt: cancellation.postedAt });
       }
-      return recordSettlement(dependencies.pool, disbursement, { status: 'failed', failureCode: 'PKC_7003' });
+      return recordSettlement(dependencies.pool, disbursement, failedSettlement('PKC_7003'));
     }
-    const ifCancelled =
-      error.reason === 'deadline_exceeded' || input.deadline.hasPassed()
-        ? ({ status: 'timed_out', failureCode: 'PKC_7004' } as const)
-        : ({ status: 'failed', failureCode: 'PKC_7003' } as const);
+    const ifCancelled = error.reason === 'deadline_exceeded' || input.deadline.hasPassed() ? timedOutSettlement() : failedSettlement('PKC_7003');
     return settleByCancelling(dependencies, disbursement, ifCancelled, input.requestId);
   }
   switch (answer.state) {
     case 'posted':
       return recordSettlement(dependencies.pool, disbursement, { status: 'completed', transactionId: answer.transactionId, completedAt: answer.postedAt });
     case 'refused':
-      return recordSettlement(dependencies.pool, disbursement, { status: 'failed', failureCode: answer.code });
+      return recordSettlement(dependencies.pool, disbursement, failedSettlement(answer.code));
     case 'cancelled':
       // Only a cancellation of ours (the sweep's) can have reached the id first.
-      return recordSettlement(dependencies.pool, disbursement, { status: 'timed_out', failureCode: 'PKC_7004' });
+      return recordSettlement(dependencies.pool, disbursement, timedOutSettlement());
   }
 }
 
+/** A completed disbursement is the answer; any other outcome left a record, and the refusal names it. */
 function answerOf(disbursement: Disbursement): Disbursement {
-  switch (disbursement.status) {
-    case 'completed':
-      return disbursement;
-    case 'timed_out':
-      throw new PkcError('PKC_7004');
-    case 'failed': {
-      const code = disbursement.failureCode;
-      throw new PkcError(code !== null && isPkcCode(code) ? code : 'PKC_7002');
-    }
-    case 'processing':
-      throw new PkcError(
-        'PKC_7002',
-        `The outcome of disbursement ${disbursement.referenceId} is not known yet; query it with GET /partner/v1/disbursement/${disbursement.referenceId}. Its externalId stays reserved until it settles`,
-      );
-  }
+  const refusal = refusalOf(disbursement);
+  if (refusal) throw refusal;
+  return disbursement;
 }

@@ -93,7 +93,13 @@ describe('disbursements service in-process', () => {
       answers.push(await post(`${unreachable.url}/partner/v1/disbursement/transfer`, { quoteId: (await quote(user, 5)).quoteId, externalId }));
     }
 
-    for (const answer of answers) expect(answer).toEqual({ status: 503, body: { success: false, code: 'PKC_7003', message: expect.any(String) } });
+    // Each attempt left a failed record, and the answer names it (fields beside the envelope's three).
+    for (const answer of answers) {
+      expect(answer).toEqual({
+        status: 503,
+        body: { success: false, code: 'PKC_7003', message: expect.any(String), referenceId: expect.stringMatching(/^PKD-\d+-[0-9A-F]+$/), status: 'failed' },
+      });
+    }
     expect(await rowOf(externalId)).toEqual(Array.from({ length: 4 }, () => ({ status: 'failed', failure_code: 'PKC_7003', transaction_id: null })));
     const reused = await post(`${healthy.url}/partner/v1/disbursement/transfer`, { quoteId: first.quoteId, externalId });
     expect(reused.body.code).toBe('PKC_5002');

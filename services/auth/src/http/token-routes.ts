@@ -1,12 +1,13 @@
-import express, { type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Pool } from '@pwa/db';
-import { parseClientCredentials } from '../domain/token-request';
+import { parseClientCredentials, tokenRefusal } from '../domain/token-request';
 import { issueAccessToken, type TokenSettings } from '../use-cases/issue-access-token';
 import type { SigningKeyring } from '../use-cases/signing-keyring';
 
 /**
  * POST /partner/auth/token. The success body is the bare token object (not the envelope), with
- * Cache-Control: no-store as RFC 6749 requires. A body that is not JSON is PKC_1001 here.
+ * Cache-Control: no-store as RFC 6749 requires. Client credentials come in HTTP Basic, a JSON body
+ * or a form body; every refusal carries the RFC 6749 `error` field and, on a 401, the Basic challenge.
  */
 export const tokenPath = '/partner/auth/token';
 
@@ -17,9 +18,39 @@ export function mountTokenRoutes(app: Express, pool: Pool, keyring: SigningKeyri
     async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Pragma', 'no-cache');
-      const credentials = parseClientCredentials(req.body);
+      const credentials = parseClientCredentials(req.body, req.header('authorization'));
       const token = await issueAccessToken(pool, keyring, settings, credentials);
       res.status(200).json(token);
     },
   );
+  app.use(tokenPath, unreadableTokenBodies);
+}
+
+/**
+ * A token request body that cannot be read (not JSON, too large, bad encoding) is PKC_1001
+ * invalid_request, with the challenge, like every other 401 of this endpoint.
+ */
+const unreadableTokenBodies: ErrorRequestHandler = (error, _req, _res, next) => {
+  if (isBodyParserError(error)) {
+    next(tokenRefusal('PKC_1001', 'invalid_request', unreadableBodyMessageOf(error)));
+    return;
+  }
+  next(error);
+};
+
+/**
+ * A body refusal of the shared body rules (wrong Content-Type, say) has a message written for the
+ * partner; body-parser's own messages may quote the body (a secret), so they are never repeated.
+ */
+function unreadableBodyMessageOf(error: unknown): string {
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  if (name === 'BodyRefusal' && typeof message === 'string') return message;
+  return 'Request body could not be read: send client_id and client_secret as JSON or a form';
+}
+
+/** body-parser marks its errors with a string `type` such as "entity.parse.failed" and a 4xx status. */
+function isBodyParserError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { type, status } = error as { type?: unknown; status?: unknown };
+  return typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500;
 }

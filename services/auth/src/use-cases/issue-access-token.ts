@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { PkcError } from '@pwa/errors';
 import type { Pool } from '@pwa/db';
 import { clientSecretMatches, decoySecretHash } from '../domain/client-secret';
 import { refusalForStatus } from '../domain/partner';
-import type { ClientCredentials } from '../domain/token-request';
+import { tokenRefusal, type ClientCredentials } from '../domain/token-request';
 import { signingAlgorithm } from '../domain/signing-key';
 import { findPartnerByClientId } from '../store/partner-store';
 import type { SigningKeyring } from './signing-keyring';
@@ -25,7 +24,8 @@ export interface AccessTokenResponse {
 /**
  * OAuth 2.0 client credentials: verify the secret (an unknown client costs the same argon2
  * verification as a wrong secret), then the partner's status, then sign a short-lived JWT.
- * A partner's status is revealed only to a caller who proved the secret.
+ * A partner's status is revealed only to a caller who proved the secret. Refusals carry the
+ * RFC 6749 `error` (invalid_client, unauthorized_client) beside the PKC code.
  */
 export async function issueAccessToken(
   pool: Pool,
@@ -36,9 +36,10 @@ export async function issueAccessToken(
   const partner = await findPartnerByClientId(pool, credentials.clientId);
   const storedHash = partner?.clientSecretHash ?? (await decoySecretHash());
   const matches = await clientSecretMatches(storedHash, credentials.clientSecret);
-  if (!partner || !matches) throw new PkcError('PKC_1002');
+  if (!partner || !matches) throw tokenRefusal('PKC_1002', 'invalid_client');
   const refusal = refusalForStatus(partner.status);
-  if (refusal) throw new PkcError(refusal);
+  // A client whose partner may not use the API now is not authorised for this grant (RFC 6749 §5.2).
+  if (refusal) throw tokenRefusal(refusal, 'unauthorized_client');
 
   const key = await keyring.activeKey();
   const accessToken = jwt.sign(

@@ -27,6 +27,23 @@ function requestToken(body: unknown, contentType?: string) {
   return postJson(`${harness.baseUrl}/partner/auth/token`, body, contentType);
 }
 
+/** client_secret_basic (RFC 6749 §2.3.1), with an optional form or JSON body beside it. */
+async function requestTokenWithBasic(clientId: string, clientSecret: string, body?: { form: Record<string, string> } | { json: Record<string, string> }) {
+  const encoded = body === undefined ? undefined : 'form' in body ? new URLSearchParams(body.form).toString() : JSON.stringify(body.json);
+  const contentType = body === undefined ? undefined : 'form' in body ? 'application/x-www-form-urlencoded' : 'application/json';
+  const response = await fetch(`${harness.baseUrl}/partner/auth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`,
+      ...(contentType === undefined ? {} : { 'content-type': contentType }),
+    },
+    ...(encoded === undefined ? {} : { body: encoded }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
+}
+
+const basicChallenge = 'Basic realm="partner-wallet-api"';
+
 async function verifyWithJwks(token: string): Promise<jwt.JwtPayload> {
   const jwks = (await (await fetch(`${harness.baseUrl}/internal/jwks`)).json()) as { keys: Array<{ kid: string }> };
   const kid = jwt.decode(token, { complete: true })?.header.kid;
@@ -64,17 +81,32 @@ describe('POST /partner/auth/token', () => {
   it.each([
     ['missing client_secret', { client_id: randomUUID() }],
     ['non-UUID client_id', { client_id: 'abc', client_secret: 'x' }],
-    ['empty body', {}],
-  ])('when the body has %s, then it is 401 PKC_1001', async (_label, body) => {
+  ])('when the body has %s, then it is 401 PKC_1001 invalid_request with the Basic challenge', async (_label, body) => {
     const response = await requestToken(body);
     expect(response.status).toBe(401);
-    expect(response.body).toMatchObject({ success: false, code: 'PKC_1001' });
+    expect(response.body).toEqual({ success: false, code: 'PKC_1001', message: expect.any(String), error: 'invalid_request' });
+    expect(response.headers.get('www-authenticate')).toBe(basicChallenge);
   });
 
-  it('when the body is not valid JSON, then it is 401 PKC_1001 in the envelope', async () => {
+  it('when the body carries no credentials and there is no Authorization header, then it is 401 PKC_1001 invalid_client', async () => {
+    const response = await requestToken({});
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ code: 'PKC_1001', error: 'invalid_client' });
+    expect(response.headers.get('www-authenticate')).toBe(basicChallenge);
+  });
+
+  it('when the body is not valid JSON, then it is 401 PKC_1001 invalid_request in the envelope with the Basic challenge', async () => {
     const response = await requestToken('{"client_id": ');
     expect(response.status).toBe(401);
-    expect(response.body).toMatchObject({ success: false, code: 'PKC_1001' });
+    expect(response.body).toEqual({ success: false, code: 'PKC_1001', message: expect.any(String), error: 'invalid_request' });
+    expect(response.headers.get('www-authenticate')).toBe(basicChallenge);
+  });
+
+  it('when grant_type is not client_credentials, then it is 401 PKC_1001 unsupported_grant_type', async () => {
+    const partner = await onboard();
+    const response = await requestToken({ grant_type: 'password', client_id: partner.clientId, client_secret: partner.clientSecret });
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ code: 'PKC_1001', error: 'unsupported_grant_type' });
   });
 
   it('when the client id is unknown or the secret is wrong, then both are 401 PKC_1002 with the same message', async () => {
@@ -84,7 +116,8 @@ describe('POST /partner/auth/token', () => {
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
-    expect(unknown.body.code).toBe('PKC_1002');
+    expect(unknown.body).toEqual({ success: false, code: 'PKC_1002', message: expect.any(String), error: 'invalid_client' });
+    expect(wrong.headers.get('www-authenticate')).toBe(basicChallenge);
   });
 
   it.each([
@@ -96,7 +129,45 @@ describe('POST /partner/auth/token', () => {
     await changePartner(harness.service.pool, partner.clientId, { status });
     const response = await requestToken({ client_id: partner.clientId, client_secret: partner.clientSecret });
     expect(response.status).toBe(403);
-    expect(response.body).toMatchObject({ success: false, code });
+    expect(response.body).toEqual({ success: false, code, message: expect.any(String), error: 'unauthorized_client' });
+    expect(response.headers.get('www-authenticate')).toBeNull();
+  });
+
+  it('when the credentials arrive in Authorization: Basic with a form body carrying grant_type, then a token is issued', async () => {
+    const partner = await onboard();
+    const response = await requestTokenWithBasic(partner.clientId, partner.clientSecret, { form: { grant_type: 'client_credentials' } });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+  });
+
+  it('when the credentials arrive in Authorization: Basic without any body, then a token is issued', async () => {
+    const partner = await onboard();
+    const response = await requestTokenWithBasic(partner.clientId, partner.clientSecret);
+    expect(response.status).toBe(200);
+  });
+
+  it('when the body repeats the Basic credentials, then a token is issued', async () => {
+    const partner = await onboard();
+    const json = { grant_type: 'client_credentials', client_id: partner.clientId.toUpperCase(), client_secret: partner.clientSecret };
+    const response = await requestTokenWithBasic(partner.clientId, partner.clientSecret, { json });
+    expect(response.status).toBe(200);
+  });
+
+  it('when the body names other credentials than the Basic header, then it is 401 PKC_1001 invalid_request, even if the body is right', async () => {
+    const partner = await onboard();
+    const json = { client_id: partner.clientId, client_secret: partner.clientSecret };
+    const response = await requestTokenWithBasic(partner.clientId, `${partner.clientSecret}x`, { json });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, code: 'PKC_1001', message: expect.any(String), error: 'invalid_request' });
+    expect(response.headers.get('www-authenticate')).toBe(basicChallenge);
+  });
+
+  it('when the Basic secret is wrong, then it is 401 PKC_1002 invalid_client with the Basic challenge', async () => {
+    const partner = await onboard();
+    const response = await requestTokenWithBasic(partner.clientId, `${partner.clientSecret}x`, { json: { grant_type: 'client_credentials' } });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, code: 'PKC_1002', message: expect.any(String), error: 'invalid_client' });
+    expect(response.headers.get('www-authenticate')).toBe(basicChallenge);
   });
 
   it('when a suspended partner sends a wrong secret, then its status is not revealed (PKC_1002)', async () => {

@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { PartnerPermission } from '@pwa/contracts';
 import { PkcError } from '@pwa/errors';
 import { signingKeyIdOf, verifyAccessToken, type AccessTokenClaims } from './access-token';
-import { bearerTokenOf } from './bearer-header';
+import { bearerChallengeFor, bearerTokenOf, type BearerRefusalCode } from './bearer-header';
 import { unlessUnavailable } from './dependency-failure';
 import { decidePartnerAccess, rateLimitPerMinuteOf, type PartnerRecord } from './partner-access';
 import { rateLimitHeaders, type WindowCount } from './rate-limit';
@@ -46,7 +46,7 @@ export async function admitPartnerRequest(
   settings: AdmissionSettings,
 ): Promise<Admission> {
   const token = bearerTokenOf(authorizationHeader);
-  if (token === undefined) throw new PkcError('PKC_1005');
+  if (token === undefined) throw bearerRefusal('PKC_1005', authorizationHeader);
   const claims = await verifiedClaimsOf(token, ports, settings);
 
   const partner = await unlessUnavailable(ports.partnerById(claims.partnerId));
@@ -64,20 +64,25 @@ export async function admitPartnerRequest(
 async function verifiedClaimsOf(token: string, ports: AdmissionPorts, settings: AdmissionSettings): Promise<AccessTokenClaims> {
   const remembered = ports.verifiedTokens?.get(token);
   if (remembered !== undefined) {
-    if (ports.nowSeconds() >= remembered.expiresAtSeconds + settings.clockToleranceSeconds) throw new PkcError('PKC_1003');
+    if (ports.nowSeconds() >= remembered.expiresAtSeconds + settings.clockToleranceSeconds) throw bearerRefusal('PKC_1003');
     return remembered;
   }
   const keyId = signingKeyIdOf(token);
-  if (keyId === undefined) throw new PkcError('PKC_1004');
+  if (keyId === undefined) throw bearerRefusal('PKC_1004');
   const publicKey = await unlessUnavailable(ports.signingKeyFor(keyId));
-  if (publicKey === undefined) throw new PkcError('PKC_1004');
+  if (publicKey === undefined) throw bearerRefusal('PKC_1004');
   const verdict = verifyAccessToken(token, publicKey, {
     issuer: settings.issuer,
     audience: settings.audience,
     nowSeconds: ports.nowSeconds(),
     clockToleranceSeconds: settings.clockToleranceSeconds,
   });
-  if (!verdict.ok) throw new PkcError(verdict.code);
+  if (!verdict.ok) throw bearerRefusal(verdict.code);
   ports.verifiedTokens?.remember(token, verdict.claims);
   return verdict.claims;
+}
+
+/** Every 401 of a bearer route is made here, with its RFC 6750 `WWW-Authenticate` challenge. */
+function bearerRefusal(code: BearerRefusalCode, authorizationHeader?: string): PkcError {
+  return new PkcError(code, undefined, { headers: { 'WWW-Authenticate': bearerChallengeFor(code, authorizationHeader) } });
 }

@@ -29,11 +29,41 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * The client_id a token request names, normalised, or undefined when it names none that auth could
  * accept (auth answers those with PKC_1001, which is not a credential failure and is not counted).
+ * The client id comes from `Authorization: Basic` (client_secret_basic) or the body's client_id
+ * (client_secret_post); when both are given they must agree, or auth refuses the request as malformed.
  */
-export function clientIdOfTokenRequest(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const clientId = (body as { client_id?: unknown }).client_id;
-  return typeof clientId === 'string' && uuid.test(clientId) ? clientId.toLowerCase() : undefined;
+export function clientIdOfTokenRequest(body: unknown, authorizationHeader?: string): string | undefined {
+  const fromBody = typeof body === 'object' && body !== null ? (body as { client_id?: unknown }).client_id : undefined;
+  const bodyClientId = typeof fromBody === 'string' && uuid.test(fromBody) ? fromBody.toLowerCase() : undefined;
+  if (authorizationHeader === undefined) return bodyClientId;
+  const headerClientId = basicClientIdOf(authorizationHeader);
+  const bodyNamesNone = fromBody === undefined || fromBody === null || fromBody === '';
+  return bodyNamesNone || bodyClientId === headerClientId ? headerClientId : undefined;
+}
+
+const basicCredentials = /^Basic +([A-Za-z0-9+/]+={0,2})$/i;
+/** Longer than any client id and secret auth accepts, form-encoded and in base64 (auth refuses longer). */
+const basicCredentialsLengthMax = 2048;
+
+/**
+ * The client id of an `Authorization: Basic` header: base64 of the form-urlencoded client id, a
+ * colon and the form-urlencoded secret (RFC 6749 §2.3.1). Only the id is read; the secret is
+ * never decoded here.
+ */
+function basicClientIdOf(header: string): string | undefined {
+  const trimmed = header.trim();
+  if (trimmed.length > basicCredentialsLengthMax) return undefined;
+  const encoded = basicCredentials.exec(trimmed)?.[1];
+  if (encoded === undefined) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('latin1');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  try {
+    const clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    return uuid.test(clientId) ? clientId.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether auth's answer says the credentials were wrong (as opposed to malformed, or a suspended partner). */

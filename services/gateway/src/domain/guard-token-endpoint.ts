@@ -2,6 +2,17 @@ import { PkcError } from '@pwa/errors';
 import { rateLimitHeaders, type WindowCount } from './rate-limit';
 import { decideClientLockout, isCredentialFailure, type ClientLockoutState } from './credential-stuffing';
 import { unlessUnavailable } from './dependency-failure';
+import { authenticationRealm } from './bearer-header';
+
+/** The challenge of every 401 the token endpoint answers (RFC 6749 §5.2: clients authenticate with HTTP Basic). */
+export const tokenEndpointChallenge = `Basic realm="${authenticationRealm}"`;
+
+/**
+ * The RFC 6749 `error` of the token endpoint's 429s. RFC 6749 has no code for a rate limit; its
+ * `temporarily_unavailable` says "try again later" to a client library that reads `error`, where an
+ * answer without one would only be an unexpected response.
+ */
+const rateLimitedTokenRequest = { error: 'temporarily_unavailable' } as const;
 
 /** Counters of the token endpoint's protection (Redis); each rejects when Redis is down. */
 export interface TokenEndpointPorts {
@@ -14,7 +25,12 @@ export interface TokenEndpointPorts {
 /** First gate, before the body is read: the source address's per-minute budget. */
 export async function admitTokenRequestFromSource(sourceAddress: string, ports: TokenEndpointPorts): Promise<void> {
   const count = await unlessUnavailable(ports.countSourceRequest(sourceAddress));
-  if (!count.allowed) throw new PkcError('PKC_7001', 'Too many token requests from this address; wait and retry', { headers: rateLimitHeaders(count) });
+  if (!count.allowed) {
+    throw new PkcError('PKC_7001', 'Too many token requests from this address; wait and retry', {
+      headers: rateLimitHeaders(count),
+      fields: rateLimitedTokenRequest,
+    });
+  }
 }
 
 /** Second gate, once the body names a client_id: is that client locked for this source? */
@@ -30,6 +46,7 @@ export async function admitTokenRequestForClient(
   if (decision.locked) {
     throw new PkcError('PKC_7001', 'Too many failed attempts for this client_id; wait and retry', {
       headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+      fields: rateLimitedTokenRequest,
     });
   }
 }

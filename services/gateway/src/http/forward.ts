@@ -40,7 +40,7 @@ export function forwardAdmittedRequests(options: ForwardingOptions): RequestHand
       return;
     }
     const isTokenEndpoint = route.authentication === 'none';
-    const clientId = isTokenEndpoint ? clientIdOfTokenRequest(req.body) : undefined;
+    const clientId = isTokenEndpoint ? clientIdOfTokenRequest(req.body, req.header('authorization')) : undefined;
     const sourceAddress = sourceAddressOf(req.ip);
     try {
       if (isTokenEndpoint) {
@@ -85,11 +85,16 @@ async function send(breaker: UpstreamBreaker, request: UpstreamRequest): Promise
 
 /**
  * Headers are built, not copied: the upstream sees the gateway's word on who is calling and
- * nothing the client could forge (any x-partner-* it sent is dropped here by construction).
+ * nothing the client could forge (any x-partner-* it sent is dropped here by construction). The
+ * one client credential passed on is the token endpoint's `Authorization` (client_secret_basic):
+ * auth is the one to check it. A bearer route's token stays at the gateway.
  */
 function upstreamHeadersOf(req: Request, res: Response): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestIdOf(res) };
-  const partner = contextOf(res).admission?.partner;
+  const { route, admission } = contextOf(res);
+  const authorization = req.header('authorization');
+  if (route?.authentication === 'none' && authorization !== undefined) headers.authorization = authorization;
+  const partner = admission?.partner;
   if (partner) {
     headers['x-partner-id'] = partner.partnerId;
     headers['x-partner-client-id'] = partner.clientId;

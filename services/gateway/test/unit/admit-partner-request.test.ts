@@ -45,17 +45,59 @@ describe('admitPartnerRequest', () => {
     expect(admission.rateLimitHeaders).toEqual({ 'RateLimit-Limit': '60', 'RateLimit-Remaining': '59', 'RateLimit-Reset': '60' });
   });
 
-  test('when the header is missing, then PKC_1005', async () => {
+  test('when the header is missing, then PKC_1005 with a Bearer challenge without error', async () => {
     const { ports } = setUp();
 
-    await expect(admitPartnerRequest(undefined, null, ports, settings)).rejects.toMatchObject({ code: 'PKC_1005', httpStatus: 401 });
+    await expect(admitPartnerRequest(undefined, null, ports, settings)).rejects.toMatchObject({
+      code: 'PKC_1005',
+      httpStatus: 401,
+      headers: { 'WWW-Authenticate': 'Bearer realm="partner-wallet-api"' },
+    });
   });
 
-  test('when the key id is unknown, then PKC_1004', async () => {
+  test('when the Bearer header holds two tokens, then PKC_1005 with an invalid_request challenge', async () => {
+    const { ports } = setUp();
+
+    await expect(admitPartnerRequest('Bearer abc def', null, ports, settings)).rejects.toMatchObject({
+      code: 'PKC_1005',
+      headers: { 'WWW-Authenticate': expect.stringMatching(/^Bearer realm="partner-wallet-api", error="invalid_request"/) },
+    });
+  });
+
+  test('when the key id is unknown, then PKC_1004 with an invalid_token challenge', async () => {
     const { ports } = setUp();
     const stranger = createTestSigner('key-z').sign(claimsFor({ partnerId: randomUUID(), clientId: randomUUID(), ...settings, nowSeconds }));
 
-    await expect(admitPartnerRequest(`Bearer ${stranger}`, null, ports, settings)).rejects.toMatchObject({ code: 'PKC_1004' });
+    await expect(admitPartnerRequest(`Bearer ${stranger}`, null, ports, settings)).rejects.toMatchObject({
+      code: 'PKC_1004',
+      headers: { 'WWW-Authenticate': expect.stringMatching(/^Bearer realm="partner-wallet-api", error="invalid_token", error_description="/) },
+    });
+  });
+
+  test('when the token is not a JWT at all, then PKC_1004 with an invalid_token challenge', async () => {
+    const { ports } = setUp();
+
+    await expect(admitPartnerRequest('Bearer not-a-token', null, ports, settings)).rejects.toMatchObject({
+      code: 'PKC_1004',
+      headers: { 'WWW-Authenticate': expect.stringContaining('error="invalid_token"') },
+    });
+  });
+
+  test('when the token has expired, then PKC_1003 with an invalid_token challenge that says so', async () => {
+    const { token, ports } = setUp();
+    ports.nowSeconds = () => nowSeconds + 7200;
+
+    await expect(admitPartnerRequest(`Bearer ${token}`, null, ports, settings)).rejects.toMatchObject({
+      code: 'PKC_1003',
+      headers: { 'WWW-Authenticate': 'Bearer realm="partner-wallet-api", error="invalid_token", error_description="The access token expired"' },
+    });
+  });
+
+  test('when the partner is refused for its status, then the 403 carries no challenge', async () => {
+    const { token, partner, ports } = setUp();
+    ports.partnerById = () => Promise.resolve({ ...partner, status: 'inactive' });
+
+    await expect(admitPartnerRequest(`Bearer ${token}`, null, ports, settings)).rejects.toMatchObject({ code: 'PKC_1009', headers: {} });
   });
 
   test('when the partner is suspended, then PKC_1006 and the request does not count against its rate limit', async () => {
@@ -127,7 +169,10 @@ describe('admitPartnerRequest with the verified-token cache', () => {
 
     now = nowSeconds + 3600;
 
-    await expect(admitPartnerRequest(`Bearer ${token}`, 'collection', cachedPorts, settings)).rejects.toMatchObject({ code: 'PKC_1003' });
+    await expect(admitPartnerRequest(`Bearer ${token}`, 'collection', cachedPorts, settings)).rejects.toMatchObject({
+      code: 'PKC_1003',
+      headers: { 'WWW-Authenticate': expect.stringContaining('error="invalid_token"') },
+    });
   });
 
   test('when a remembered token is tampered with, then the altered token is verified afresh and refused', async () => {

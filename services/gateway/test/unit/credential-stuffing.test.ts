@@ -29,7 +29,42 @@ describe('clientIdOfTokenRequest', () => {
   test.each([[undefined], [null], ['text'], [{}], [{ client_id: 'abc' }], [{ client_id: 42 }]])('when the body is %j, then it names no client', (body) => {
     expect(clientIdOfTokenRequest(body)).toBeUndefined();
   });
+
+  test('when Authorization: Basic names a UUID client id, then it is returned in lower case', () => {
+    const clientId = randomUUID();
+
+    expect(clientIdOfTokenRequest(undefined, basic(clientId.toUpperCase(), 'secret'))).toBe(clientId);
+  });
+
+  test('when the Basic client id is form-encoded with every punctuation escaped, then it is decoded', () => {
+    const clientId = randomUUID();
+    const escaped = clientId.replace(/-/g, '%2D');
+
+    expect(clientIdOfTokenRequest({ grant_type: 'client_credentials' }, `Basic ${Buffer.from(`${escaped}:a+b%21`).toString('base64')}`)).toBe(clientId);
+  });
+
+  test('when the body repeats the Basic client id, then that client id is returned', () => {
+    const clientId = randomUUID();
+
+    expect(clientIdOfTokenRequest({ client_id: clientId.toUpperCase(), client_secret: 'secret' }, basic(clientId, 'secret'))).toBe(clientId);
+  });
+
+  test.each([
+    ['the body names another client id', { client_id: randomUUID() }, basic(randomUUID(), 'secret')],
+    ['the body names a client id that is not a UUID', { client_id: 'abc' }, basic(randomUUID(), 'secret')],
+    ['the Basic client id is not a UUID', {}, basic('partner-1', 'secret')],
+    ['the Basic value has no colon', {}, `Basic ${Buffer.from(randomUUID()).toString('base64')}`],
+    ['the Basic client id has a broken percent-encoding', {}, `Basic ${Buffer.from('%E0%A4%A:secret').toString('base64')}`],
+    ['the scheme is not Basic', { client_id: randomUUID() }, 'Bearer abc'],
+    ['the header is oversized', {}, `Basic ${'A'.repeat(4096)}`],
+  ])('when %s, then it names no client (auth refuses it as malformed, which is not counted)', (_case, body, header) => {
+    expect(clientIdOfTokenRequest(body, header)).toBeUndefined();
+  });
 });
+
+function basic(clientId: string, secret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+}
 
 describe('isCredentialFailure', () => {
   test('when auth answers 401 PKC_1002, then it is a credential failure', () => {

@@ -293,8 +293,9 @@ describe('collections', () => {
       user = await userWith('5000.00');
     });
 
-    async function expectCode(response: { status: number; body: any }, httpStatus: number, code: string): Promise<void> {
-      expect({ status: response.status, body: response.body }).toEqual({ status: httpStatus, body: { success: false, code, message: expect.any(String) } });
+    /** The error envelope, with exactly the given extra fields (PKC_6001 names the holder: referenceId, status). */
+    async function expectCode(response: { status: number; body: any }, httpStatus: number, code: string, fields: Record<string, unknown> = {}): Promise<void> {
+      expect({ status: response.status, body: response.body }).toEqual({ status: httpStatus, body: { ...fields, success: false, code, message: expect.any(String) } });
       return Promise.resolve();
     }
 
@@ -333,7 +334,7 @@ describe('collections', () => {
       const duplicate = await requestCollection(stack.client, token, { phone: user.localPhone, amount: 100, currency: 'USD', externalId });
       const otherPartnersSame = await requestCollection(stack.client, otherToken, { phone: user.localPhone, amount: 100, currency: 'USD', externalId });
 
-      await expectCode(duplicate, 409, 'PKC_6001');
+      await expectCode(duplicate, 409, 'PKC_6001', { referenceId: first, status: 'pending_approval' });
       expect(duplicate.body.message).toContain(first);
       expect(duplicate.body.message).toContain('pending_approval');
       expect(otherPartnersSame.status).toBe(202);
@@ -398,7 +399,9 @@ describe('collections', () => {
       expect(approverAfter.userMinor).toBe(approverBefore.userMinor - 10_100n);
       const failed = referenceIds.find(({ expected }) => expected === 'failed')?.referenceId;
       const failedEvent = await events.waitFor((event) => event.type === 'collection.failed' && (event.data as { referenceId?: string }).referenceId === failed);
-      expect(failedEvent.data).toMatchObject({ status: 'failed', failureCode: 'PKC_7002' });
+      const simulatedFailure = { code: 'PKC_7002', message: expect.stringContaining('simulated') };
+      expect(failedEvent.data).toMatchObject({ status: 'failed', failureCode: 'PKC_7002', failureReason: simulatedFailure });
+      expect((await status(failed ?? '')).body.data).toMatchObject({ status: 'failed', failureReason: simulatedFailure });
     });
 
     test('when production is asked for the sandbox endpoints, then the gateway and the service answer 404 PKC_6002', async () => {

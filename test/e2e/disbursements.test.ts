@@ -59,9 +59,11 @@ describe('disbursements through the gateway', () => {
   const walletFingerprint = () => databaseFingerprint(stack.databaseUrl, ['wallet']);
   const everythingFingerprint = () => databaseFingerprint(stack.databaseUrl, ['wallet', 'quotes', 'disbursements']);
 
-  function expectError(response: JsonResponse, status: number, code: string): void {
-    expect({ status: response.status, body: response.body }).toEqual({ status, body: { success: false, code, message: expect.any(String) } });
+  /** The error envelope, with exactly the given extra fields (a refusal that left a record names it: referenceId, status). */
+  function expectError(response: JsonResponse, status: number, code: string, fields: Record<string, unknown> = {}): void {
+    expect({ status: response.status, body: response.body }).toEqual({ status, body: { ...fields, success: false, code, message: expect.any(String) } });
   }
+  const namesFailedDisbursement = { referenceId: expect.stringMatching(referenceIdPattern), status: 'failed' };
 
   describe('success', () => {
     test('when a quoted transfer is sent, then the partner pays amount + fee, the user gets the amount, revenue the fee, and the status call agrees', async () => {
@@ -217,7 +219,7 @@ describe('disbursements through the gateway', () => {
 
       const duplicate = await send({ quoteId: second.quoteId, externalId });
 
-      expectError(duplicate, 409, 'PKC_6001');
+      expectError(duplicate, 409, 'PKC_6001', { referenceId: first.body.data.referenceId, status: 'completed' });
       expect(duplicate.body.message).toContain(first.body.data.referenceId as string);
       expect(duplicate.body.message).toContain('completed');
       expect(await walletFingerprint()).toEqual(before);
@@ -234,11 +236,21 @@ describe('disbursements through the gateway', () => {
       expect((await send({ quoteId: first.quoteId, externalId: 'pay-1' }, bearer)).status).toBe(200);
       const before = await walletFingerprint();
 
-      expectError(await send({ quoteId: second.quoteId, externalId: 'pay-2' }, bearer), 400, 'PKC_4002');
+      const refused = await send({ quoteId: second.quoteId, externalId: 'pay-2' }, bearer);
+      expectError(refused, 400, 'PKC_4002', namesFailedDisbursement);
 
       expect(await walletFingerprint()).toEqual(before);
       const failed = await database.query("SELECT status, failure_code FROM disbursements.disbursements WHERE partner_id = $1 AND external_id = 'pay-2'", [poor.partnerId]);
       expect(failed.rows).toEqual([{ status: 'failed', failure_code: 'PKC_4002' }]);
+      const failedStatus = await stack.client.get(`/partner/v1/disbursement/${refused.body.referenceId as string}`, { bearer });
+      expect(failedStatus.body.data).toMatchObject({
+        externalId: 'pay-2',
+        status: 'failed',
+        amount: 60,
+        netAmount: 0,
+        failureCode: 'PKC_4002',
+        failureReason: { code: 'PKC_4002', message: 'Partner balance insufficient for amount plus fee' },
+      });
       await fundPartner(stack, poor.partnerId, 'USD', '100.00');
       expect((await send({ quoteId: (await quoteFor(user, 10, bearer)).quoteId, externalId: 'pay-2' }, bearer)).status).toBe(200);
     });
@@ -249,7 +261,7 @@ describe('disbursements through the gateway', () => {
       for (const amountMinor of [6_000n, 6_000n]) await postWalletTransfer(stack, { type: 'disbursement', partnerId: partner.partnerId, user, currency: 'USD', amountMinor });
       const before = await walletFingerprint();
 
-      expectError(await send({ quoteId: quote.quoteId, externalId: `limit-${randomUUID()}` }), 400, 'PKC_4004');
+      expectError(await send({ quoteId: quote.quoteId, externalId: `limit-${randomUUID()}` }), 400, 'PKC_4004', namesFailedDisbursement);
       expect(await walletFingerprint()).toEqual(before);
     });
   });
@@ -334,7 +346,7 @@ describe('disbursements through the gateway', () => {
 
       const response = await send({ quoteId: quote.quoteId, externalId }, token, lateGateway.client);
 
-      expectError(response, 504, 'PKC_7004');
+      expectError(response, 504, 'PKC_7004', namesFailedDisbursement);
       expect(Date.now() - startedAt).toBeLessThan(2_900);
       const row = await database.query("SELECT disbursement_id, status, failure_code FROM disbursements.disbursements WHERE external_id = $1", [externalId]);
       expect(row.rows).toEqual([{ disbursement_id: expect.any(String), status: 'timed_out', failure_code: 'PKC_7004' }]);

@@ -20,9 +20,16 @@ describe('bearer token and partner access', () => {
 
   const balanceWith = (headers: Record<string, string>): Promise<JsonResponse> => stack.client.get('/partner/v1/balance', { headers });
 
-  function expectError(response: JsonResponse, status: number, code: string): void {
+  /** The envelope, and the RFC 6750 challenge on every 401 (none on a 403). */
+  function expectError(response: JsonResponse, status: number, code: string, challenge: string | RegExp = /^Bearer realm="partner-wallet-api"/): void {
     expect({ status: response.status, body: response.body }).toEqual({ status, body: { success: false, code, message: expect.any(String) } });
+    if (status === 401) expect(response.headers['www-authenticate']).toEqual(typeof challenge === 'string' ? challenge : expect.stringMatching(challenge));
+    else expect(response.headers['www-authenticate']).toBeUndefined();
   }
+
+  const bearerChallenge = 'Bearer realm="partner-wallet-api"';
+  const invalidRequestChallenge = /^Bearer realm="partner-wallet-api", error="invalid_request", error_description="[^"\\]+"$/;
+  const invalidTokenChallenge = /^Bearer realm="partner-wallet-api", error="invalid_token", error_description="[^"\\]+"$/;
 
   test('when the token is valid, then the request is forwarded with rate-limit headers and the request id echoed', async () => {
     const requestId = `e2e-${randomUUID()}`;
@@ -39,12 +46,12 @@ describe('bearer token and partner access', () => {
   });
 
   test.each([
-    ['there is no Authorization header', {}],
-    ['the scheme is Basic', { authorization: 'Basic dXNlcjpwYXNz' }],
-    ['the scheme has no token', { authorization: 'Bearer' }],
-    ['the token contains spaces', { authorization: 'Bearer abc def' }],
-  ])('when %s, then the answer is 401 PKC_1005', async (_case, headers) => {
-    expectError(await balanceWith(headers), 401, 'PKC_1005');
+    ['there is no Authorization header', {}, bearerChallenge],
+    ['the scheme is Basic', { authorization: 'Basic dXNlcjpwYXNz' }, bearerChallenge],
+    ['the scheme has no token', { authorization: 'Bearer' }, invalidRequestChallenge],
+    ['the token contains spaces', { authorization: 'Bearer abc def' }, invalidRequestChallenge],
+  ])('when %s, then the answer is 401 PKC_1005 with the RFC 6750 challenge that fits', async (_case, headers, challenge) => {
+    expectError(await balanceWith(headers), 401, 'PKC_1005', challenge);
   });
 
   test.each([
@@ -54,8 +61,8 @@ describe('bearer token and partner access', () => {
     ['the token is signed by a key of our own under the real key id', () => foreignKeyToken(token, {}, decodeToken(token).header.kid as string)],
     ['the token names a key id auth never published', () => foreignKeyToken(token, {}, randomUUID())],
     ['the expiry was pushed back after signing', () => tamperedToken(token, { exp: (decodeToken(token).payload.exp as number) + 86_400 })],
-  ])('when %s, then the answer is 401 PKC_1004', async (_case, forge) => {
-    expectError(await stack.client.get('/partner/v1/balance', { bearer: forge() }), 401, 'PKC_1004');
+  ])('when %s, then the answer is 401 PKC_1004 with the invalid_token challenge', async (_case, forge) => {
+    expectError(await stack.client.get('/partner/v1/balance', { bearer: forge() }), 401, 'PKC_1004', invalidTokenChallenge);
   });
 
   test('when the token is HS256-signed with the public key as secret, then the answer is 401 PKC_1004', async () => {

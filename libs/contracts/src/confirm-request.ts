@@ -11,6 +11,10 @@ export interface ConfirmRequestBody {
 export const externalIdLengthMax = 100;
 export const noteLengthMax = 200;
 
+/** The API's text rule (libs/http text-safety.ts): \p{Cc} is C0, DEL and C1; with the u flag \p{Cs} matches only lone surrogates. */
+const unsafeCharacter = /[\p{Cc}\p{Cs}]/u;
+const unsafeTextRule = 'must not contain control characters (such as NUL, tab or line breaks) or lone surrogates';
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: unknown): value is string {
@@ -24,8 +28,13 @@ export function isUuid(value: unknown): value is string {
  *    or note of a type other than string;
  * 2. PKC_2009: quoteId not a UUID (a quoteId that is not a string included);
  * 3. PKC_2006: externalId longer than 100 characters;
- * 4. PKC_2007: note longer than 200 characters.
+ * 4. PKC_2007: note longer than 200 characters;
+ * 5. PKC_2008: externalId or note holds a control character (C0 with NUL, tab and line breaks,
+ *    DEL, C1) or a lone surrogate.
  * Lengths count Unicode code points, as a partner counts characters (and as Postgres does).
+ * Nothing here touches state: the caller parses the body before it uses the quote or takes the
+ * externalId, so a refused body consumes nothing. (The HTTP layer of every service refuses such
+ * text in any body already; this keeps the contract whole for any other caller.)
  */
 export function parseConfirmRequestBody(body: unknown): ConfirmRequestBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -40,5 +49,7 @@ export function parseConfirmRequestBody(body: unknown): ConfirmRequestBody {
   if (!isUuid(fields.quoteId)) throw new PkcError('PKC_2009');
   if ([...fields.externalId].length > externalIdLengthMax) throw new PkcError('PKC_2006');
   if (note !== null && [...note].length > noteLengthMax) throw new PkcError('PKC_2007');
+  if (unsafeCharacter.test(fields.externalId)) throw new PkcError('PKC_2008', `externalId ${unsafeTextRule}`);
+  if (note !== null && unsafeCharacter.test(note)) throw new PkcError('PKC_2008', `note ${unsafeTextRule}`);
   return { quoteId: fields.quoteId.toLowerCase(), externalId: fields.externalId, note };
 }

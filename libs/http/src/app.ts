@@ -6,6 +6,7 @@ import { createHttpMetrics, type HttpMetrics } from './metrics';
 import { operationalRoutes, type ReadinessCheck } from './health';
 import { createErrorHandler, notFoundHandler } from './error-handler';
 import { useLeanJsonResponses } from './json-response';
+import { checkBodyHeaders, checkBodyText, checkRequestTarget, parseJsonBody } from './body-rules';
 
 export interface CreateAppOptions {
   serviceName: string;
@@ -29,7 +30,7 @@ export interface ServiceApp {
   metrics: HttpMetrics;
 }
 
-/** The express app every service uses: request id, metrics, JSON limit, routes, 404 and the error envelope. */
+/** The express app every service uses: request id, metrics, the target and body rules, routes, 404 and the error envelope. */
 export function createApp(options: CreateAppOptions): ServiceApp {
   const app = express();
   const metrics = options.metrics ?? createHttpMetrics(options.serviceName);
@@ -42,7 +43,8 @@ export function createApp(options: CreateAppOptions): ServiceApp {
   if (options.mountOperationalRoutes !== false) {
     app.use(operationalRoutes(metrics.registry, options.readinessChecks ?? []));
   }
-  app.use(express.json({ limit: options.jsonBodyLimit ?? '16kb', strict: true, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
+  // Target and body rules (body-rules.ts) before any route: nothing reaches a route that breaks them.
+  app.use(checkRequestTarget, checkBodyHeaders, parseJsonBody(options.jsonBodyLimit ?? '16kb'), checkBodyText);
   options.routes(app);
   app.use(notFoundHandler);
   app.use(
@@ -53,21 +55,6 @@ export function createApp(options: CreateAppOptions): ServiceApp {
     }),
   );
   return { app, metrics };
-}
-
-const rawBodies = new WeakMap<object, Buffer>();
-
-/** body-parser's verify hook: keeps the bytes of the body as received (after any content decoding). */
-function keepRawBody(req: object, _res: unknown, body: Buffer): void {
-  rawBodies.set(req, body);
-}
-
-/**
- * The JSON body exactly as the client wrote it. A proxy forwards these bytes, not a re-encoding of
- * the parsed value: `1.999999999999999999` must reach the service that parses amounts as written.
- */
-export function rawJsonBodyOf(req: Request): Buffer | undefined {
-  return rawBodies.get(req);
 }
 
 export type { Router };

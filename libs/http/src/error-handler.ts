@@ -3,6 +3,7 @@ import { errorEnvelope, httpStatusOf, isPkcCode, isPkcError, type ErrorFields, t
 import type { Logger } from '@pwa/logging';
 import { scrubSecrets } from '@pwa/logging';
 import { requestIdOf } from './request-id';
+import { bodyRefusalMessageOf } from './body-rules';
 
 export interface ErrorHandlerOptions {
   logger: Logger;
@@ -65,9 +66,25 @@ export function createErrorHandler(options: ErrorHandlerOptions): ErrorRequestHa
   };
 }
 
+/**
+ * The partner-facing message for an error of the request itself rather than of the service: a body
+ * refusal (body-rules.ts), body-parser's errors, express's URIError for a path parameter that does
+ * not decode, and any other 4xx error express or body-parser marks as safe to show. None of them
+ * may become a 500.
+ */
 function describeBodyParserError(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
-  const type = (error as { type?: unknown }).type;
+  const refusal = bodyRefusalMessageOf(error);
+  if (refusal !== undefined) return refusal;
+  const { type, status, expose } = error as { type?: unknown; status?: unknown; expose?: unknown };
+  const clientError = typeof status === 'number' && status >= 400 && status < 500;
+  if (error instanceof URIError && clientError) return 'The path is not valid: percent-encoded bytes must be UTF-8';
+  const known = describeBodyParserType(type);
+  if (known !== undefined) return known;
+  return clientError && expose === true ? 'Request could not be read' : undefined;
+}
+
+function describeBodyParserType(type: unknown): string | undefined {
   switch (type) {
     case 'entity.parse.failed':
       return 'Request body is not valid JSON';

@@ -1,4 +1,18 @@
-export { createApp, rawJsonBodyOf, type CreateAppOptions, type ServiceApp } from './app';
+export { createApp, type CreateAppOptions, type ServiceApp } from './app';
+export {
+  declareBodyTypes,
+  type BodyTypes,
+  rawJsonBodyOf,
+  BodyRefusal,
+  contentTypeVerdictOf,
+  contentEncodingProblemOf,
+  supportedContentEncodings,
+  type BodyRefusalType,
+} from './body-rules';
+export { jsonBodyAsWritten } from './json-as-written';
+export { jsonNestingDepthMax, jsonNestingExceeds } from './json-depth';
+export { findUnsafeText, textProblemOf, textProblemDescriptions, type TextProblem, type UnsafeText } from './text-safety';
+export { requestTargetProblemOf } from './request-target';
 export { createHttpMetrics, type HttpMetrics } from './metrics';
 export { operationalRoutes, beginDraining, isDraining, resetDrainingForTests, type ReadinessCheck } from './health';
 export { createErrorHandler, notFoundHandler, sendErrorEnvelope } from './error-handler';

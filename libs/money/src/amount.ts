@@ -3,48 +3,26 @@
  * arithmetic on it can silently become a float. The API speaks JSON numbers with at most two
  * decimals; this module is the one place that converts between the two, exactly.
  */
-export type MinorUnits = bigint;
+import { amountMinorMax, type AmountParseResult, type MinorUnits } from './amount-result';
+import { isWrittenNumber, parseAmountText } from './amount-text';
 
-export type AmountParseFailure = 'not_a_number' | 'not_positive' | 'too_many_decimals' | 'too_large';
-
-export type AmountParseResult = { ok: true; minor: MinorUnits } | { ok: false; failure: AmountParseFailure };
-
-/** Far above any limit the API allows, and far below 2^63 so BIGINT columns can never overflow. */
-export const amountMinorMax = 10n ** 15n;
-
-const plainDecimal = /^(\d+)(?:\.(\d+))?$/;
-const exponential = /^(\d)(?:\.(\d+))?e([+-]\d+)$/;
+export { amountMinorMax, type AmountParseFailure, type AmountParseResult, type MinorUnits } from './amount-result';
 
 /**
- * Parses an API amount (a JSON number) into minor units without rounding. A JSON number reaches us
- * as a double; `String(value)` gives the shortest decimal that reads back as that double, which for
- * any amount a client can type with at most 2 decimals is exactly what it typed (10.1 -> "10.1",
- * 10.005 -> "10.005"). The decimal digits are then counted, never rounded: three or more decimals
- * are refused even when the extra digits are zeros only after a float round trip.
+ * Parses an API amount into minor units without rounding. One rule, on decimal text, whatever the
+ * amount arrived as:
+ * - an amount as the client wrote it (a WrittenNumber, see amount-text.ts) is judged on its
+ *   written digits; that is what the HTTP layer hands over, so `1.999999999999999999` is refused
+ *   even though a double would make it 2;
+ * - a number value (a double) is judged on `String(value)`, the shortest decimal that reads back
+ *   as that double, which for any amount a client can type with at most 2 decimals is exactly
+ *   what it typed (10.1 -> "10.1", 10.005 -> "10.005").
+ * Anything else (a numeric string such as "100", null, NaN, Infinity) is not_a_number.
  */
 export function parseAmount(value: unknown): AmountParseResult {
+  if (isWrittenNumber(value)) return parseAmountText(value.text);
   if (typeof value !== 'number' || !Number.isFinite(value)) return { ok: false, failure: 'not_a_number' };
-  if (value <= 0) return { ok: false, failure: 'not_positive' };
-  const digits = decimalDigitsOf(String(value));
-  if (digits === undefined) return { ok: false, failure: 'not_a_number' };
-  const fraction = digits.fraction.replace(/0+$/, '');
-  if (fraction.length > 2) return { ok: false, failure: 'too_many_decimals' };
-  const minor = BigInt(digits.whole) * 100n + BigInt(fraction.padEnd(2, '0'));
-  if (minor > amountMinorMax) return { ok: false, failure: 'too_large' };
-  return { ok: true, minor };
-}
-
-/** Splits a non-negative decimal or exponential numeral into whole and fraction digit strings. */
-function decimalDigitsOf(text: string): { whole: string; fraction: string } | undefined {
-  const plain = plainDecimal.exec(text);
-  if (plain) return { whole: plain[1] ?? '0', fraction: plain[2] ?? '' };
-  const scientific = exponential.exec(text);
-  if (!scientific) return undefined;
-  const mantissa = `${scientific[1] ?? ''}${scientific[2] ?? ''}`;
-  const pointPosition = 1 + Number(scientific[3]);
-  if (pointPosition <= 0) return { whole: '0', fraction: `${'0'.repeat(-pointPosition)}${mantissa}` };
-  if (pointPosition >= mantissa.length) return { whole: mantissa.padEnd(pointPosition, '0'), fraction: '' };
-  return { whole: mantissa.slice(0, pointPosition), fraction: mantissa.slice(pointPosition) };
+  return parseAmountText(String(value));
 }
 
 /**

@@ -9,3 +9,4 @@ export {
   type AmountParseResult,
   type AmountParseFailure,
 } from './amount';
+export { parseAmountText, writtenNumber, isWrittenNumber, type WrittenNumber } from './amount-text';

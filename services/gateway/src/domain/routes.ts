@@ -22,11 +22,13 @@ export interface RouteDefinition {
   timeoutClass: TimeoutClass;
   /** Sandbox simulation: listed only when ENVIRONMENT=sandbox; production answers 404 PKC_6002 like any unlisted path. */
   sandboxOnly?: boolean;
+  /** Besides JSON, the body may be a form (application/x-www-form-urlencoded): the token endpoint, as RFC 6749 §4.4 has it. */
+  acceptsFormBody?: boolean;
 }
 
 /** The one route table of the public API. A path not listed here is never forwarded anywhere. */
 export const routeTable: readonly RouteDefinition[] = [
-  { method: 'POST', pathTemplate: '/partner/auth/token', upstream: 'auth', authentication: 'none', requiredPermission: null, timeoutClass: 'standard' },
+  { method: 'POST', pathTemplate: '/partner/auth/token', upstream: 'auth', authentication: 'none', requiredPermission: null, timeoutClass: 'standard', acceptsFormBody: true },
   { method: 'GET', pathTemplate: '/partner/v1/account/:phone', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   { method: 'GET', pathTemplate: '/partner/v1/balance', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/collection/quote', upstream: 'quotes', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
@@ -56,6 +58,7 @@ export function routesForEnvironment(table: readonly RouteDefinition[], environm
 
 export type RouteMatch =
   | { kind: 'matched'; route: RouteDefinition; upstreamPath: string }
+  | { kind: 'invalid_parameter'; route: RouteDefinition; parameterName: string }
   | { kind: 'method_not_allowed'; allowedMethods: HttpMethod[] }
   | { kind: 'not_found' };
 
@@ -69,7 +72,9 @@ const safePathSegment = /^[A-Za-z0-9_~+%-][A-Za-z0-9._~+%-]*$/;
  * Finds the route for a request. `rawPath` is the path as received (still percent-encoded, without
  * the query string). Among routes of the request's method, literal segments win over parameters, so
  * POST /collection/quote is never read as a referenceId. The upstream path is the public path with
- * the prefix stripped.
+ * the prefix stripped. A path that fits a route but whose parameter does not decode as UTF-8, or
+ * decodes to a control character (`%E0%A4%A`, `%00`), is `invalid_parameter`: no upstream could
+ * read it, so it is never forwarded.
  */
 export function matchRoute(table: readonly RouteDefinition[], method: string, rawPath: string): RouteMatch {
   if (!rawPath.startsWith(`${publicPathPrefix}/`)) return { kind: 'not_found' };
@@ -81,9 +86,34 @@ export function matchRoute(table: readonly RouteDefinition[], method: string, ra
   if (candidates.length === 0) return { kind: 'not_found' };
   const sameMethod = candidates.filter((candidate) => candidate.route.method === method);
   const best = sameMethod.sort((left, right) => right.score - left.score)[0];
-  if (best) return { kind: 'matched', route: best.route, upstreamPath };
+  if (best) {
+    const parameterName = unreadableParameterOf(best.route.pathTemplate, segments);
+    if (parameterName !== undefined) return { kind: 'invalid_parameter', route: best.route, parameterName };
+    return { kind: 'matched', route: best.route, upstreamPath };
+  }
   const allowedMethods = [...new Set(candidates.map((candidate) => candidate.route.method))];
   return { kind: 'method_not_allowed', allowedMethods };
+}
+
+/** Control characters (C0 with NUL, DEL, C1): a path parameter holding one names nothing any service stores. */
+const controlCharacter = /\p{Cc}/u;
+
+/** The name of the first parameter that does not percent-decode to UTF-8 text free of control characters. */
+function unreadableParameterOf(pathTemplate: string, segments: readonly string[]): string | undefined {
+  for (const [index, templateSegment] of pathTemplate.split('/').slice(1).entries()) {
+    if (!templateSegment.startsWith(':')) continue;
+    const decoded = decodedSegment(segments[index] ?? '');
+    if (decoded === undefined || controlCharacter.test(decoded)) return templateSegment.slice(1);
+  }
+  return undefined;
+}
+
+function decodedSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Undefined when the path does not fit the template; otherwise the number of literal segments. */

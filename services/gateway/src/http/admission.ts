@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { notFoundHandler } from '@pwa/http';
+import { PkcError } from '@pwa/errors';
+import { declareBodyTypes, notFoundHandler } from '@pwa/http';
 import { admitPartnerRequest, type AdmissionPorts, type AdmissionSettings } from '../domain/admit-partner-request';
 import { admitTokenRequestFromSource, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
 import { matchRoute, publicPathPrefix, type RouteDefinition } from '../domain/routes';
@@ -11,12 +12,19 @@ import { noteRateLimitRejection } from './rate-limit-metrics';
 /**
  * Finds the route in the table before anything else. A path the table does not list, or a listed
  * path with another method, gets the same 404 envelope: the catalogue has no code for "method not
- * allowed", and partners act on codes. Nothing unlisted is ever forwarded.
+ * allowed", and partners act on codes. A listed path whose parameter cannot be read (it does not
+ * percent-decode to UTF-8, or holds a control character) is 400 PKC_2008 naming the parameter.
+ * Nothing unlisted or unreadable is ever forwarded. The route table says which bodies each route
+ * takes (JSON; the token endpoint also a form), and the body rules of createApp hold the request to it.
  */
 export function matchPublicRoute(table: readonly RouteDefinition[]): RequestHandler {
   return (req, res, next) => {
     const rawPath = req.originalUrl.split('?')[0] ?? '';
     const match = matchRoute(table, req.method, rawPath);
+    if (match.kind === 'invalid_parameter') {
+      res.locals.routeTemplate = `${publicPathPrefix}${match.route.pathTemplate}`;
+      throw new PkcError('PKC_2008', `Path parameter ${match.parameterName} is not valid: it must be percent-encoded UTF-8 without control characters`);
+    }
     if (match.kind !== 'matched') {
       notFoundHandler(req, res, next);
       return;
@@ -26,6 +34,7 @@ export function matchPublicRoute(table: readonly RouteDefinition[]): RequestHand
     context.route = match.route;
     context.upstreamPath = `${match.upstreamPath}${query}`;
     res.locals.routeTemplate = `${publicPathPrefix}${match.route.pathTemplate}`;
+    declareBodyTypes(res, match.route.acceptsFormBody === true ? 'json or form' : 'json');
     next();
   };
 }

@@ -77,6 +77,28 @@ describe('matchRoute', () => {
     expect(matchRoute(routeTable, 'POST', '/api/v1/partner/v1/webhooks/deliveries/../redeliver')).toEqual({ kind: 'not_found' });
   });
 
+  test.each([
+    ['GET', '/api/v1/partner/v1/account/%E0%A4%A', '/partner/v1/account/:phone', 'phone'],
+    ['GET', '/api/v1/partner/v1/disbursement/%E0%A4%A', '/partner/v1/disbursement/:referenceId', 'referenceId'],
+    ['GET', '/api/v1/partner/v1/collection/PKC-1-%00', '/partner/v1/collection/:referenceId', 'referenceId'],
+    ['GET', '/api/v1/partner/v1/collection/PKC-1-%7F', '/partner/v1/collection/:referenceId', 'referenceId'],
+    ['GET', '/api/v1/partner/v1/collection/PKC-1-%C2%85', '/partner/v1/collection/:referenceId', 'referenceId'],
+    ['GET', '/api/v1/partner/v1/collection/%ED%A0%80', '/partner/v1/collection/:referenceId', 'referenceId'],
+    ['POST', '/api/v1/partner/v1/sandbox/collection/%00/approve', '/partner/v1/sandbox/collection/:referenceId/approve', 'referenceId'],
+    ['POST', '/api/v1/partner/v1/webhooks/deliveries/%FF/redeliver', '/partner/v1/webhooks/deliveries/:deliveryId/redeliver', 'deliveryId'],
+  ])('when %s %s has a parameter that cannot be read, then it is invalid_parameter on %s naming %s, never forwarded', (method, path, template, parameterName) => {
+    expect(matchRoute(routeTable, method, path)).toEqual({ kind: 'invalid_parameter', route: expect.objectContaining({ pathTemplate: template }), parameterName });
+  });
+
+  test('when a parameter decodes to printable UTF-8, then it matches as before', () => {
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/collection/caf%C3%A9')).toMatchObject({ kind: 'matched', upstreamPath: '/partner/v1/collection/caf%C3%A9' });
+    expect(matchRoute(routeTable, 'DELETE', '/api/v1/partner/v1/collection/%00')).toEqual({ kind: 'method_not_allowed', allowedMethods: ['GET'] });
+  });
+
+  test('when the table says which bodies a route takes, then only the token endpoint takes a form', () => {
+    expect(routeTable.filter((route) => route.acceptsFormBody === true).map((route) => route.pathTemplate)).toEqual(['/partner/auth/token']);
+  });
+
   test('when the transfer route is listed, then it alone has the transfer deadline', () => {
     expect(routeTable.filter((route) => route.timeoutClass === 'transfer').map((route) => route.pathTemplate)).toEqual(['/partner/v1/disbursement/transfer']);
   });

@@ -17,8 +17,11 @@ const requiredFields = ['phone', 'amount', 'currency'] as const;
  *
  * 1. PKC_2008 a required field (phone, amount, currency) is missing or null;
  * 2. PKC_2001 the phone is not a Liberian mobile number in either accepted form;
- * 3. PKC_2002 the amount is not a JSON number greater than zero with at most 2 decimals
- *    (a numeric string such as "100" is not a number; 10.005 is refused, never rounded);
+ * 3. PKC_2002 the amount is not a JSON number greater than zero with at most 2 decimals, judged
+ *    on the number as written when the HTTP layer hands it over as a WrittenNumber (a numeric
+ *    string such as "100" is not a number; 10.005 and 1.999999999999999999 are refused, never
+ *    rounded; trailing zeros are not decimals: 10.50 and 10.500 are 10.50; a number beyond the
+ *    range of a double such as 1e400 is not a number);
  * 4. PKC_2005 the currency is not LRD or USD (exact, upper case);
  * 5. PKC_2010 the currency is not enabled for this operation;
  * 6. PKC_2003 the amount is below the currency's minimum, PKC_2004 above its maximum.
@@ -50,7 +53,7 @@ export function validateQuoteRequest(body: unknown, enabledCurrencies: readonly 
 }
 
 const amountMessages = {
-  not_a_number: 'Amount must be a JSON number (not a string) greater than zero',
+  not_a_number: 'Amount must be a JSON number greater than zero (not a string, nor beyond the range of a double such as 1e400)',
   not_positive: 'Amount must be a positive number greater than zero',
   too_many_decimals: 'Amount must have at most 2 decimal places',
 } as const;

@@ -1,6 +1,7 @@
 import type { Express, Request } from 'express';
 import { PkcError, successEnvelope } from '@pwa/errors';
-import { requestIdOf } from '@pwa/http';
+import { jsonBodyAsWritten, requestIdOf } from '@pwa/http';
+import { writtenNumber } from '@pwa/money';
 import { isUuid } from '../domain/quote-consumption';
 import type { Quote } from '../domain/quote';
 import type { QuoteType } from '../domain/quote-type';
@@ -19,7 +20,7 @@ export function mountQuoteRoutes(app: Express, dependencies: IssueQuoteDependenc
   /** Issues the quote and counts the request's outcome (issued, or rejected with the code answered). */
   const issueCounted = async (type: QuoteType, req: Request, requestId: string): Promise<Quote> => {
     try {
-      const quote = await issueQuote(dependencies, type, partnerIdOf(req), req.body, requestId);
+      const quote = await issueQuote(dependencies, type, partnerIdOf(req), bodyAsWritten(req), requestId);
       metrics.quoteIssued(type);
       return quote;
     } catch (error) {
@@ -37,6 +38,15 @@ export function mountQuoteRoutes(app: Express, dependencies: IssueQuoteDependenc
     const quote = await issueCounted('disbursement', req, requestIdOf(res));
     res.status(200).json(successEnvelope(disbursementQuoteView(quote, lifetimeSeconds)));
   });
+}
+
+/**
+ * The quote body with its numbers as the client wrote them (the gateway forwards the body's bytes
+ * unchanged), so the amount is judged on its written digits: `1.999999999999999999` has 18
+ * decimals, whatever a double makes of it.
+ */
+function bodyAsWritten(req: Request): unknown {
+  return jsonBodyAsWritten(req, writtenNumber) ?? req.body;
 }
 
 /** Without the gateway's word on who is calling there is no partner to quote for. */

@@ -1,5 +1,5 @@
 import { z } from '@pwa/config';
-import { PkcError } from '@pwa/errors';
+import { PkcError, echoInput } from '@pwa/errors';
 import { currencies } from '@pwa/money';
 import { normaliseLiberianPhone } from '@pwa/phone';
 import { parseMinorUnitsText } from '../domain/amount-text';
@@ -61,6 +61,7 @@ function normalisedPhone(text: string): string {
 function parseOrRefuse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
+  // Field names come from the schema, but a message may still carry a client's text: cap each.
+  const problems = parsed.error.issues.slice(0, 10).map((issue) => `${echoInput(issue.path.join('.') || 'body')}: ${echoInput(issue.message)}`);
   throw new PkcError('PKC_2008', `Malformed request: ${problems.join('; ')}`);
 }

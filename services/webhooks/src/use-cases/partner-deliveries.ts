@@ -1,5 +1,5 @@
 import { isUuid } from '@pwa/contracts';
-import { PkcError } from '@pwa/errors';
+import { PkcError, echoInput } from '@pwa/errors';
 import { z } from '@pwa/config';
 import { deliveredEventTypes } from '../events/subscriptions';
 import {
@@ -54,10 +54,20 @@ const cursorSchema = z.object({ createdAt: z.iso.datetime(), deliveryId: z.uuid(
 
 const redeliverBodySchema = z.object({ status: z.literal('failed'), since: z.iso.datetime({ offset: true }) }).strict();
 
-/** Filters that do not parse are the caller's mistake: PKC_2008, naming the fields (never echoing values). */
+/** How many field names one refusal lists at most. */
+const namedFieldsMax = 10;
+
+/**
+ * Filters that do not parse are the caller's mistake: PKC_2008, naming the fields (an unknown
+ * field by its own name, `foo`, not the object holding it), never echoing values, each name
+ * capped by echoInput and at most ten of them.
+ */
 function badRequest(error: z.ZodError): PkcError {
-  const fields = [...new Set(error.issues.map((issue) => issue.path.join('.') || 'body'))];
-  return new PkcError('PKC_2008', `Invalid or unknown fields: ${fields.join(', ')}`);
+  const names = error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || 'body']));
+  const fields = [...new Set(names)];
+  const listed = fields.slice(0, namedFieldsMax).map((name) => echoInput(name));
+  const more = fields.length > namedFieldsMax ? ` and ${fields.length - namedFieldsMax} more` : '';
+  return new PkcError('PKC_2008', `Invalid or unknown fields: ${listed.join(', ')}${more}`);
 }
 
 /** The partner's deliveries, newest first, with every attempt; `nextCursor` continues the list. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run operator -- <command> [args]: the operator CLI of the service that owns the command (auth
 // for partners and signing keys, wallet for users, balances, limits and the ledger, quotes for
-// fees; dead letters go to the broker-only CLI of libs/runtime; see lib/operator-cli.js), with the
+// fees; dead letters go to the broker-only CLI of libs/runtime, parked outbox rows (outbox-parked) to
+// its PostgreSQL-only one; see lib/operator-cli.js), with the
 // settings npm start uses (DATABASE_URL and ENVIRONMENT recorded in .local/sandbox.json,
 // AUTH_KEY_ENCRYPTION_KEY and WEBHOOK_SECRET_SEALING_KEY from .local/secrets.json, AMQP_URL as npm
 // start reads it), so it works against the local stack with no extra variables. Variables set in
@@ -44,7 +45,7 @@ function main() {
     printUsage(settings);
     return;
   }
-  const cliEntry = cliEntryFor(command);
+  const cliEntry = command === 'outbox-parked' ? outboxParkedEntry(settings) : cliEntryFor(command);
   if (!fs.existsSync(cliEntry)) {
     process.stderr.write(
       `The operator CLI is not built (${path.relative(settings.repoRoot, cliEntry)} is missing).\n` +
@@ -62,12 +63,18 @@ function main() {
   child.once('exit', (code, signal) => endProcess(code ?? 128 + (os.constants.signals[signal] ?? 0)));
 }
 
+/** The parked-outbox CLI of libs/runtime (PostgreSQL only, any service's outbox: --service <name>). */
+function outboxParkedEntry(settings) {
+  return path.join(settings.repoRoot, 'libs', 'runtime', 'dist', 'outbox-parked', 'main.js');
+}
+
 /** Each service's own usage text, so the command list never drifts from the CLIs. */
 function printUsage(settings) {
   const { spawnSync } = require('node:child_process');
   const clis = [
     ...['auth', ...Object.keys(commandOwners)].map((service) => [service, cliEntryOf(service)]),
     ...Object.entries(standaloneClis).map(([name, cli]) => [name, cli.entry]),
+    ['outbox-parked', outboxParkedEntry(settings)],
   ];
   for (const [service, entry] of clis) {
     process.stdout.write(`\n== ${service} ==\n`);

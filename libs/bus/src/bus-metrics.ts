@@ -23,7 +23,16 @@ export interface SampledBus {
 
 /** What a relay offers the scrape: the backlog of its outbox (never rejects; NaN when unknown). */
 export interface SampledOutbox {
-  sampleOutbox(): Promise<{ pendingMessages: number; oldestPendingAgeSeconds: number }>;
+  sampleOutbox(): Promise<OutboxSample>;
+}
+
+/** The outbox backlog at a scrape; NaN when it could not be read. */
+export interface OutboxSample {
+  /** Rows waiting to be published (parked rows not included). */
+  pendingMessages: number;
+  oldestPendingAgeSeconds: number;
+  /** Rows the relay gave up on after its attempt bound, kept for the operator to replay. */
+  parkedRows: number;
 }
 
 /**
@@ -112,6 +121,15 @@ export function busMetricsOf(registry: Registry): BusMetrics {
     async collect() {
       const samples = await samplesOfOutboxes();
       this.set(samples.reduce((oldest, sample) => Math.max(oldest, sample.oldestPendingAgeSeconds), 0));
+    },
+  });
+  new Gauge({
+    name: 'outbox_parked_rows',
+    help: 'Outbox rows parked after OUTBOX_PUBLISH_ATTEMPTS_MAX failed attempts: kept, skipped by the relay, listed and replayed with npm run operator -- outbox-parked (sampled at scrape)',
+    registers,
+    async collect() {
+      const samples = await samplesOfOutboxes();
+      this.set(samples.reduce((sum, sample) => sum + sample.parkedRows, 0));
     },
   });
   metricsByRegistry.set(registry, metrics);

@@ -121,7 +121,7 @@ class ReconnectingBus implements Bus, SampledBus {
     const timeoutMs = this.options.publishConfirmTimeoutMs ?? publishConfirmTimeoutMsDefault;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
-        reject(new BusError('BUS_PUBLISH_NOT_CONFIRMED', `Publish of ${valid.type} not confirmed within ${timeoutMs} ms`));
+        reject(new BusError('BUS_PUBLISH_CONFIRM_TIMEOUT', `Publish of ${valid.type} not confirmed within ${timeoutMs} ms`));
       }, timeoutMs);
       const onConfirm = (error: unknown): void => {
         clearTimeout(timer);

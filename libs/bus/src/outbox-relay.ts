@@ -4,7 +4,7 @@ import type { Pool, PoolClient } from '@pwa/db';
 import { runWithLogContext, scrubSecrets, type Logger } from '@pwa/logging';
 import { currentTraceparent, inSpan, runInTraceOrNewTrace } from '@pwa/telemetry';
 import type { Bus } from './bus';
-import { busMetricsOf, withTimeout, type BusMetrics, type SampledBus, type SampledOutbox } from './bus-metrics';
+import { busMetricsOf, withTimeout, type BusMetrics, type OutboxSample, type SampledBus, type SampledOutbox } from './bus-metrics';
 
 export interface OutboxRelayOptions {
   pool: Pool;
@@ -14,6 +14,12 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   /** Rows published per transaction; defaults to 100. */
   batchSize?: number;
+  /**
+   * Failed attempts after which a row that is itself the problem (the broker refused it, or it is
+   * not a valid envelope) is parked, so the rows behind it go on; defaults to 5. Failures of the
+   * connection (not connected, closed, no confirm in time) are counted but never park a row.
+   */
+  publishAttemptsMax?: number;
   /**
    * The service's metrics registry: the relay then reports outbox_published_total,
    * outbox_publish_failures_total, and the outbox backlog sampled at scrape (docs/metrics.md).
@@ -30,6 +36,7 @@ export interface OutboxRelay {
 
 const pollIntervalMsDefault = 1_000;
 const batchSizeDefault = 100;
+export const publishAttemptsMaxDefault = 5;
 const lastErrorLengthMax = 1_000;
 /** A scrape must not wait on a slow database: past this the backlog is reported as NaN. */
 const outboxSampleTimeoutMs = 2_000;
@@ -49,6 +56,7 @@ interface OutboxRow {
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const pollIntervalMs = options.pollIntervalMs ?? pollIntervalMsDefault;
   const batchSize = options.batchSize ?? batchSizeDefault;
+  const publishAttemptsMax = options.publishAttemptsMax ?? publishAttemptsMaxDefault;
   const metrics = options.registry ? busMetricsOf(options.registry) : undefined;
   const sampled: SampledOutbox = { sampleOutbox: () => sampleOutbox(options.pool) };
   metrics?.outboxes.add(sampled);
@@ -65,7 +73,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const runBatch = (): Promise<number> => {
     const batch = previousBatch.then(async () => {
       if (stopped) return 0;
-      const published = await publishBatch(options, batchSize, metrics, { askFirst: !lastBatchPublished });
+      const published = await publishBatch(options, { batchSize, publishAttemptsMax }, metrics, { askFirst: !lastBatchPublished });
       lastBatchPublished = published > 0;
       return published;
     });
@@ -112,13 +120,18 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 }
 
-/** Whether any row waits to be published: one statement on the partial index of unpublished rows. */
+/** Whether any row waits to be published: one statement on the partial index of unpublished rows (parked ones are few). */
 async function hasUnpublishedRows(pool: Pool): Promise<boolean> {
-  const { rows } = await pool.query<{ pending: boolean }>('SELECT EXISTS (SELECT 1 FROM outbox WHERE published_at IS NULL) AS pending');
+  const { rows } = await pool.query<{ pending: boolean }>('SELECT EXISTS (SELECT 1 FROM outbox WHERE published_at IS NULL AND parked_at IS NULL) AS pending');
   return rows[0]?.pending === true;
 }
 
-async function publishBatch(options: OutboxRelayOptions, batchSize: number, metrics: BusMetrics | undefined, { askFirst }: { askFirst: boolean }): Promise<number> {
+interface BatchBounds {
+  batchSize: number;
+  publishAttemptsMax: number;
+}
+
+async function publishBatch(options: OutboxRelayOptions, bounds: BatchBounds, metrics: BusMetrics | undefined, { askFirst }: { askFirst: boolean }): Promise<number> {
   // Without a connection every publish would fail; leave the rows (and their attempts) untouched.
   if (!options.bus.isConnected()) return 0;
   if (askFirst && !(await hasUnpublishedRows(options.pool))) return 0;
@@ -126,10 +139,10 @@ async function publishBatch(options: OutboxRelayOptions, batchSize: number, metr
   try {
     await client.query('BEGIN');
     const { rows } = await client.query<OutboxRow>(
-      'SELECT id, payload FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED',
-      [batchSize],
+      'SELECT id, payload FROM outbox WHERE published_at IS NULL AND parked_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED',
+      [bounds.batchSize],
     );
-    const published = await publishRows(client, rows, options, metrics);
+    const published = await publishRows(client, rows, { ...options, publishAttemptsMax: bounds.publishAttemptsMax }, metrics);
     await client.query('COMMIT');
     return published;
   } catch (error) {
@@ -140,24 +153,28 @@ async function publishBatch(options: OutboxRelayOptions, batchSize: number, metr
   }
 }
 
+type PublishOutcome = 'published' | 'retry' | 'parked';
+type RelayRowOptions = OutboxRelayOptions & { publishAttemptsMax: number };
+
 /**
  * Publishes the rows in order, each with its broker confirm, and stops at the first failure: the
- * next rows would most likely fail the same way, and order is kept. The published rows are marked
- * by one statement at the end (in the batch's transaction, so a crash before the commit publishes
- * them again: at least once, and consumers are idempotent).
+ * next rows would most likely fail the same way, and order is kept. A row parked at its attempt
+ * bound is skipped instead, and the rows behind it go on (their order relative to it is then
+ * lost: it comes later, when the operator replays it). The published rows are marked by one
+ * statement at the end (in the batch's transaction, so a crash before the commit publishes them
+ * again: at least once, and consumers are idempotent).
  */
-async function publishRows(client: PoolClient, rows: OutboxRow[], options: OutboxRelayOptions, metrics: BusMetrics | undefined): Promise<number> {
+async function publishRows(client: PoolClient, rows: OutboxRow[], options: RelayRowOptions, metrics: BusMetrics | undefined): Promise<number> {
   const publishedIds: string[] = [];
   for (const row of rows) {
     // Read defensively: the bus validates the envelope, and a row that is not one must fail there, logged.
     const envelope = (typeof row.payload === 'object' && row.payload !== null ? row.payload : {}) as Partial<EventEnvelope>;
-    const succeeded = await runInTraceOrNewTrace(envelope.traceparent, () =>
+    const outcome = await runInTraceOrNewTrace(envelope.traceparent, () =>
       runWithLogContext({ requestId: envelope.requestId }, () => publishRow(client, row, String(envelope.type), options)),
     );
-    if (!succeeded) {
-      metrics?.publishFailures.inc();
-      break;
-    }
+    if (outcome !== 'published') metrics?.publishFailures.inc();
+    if (outcome === 'parked') continue;
+    if (outcome === 'retry') break;
     metrics?.published.inc({ event_type: String(envelope.type) });
     publishedIds.push(row.id);
   }
@@ -167,19 +184,42 @@ async function publishRows(client: PoolClient, rows: OutboxRow[], options: Outbo
   return publishedIds.length;
 }
 
-/** Publishes one row with its confirm; a failure is recorded on the row (the caller marks successes). */
-async function publishRow(client: PoolClient, row: OutboxRow, type: string, options: OutboxRelayOptions): Promise<boolean> {
+/**
+ * Publishes one row with its confirm. A failure is recorded on the row (attempts, last error), and
+ * a row that is itself the problem is parked at its attempt bound; the caller marks successes.
+ */
+async function publishRow(client: PoolClient, row: OutboxRow, type: string, options: RelayRowOptions): Promise<PublishOutcome> {
   const attributes = { 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'send', 'messaging.message.id': row.id };
   try {
     await inSpan(`publish ${type}`, 'producer', attributes, () => options.bus.publish(withCurrentTraceparent(row.payload as EventEnvelope)));
   } catch (error) {
     const lastError = scrubSecrets(error instanceof Error ? error.message : String(error)).slice(0, lastErrorLengthMax);
-    await client.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [row.id, lastError]);
-    options.logger.warn({ err: error, eventId: row.id }, 'outbox event not published; will retry');
-    return false;
+    const { rows } = await client.query<{ attempts: number; parked: boolean }>(
+      `UPDATE outbox SET attempts = attempts + 1, last_error = $2,
+         parked_at = CASE WHEN $3::boolean AND attempts + 1 >= $4::int THEN now() END
+       WHERE id = $1 RETURNING attempts, parked_at IS NOT NULL AS parked`,
+      [row.id, lastError, isTheRowsFault(error, options.bus), options.publishAttemptsMax],
+    );
+    const attempts = rows[0]?.attempts;
+    if (rows[0]?.parked === true) {
+      options.logger.error(
+        { err: error, eventId: row.id, type, attempts },
+        'outbox event parked after its last attempt; the events behind it go on (npm run operator -- outbox-parked list)',
+      );
+      return 'parked';
+    }
+    options.logger.warn({ err: error, eventId: row.id, attempts }, 'outbox event not published; will retry');
+    return 'retry';
   }
   options.logger.debug({ eventId: row.id, type }, 'outbox event published');
-  return true;
+  return 'published';
+}
+
+/** Connection trouble is not the row's fault and never parks it; a refusal or an invalid envelope is. */
+function isTheRowsFault(error: unknown, bus: Bus): boolean {
+  if (!bus.isConnected()) return false;
+  const code = (error as { code?: unknown } | null)?.code;
+  return code !== 'BUS_NOT_CONNECTED' && code !== 'BUS_CLOSED' && code !== 'BUS_PUBLISH_CONFIRM_TIMEOUT';
 }
 
 /**
@@ -196,18 +236,20 @@ function isSampledBus(bus: Bus): bus is Bus & SampledBus {
 }
 
 /** The backlog for the scrape: one cheap query on the partial index of unpublished rows; NaN when it fails. */
-async function sampleOutbox(pool: Pool): Promise<{ pendingMessages: number; oldestPendingAgeSeconds: number }> {
+async function sampleOutbox(pool: Pool): Promise<OutboxSample> {
   try {
     const { rows } = await withTimeout(
-      pool.query<{ pending: number; age_seconds: number | null }>(
-        `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::double precision AS age_seconds
+      pool.query<{ pending: number; parked: number; age_seconds: number | null }>(
+        `SELECT count(*) FILTER (WHERE parked_at IS NULL)::int AS pending,
+                count(*) FILTER (WHERE parked_at IS NOT NULL)::int AS parked,
+                extract(epoch FROM now() - min(created_at) FILTER (WHERE parked_at IS NULL))::double precision AS age_seconds
          FROM outbox WHERE published_at IS NULL`,
       ),
       outboxSampleTimeoutMs,
       'sampling the outbox',
     );
-    return { pendingMessages: rows[0]?.pending ?? 0, oldestPendingAgeSeconds: Math.max(0, rows[0]?.age_seconds ?? 0) };
+    return { pendingMessages: rows[0]?.pending ?? 0, oldestPendingAgeSeconds: Math.max(0, rows[0]?.age_seconds ?? 0), parkedRows: rows[0]?.parked ?? 0 };
   } catch {
-    return { pendingMessages: Number.NaN, oldestPendingAgeSeconds: Number.NaN };
+    return { pendingMessages: Number.NaN, oldestPendingAgeSeconds: Number.NaN, parkedRows: Number.NaN };
   }
 }

@@ -44,7 +44,7 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
     // events wait in the outbox while it is away (bus_connected says so).
   });
   if (!keyring) throw new Error('auth routes were not mounted');
-  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: hosted.registry });
+  const relay = startOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, publishAttemptsMax: config.OUTBOX_PUBLISH_ATTEMPTS_MAX, registry: hosted.registry });
   // Requests in flight finish first (an operator's partner change, say); their events then go out in the relay's last pass.
   const shutdownSteps: ShutdownSequence = [
     { name: 'http listener', run: hosted.closeListener },

@@ -93,7 +93,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
   }
   if (!dependencies) throw new Error('collections routes were not mounted');
   const running = dependencies;
-  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: hosted.registry }, config.OUTBOX_RELAY_START_DELAY_MS);
+  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, publishAttemptsMax: config.OUTBOX_PUBLISH_ATTEMPTS_MAX, registry: hosted.registry }, config.OUTBOX_RELAY_START_DELAY_MS);
   const tasks: PeriodicTask[] = [
     startPeriodicTask('expiry-sweeper', config.EXPIRY_SWEEP_INTERVAL_MS, async () => {
       await sweepExpiredCollections(running, config.EXPIRY_SWEEP_BATCH_SIZE, config.EXPIRY_SWEEP_BATCHES_MAX);

@@ -12,6 +12,8 @@ export const disbursementsConfigSchema = baseServiceConfigSchema.extend({
   AMQP_URL: fields.amqpUrl,
   BUS_EXCHANGE: fields.busExchange,
   OUTBOX_POLL_INTERVAL_MS: fields.milliseconds(200),
+  /** Failed publish attempts after which the relay parks an outbox row the broker refuses (or that is not a valid event), so the rows behind it go on (docs/operations.md, Parked outbox rows). */
+  OUTBOX_PUBLISH_ATTEMPTS_MAX: z.coerce.number().int().min(1).max(1_000).default(5),
   /** Crash-safety tests only (refused in production): the outbox relay starts this long after boot; 0 = at once. */
   OUTBOX_RELAY_START_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
   QUOTES_URL: fields.url.default('http://127.0.0.1:4103'),

@@ -73,7 +73,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
   }
   if (!metrics) throw new Error('disbursements routes were not mounted');
   const running = metrics;
-  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, registry: hosted.registry }, config.OUTBOX_RELAY_START_DELAY_MS);
+  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, publishAttemptsMax: config.OUTBOX_PUBLISH_ATTEMPTS_MAX, registry: hosted.registry }, config.OUTBOX_RELAY_START_DELAY_MS);
   const sweep = startSettlementSweep(
     { pool: hosted.pool, wallet, logger },
     {

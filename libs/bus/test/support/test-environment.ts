@@ -32,12 +32,13 @@ export async function deleteTopology(exchange: string, queues: string[]): Promis
   }
 }
 
-/** Same tables as every service's first migration (docs/internal-contracts.md). */
+/** Same tables as every service's outbox migrations (1700000000000_outbox-and-inbox, 1700000000900_outbox-parking). */
 const outboxAndInboxDdl = `
   CREATE TABLE outbox (id uuid PRIMARY KEY, routing_key text NOT NULL, payload jsonb NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now(), published_at timestamptz,
-    attempts integer NOT NULL DEFAULT 0, last_error text);
+    attempts integer NOT NULL DEFAULT 0, last_error text, parked_at timestamptz);
   CREATE INDEX outbox_unpublished_idx ON outbox (created_at) WHERE published_at IS NULL;
+  CREATE INDEX outbox_parked_idx ON outbox (parked_at) WHERE parked_at IS NOT NULL;
   CREATE TABLE processed_events (consumer text NOT NULL, event_id uuid NOT NULL,
     processed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (consumer, event_id));
 `;

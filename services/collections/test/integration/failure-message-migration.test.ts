@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
+import { statusView } from '../../src/domain/collection-views';
+import { collectionsMigrationsDirectory, collectionsSchema } from '../../src/service-paths';
+import { findByReferenceId } from '../../src/store/collection-store';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
+
+/**
+ * The failure_message migration adds a column and changes no row: a collection that failed before
+ * it (failure_code alone) keeps its data and reads with the failureReason its code gets now.
+ */
+describe('the failure_message migration', () => {
+  const database = new URL(serverUrls().postgres);
+  database.pathname = `/pwa_collections_migration_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const databaseUrl = database.toString();
+  const earlierMigrations = mkdtempSync(path.join(os.tmpdir(), 'pwa-collections-migrations-'));
+  let pool: Pool;
+
+  beforeAll(async () => {
+    await ensureDatabase(databaseUrl);
+    for (const file of readdirSync(collectionsMigrationsDirectory).filter((name) => name < '1700000000002')) {
+      copyFileSync(path.join(collectionsMigrationsDirectory, file), path.join(earlierMigrations, file));
+    }
+    pool = createPool({ connectionString: databaseUrl, applicationName: 'migration-test', schema: collectionsSchema, maxConnections: 2 });
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await dropDatabase(databaseUrl);
+    rmSync(earlierMigrations, { recursive: true, force: true });
+  });
+
+  test('when a failed row from before the migration is read after it, then the row is unchanged and its failureReason is its code with that code message', async () => {
+    await migrate({ databaseUrl, schema: collectionsSchema, directory: earlierMigrations });
+    const referenceId = 'PKC-1714521600000-00112233445566778899AABBCCDDEEFF';
+    await pool.query(
+      `INSERT INTO collection_requests (id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, status, expires_at, failure_code)
+       VALUES ($1, $2, $3, 'old-row', $4, '+231770000001', 'Musu', 'USD', 10000, 100, 'failed', now(), 'PKC_4001')`,
+      [randomUUID(), referenceId, randomUUID(), randomUUID()],
+    );
+    const before = await pool.query('SELECT * FROM collection_requests');
+
+    expect(await migrate({ databaseUrl, schema: collectionsSchema, directory: collectionsMigrationsDirectory })).toContain('1700000000002_failure-message');
+
+    const after = await pool.query('SELECT * FROM collection_requests');
+    expect(after.rows).toEqual(before.rows.map((row: Record<string, unknown>) => ({ ...row, failure_message: null })));
+    expect(statusView((await findByReferenceId(pool, referenceId))!)).toMatchObject({
+      status: 'failed',
+      failureReason: { code: 'PKC_4001', message: 'User balance insufficient for amount plus fee' },
+    });
+    // Only failed rows may carry a message.
+    await expect(pool.query("UPDATE collection_requests SET status = 'declined', failure_message = 'x' WHERE reference_id = $1", [referenceId])).rejects.toMatchObject({
+      code: '23514',
+      constraint: 'collection_requests_failure_message_only_when_failed',
+    });
+  });
+});

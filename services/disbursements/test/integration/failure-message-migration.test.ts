@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
+import { statusView } from '../../src/domain/disbursement';
+import { disbursementsMigrationsDirectory, disbursementsSchema } from '../../src/service-paths';
+import { findByReferenceId } from '../../src/store/disbursement-store';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
+
+/**
+ * The failure_message migration adds a column and changes no row: a disbursement that failed before
+ * it (failure_code alone) keeps its data and reads with the failureReason its code gets now.
+ */
+describe('the failure_message migration', () => {
+  const database = new URL(serverUrls().postgres);
+  database.pathname = `/pwa_disbursements_migration_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const databaseUrl = database.toString();
+  const earlierMigrations = mkdtempSync(path.join(os.tmpdir(), 'pwa-disbursements-migrations-'));
+  let pool: Pool;
+
+  beforeAll(async () => {
+    await ensureDatabase(databaseUrl);
+    for (const file of readdirSync(disbursementsMigrationsDirectory).filter((name) => name < '1700000000002')) {
+      copyFileSync(path.join(disbursementsMigrationsDirectory, file), path.join(earlierMigrations, file));
+    }
+    pool = createPool({ connectionString: databaseUrl, applicationName: 'migration-test', schema: disbursementsSchema, maxConnections: 2 });
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await dropDatabase(databaseUrl);
+    rmSync(earlierMigrations, { recursive: true, force: true });
+  });
+
+  test('when a failed row from before the migration is read after it, then the row is unchanged and its failureReason is its code with that code message', async () => {
+    await migrate({ databaseUrl, schema: disbursementsSchema, directory: earlierMigrations });
+    const referenceId = 'PKD-1714521600000-00112233445566778899AABB';
+    await pool.query(
+      `INSERT INTO disbursements (disbursement_id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, status, failure_code, settled_at)
+       VALUES ($1, $2, $3, 'old-row', $4, '+231770000001', 'Musu', 'USD', 1050, 36, 'failed', 'PKC_7003', now())`,
+      [randomUUID(), referenceId, randomUUID(), randomUUID()],
+    );
+    const before = await pool.query('SELECT * FROM disbursements');
+
+    expect(await migrate({ databaseUrl, schema: disbursementsSchema, directory: disbursementsMigrationsDirectory })).toContain('1700000000002_failure-message');
+
+    const after = await pool.query('SELECT * FROM disbursements');
+    expect(after.rows).toEqual(before.rows.map((row: Record<string, unknown>) => ({ ...row, failure_message: null })));
+    const view = statusView((await findByReferenceId(pool, referenceId))!);
+    expect(view).toMatchObject({ status: 'failed', netAmount: 0, failureCode: 'PKC_7003', failureReason: { code: 'PKC_7003', message: 'The wallet system could not be reached; nothing was posted' } });
+    // Only failed and timed-out rows may carry a message.
+    await expect(pool.query("UPDATE disbursements SET status = 'processing', failure_code = NULL, settled_at = NULL, failure_message = 'x' WHERE reference_id = $1", [referenceId])).rejects.toMatchObject({
+      code: '23514',
+      constraint: 'disbursements_failure_message_only_when_unsuccessful',
+    });
+  });
+});

@@ -16,7 +16,7 @@ import { deleteExchange, deleteRedisKeys } from './cleanup';
 import { HttpsJsonClient } from './https-client';
 import { probeHttp } from './process-probe';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('./server-urls') as { serverUrls: () => { postgres: string; amqp: string; redis: string } };
+const { serverUrls } = require('./server-urls') as { serverUrls: () => ServerUrls };
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 
@@ -46,6 +46,17 @@ export interface StackOptions {
   gatewayEnv?: Record<string, string>;
   /** Extra environment for internal services (QUOTE_LIFETIME_SECONDS for quotes, say). */
   serviceEnv?: Partial<Record<InternalServiceName, Record<string, string>>>;
+  /**
+   * Servers to use instead of the shared ones (serverUrls()): a fault test's private PostgreSQL,
+   * RabbitMQ or Redis, which it may stop and start without touching other tests.
+   */
+  servers?: Partial<ServerUrls>;
+}
+
+export interface ServerUrls {
+  postgres: string;
+  amqp: string;
+  redis: string;
 }
 
 /** An operator CLI of the stack (auth, wallet or quotes), run with --json against the stack's database. */
@@ -123,7 +134,7 @@ export interface Stack {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const environment = options.environment ?? 'sandbox';
   const runId = randomBytes(6).toString('hex');
-  const servers = serverUrls();
+  const servers: ServerUrls = { ...serverUrls(), ...options.servers };
   const databaseUrl = withDatabase(servers.postgres, `pwa_e2e_${runId}`);
   const busExchange = `pwa.e2e.${runId}`;
   const redisKeyPrefix = `pwa-e2e:${runId}:`;

@@ -1,0 +1,146 @@
+/**
+ * A private PostgreSQL server for the fault tests, so the shared server (127.0.0.1:5432) is never
+ * restarted. The installed binaries (/usr/lib/postgresql/<newest>/bin) make a cluster with initdb
+ * in a temporary directory (trust authentication, superuser `postgres`), and `postgres` runs it as
+ * a child process on a free port, with its socket in that directory. PostgreSQL refuses to run as
+ * root, so when the tests run as root both run as the machine's `postgres` user, which then owns
+ * the directory. stop() is a fast shutdown (SIGINT: sessions are ended, a checkpoint is written),
+ * what a service manager's restart does; start() starts the same cluster again on the same port.
+ * Only the process started here (and its own process group) is ever signalled.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { freePort, sleep } from './private-server-ports';
+
+const installRoot = '/usr/lib/postgresql';
+const initTimeoutMs = 60_000;
+const bootTimeoutMs = 30_000;
+const haltTimeoutMs = 15_000;
+
+export interface PrivatePostgresServer {
+  /** postgres://postgres@127.0.0.1:<port>/postgres */
+  url: string;
+  port: number;
+  /** Fast shutdown (SIGINT), SIGKILL of its process group after a bound; waits until it has exited. */
+  stop(): Promise<void>;
+  /** Starts the cluster again on the same port and waits until it accepts a query. */
+  start(): Promise<void>;
+  /** Stops the server and removes its directory. */
+  dispose(): Promise<void>;
+  /** The server's console output so far, for failure messages. */
+  output(): string;
+}
+
+export async function startPrivatePostgresServer(): Promise<PrivatePostgresServer> {
+  const binaries = newestBinaryDirectory();
+  const port = await freePort();
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'pwa-postgres-'));
+  const dataDirectory = path.join(directory, 'data');
+  const identity = runAsIdentity();
+  if (identity) chownSync(directory, identity.uid, identity.gid);
+  const url = `postgres://postgres@127.0.0.1:${String(port)}/postgres`;
+  let output = '';
+  let server: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+
+  const launch = async (): Promise<void> => {
+    const settings = ['listen_addresses=127.0.0.1', 'max_connections=200', 'fsync=off', 'full_page_writes=off', 'shared_buffers=64MB'];
+    const args = ['-D', dataDirectory, '-p', String(port), '-k', directory, ...settings.flatMap((setting) => ['-c', setting])];
+    // Its own process group, so a server that will not halt can be killed with its backends.
+    const child = spawn(path.join(binaries, 'postgres'), args, { ...identity, cwd: directory, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    server = child;
+    exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    await waitUntilAccepting(url, child, () => output);
+  };
+
+  const stop = async (): Promise<void> => {
+    const child = server;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGINT');
+    const killer = setTimeout(() => killGroup(child), haltTimeoutMs);
+    await exited;
+    clearTimeout(killer);
+  };
+
+  try {
+    await initialiseCluster(binaries, dataDirectory, directory, identity);
+    await launch();
+  } catch (error) {
+    if (server) killGroup(server);
+    await exited;
+    rmSync(directory, { recursive: true, force: true });
+    throw error;
+  }
+
+  return {
+    url,
+    port,
+    stop,
+    start: launch,
+    dispose: async () => {
+      await stop();
+      rmSync(directory, { recursive: true, force: true });
+    },
+    output: () => output,
+  };
+}
+
+/** The bin directory of the newest installed major version. */
+function newestBinaryDirectory(): string {
+  const versions = existsSync(installRoot) ? readdirSync(installRoot).filter((name) => /^\d+$/.test(name)) : [];
+  const newest = versions.sort((left, right) => Number(right) - Number(left)).find((version) => existsSync(path.join(installRoot, version, 'bin', 'initdb')));
+  if (newest === undefined) throw new Error(`no PostgreSQL server binaries under ${installRoot}`);
+  return path.join(installRoot, newest, 'bin');
+}
+
+/** The `postgres` user's ids when running as root (initdb and postgres refuse root); nothing otherwise. */
+function runAsIdentity(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string): number => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+function initialiseCluster(binaries: string, dataDirectory: string, cwd: string, identity: { uid: number; gid: number } | undefined): Promise<void> {
+  const args = ['-D', dataDirectory, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(binaries, 'initdb'), args, { ...identity, cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: initTimeoutMs });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`initdb exited ${String(code)}:\n${output.slice(-2_000)}`))));
+  });
+}
+
+async function waitUntilAccepting(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + bootTimeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`private PostgreSQL exited while starting:\n${output().slice(-2_000)}`);
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return;
+    } catch {
+      await sleep(100);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  throw new Error(`private PostgreSQL did not accept a query within ${bootTimeoutMs} ms:\n${output().slice(-2_000)}`);
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}

@@ -55,6 +55,7 @@ describe('standard OAuth 2.0 client libraries', () => {
 
     test.each([
       ['client_secret_basic (Authorization header, form body)', { authorizationMethod: 'header' as const }],
+      ['client_secret_basic without form-encoding the id and secret (its "loose" mode)', { authorizationMethod: 'header' as const, credentialsEncodingMode: 'loose' as const }],
       ['client_secret_post (form body)', { authorizationMethod: 'body' as const }],
       ['client_secret_post (JSON body)', { authorizationMethod: 'body' as const, bodyFormat: 'json' as const }],
     ])('when it requests a token with %s, then it gets a Bearer token that the balance route accepts', async (_method, options) => {

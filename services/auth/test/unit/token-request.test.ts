@@ -92,6 +92,12 @@ describe('parseClientCredentials from Authorization: Basic', () => {
     });
   });
 
+  it('when a client does not form-encode (a "loose" client), then a secret of the issued alphabet decodes the same', () => {
+    const issuedSecret = 'pwsk_sandbox_q-3_ZkP0x9';
+
+    expect(parseClientCredentials({}, basic(clientId, issuedSecret, (value) => value))).toEqual({ clientId, clientSecret: issuedSecret });
+  });
+
   it('when the scheme is written in lower case, then it is accepted', () => {
     expect(parseClientCredentials({}, basic(clientId, clientSecret).replace('Basic', 'basic'))).toEqual({ clientId, clientSecret });
   });

@@ -106,6 +106,18 @@ describe('token endpoint', () => {
     expect(response.headers['www-authenticate']).toBe(basicChallenge);
   });
 
+  test('when the body is sent as text/plain, then the answer is 401 PKC_1001 invalid_request saying which content types are read', async () => {
+    const response = await stack.client.request('POST', '/partner/auth/token', {
+      rawBody: JSON.stringify({ client_id: randomUUID(), client_secret: 'a-secret-that-matches-nothing' }),
+      headers: { 'content-type': 'text/plain' },
+    });
+
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, code: 'PKC_1001', message: expect.stringContaining('application/x-www-form-urlencoded'), error: 'invalid_request' });
+    expect(response.body.message).not.toContain('a-secret-that-matches-nothing');
+    expect(response.headers['www-authenticate']).toBe(basicChallenge);
+  });
+
   test('when grant_type is not client_credentials, then the answer is 401 PKC_1001 with error unsupported_grant_type', async () => {
     const partner = await freshPartner();
 

@@ -243,11 +243,18 @@ function breakerPanel(service, metric, label) {
 function outboxSection(service) {
   return [
     row('Outbox and bus'),
-    panel({ title: 'Outbox: oldest unpublished event (lag)', unit: 's', queries: [q(`max(outbox_oldest_pending_age_seconds${sel(service)})`, 'oldest pending')] }),
-    panel({ title: 'Outbox: rows not yet published', queries: [q(`max(outbox_pending_messages${sel(service)})`, 'pending')] }),
+    panel({ title: 'Outbox: oldest unpublished event (lag)', unit: 's', w: 6, queries: [q(`max(outbox_oldest_pending_age_seconds${sel(service)})`, 'oldest pending')] }),
+    panel({ title: 'Outbox: rows not yet published', w: 6, queries: [q(`max(outbox_pending_messages${sel(service)})`, 'pending')] }),
+    panel({
+      title: 'Outbox: parked rows',
+      description: 'Rows the relay gave up on after OUTBOX_PUBLISH_ATTEMPTS_MAX attempts; list and replay with `npm run operator -- outbox-parked` (docs/runbooks.md#pwaoutboxrowsparked).',
+      w: 6,
+      queries: [q(`max(outbox_parked_rows${sel(service)})`, 'parked')],
+    }),
     panel({
       title: 'Events published per second by type (and failed publishes)',
       unit: 'ops',
+      w: 6,
       queries: [
         q(`sum by (event_type) (rate(outbox_published_total${sel(service)}[$__rate_interval]))`, '{{event_type}}'),
         q(`sum(rate(outbox_publish_failures_total${sel(service)}[$__rate_interval]))`, 'publish failures'),
@@ -317,6 +324,23 @@ const specific = {
       unit: 'ops',
       w: 12,
       queries: [q(`sum(rate(gateway_plain_http_rejected_total${sel('gateway')}[$__rate_interval]))`, 'refused')],
+    }),
+    panel({
+      title: 'Rate limits counted in memory (Redis unusable) by instance',
+      description: "1 while an instance counts its rate limits in its own memory (rate-limiter-flexible's insurance limiter); it returns to Redis by itself (docs/runbooks.md#pwagatewayratelimitfallback).",
+      type: 'state-timeline',
+      w: 12,
+      h: 5,
+      mappings: [{ type: 'value', options: { 0: { text: 'redis', color: 'green', index: 0 }, 1: { text: 'memory', color: 'orange', index: 1 } } }],
+      thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 1 }] },
+      queries: [q(`max by (instance) (gateway_rate_limit_fallback_active${sel('gateway')})`, '{{instance}}')],
+    }),
+    panel({
+      title: 'Share of time in rate-limit fallback by instance',
+      unit: 'percentunit',
+      w: 12,
+      h: 5,
+      queries: [q(`sum by (instance) (rate(gateway_rate_limit_fallback_seconds_total${sel('gateway')}[$__rate_interval]))`, '{{instance}}')],
     }),
   ],
   auth: () => [

@@ -28,11 +28,13 @@ class ObservedMemoryLimiter extends RateLimiterMemory {
  * A fixed window per subject counted in Redis (shared by every gateway replica), with
  * rate-limiter-flexible's insurance limiter: when Redis fails or is not connected, the same
  * window is counted in this instance's memory instead, so requests keep being served (each
- * replica then allows the whole limit on its own). Every call tries Redis first unless the
- * connection is down (rejectIfRedisNotReady), so counting returns to Redis by itself.
+ * replica then allows the whole limit on its own). Outside fallback every call tries Redis first
+ * (at once in memory when the connection is down: rejectIfRedisNotReady); in fallback one call per
+ * probe interval tries it and the others count in memory at once, so a Redis that does not answer
+ * costs one command timeout per interval, and counting returns to Redis by itself.
  */
 export class InsuredWindowLimiter {
-  private readonly limiters = new Map<number, RateLimiterRedis>();
+  private readonly limiters = new Map<number, { redis: RateLimiterRedis; memory: RateLimiterMemory }>();
 
   constructor(
     private readonly redis: Redis,
@@ -43,8 +45,11 @@ export class InsuredWindowLimiter {
     const call: Record<string, unknown> = {};
     let result: RateLimiterRes;
     let allowed: boolean;
+    const limiters = this.limiterFor(limit);
+    // In fallback, most calls skip Redis (see RedisFallback.shouldTryRedis) and count in memory at once.
+    const store = this.options.fallback.shouldTryRedis() ? limiters.redis : limiters.memory;
     try {
-      result = await this.limiterFor(limit).consume(subject, 1, call);
+      result = await store.consume(subject, 1, call);
       allowed = true;
     } catch (refusal) {
       // A RateLimiterRes is a refusal (no points left); anything else means both stores failed.
@@ -57,7 +62,7 @@ export class InsuredWindowLimiter {
     return { allowed, limit, used: result.consumedPoints, resetAfterMs: result.msBeforeNext };
   }
 
-  private limiterFor(limit: number): RateLimiterRedis {
+  private limiterFor(limit: number): { redis: RateLimiterRedis; memory: RateLimiterMemory } {
     const known = this.limiters.get(limit);
     if (known) return known;
     if (this.limiters.size >= limitersPerLimitMax) {
@@ -65,13 +70,9 @@ export class InsuredWindowLimiter {
       if (!oldest.done) this.limiters.delete(oldest.value);
     }
     const shape = { keyPrefix: this.options.keyPrefix, points: limit, duration: this.options.windowSeconds };
-    const limiter = new RateLimiterRedis({
-      ...shape,
-      storeClient: this.redis,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: new ObservedMemoryLimiter(shape),
-    });
-    this.limiters.set(limit, limiter);
-    return limiter;
+    const memory = new ObservedMemoryLimiter(shape);
+    const limiters = { redis: new RateLimiterRedis({ ...shape, storeClient: this.redis, rejectIfRedisNotReady: true, insuranceLimiter: memory }), memory };
+    this.limiters.set(limit, limiters);
+    return limiters;
   }
 }

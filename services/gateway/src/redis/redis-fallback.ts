@@ -6,7 +6,15 @@ export interface RedisFallbackOptions {
   onEnter: () => void;
   /** Called once when Redis answers again; seconds is how long this fallback lasted. */
   onLeave: (fallbackSeconds: number) => void;
+  /**
+   * While in fallback, Redis is tried at most once per this interval (the other calls go straight
+   * to memory), so a Redis that accepts connections but does not answer costs one command timeout
+   * per interval rather than one per request. Defaults to 1000.
+   */
+  probeIntervalMs?: number;
 }
+
+const probeIntervalMsDefault = 1_000;
 
 /**
  * Whether the gateway's limits are counted in this instance's memory because Redis cannot be
@@ -16,6 +24,7 @@ export interface RedisFallbackOptions {
  */
 export class RedisFallback {
   private activeSinceMs: number | undefined;
+  private lastProbeMs = Number.NEGATIVE_INFINITY;
   private endedSecondsTotal = 0;
   private stopped = false;
 
@@ -24,7 +33,17 @@ export class RedisFallback {
   noteRedisFailed(): void {
     if (this.stopped || this.activeSinceMs !== undefined) return;
     this.activeSinceMs = this.options.nowMs();
+    this.lastProbeMs = this.activeSinceMs;
     this.options.onEnter();
+  }
+
+  /** Whether this call should try Redis: always outside fallback, once per probe interval in it. */
+  shouldTryRedis(): boolean {
+    if (this.activeSinceMs === undefined) return true;
+    const nowMs = this.options.nowMs();
+    if (nowMs - this.lastProbeMs < (this.options.probeIntervalMs ?? probeIntervalMsDefault)) return false;
+    this.lastProbeMs = nowMs;
+    return true;
   }
 
   noteRedisAnswered(): void {

@@ -39,9 +39,10 @@ export function createRedisPorts(
   });
   const partnerWindows = new InsuredWindowLimiter(redis, { keyPrefix: key('rate:partner'), windowSeconds: oneMinuteSeconds, fallback });
   const sourceWindows = new InsuredWindowLimiter(redis, { keyPrefix: key('rate:token-source'), windowSeconds: oneMinuteSeconds, fallback });
-  const failOpen = async <T>(pending: Promise<T>, whileAway: T): Promise<T> => {
+  const failOpen = async <T>(call: () => Promise<T>, whileAway: T): Promise<T> => {
+    if (!fallback.shouldTryRedis()) return whileAway;
     try {
-      const value = await pending;
+      const value = await call();
       fallback.noteRedisAnswered();
       return value;
     } catch {
@@ -52,9 +53,9 @@ export function createRedisPorts(
   return {
     countPartnerRequest: (partnerId, limitPerMinute) => partnerWindows.count(partnerId, limitPerMinute),
     countSourceRequest: (sourceAddress) => sourceWindows.count(sourceAddress, settings.tokenEndpointSourceLimitPerMinute),
-    readClientLockout: (clientId, sourceAddress) => failOpen(readClientLockout(redis, tokenKeys(clientId, sourceAddress)), lockoutUnknown),
-    recordCredentialFailure: (clientId) => failOpen(recordCredentialFailure(redis, tokenKeys(clientId, ''), settings.clientLockoutSeconds), undefined),
+    readClientLockout: (clientId, sourceAddress) => failOpen(() => readClientLockout(redis, tokenKeys(clientId, sourceAddress)), lockoutUnknown),
+    recordCredentialFailure: (clientId) => failOpen(() => recordCredentialFailure(redis, tokenKeys(clientId, ''), settings.clientLockoutSeconds), undefined),
     recordCredentialSuccess: (clientId, sourceAddress) =>
-      failOpen(recordCredentialSuccess(redis, tokenKeys(clientId, sourceAddress), settings.trustedSourceSeconds), undefined),
+      failOpen(() => recordCredentialSuccess(redis, tokenKeys(clientId, sourceAddress), settings.trustedSourceSeconds), undefined),
   };
 }

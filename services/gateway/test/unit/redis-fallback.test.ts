@@ -44,6 +44,23 @@ describe('RedisFallback', () => {
     expect(fallback.secondsTotal()).toBe(5);
   });
 
+  test('when in fallback, then Redis is tried by one call per probe interval and by every call once it answered', () => {
+    const { fallback, clock } = fallbackWithClock();
+    const before = fallback.shouldTryRedis();
+    fallback.noteRedisFailed();
+
+    const rightAfter = [fallback.shouldTryRedis(), fallback.shouldTryRedis()];
+    clock.nowMs += 1_000;
+    const afterInterval = [fallback.shouldTryRedis(), fallback.shouldTryRedis()];
+    fallback.noteRedisAnswered();
+    const afterAnswer = [fallback.shouldTryRedis(), fallback.shouldTryRedis()];
+
+    expect(before).toBe(true);
+    expect(rightAfter).toEqual([false, false]);
+    expect(afterInterval).toEqual([true, false]);
+    expect(afterAnswer).toEqual([true, true]);
+  });
+
   test('when the gateway is stopping, then closing its own connection does not enter the fallback', () => {
     const { fallback, events } = fallbackWithClock();
     fallback.stop();

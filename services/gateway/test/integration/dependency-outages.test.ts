@@ -148,7 +148,8 @@ describe('gateway through Redis and broker outages', () => {
       const afterScrape = await running.scrape();
 
       expect([after.status, after.headers['ratelimit-remaining']]).toEqual([200, '2']);
-      expect(await redisKeysWith(afterRecord.partnerId)).toHaveLength(1);
+      const [afterKey] = await redisKeysWith(afterRecord.partnerId);
+      expect(afterKey === undefined ? undefined : await redisCommand(['type', afterKey])).toBe('zset');
       expect(seriesValue(afterScrape, 'gateway_rate_limit_fallback_seconds_total', {})).toBeGreaterThanOrEqual(seriesValue(duringScrape, 'gateway_rate_limit_fallback_seconds_total', {}) ?? Infinity);
     } finally {
       await running.stop();
@@ -204,11 +205,16 @@ describe('gateway through Redis and broker outages', () => {
     }
   });
 
+  /** The sliding-window log of decision 0005: one sorted set per partner, as before the library. */
   async function redisKeysWith(fragment: string): Promise<string[]> {
+    return (await redisCommand(['keys', `${redisKeyPrefix}*${fragment}*`])) as string[];
+  }
+
+  async function redisCommand([command, ...args]: [string, ...string[]]): Promise<unknown> {
     const redis = new Redis(redisServer.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
       await redis.connect();
-      return await redis.keys(`${redisKeyPrefix}*${fragment}*`);
+      return await redis.call(command, ...args);
     } finally {
       redis.disconnect();
     }

@@ -58,6 +58,7 @@ export async function startPrivateRabbitNode(): Promise<PrivateRabbitNode> {
   let output = '';
   let server: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
+  let disposed = false;
 
   const launch = async (): Promise<void> => {
     // Its own process group, so a node that will not halt can be killed with everything it started.
@@ -89,8 +90,10 @@ export async function startPrivateRabbitNode(): Promise<PrivateRabbitNode> {
     nodeName,
     amqpUrl,
     stop,
-    start: launch,
+    // A test that outlived its timeout must not start a node its afterAll already disposed of.
+    start: () => (disposed ? Promise.reject(new Error('private RabbitMQ node already disposed')) : launch()),
     dispose: async () => {
+      disposed = true;
       await stop().catch(() => {
         if (server) killGroup(server);
       });

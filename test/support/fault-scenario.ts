@@ -26,7 +26,9 @@ export interface FaultScenario {
   users: WalletUser[];
   /** A pool on the stack's database, for the evidence queries. */
   database: Pool;
-  /** Stops the stack and the receiver and closes the pool; the caller then disposes its private server. */
+  /** Loops still running (traffic, sampling) when a test ends early: dispose() stops them first. */
+  running: Set<{ stop(): Promise<unknown> }>;
+  /** Stops any loop still running, the stack and the receiver, and closes the pool; the caller then disposes its private server. */
   dispose(): Promise<void>;
 }
 
@@ -34,7 +36,9 @@ export async function prepareFaultScenario(servers: Partial<ServerUrls>): Promis
   const receiver = await startWebhookReceiver();
   let stack: Stack | undefined;
   let database: Pool | undefined;
+  const running = new Set<{ stop(): Promise<unknown> }>();
   const dispose = async (): Promise<void> => {
+    await Promise.all([...running].map((loop) => loop.stop()));
     await database?.end().catch(() => undefined);
     await stack?.stop();
     await receiver.close();
@@ -70,7 +74,7 @@ export async function prepareFaultScenario(servers: Partial<ServerUrls>): Promis
     const pool = database;
     const known = await pollUntil(() => pool.query('SELECT 1 FROM webhooks.partners WHERE partner_id = $1 AND webhook_url IS NOT NULL', [partnerId]), (result) => result.rowCount === 1, 15_000);
     if (known.rowCount !== 1) throw new Error('the webhooks service did not learn the partner within 15 s');
-    return { stack, receiver, partnerId, token, users, database, dispose };
+    return { stack, receiver, partnerId, token, users, database, running, dispose };
   } catch (error) {
     await dispose();
     throw error;
@@ -104,6 +108,7 @@ export async function runUnderTraffic(scenario: FaultScenario, fault: () => Prom
     readinessIntervalMs,
   );
   const traffic = startSteadyTraffic({ client: stack.client, bearer: scenario.token, users: scenario.users, amount: 1, pauseAfterFailureMs: 100 });
+  scenario.running.add(sampler).add(traffic);
   try {
     await sleep(timing.warmUpMs);
     const window = await fault();
@@ -112,6 +117,8 @@ export async function runUnderTraffic(scenario: FaultScenario, fault: () => Prom
   } finally {
     await traffic.stop();
     await sampler.stop();
+    scenario.running.delete(traffic);
+    scenario.running.delete(sampler);
   }
 }
 

@@ -45,6 +45,7 @@ export async function startPrivatePostgresServer(): Promise<PrivatePostgresServe
   let output = '';
   let server: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
+  let disposed = false;
 
   const launch = async (): Promise<void> => {
     const settings = ['listen_addresses=127.0.0.1', 'max_connections=200', 'fsync=off', 'full_page_writes=off', 'shared_buffers=64MB'];
@@ -81,8 +82,10 @@ export async function startPrivatePostgresServer(): Promise<PrivatePostgresServe
     url,
     port,
     stop,
-    start: launch,
+    // A test that outlived its timeout must not start a server its afterAll already disposed of.
+    start: () => (disposed ? Promise.reject(new Error('private PostgreSQL already disposed')) : launch()),
     dispose: async () => {
+      disposed = true;
       await stop();
       rmSync(directory, { recursive: true, force: true });
     },

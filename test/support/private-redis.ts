@@ -40,6 +40,7 @@ export async function startPrivateRedisServer(): Promise<PrivateRedisServer> {
   let output = '';
   let server: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
+  let disposed = false;
 
   const launch = async (): Promise<void> => {
     const child = spawn(serverBinary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -70,7 +71,8 @@ export async function startPrivateRedisServer(): Promise<PrivateRedisServer> {
     url: `redis://127.0.0.1:${String(port)}`,
     port,
     stop,
-    start: launch,
+    // A test that outlived its timeout must not start a server its afterAll already disposed of.
+    start: () => (disposed ? Promise.reject(new Error('private Redis already disposed')) : launch()),
     countKeys: async (prefix) => {
       const client = new Redis(`redis://127.0.0.1:${String(port)}`, { lazyConnect: true, maxRetriesPerRequest: 1 });
       try {
@@ -88,6 +90,7 @@ export async function startPrivateRedisServer(): Promise<PrivateRedisServer> {
       }
     },
     dispose: async () => {
+      disposed = true;
       await stop();
       rmSync(directory, { recursive: true, force: true });
     },

@@ -3,8 +3,10 @@ import { startStack, type Stack } from '../support/stack';
 import { accessTokenFor, onboardPartner, requestToken } from '../support/partners';
 import { decodeToken } from '../support/tokens';
 import type { JsonResponse } from '../support/https-client';
+import { freePort } from '../support/private-server-ports';
 
 const basicChallenge = 'Basic realm="partner-wallet-api"';
+
 
 /** POST /partner/auth/token through the gateway: the spec's token contract and its protection. */
 describe('token endpoint', () => {
@@ -272,6 +274,19 @@ describe('token endpoint', () => {
       expect(refused.body).toEqual({ success: false, code: 'PKC_7001', message: expect.any(String), error: 'temporarily_unavailable' });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  test('when auth cannot be reached, then the token endpoint answers 503 PKC_7003 with error temporarily_unavailable', async () => {
+    // A port nothing listens on: connections to it are refused at once.
+    const gateway = await stack.startExtraGateway({ AUTH_URL: `http://127.0.0.1:${String(await freePort())}` }, 'alive');
+    try {
+      const response = await gateway.client.post('/partner/auth/token', { client_id: randomUUID(), client_secret: 'a-secret-that-matches-nothing' });
+
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ success: false, code: 'PKC_7003', message: expect.any(String), error: 'temporarily_unavailable' });
     } finally {
       await gateway.stop();
     }

@@ -8,11 +8,11 @@ import { authenticationRealm } from './bearer-header';
 export const tokenEndpointChallenge = `Basic realm="${authenticationRealm}"`;
 
 /**
- * The RFC 6749 `error` of the token endpoint's 429s. RFC 6749 has no code for a rate limit; its
- * `temporarily_unavailable` says "try again later" to a client library that reads `error`, where an
- * answer without one would only be an unexpected response.
+ * The RFC 6749 `error` of the token endpoint's 429s and 503s. RFC 6749 has no code for a rate
+ * limit or an outage behind the endpoint; its `temporarily_unavailable` says "try again later" to a
+ * client library that reads `error`, where an answer without one would only be an unexpected response.
  */
-const rateLimitedTokenRequest = { error: 'temporarily_unavailable' } as const;
+export const tokenRequestNotNow = { error: 'temporarily_unavailable' } as const;
 
 /** Counters of the token endpoint's protection (Redis); each rejects when Redis is down. */
 export interface TokenEndpointPorts {
@@ -28,7 +28,7 @@ export async function admitTokenRequestFromSource(sourceAddress: string, ports: 
   if (!count.allowed) {
     throw new PkcError('PKC_7001', 'Too many token requests from this address; wait and retry', {
       headers: rateLimitHeaders(count),
-      fields: rateLimitedTokenRequest,
+      fields: tokenRequestNotNow,
     });
   }
 }
@@ -46,7 +46,7 @@ export async function admitTokenRequestForClient(
   if (decision.locked) {
     throw new PkcError('PKC_7001', 'Too many failed attempts for this client_id; wait and retry', {
       headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-      fields: rateLimitedTokenRequest,
+      fields: tokenRequestNotNow,
     });
   }
 }

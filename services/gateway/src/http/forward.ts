@@ -1,9 +1,9 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { PkcError } from '@pwa/errors';
+import { PkcError, type ErrorFields } from '@pwa/errors';
 import { rawJsonBodyOf, requestIdOf } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import { currentTraceparent } from '@pwa/telemetry';
-import { admitTokenRequestForClient, recordTokenOutcome, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
+import { admitTokenRequestForClient, recordTokenOutcome, tokenRequestNotNow, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
 import { clientIdOfTokenRequest } from '../domain/credential-stuffing';
 import type { TimeoutClass, UpstreamName } from '../domain/routes';
 import { isBreakerRefusal, type UpstreamBreaker } from '../upstream/circuit-breakers';
@@ -56,7 +56,7 @@ export function forwardAdmittedRequests(options: ForwardingOptions): RequestHand
         headers: { ...upstreamHeadersOf(req, res), ...(body ? { 'content-type': body.contentType } : {}) },
         ...(body ? { body: body.content } : {}),
         timeoutMs: options.timeoutsMs[route.timeoutClass],
-      });
+      }, isTokenEndpoint ? tokenRequestNotNow : undefined);
       if (isTokenEndpoint) {
         await recordTokenOutcome(clientId, sourceAddress, { status: upstreamResponse.status, body: jsonOf(upstreamResponse) }, options.tokenEndpoint.ports).catch(
           (error: unknown) => options.logger.warn({ err: error }, 'could not record a token request outcome'),
@@ -73,12 +73,17 @@ export function forwardAdmittedRequests(options: ForwardingOptions): RequestHand
   return [parseFormOnTokenEndpoint, forward];
 }
 
-/** Transport failures and an open breaker become 503 PKC_7003 at once; the partner never waits them out. */
-async function send(breaker: UpstreamBreaker, request: UpstreamRequest): Promise<UpstreamResponse> {
+/**
+ * Transport failures and an open breaker become 503 PKC_7003 at once; the partner never waits them
+ * out. The token endpoint's 503 also carries its RFC 6749 error (unavailableFields).
+ */
+async function send(breaker: UpstreamBreaker, request: UpstreamRequest, unavailableFields?: ErrorFields): Promise<UpstreamResponse> {
   try {
     return await breaker.fire(request);
   } catch (error) {
-    if (isUpstreamTransportError(error) || isBreakerRefusal(error)) throw new PkcError('PKC_7003', undefined, { cause: error });
+    if (isUpstreamTransportError(error) || isBreakerRefusal(error)) {
+      throw new PkcError('PKC_7003', undefined, { cause: error, ...(unavailableFields ? { fields: unavailableFields } : {}) });
+    }
     throw error;
   }
 }

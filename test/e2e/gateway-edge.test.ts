@@ -148,16 +148,19 @@ describe('gateway edge', () => {
     expect(statuses[3]).toBe(429);
   });
 
-  test('when Redis cannot be reached, then the gateway fails closed with 503 PKC_7003 at once', async () => {
-    const token = await freshToken();
+  test('when Redis cannot be reached, then the gateway keeps serving, counts the partner limit in its own memory and stays ready', async () => {
+    const token = await freshToken({ rateLimitPerMinute: 3 });
     const withoutRedis = await stack.startExtraGateway({ REDIS_URL: 'redis://127.0.0.1:1' }, 'alive');
     try {
-      const startedAt = Date.now();
-      const response = await withoutRedis.client.get('/partner/v1/balance', { bearer: token });
+      const answers: JsonResponse[] = [];
+      for (let attempt = 0; attempt < 4; attempt += 1) answers.push(await withoutRedis.client.get('/partner/v1/balance', { bearer: token }));
 
-      expectError(response, 503, 'PKC_7003');
-      expect(Date.now() - startedAt).toBeLessThan(2_000);
-      expect(await probeHttp(`http://127.0.0.1:${withoutRedis.adminPort}/readyz`)).toBe(503);
+      expect(answers.slice(0, 3).map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(answers.slice(0, 3).map((answer) => answer.headers['ratelimit-remaining'])).toEqual(['2', '1', '0']);
+      expectError(answers[3] as JsonResponse, 429, 'PKC_7001');
+      expect(await probeHttp(`http://127.0.0.1:${withoutRedis.adminPort}/readyz`)).toBe(200);
+      const metrics = await fetch(`http://127.0.0.1:${withoutRedis.adminPort}/metrics`).then((reply) => reply.text());
+      expect(metrics).toMatch(/^gateway_rate_limit_fallback_active(\{[^}]*\})? 1$/m);
     } finally {
       await withoutRedis.stop();
     }

@@ -47,8 +47,10 @@ export const redactedPaths = [
 
 /** Matches anything that looks like a URL with embedded credentials, e.g. amqp://user:pass@host. */
 const credentialsInUrl = /([a-z][a-z0-9+.-]*:\/\/)([^:/?#\s@]+):([^@/?#\s]+)@/gi;
-/** Matches bearer tokens and JWT-shaped strings. */
-const bearerToken = /(Bearer\s+)[A-Za-z0-9\-._~+/]+=*/g;
+/** Matches bearer tokens, HTTP Basic credentials (base64 of id:secret) and JWT-shaped strings. */
+const bearerToken = /(Bearer\s+)[A-Za-z0-9\-._~+/]+=*/gi;
+/** Sixteen characters at least, so that prose such as "Basic tier" is left alone. */
+const basicCredentials = /(Basic\s+)[A-Za-z0-9+/]{16,}=*/gi;
 const jwtShaped = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 
 /** Removes credentials from free text (error messages, URLs) before it is logged or returned. */
@@ -56,6 +58,7 @@ export function scrubSecrets(text: string): string {
   return text
     .replace(credentialsInUrl, '$1$2:[redacted]@')
     .replace(bearerToken, '$1[redacted]')
+    .replace(basicCredentials, '$1[redacted]')
     .replace(jwtShaped, '[redacted-jwt]');
 }
 

@@ -45,3 +45,14 @@ describe('log redaction', () => {
     expect(scrubSecrets('token eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln end')).toBe('token [redacted-jwt] end');
   });
 });
+
+describe('HTTP Basic credentials in free text', () => {
+  it('when free text has an Authorization: Basic value, then scrubSecrets removes it', () => {
+    const basic = Buffer.from('3f0c7a1e-0000-4000-8000-000000000001:pwsk_sandbox_secret').toString('base64');
+    expect(scrubSecrets(`authorization: Basic ${basic} end`)).toBe('authorization: Basic [redacted] end');
+  });
+
+  it('when free text names the Basic tier, then scrubSecrets leaves it alone', () => {
+    expect(scrubSecrets('limits of the Basic tier')).toBe('limits of the Basic tier');
+  });
+});

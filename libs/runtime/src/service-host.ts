@@ -14,6 +14,12 @@ export interface ServiceHostOptions {
   port: number;
   logger?: Logger;
   routes?: (app: Express, context: ServiceContext) => void;
+  /**
+   * Checks beside PostgreSQL's that /readyz runs. Readiness means "this instance can serve its
+   * requests now": add only what every request needs at once. Never the broker (events wait in
+   * the outbox, consumers catch up; bus_connected reports it) and never another service (its
+   * outage is the same for every replica, and answers 503 PKC_7003 per request instead).
+   */
   readinessChecks?: (context: ServiceContext) => ReadinessCheck[];
   malformedBodyCodeFor?: CreateAppOptions['malformedBodyCodeFor'];
   /** Work that must finish before the service accepts requests (auth's first signing key, say). */

@@ -26,8 +26,16 @@ export function createPool(options: CreatePoolOptions): Pool {
   // An idle client that loses its connection emits 'error' on the pool; without a listener it would
   // crash the process. The next checkout reconnects, so it is only worth a debug note.
   pool.on('error', () => undefined);
+  // A checked-out client whose connection ends between two queries (PostgreSQL restarted, say)
+  // emits 'error' on itself, where the pool does not listen. Its holder learns of it from the next
+  // query, which rejects, and releases it; the event itself must not end the process.
+  pool.on('connect', ignoreConnectionErrorEvents);
   pool.on('connect', prepareParameterisedStatements);
   return pool;
+}
+
+function ignoreConnectionErrorEvents(client: PoolClient): void {
+  client.on('error', () => undefined);
 }
 
 /** How a transaction begins: the default read-write, or a read-only snapshot for checks and reports. */

@@ -36,8 +36,9 @@ export interface Admission {
  * The story of every authenticated request, in the order the spec's codes imply: a bearer header
  * (1005), a token we issued for this environment (1004) that has not expired (1003), a partner
  * that is active (1006, 1007, 1009) and may use this route (1008), then the partner's rate limit
- * (7001). A dependency that cannot answer (auth, Redis) refuses the request with 7003: the
- * gateway fails closed and never lets a request through unchecked.
+ * (7001). A dependency that cannot answer (auth, or a rate-limit port that rejects) refuses the
+ * request with 7003: nothing is let through unchecked. The Redis ports never reject for a Redis
+ * outage; they count in memory instead (decision 0040).
  */
 export async function admitPartnerRequest(
   authorizationHeader: string | undefined,

@@ -1,5 +1,6 @@
 import {
   collectEventEvidence,
+  completedButNotNamed,
   crashedProcesses,
   eventProblemSummary,
   ledgerCheck,
@@ -26,7 +27,8 @@ import { failuresByAnswer, type TrafficCall } from '../support/steady-traffic';
  * invariant: no process died; transfers succeeded before the restart and again after it; once a
  * transfer has succeeded again, no later call fails; every transfer that answered 200 (and every
  * disbursement stored as completed) has exactly one disbursement.completed event (see
- * collectEventEvidence); the outbox is empty; the wallet's ledger check passes.
+ * collectEventEvidence); a transfer refused although its disbursement completed named it (issue 14:
+ * a refusal that leaves a record says which); the outbox is empty; the wallet's ledger check passes.
  */
 const downMs = 3_000;
 
@@ -71,6 +73,7 @@ describe('fault: PostgreSQL restarted under steady traffic', () => {
       callsAnswered5xxOtherThan503Pkc7003: failuresByAnswer(run.calls.filter((entry) => (entry.status >= 500 || entry.status === 0) && !(entry.status === 503 && entry.code === 'PKC_7003'))),
       callsFailedAfterRecovery: failuresByAnswer(afterRecovery.filter((entry) => entry.status >= 500 || entry.status === 0)),
       eventProblems: eventProblemSummary(evidence, run.calls),
+      completedTransfersRefusedWithoutNamingThem: completedButNotNamed(evidence, run.calls),
       unpublishedOutboxRows: evidence.unpublishedOutboxRows,
       ledger: await ledgerCheck(scenario.stack),
     }).toEqual({
@@ -81,6 +84,7 @@ describe('fault: PostgreSQL restarted under steady traffic', () => {
       callsAnswered5xxOtherThan503Pkc7003: {},
       callsFailedAfterRecovery: {},
       eventProblems: { count: 0, first: [] },
+      completedTransfersRefusedWithoutNamingThem: [],
       unpublishedOutboxRows: 0,
       ledger: expect.objectContaining({ ok: true, problems: [] }),
     });

@@ -202,6 +202,23 @@ export function eventProblems(evidence: EventEvidence, calls: TrafficCall[]): st
   return problems;
 }
 
+/**
+ * Completed disbursements whose transfer call did not answer 200 and whose refusal did not name the
+ * record either (issue 14: a refusal that leaves a record says which): the partner was told the
+ * transfer failed, or nothing, while the money moved. One line each; empty when there is none.
+ */
+export function completedButNotNamed(evidence: EventEvidence, calls: TrafficCall[]): string[] {
+  const transfers = new Map(calls.filter((entry) => entry.kind === 'transfer').map((entry) => [entry.externalId, entry]));
+  const unnamed: string[] = [];
+  for (const [referenceId, externalId] of evidence.completedDisbursements) {
+    const entry = transfers.get(externalId);
+    if (entry?.status === 200 || entry?.referenceId === referenceId) continue;
+    const answer = entry === undefined ? 'no call' : `${String(entry.status)} ${entry.code ?? entry.error ?? '-'}`;
+    unnamed.push(`${referenceId} completed, but its transfer answered ${answer} without naming it`);
+  }
+  return unnamed;
+}
+
 /** The figures for the issue's note, printed as one JSON line and returned for the test's own checks. */
 export function reportFigures(name: string, run: FaultRun, evidence: EventEvidence, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const transfers = run.calls.filter((entry) => entry.kind === 'transfer');
@@ -220,6 +237,7 @@ export function reportFigures(name: string, run: FaultRun, evidence: EventEviden
     },
     failures: failuresByAnswer(run.calls),
     crashedProcesses: Object.keys(crashedProcesses(run.stack)),
+    unhandledErrors: unhandledErrors(run.stack),
     events: {
       completedDisbursements: evidence.completedDisbursements.size,
       recorded: [...evidence.recordedEvents.values()].reduce((sum, count) => sum + count, 0),
@@ -227,6 +245,7 @@ export function reportFigures(name: string, run: FaultRun, evidence: EventEviden
       completedButNotAnswered200: [...evidence.completedDisbursements.keys()].filter(
         (referenceId) => !transfers.some((entry) => entry.status === 200 && entry.referenceId === referenceId),
       ).length,
+      completedButNotNamed: completedButNotNamed(evidence, run.calls),
       unpublishedOutboxRows: evidence.unpublishedOutboxRows,
     },
     ...extra,
@@ -254,6 +273,23 @@ export function crashedProcesses(stack: Stack): Record<string, string> {
       .join('\n');
   }
   return crashed;
+}
+
+/**
+ * What the stack's services answered 500 PKC_7002 for ("unhandled error" in their logs): per process,
+ * how many and the first error's message, for the printed figures.
+ */
+export function unhandledErrors(stack: Stack): Record<string, { count: number; first: string }> {
+  const found: Record<string, { count: number; first: string }> = {};
+  for (const line of stack.logs().split('\n')) {
+    const match = /^\[([a-z0-9-]+)\] (\{.*\})$/.exec(line);
+    if (!match?.[1] || !match[2]?.includes('"unhandled error"')) continue;
+    const entry = JSON.parse(match[2]) as { err?: { type?: string; message?: string; code?: string } };
+    const first = `${entry.err?.type ?? ''} ${entry.err?.code ?? ''} ${entry.err?.message ?? ''}`.trim();
+    const known = found[match[1]];
+    found[match[1]] = known === undefined ? { count: 1, first } : { count: known.count + 1, first: known.first };
+  }
+  return found;
 }
 
 /** eventProblems for a verdict: how many, and the first few (a crashed service can make hundreds). */

@@ -20,7 +20,7 @@ export interface TrafficCall {
   code?: string;
   /** Transfers only. */
   externalId?: string;
-  /** Transfers that answered 200 only. */
+  /** Transfers: the referenceId the answer named (a 200's data, or a field of a refusal that left a record). */
   referenceId?: string;
   /** The transport error when nothing answered. */
   error?: string;
@@ -53,7 +53,7 @@ export function startSteadyTraffic(options: SteadyTrafficOptions): SteadyTraffic
     try {
       const response = await send();
       const code = response.status === 200 ? undefined : (response.body as { code?: string } | undefined)?.code;
-      const referenceId = kind === 'transfer' && response.status === 200 ? (response.body as { data?: { referenceId?: string } }).data?.referenceId : undefined;
+      const referenceId = kind === 'transfer' ? namedReferenceId(response) : undefined;
       calls.push({ kind, loop, startedAtMs, endedAtMs: Date.now(), status: response.status, code, externalId, referenceId });
       return response;
     } catch (error) {
@@ -122,6 +122,12 @@ export function failuresByAnswer(calls: TrafficCall[]): Record<string, number> {
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
+}
+
+function namedReferenceId(response: JsonResponse): string | undefined {
+  const body = response.body as { data?: { referenceId?: unknown }; referenceId?: unknown } | undefined;
+  const named = response.status === 200 ? body?.data?.referenceId : body?.referenceId;
+  return typeof named === 'string' ? named : undefined;
 }
 
 function pause(ms: number): Promise<void> {

@@ -225,6 +225,15 @@ describe('bad input through the gateway', () => {
       const plain = await post('/partner/auth/token', JSON.stringify({ client_id: partner.clientId, client_secret: partner.clientSecret }), { 'content-type': 'text/plain' });
       expectRefusal(plain, 401, 'PKC_1001');
     });
+
+    test('when a form body holds %00 or bytes that are not UTF-8, then the token endpoint refuses it like an unreadable JSON body (401 PKC_1001)', async () => {
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      const nul = await post('/partner/auth/token', `grant_type=client_credentials&client_id=${partner.clientId}%00&client_secret=x`, form);
+      const notUtf8 = await post('/partner/auth/token', `grant_type=client_credentials&client_id=${partner.clientId}&client_secret=%E0%A4%A`, form);
+
+      expectRefusal(nul, 401, 'PKC_1001', 'Form field client_id contains a control character');
+      expectRefusal(notUtf8, 401, 'PKC_1001', 'Form field client_secret is not valid: percent-encoded bytes must be UTF-8');
+    });
   });
 
   describe('Content-Encoding', () => {

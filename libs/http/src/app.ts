@@ -6,12 +6,12 @@ import { createHttpMetrics, type HttpMetrics } from './metrics';
 import { operationalRoutes, type ReadinessCheck } from './health';
 import { createErrorHandler, notFoundHandler } from './error-handler';
 import { useLeanJsonResponses } from './json-response';
-import { checkBodyHeaders, checkBodyText, checkRequestTarget, parseJsonBody } from './body-rules';
+import { checkBodyHeaders, checkBodyText, checkRequestTarget, parseBody } from './body-rules';
 
 export interface CreateAppOptions {
   serviceName: string;
   logger: Logger;
-  /** Largest accepted JSON body; the API's bodies are small. */
+  /** Largest accepted body (JSON or form), after content decoding; the API's bodies are small. */
   jsonBodyLimit?: string;
   readinessChecks?: readonly ReadinessCheck[];
   malformedBodyCode?: PkcCode;
@@ -44,7 +44,7 @@ export function createApp(options: CreateAppOptions): ServiceApp {
     app.use(operationalRoutes(metrics.registry, options.readinessChecks ?? []));
   }
   // Target and body rules (body-rules.ts) before any route: nothing reaches a route that breaks them.
-  app.use(checkRequestTarget, checkBodyHeaders, parseJsonBody(options.jsonBodyLimit ?? '16kb'), checkBodyText);
+  app.use(checkRequestTarget, checkBodyHeaders, parseBody(options.jsonBodyLimit ?? '16kb'), checkBodyText);
   options.routes(app);
   app.use(notFoundHandler);
   app.use(

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { PkcError, echoInput } from '@pwa/errors';
 import { jsonNestingDepthMax, jsonNestingExceeds } from './json-depth';
-import { requestTargetProblemOf } from './request-target';
+import { encodedPairsProblemOf, requestTargetProblemOf } from './request-target';
 import { findUnsafeText, textProblemDescriptions } from './text-safety';
 
 /*
@@ -15,9 +15,9 @@ import { findUnsafeText, textProblemDescriptions } from './text-safety';
  *   to parse, as auth's token route does; the gateway declares every public route's body types
  *   from its route table, so a partner's form body reaches only the token endpoint;
  * - Content-Encoding is identity, gzip, deflate or br; the decoded size counts against the limit;
- * - the body's bytes are valid UTF-8 and nest at most jsonNestingDepthMax levels (checked on the
- *   bytes, before any parser runs);
- * - every string and field name in the parsed body follows the text rule (text-safety.ts).
+ * - the body's bytes are valid UTF-8 and a JSON body nests at most jsonNestingDepthMax levels
+ *   (checked on the bytes, before any parser runs); a form's names and values percent-decode as UTF-8;
+ * - every string and field name in the parsed body, JSON or form, follows the text rule (text-safety.ts).
  * Target problems are PKC_2008 errors; body problems are body refusals (below), answered like
  * body-parser's own errors (PKC_2008, or the code a service chooses for unreadable bodies).
  */
@@ -66,6 +66,8 @@ const mediaTypeToken = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
 const methodsWithBodies = new Set(['POST', 'PUT', 'PATCH']);
 const declaredBodyTypes = Symbol('declaredBodyTypes');
 const jsonBodyExpected = Symbol('jsonBodyExpected');
+const formBodyExpected = Symbol('formBodyExpected');
+const bodyChecked = Symbol('bodyChecked');
 
 export type BodyTypes = 'json' | 'json or form';
 
@@ -144,7 +146,7 @@ export const checkBodyHeaders: RequestHandler = (req, res, next) => {
     next(new BodyRefusal('content.type.unsupported', verdict.problem));
     return;
   }
-  if (verdict.json && verdict.problem === undefined) (req as unknown as Record<symbol, unknown>)[jsonBodyExpected] = true;
+  if (verdict.problem === undefined) (req as unknown as Record<symbol, unknown>)[verdict.json ? jsonBodyExpected : formBodyExpected] = true;
   next();
 };
 
@@ -157,6 +159,15 @@ function verifyJsonBytes(req: object, _res: unknown, body: Buffer): void {
     throw new BodyRefusal('entity.too.deep', `Request body nests JSON arrays and objects more than ${jsonNestingDepthMax} levels deep`);
   }
   rawBodies.set(req, body);
+  (req as Record<symbol, unknown>)[bodyChecked] = true;
+}
+
+/** The same for a form body before it is parsed: UTF-8, and every name and value percent-decodes to text the rule accepts. */
+function verifyFormBytes(req: object, _res: unknown, body: Buffer): void {
+  if (!isUtf8(body)) throw new BodyRefusal('entity.not.utf8', 'Request body is not valid UTF-8');
+  const problem = encodedPairsProblemOf(body.toString('utf8'), { whole: 'The form body', one: 'Form field' });
+  if (problem !== undefined) throw new BodyRefusal('entity.text.unsafe', problem);
+  (req as Record<symbol, unknown>)[bodyChecked] = true;
 }
 
 /**
@@ -168,15 +179,18 @@ export function rawJsonBodyOf(req: Request): Buffer | undefined {
   return rawBodies.get(req);
 }
 
-/** express.json for the bodies checkBodyHeaders accepted as JSON; a body that does not decode (bad gzip data, say) is a refusal, not a 500. */
-export function parseJsonBody(limit: string): RequestHandler {
-  const parser = express.json({
-    limit,
-    strict: true,
-    type: (req) => (req as unknown as Record<symbol, unknown>)[jsonBodyExpected] === true,
-    verify: verifyJsonBytes,
-  });
+/**
+ * Reads the body checkBodyHeaders accepted: express.json for JSON, express.urlencoded (flat, as
+ * RFC 6749 forms are) for a form, both through the verify hooks above, within the same limit. A
+ * route's own form parser then finds the body read and keeps this one. A body that does not decode
+ * (bad gzip data, say) is a refusal, not a 500.
+ */
+export function parseBody(limit: string): RequestHandler {
+  const expects = (marker: symbol) => (req: unknown) => (req as Record<symbol, unknown>)[marker] === true;
+  const jsonParser = express.json({ limit, strict: true, type: expects(jsonBodyExpected), verify: verifyJsonBytes });
+  const formParser = express.urlencoded({ limit, extended: false, type: expects(formBodyExpected), verify: verifyFormBytes });
   return (req, res, next) => {
+    const parser = (req as unknown as Record<symbol, unknown>)[formBodyExpected] === true ? formParser : jsonParser;
     parser(req, res, (error?: unknown) => next(error === undefined ? undefined : asKnownBodyError(error, req)));
   };
 }
@@ -191,9 +205,9 @@ function asKnownBodyError(error: unknown, req: Request): unknown {
   return new BodyRefusal('entity.decoding.failed', message);
 }
 
-/** The text rule on every string and field name of a parsed JSON body. */
+/** The text rule on every string and field name of a parsed body (a form's were checked encoded, and are checked again here). */
 export const checkBodyText: RequestHandler = (req: Request, _res: Response, next: NextFunction) => {
-  if (rawBodies.get(req) === undefined) {
+  if ((req as unknown as Record<symbol, unknown>)[bodyChecked] !== true) {
     next();
     return;
   }

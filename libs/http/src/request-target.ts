@@ -15,17 +15,24 @@ export function requestTargetProblemOf(path: string, rawQuery: string): string |
     const problem = textProblemOf(decoded);
     if (problem) return `The path is not valid: a path segment ${textProblemDescriptions[problem]}`;
   }
-  if (rawQuery === '') return undefined;
-  for (const pair of rawQuery.split('&')) {
+  return rawQuery === '' ? undefined : encodedPairsProblemOf(rawQuery, { whole: 'The query string', one: 'Query parameter' });
+}
+
+/**
+ * The same rule for `name=value&...` text, a query string or a form body (application/x-www-form-urlencoded):
+ * names and values decode as UTF-8 ("+" is a space) and hold no control character.
+ */
+export function encodedPairsProblemOf(text: string, called: { whole: string; one: string }): string | undefined {
+  for (const pair of text.split('&')) {
     const separator = pair.indexOf('=');
     const name = decodeComponent(separator === -1 ? pair : pair.slice(0, separator));
     const value = separator === -1 ? '' : decodeComponent(pair.slice(separator + 1));
-    if (name === undefined) return 'The query string is not valid: percent-encoded bytes must be UTF-8';
+    if (name === undefined) return `${called.whole} is not valid: percent-encoded bytes must be UTF-8`;
     const nameProblem = textProblemOf(name);
-    if (nameProblem) return `The query string is not valid: a parameter name ${textProblemDescriptions[nameProblem]}`;
-    if (value === undefined) return `Query parameter ${echoInput(name)} is not valid: percent-encoded bytes must be UTF-8`;
+    if (nameProblem) return `${called.whole} is not valid: a parameter name ${textProblemDescriptions[nameProblem]}`;
+    if (value === undefined) return `${called.one} ${echoInput(name)} is not valid: percent-encoded bytes must be UTF-8`;
     const valueProblem = textProblemOf(value);
-    if (valueProblem) return `Query parameter ${echoInput(name)} ${textProblemDescriptions[valueProblem]}`;
+    if (valueProblem) return `${called.one} ${echoInput(name)} ${textProblemDescriptions[valueProblem]}`;
   }
   return undefined;
 }

@@ -107,7 +107,7 @@ export async function runUnderTraffic(scenario: FaultScenario, fault: () => Prom
     },
     readinessIntervalMs,
   );
-  const traffic = startSteadyTraffic({ client: stack.client, bearer: scenario.token, users: scenario.users, amount: 1, pauseAfterFailureMs: 100 });
+  const traffic = startSteadyTraffic({ client: stack.client, bearer: scenario.token, users: scenario.users, amount: 1, pauseAfterFailureMs: 100, pauseBetweenFlowsMs: 50 });
   scenario.running.add(sampler).add(traffic);
   try {
     await sleep(timing.warmUpMs);

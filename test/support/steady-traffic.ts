@@ -35,6 +35,8 @@ export interface SteadyTrafficOptions {
   amount: number;
   /** A failed call is followed by this pause, as a partner's worker backs off before trying again. */
   pauseAfterFailureMs: number;
+  /** The pause between two flows of a loop: steady traffic, not a load test (the machine is shared). */
+  pauseBetweenFlowsMs: number;
 }
 
 export interface SteadyTraffic {
@@ -74,7 +76,7 @@ export function startSteadyTraffic(options: SteadyTrafficOptions): SteadyTraffic
       }
       const externalId = `steady-${randomUUID()}`;
       const sent = await call('transfer', loop, () => options.client.post('/partner/v1/disbursement/transfer', { quoteId, externalId }, { bearer: options.bearer }), externalId);
-      if (sent?.status !== 200) await pause(options.pauseAfterFailureMs);
+      await pause(sent?.status === 200 ? options.pauseBetweenFlowsMs : options.pauseAfterFailureMs);
     }
   };
 

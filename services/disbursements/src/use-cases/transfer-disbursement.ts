@@ -42,8 +42,19 @@ export async function transferDisbursement(dependencies: TransferDependencies, i
   const quote = await consumeQuote(dependencies, request, input);
   if (input.deadline.hasPassed()) throw new PkcError('PKC_7004');
   const disbursement = await reserveExternalId(dependencies.pool, newDisbursement(quote, request, input.partnerId));
-  const settled = await postWithinBudget(dependencies, disbursement, input);
+  const settled = await postWithinBudget(dependencies, disbursement, input).catch((error: unknown) => stillProcessing(dependencies, disbursement, error));
   return answerOf(settled);
+}
+
+/**
+ * Once the externalId is reserved, money may move at any step, so no failure after it (the
+ * database lost while recording the wallet's answer, say) may be answered as if nothing happened:
+ * the disbursement stays processing, the answer names it (PKC_7002, status pending), and the
+ * settlement sweep settles it from the wallet's word.
+ */
+function stillProcessing(dependencies: TransferDependencies, disbursement: Disbursement, error: unknown): Disbursement {
+  dependencies.logger.error({ err: error, referenceId: disbursement.referenceId }, 'transfer outcome not recorded; the disbursement stays processing for the sweep');
+  return disbursement;
 }
 
 async function consumeQuote(dependencies: TransferDependencies, request: TransferRequestBody, input: TransferInput): Promise<ConsumedQuote> {

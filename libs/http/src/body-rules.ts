@@ -98,7 +98,7 @@ export function contentTypeVerdictOf(contentType: string | undefined, formAccept
     return { json: false, problem: `Content-Type must be ${expected}${sent}` };
   }
   const charset = charsetOf(parameters);
-  if (charset !== undefined && charset !== 'utf-8') return { json, problem: 'Content-Type charset must be utf-8' };
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return { json, problem: 'Content-Type charset must be utf-8' };
   return { json };
 }
 

@@ -120,6 +120,8 @@ describe('body headers', () => {
     ['Application/JSON; Charset="UTF-8"', false],
     ['application/merge-patch+json', false],
     ['application/x-www-form-urlencoded', true],
+    ['application/x-www-form-urlencoded;charset=UTF-8', true],
+    ['application/json;charset=utf8', false],
   ])('when the Content-Type is %s (form accepted: %s), then the body is accepted', (contentType, formAccepted) => {
     expect(contentTypeVerdictOf(contentType, formAccepted).problem).toBeUndefined();
   });

@@ -9,6 +9,23 @@ export interface MigrateOptions {
   /** Folder of the service's migrations (SQL files with "-- Up Migration" / "-- Down Migration"). */
   directory: string;
   log?: (message: string) => void;
+  /**
+   * lock_timeout of the migration session, in milliseconds: a migration that waits longer than this
+   * for a table lock (an ALTER TABLE queued behind a long transaction, which would block every query
+   * on that table while it waits) fails instead, and the whole run rolls back; run it again later.
+   * Default: MIGRATION_LOCK_TIMEOUT_MS from the environment, else 5000. 0 waits for ever.
+   */
+  lockTimeoutMs?: number;
+}
+
+export const defaultMigrationLockTimeoutMs = 5000;
+
+/** MIGRATION_LOCK_TIMEOUT_MS (a whole number of milliseconds, 0 = no limit), or the default. */
+export function migrationLockTimeoutFromEnv(env: Record<string, string | undefined>): number {
+  const raw = env.MIGRATION_LOCK_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return defaultMigrationLockTimeoutMs;
+  if (!/^[0-9]{1,9}$/.test(raw)) throw new Error('MIGRATION_LOCK_TIMEOUT_MS must be a whole number of milliseconds (0 = no limit)');
+  return Number(raw);
 }
 
 /**
@@ -17,16 +34,23 @@ export interface MigrateOptions {
  * (node-pg-migrate's own lock is one per database and fails instead of waiting, which would make
  * different services sharing a database fail at boot, so it is replaced by this one.)
  * The bookkeeping table lives in the service's own schema.
+ * The session's lock_timeout is set only after the advisory lock is held: a replica waiting for
+ * another to finish migrating waits as long as that takes, while each migration's own table locks
+ * are bounded by lockTimeoutMs.
  */
 const ignore = (): void => undefined;
 
 export async function migrate(options: MigrateOptions): Promise<string[]> {
   assertSafeIdentifier(options.schema);
   const log = options.log ?? ignore;
+  const lockTimeoutMs = options.lockTimeoutMs ?? migrationLockTimeoutFromEnv(process.env);
+  if (!Number.isSafeInteger(lockTimeoutMs) || lockTimeoutMs < 0) throw new Error('lockTimeoutMs must be a whole number of milliseconds');
   const client = new Client({ connectionString: options.databaseUrl });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`pwa-migrate:${options.schema}`]);
+    // SET takes no bind parameters; the value is a checked integer.
+    await client.query(`SET lock_timeout = ${lockTimeoutMs}`);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
     const applied = await runner({
       dbClient: client,

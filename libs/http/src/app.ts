@@ -16,6 +16,8 @@ export interface CreateAppOptions {
   readinessChecks?: readonly ReadinessCheck[];
   malformedBodyCode?: PkcCode;
   malformedBodyCodeFor?: (req: Request) => PkcCode | undefined;
+  /** Errors that mean a needed dependency is away (answered 503 PKC_7003, not 500); see ErrorHandlerOptions. */
+  isDependencyUnavailable?: (error: unknown) => boolean;
   metrics?: HttpMetrics;
   /** Middleware that runs before body parsing (the gateway's HTTPS check, say). */
   before?: RequestHandler[];
@@ -52,6 +54,7 @@ export function createApp(options: CreateAppOptions): ServiceApp {
       logger: options.logger,
       malformedBodyCode: options.malformedBodyCode ?? 'PKC_2008',
       malformedBodyCodeFor: options.malformedBodyCodeFor,
+      isDependencyUnavailable: options.isDependencyUnavailable,
     }),
   );
   return { app, metrics };

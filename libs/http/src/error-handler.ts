@@ -11,6 +11,11 @@ export interface ErrorHandlerOptions {
   malformedBodyCode: PkcCode;
   /** Per-request override: the token endpoint answers PKC_1001 for a body it cannot read. */
   malformedBodyCodeFor?: (req: Request) => PkcCode | undefined;
+  /**
+   * Whether an unexpected error means a dependency the service needs is away (its database
+   * restarting, say): answered 503 PKC_7003 and logged as a warning, not 500 PKC_7002.
+   */
+  isDependencyUnavailable?: (error: unknown) => boolean;
 }
 
 /** Where the response notes the PKC code it answered, for `pkc_errors_total` (see metrics.ts). */
@@ -56,6 +61,14 @@ export function createErrorHandler(options: ErrorHandlerOptions): ErrorRequestHa
     if (bodyProblem !== undefined) {
       const code = options.malformedBodyCodeFor?.(req) ?? options.malformedBodyCode;
       sendErrorEnvelope(res, httpStatusOf(code), code, bodyProblem);
+      return;
+    }
+    if (options.isDependencyUnavailable?.(error) === true) {
+      options.logger.warn(
+        { err: error, requestId: requestIdOf(res), method: req.method, path: scrubSecrets(req.path) },
+        'dependency unavailable; answered 503',
+      );
+      sendErrorEnvelope(res, 503, 'PKC_7003');
       return;
     }
     options.logger.error(

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { createApp, createHttpMetrics, listen, type CreateAppOptions, type HttpMetrics, type ReadinessCheck } from '@pwa/http';
-import { createPool, migrate, pingDatabase, type Pool } from '@pwa/db';
+import { createPool, isDatabaseUnavailable, migrate, pingDatabase, type Pool } from '@pwa/db';
 import { createLogger, type Logger } from '@pwa/logging';
 import type { BaseServiceEnv } from '@pwa/config';
 import { stopInOrder, type ShutdownSequence } from './graceful-shutdown';
@@ -83,6 +83,7 @@ export async function hostService(options: ServiceHostOptions): Promise<HostedSe
     logger,
     readinessChecks,
     malformedBodyCodeFor: options.malformedBodyCodeFor,
+    isDependencyUnavailable: isDatabaseUnavailable,
     metrics,
     routes: (expressApp) => options.routes?.(expressApp, context),
   });

@@ -23,6 +23,7 @@ beforeAll(async () => {
     serviceName: 'http-test',
     logger,
     jsonBodyLimit: '1kb',
+    isDependencyUnavailable: (error) => (error as { code?: unknown }).code === '57P03',
     routes: (expressApp) => {
       expressApp.post('/echo/:id', (req, res) => {
         res.json({ success: true, data: { id: req.params.id, body: req.body as unknown } });
@@ -34,6 +35,9 @@ beforeAll(async () => {
       });
       expressApp.get('/refuse', () => {
         throw new PkcError('PKC_7001', undefined, { headers: { 'Retry-After': '60' } });
+      });
+      expressApp.get('/database-away', () => {
+        throw Object.assign(new Error('the database system is starting up'), { code: '57P03' });
       });
       expressApp.get('/crash', () => {
         throw new Error('database password=hunter2 at postgres://app:hunter2@db/x');
@@ -121,6 +125,13 @@ describe('the service app factory', () => {
     const logged = logLines.join('');
     expect(logged).toContain('unhandled error');
     expect(logged).not.toContain('app:hunter2@');
+  });
+
+  it('when a route meets an error that says a dependency is away, then the partner sees 503 PKC_7003, not 500', async () => {
+    const response = await fetch(`${baseUrl}/database-away`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ success: false, code: 'PKC_7003', message: 'Service temporarily unavailable; nothing was created' });
+    expect(logLines.join('')).toContain('dependency unavailable; answered 503');
   });
 
   it('when requests were served, then /metrics has RED metrics labelled by route template', async () => {

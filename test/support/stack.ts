@@ -235,6 +235,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ENVIRONMENT: environment,
     AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey,
     WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKey,
+    // fund-partner checks the partner id with auth before it posts anything.
+    AUTH_URL: internalUrls.auth,
   };
   let extraServiceCount = 0;
 

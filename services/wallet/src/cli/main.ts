@@ -11,7 +11,7 @@ import { runOperatorCommand, operatorUsage, OperatorUsageError, type OperatorCon
 runOperatorCli<OperatorContext>({
   usage: operatorUsage,
   stringOptions: [
-    'phone', 'name', 'tier', 'kyc', 'status', 'currencies', 'freeze', 'unfreeze', 'add-currency', 'reference', 'transfer-id',
+    'phone', 'name', 'tier', 'kyc', 'status', 'currencies', 'freeze', 'unfreeze', 'add-currency', 'close-wallet', 'reopen-wallet', 'reference', 'transfer-id',
     'partner', 'type', 'currency', 'per-transaction', 'daily', 'weekly', 'monthly', 'yearly', 'per-hour-count', 'per-day-count',
   ],
   isUsageError: (error) => error instanceof OperatorUsageError,

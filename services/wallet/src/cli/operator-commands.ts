@@ -43,6 +43,9 @@ Users
               [--currencies LRD,USD|none]
   update-user <phone> [--name <name>] [--status active|suspended|closed] [--kyc pending|approved|rejected]
               [--tier Basic|Silver|Gold|Platinum] [--freeze LRD] [--unfreeze LRD] [--add-currency USD]
+              [--close-wallet USD] [--reopen-wallet USD]
+              a wallet closes only at a zero balance; closed, every quote and transfer in that
+              currency is refused with PKC_3003; reopened, it is active on the same ledger account
   show-user <phone>                                   profile and wallet balances
 
 Money (amounts in major units, at most 2 decimals: 1500.50)
@@ -78,6 +81,8 @@ export interface OperatorOptions {
   freeze?: string | undefined;
   unfreeze?: string | undefined;
   addCurrency?: string | undefined;
+  closeWallet?: string | undefined;
+  reopenWallet?: string | undefined;
   reference?: string | undefined;
   transferId?: string | undefined;
   partner?: string | undefined;
@@ -122,6 +127,8 @@ const commands: Record<string, CommandHandler> = {
       freeze: optional(options.freeze, parseCurrencyList),
       unfreeze: optional(options.unfreeze, parseCurrencyList),
       addCurrencies: optional(options.addCurrency, parseCurrencyList),
+      closeWallets: optional(options.closeWallet, parseCurrencyList),
+      reopenWallets: optional(options.reopenWallet, parseCurrencyList),
     });
     return { data: userView(user), text: describeUser(user) };
   },

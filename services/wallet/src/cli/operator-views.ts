@@ -9,7 +9,10 @@ import type { PostingOutcome } from '../use-cases/transfer-outcome';
  * What the CLI prints. Amounts are decimal strings of major units ("1500.50"), the form the
  * operator types, so that JSON output never carries money as a float.
  */
-export function userView(user: User): Record<string, unknown> {
+/** A user with the wallets the operator closed (show-user and update-user list them). */
+export type UserWithClosedWallets = User & { closedWallets?: readonly { currency: Currency; closedAt: Date }[] };
+
+export function userView(user: UserWithClosedWallets): Record<string, unknown> {
   return {
     userId: user.userId,
     phone: user.phone,
@@ -18,11 +21,15 @@ export function userView(user: User): Record<string, unknown> {
     kycStatus: user.kycStatus,
     tier: user.tier,
     wallets: user.wallets.map((wallet) => ({ currency: wallet.currency, status: wallet.status, balance: minorToDecimalText(wallet.balanceMinor) })),
+    closedWallets: (user.closedWallets ?? []).map((wallet) => ({ currency: wallet.currency, closedAt: wallet.closedAt.toISOString() })),
   };
 }
 
-export function describeUser(user: User): string {
-  const wallets = user.wallets.map((wallet) => `    ${wallet.currency}  ${minorToDecimalText(wallet.balanceMinor).padStart(16)}  ${wallet.status}`);
+export function describeUser(user: UserWithClosedWallets): string {
+  const wallets = [
+    ...user.wallets.map((wallet) => `    ${wallet.currency}  ${minorToDecimalText(wallet.balanceMinor).padStart(16)}  ${wallet.status}`),
+    ...(user.closedWallets ?? []).map((wallet) => `    ${wallet.currency}  ${''.padStart(16)}  closed since ${wallet.closedAt.toISOString()}`),
+  ];
   return [
     `user ${user.name}`,
     `  phone:          ${user.phone}`,

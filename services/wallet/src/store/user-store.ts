@@ -122,3 +122,36 @@ export async function insertWallet(client: PoolClient, userId: string, currency:
 export async function updateWalletStatus(client: PoolClient, userId: string, currency: Currency, status: WalletStatus): Promise<void> {
   await client.query(`UPDATE wallets SET status = $3, updated_at = now() WHERE user_id = $1 AND currency = $2`, [userId, currency, status]);
 }
+
+/** A wallet the operator closed: its ledger account is kept for a reopening. */
+export interface ClosedWallet {
+  currency: Currency;
+  accountId: string;
+  closedAt: Date;
+}
+
+export async function closedWalletsOfUser(db: Queryable, userId: string): Promise<ClosedWallet[]> {
+  const result = await db.query<{ currency: Currency; account_id: string; closed_at: Date }>(
+    'SELECT currency, account_id, closed_at FROM closed_wallets WHERE user_id = $1 ORDER BY currency',
+    [userId],
+  );
+  return result.rows.map((row) => ({ currency: row.currency, accountId: row.account_id, closedAt: row.closed_at }));
+}
+
+/** Moves the wallet row to closed_wallets (the caller has checked, under locks, that it holds nothing). */
+export async function closeWallet(client: PoolClient, userId: string, currency: Currency): Promise<void> {
+  await client.query(
+    `WITH closed AS (DELETE FROM wallets WHERE user_id = $1 AND currency = $2 RETURNING user_id, currency, account_id)
+     INSERT INTO closed_wallets (user_id, currency, account_id) SELECT user_id, currency, account_id FROM closed`,
+    [userId, currency],
+  );
+}
+
+/** Moves a closed wallet back to wallets, active, on the same ledger account. */
+export async function reopenWallet(client: PoolClient, userId: string, currency: Currency): Promise<void> {
+  await client.query(
+    `WITH reopened AS (DELETE FROM closed_wallets WHERE user_id = $1 AND currency = $2 RETURNING user_id, currency, account_id)
+     INSERT INTO wallets (user_id, currency, status, account_id) SELECT user_id, currency, 'active', account_id FROM reopened`,
+    [userId, currency],
+  );
+}

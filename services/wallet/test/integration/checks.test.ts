@@ -5,6 +5,7 @@ import {
   createTestPartner,
   createTestUser,
   expectLedgerInvariantsHold,
+  getJson,
   postJson,
   startWalletHarness,
   transferBody,
@@ -96,6 +97,23 @@ describe('POST /internal/checks', () => {
   it('when the user has no wallet in the currency, then PKC_3003', async () => {
     const user = await createTestUser(harness, { currencies: ['LRD'], balances: { LRD: 5_000n } });
     await expectRefusal(check(user.phone, { currency: 'USD' }), 404, 'PKC_3003');
+  });
+
+  it('when the operator closed the wallet, then checks and transfers in that currency are PKC_3003 and the account lists it no more; reopened, it passes again', async () => {
+    const user = await createTestUser(harness, { balances: { LRD: 5_000n } });
+    const closed = await changeUser(harness.pool, user.phone, { closeWallets: ['USD'] });
+    expect(closed.wallets.map((wallet) => wallet.currency)).toEqual(['LRD']);
+    expect(closed.closedWallets.map((wallet) => wallet.currency)).toEqual(['USD']);
+    await expectRefusal(check(user.phone), 404, 'PKC_3003');
+    await expectRefusal(check(user.phone, { type: 'disbursement' }), 404, 'PKC_3003');
+    const transfer = transferBody({ type: 'disbursement', partnerId, phone: user.phone, currency: 'USD', amountMinor: '1000' });
+    await expectRefusal(postJson(`${harness.baseUrl}/internal/transfers`, transfer), 404, 'PKC_3003');
+    const account = await getJson(`${harness.baseUrl}/partner/v1/account/${encodeURIComponent(user.phone)}`, { 'x-partner-id': partnerId });
+    expect(account.body.data.currencies).toEqual(['LRD']);
+    expect((await check(user.phone, { currency: 'LRD' })).status).toBe(200);
+
+    await changeUser(harness.pool, user.phone, { reopenWallets: ['USD'] });
+    expect((await check(user.phone, { type: 'disbursement' })).status).toBe(200);
   });
 
   it('when the wallet is frozen, then PKC_3004', async () => {

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -14,10 +16,29 @@ const databaseUrl = (() => {
   return url.toString();
 })();
 
+/**
+ * The auth service's internal partner lookup as the CLI reads it (GET /internal/partners/:id: 200
+ * with the partner's public view, 404 PKC_1009): the wallet's own tests stand in for auth here;
+ * test/e2e/operator-wallet.test.ts runs the CLI against the real auth service.
+ */
+const knownPartnerIds = new Set<string>();
+let authServer: Server;
+let authUrl: string;
+
+function knowPartner(): string {
+  const partnerId = randomUUID();
+  knownPartnerIds.add(partnerId);
+  return partnerId;
+}
+
 async function operator(environment: 'sandbox' | 'production', ...args: string[]): Promise<{ code: number; json: any }> {
+  return operatorWith({ AUTH_URL: authUrl }, environment, ...args);
+}
+
+async function operatorWith(extraEnv: Record<string, string>, environment: 'sandbox' | 'production', ...args: string[]): Promise<{ code: number; json: any }> {
   try {
     const { stdout } = await run('node', [cliPath, ...args, '--json'], {
-      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: environment, LOG_LEVEL: 'silent' },
+      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: environment, LOG_LEVEL: 'silent', ...extraEnv },
     });
     return { code: 0, json: JSON.parse(stdout) };
   } catch (error) {
@@ -30,12 +51,21 @@ const sandbox = (...args: string[]): Promise<{ code: number; json: any }> => ope
 
 beforeAll(async () => {
   await ensureDatabase(databaseUrl);
+  authServer = createServer((req, res) => {
+    const partnerId = /^\/internal\/partners\/([^/]+)$/.exec(req.url ?? '')?.[1] ?? '';
+    const known = knownPartnerIds.has(partnerId);
+    res.writeHead(known ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(known ? { partnerId, clientId: randomUUID(), name: 'Known Partner', status: 'active' } : { success: false, code: 'PKC_1009' }));
+  });
+  await new Promise<void>((resolve) => authServer.listen(0, '127.0.0.1', resolve));
+  authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
   const ledger = await sandbox('check-ledger');
   expect(ledger).toMatchObject({ code: 0, json: { ok: true, problems: [] } });
   await dropDatabase(databaseUrl);
+  await new Promise((resolve) => authServer.close(resolve));
 });
 
 describe('wallet operator CLI (built)', () => {
@@ -71,7 +101,7 @@ describe('wallet operator CLI (built)', () => {
       { currency: 'USD', status: 'active', balance: '0.00' },
     ]);
 
-    const partnerId = randomUUID();
+    const partnerId = knowPartner();
     const transferId = randomUUID();
     const funded = await sandbox('fund-partner', partnerId, 'USD', '2500', '--reference', 'bank ref 42', '--transfer-id', transferId);
     const fundedAgain = await sandbox('fund-partner', partnerId, 'USD', '2500', '--reference', 'bank ref 42', '--transfer-id', transferId);
@@ -91,8 +121,28 @@ describe('wallet operator CLI (built)', () => {
     expect(seed.code).toBe(1);
     expect(seed.json.error).toContain('sandbox');
     expect((await sandbox('show-user', '0770100003')).json.wallets[1]).toMatchObject({ currency: 'USD', balance: '0.00' });
-    const funding = await operator('production', 'fund-partner', randomUUID(), 'LRD', '100');
+    const funding = await operator('production', 'fund-partner', knowPartner(), 'LRD', '100');
     expect(funding).toMatchObject({ code: 0, json: { state: 'posted' } });
+  });
+
+  it('when a wallet is closed and reopened, then it leaves and rejoins the user on the same account; one holding money is refused', async () => {
+    await sandbox('create-user', '--phone', '0770100009', '--name', 'Siah Tarr');
+    await sandbox('credit-wallet', '0770100009', 'LRD', '12.50');
+    const withMoney = await sandbox('update-user', '0770100009', '--close-wallet', 'LRD');
+    expect(withMoney).toMatchObject({ code: 1, json: { error: expect.stringContaining('it holds 12.50 LRD') } });
+
+    const closed = await sandbox('update-user', '0770100009', '--close-wallet', 'USD');
+    expect(closed).toMatchObject({ code: 0, json: { wallets: [{ currency: 'LRD', balance: '12.50' }], closedWallets: [{ currency: 'USD' }] } });
+    expect(closed.json.wallets).toHaveLength(1);
+    expect((await sandbox('update-user', '0770100009', '--close-wallet', 'USD')).code).toBe(0);
+    expect(await sandbox('credit-wallet', '0770100009', 'USD', '1')).toMatchObject({ code: 1, json: { error: expect.stringContaining('has no USD wallet') } });
+    expect(await sandbox('update-user', '0770100009', '--freeze', 'USD')).toMatchObject({ code: 1, json: { error: expect.stringContaining('is closed') } });
+    expect(await sandbox('update-user', '0770100009', '--add-currency', 'USD')).toMatchObject({ code: 1, json: { error: expect.stringContaining('--reopen-wallet USD') } });
+    expect(await sandbox('update-user', '0770100009', '--close-wallet', 'USD', '--reopen-wallet', 'USD')).toMatchObject({ code: 1 });
+
+    const reopened = await sandbox('update-user', '0770100009', '--reopen-wallet', 'USD');
+    expect(reopened).toMatchObject({ code: 0, json: { wallets: [{ currency: 'LRD' }, { currency: 'USD', status: 'active', balance: '0.00' }], closedWallets: [] } });
+    expect((await sandbox('credit-wallet', '0770100009', 'USD', '1')).code).toBe(0);
   });
 
   it('when limits are shown and one is changed, then the new value applies and a never-binding limit is warned about', async () => {

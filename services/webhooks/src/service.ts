@@ -10,6 +10,9 @@ import { startDeliveryWorker, type DeliveryWorker } from './delivery/delivery-wo
 import { createWebhookMetrics } from './delivery/webhook-metrics';
 import { subscribeToEvents } from './events/subscriptions';
 import { mountPartnerRoutes } from './http/partner-routes';
+import { authPartnerDirectory } from './partner-directory/auth-directory-client';
+import { startDirectorySyncLoop, type DirectorySyncLoop } from './partner-directory/directory-sync-loop';
+import { rebuildPartnerDirectory } from './use-cases/partner-directory-sync';
 import type { WebhooksDependencies } from './use-cases/dependencies';
 
 export const webhooksSchema = 'webhooks';
@@ -22,12 +25,15 @@ export const webhooksMigrationsDirectory = path.join(__dirname, '..', 'migration
  */
 export async function startWebhooksService(config: Readonly<WebhooksConfig>): Promise<HostedService> {
   const logger = createLogger({ service: 'webhooks', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
-  const sealingKey = parseSealingKey(config.WEBHOOK_SECRET_SEALING_KEY);
+  const sealingKeys = [config.WEBHOOK_SECRET_SEALING_KEY, config.WEBHOOK_SECRET_SEALING_KEY_PREVIOUS]
+    .filter((key): key is string => key !== undefined)
+    .map(parseSealingKey);
   const applied = await migrate({ databaseUrl: config.DATABASE_URL, schema: webhooksSchema, directory: webhooksMigrationsDirectory });
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
   const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'webhooks', schema: webhooksSchema, maxConnections: config.DATABASE_POOL_MAX });
   let bus: Bus | undefined;
   let worker: DeliveryWorker | undefined;
+  let directorySync: DirectorySyncLoop | undefined;
   try {
     const httpMetrics = createHttpMetrics('webhooks');
     bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'webhooks', logger, registry: httpMetrics.registry });
@@ -36,7 +42,8 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
       pool,
       logger,
       metrics: createWebhookMetrics(httpMetrics.registry, pool),
-      sealingKey,
+      sealingKeys,
+      partnerDirectory: authPartnerDirectory(config.AUTH_URL, config.PARTNER_DIRECTORY_TIMEOUT_MS),
       settings: {
         attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
         retry: { delaysMs: config.WEBHOOK_RETRY_DELAYS_MS, jitterRatio: config.WEBHOOK_RETRY_JITTER_RATIO },
@@ -66,6 +73,10 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
       logger,
     );
     await subscribeToEvents(connectedBus, config.BUS_EXCHANGE, dependencies);
+    // After the queues exist, so every partner change is either in the directory's answer or in a
+    // partner event that is on its way.
+    directorySync = startDirectorySyncLoop(() => rebuildPartnerDirectory(dependencies), config.PARTNER_DIRECTORY_RETRY_MS, logger);
+    const runningSync = directorySync;
     const server = await listen(app, config.PORT, config.HOST);
     logger.info({ port: server.port, host: config.HOST, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }, 'listening');
     const running = worker;
@@ -76,11 +87,13 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
         { name: 'http listener', run: () => server.close() },
         { name: 'rabbitmq consumers', run: () => connectedBus.close() },
         { name: 'delivery worker', run: () => running.stop() },
+        { name: 'partner directory sync', run: () => runningSync.stop() },
       ],
       { name: 'postgres pool', run: () => pool.end() },
     ];
     return { name: 'webhooks', logger, pool, registry: httpMetrics.registry, port: server.port, shutdownSteps, stop: stopInOrder(shutdownSteps, logger) };
   } catch (error) {
+    await directorySync?.stop();
     await shutDownPartial(logger, pool, bus, worker);
     throw error;
   }

@@ -89,3 +89,52 @@ export async function updatePartner(client: PoolClient, partner: PartnerWithSecr
     ],
   );
 }
+
+/** A partner as the directory lists it: settings, current sealed webhook secrets and when either last changed. */
+export interface PartnerDirectoryRow {
+  partner: PartnerWithSecretHash;
+  webhookSecrets: { secretId: string; sealedSecret: Buffer; validFrom: Date; validUntil: Date | null }[];
+  /** The latest of the settings' change and the newest secret's creation, on the database clock. */
+  changedAt: Date;
+}
+
+interface DirectoryRawRow extends PartnerRow {
+  changed_at: Date;
+  webhook_secrets: { secret_id: string; sealed_secret: string; valid_from: string; valid_until: string | null }[];
+}
+
+/**
+ * One page of the partner directory in partner id order (keyset: the ids after `afterPartnerId`),
+ * each partner with its secrets valid now or later, read in one statement (one snapshot).
+ */
+export async function listPartnerDirectory(db: Queryable, afterPartnerId: string | null, limit: number, onlyPartnerId: string | null = null): Promise<PartnerDirectoryRow[]> {
+  const result = await db.query<DirectoryRawRow>(
+    `SELECT ${partnerColumns.split(', ').map((column) => `p.${column}`).join(', ')},
+            GREATEST(p.updated_at, COALESCE(s.newest_created_at, p.updated_at)) AS changed_at,
+            COALESCE(s.secrets, '[]'::json) AS webhook_secrets
+       FROM partners p
+       LEFT JOIN LATERAL (
+         SELECT max(w.created_at) AS newest_created_at,
+                json_agg(json_build_object('secret_id', w.secret_id, 'sealed_secret', encode(w.sealed_secret, 'base64'),
+                                           'valid_from', w.valid_from, 'valid_until', w.valid_until)
+                         ORDER BY w.valid_from, w.created_at)
+                  FILTER (WHERE w.valid_until IS NULL OR w.valid_until > now()) AS secrets
+           FROM webhook_secrets w WHERE w.partner_id = p.partner_id
+       ) s ON true
+      WHERE ($1::uuid IS NULL OR p.partner_id > $1::uuid) AND ($3::uuid IS NULL OR p.partner_id = $3::uuid)
+      ORDER BY p.partner_id
+      LIMIT $2`,
+    [afterPartnerId, limit, onlyPartnerId],
+  );
+  return result.rows.map((row) => ({
+    partner: toPartner(row),
+    changedAt: row.changed_at,
+    webhookSecrets: row.webhook_secrets.map((secret) => ({
+      secretId: secret.secret_id,
+      // encode(…, 'base64') wraps lines every 76 characters.
+      sealedSecret: Buffer.from(secret.sealed_secret.replace(/\s/g, ''), 'base64'),
+      validFrom: new Date(secret.valid_from),
+      validUntil: secret.valid_until === null ? null : new Date(secret.valid_until),
+    })),
+  }));
+}

@@ -6,8 +6,8 @@ import { seal } from '@pwa/sealing';
 import { generateClientSecret, hashClientSecret } from '../domain/client-secret';
 import { publicView, type Partner, type PartnerPermission, type PartnerStatus, type PartnerWithSecretHash } from '../domain/partner';
 import { generateWebhookSecret, webhookSecretAssociatedData } from '../domain/webhook-secret';
-import { insertPartner, lockPartnerByClientId, updatePartner } from '../store/partner-store';
-import { endCurrentWebhookSecrets, insertWebhookSecret, listCurrentWebhookSecrets } from '../store/webhook-secret-store';
+import { insertPartner, listPartnerDirectory, lockPartnerByClientId, updatePartner } from '../store/partner-store';
+import { endCurrentWebhookSecrets, insertWebhookSecret, listCurrentWebhookSecrets, type StoredWebhookSecret } from '../store/webhook-secret-store';
 
 export type { PartnerEventType };
 
@@ -42,9 +42,13 @@ export interface PartnerWithWebhookSecret extends Partner {
  * stored), read in the same transaction as the change, so a consumer that rebuilds its copy from
  * any one event has the secrets too.
  */
-async function recordPartnerEvent(client: PoolClient, type: PartnerEventType, partner: Partner): Promise<void> {
-  const secrets = await listCurrentWebhookSecrets(client, partner.partnerId);
-  const data: PartnerEventData = {
+export async function recordPartnerEvent(client: PoolClient, type: PartnerEventType, partner: Partner): Promise<void> {
+  const data = partnerEventDataOf(partner, await listCurrentWebhookSecrets(client, partner.partnerId));
+  await enqueueEvent(client, createEventEnvelope({ type, data, producer: 'auth' }));
+}
+
+function partnerEventDataOf(partner: Partner, secrets: readonly StoredWebhookSecret[]): PartnerEventData {
+  return {
     ...publicView(partner),
     webhookSecrets: secrets.map((secret) => ({
       secretId: secret.secretId,
@@ -53,7 +57,28 @@ async function recordPartnerEvent(client: PoolClient, type: PartnerEventType, pa
       validUntil: secret.validUntil === null ? null : secret.validUntil.toISOString(),
     })),
   };
-  await enqueueEvent(client, createEventEnvelope({ type, data, producer: 'auth' }));
+}
+
+/**
+ * A partner as the directory serves it to the services that keep a copy (webhooks): exactly the
+ * data of a version-1 partner event, with the time it last changed, which a consumer compares
+ * with the occurredAt of the events it applied.
+ */
+export type PartnerDirectoryEntry = PartnerEventData & { changedAt: string };
+
+export const partnerDirectoryPageMax = 500;
+
+/** One page of every partner in partner id order; nextAfter is the id to ask after, null on the last page. */
+export async function partnerDirectoryPage(pool: Pool, afterPartnerId: string | null, limit: number): Promise<{ partners: PartnerDirectoryEntry[]; nextAfter: string | null }> {
+  const rows = await listPartnerDirectory(pool, afterPartnerId, limit);
+  const partners = rows.map((row) => ({ ...partnerEventDataOf(row.partner, row.webhookSecrets), changedAt: row.changedAt.toISOString() }));
+  const last = rows.at(-1);
+  return { partners, nextAfter: rows.length === limit && last ? last.partner.partnerId : null };
+}
+
+export async function partnerDirectoryEntry(pool: Pool, partnerId: string): Promise<PartnerDirectoryEntry | undefined> {
+  const [row] = await listPartnerDirectory(pool, null, 1, partnerId);
+  return row && { ...partnerEventDataOf(row.partner, row.webhookSecrets), changedAt: row.changedAt.toISOString() };
 }
 
 /** Creates a webhook secret for the partner and stores it sealed; returns it in clear once. */

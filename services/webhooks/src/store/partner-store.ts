@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@pwa/db';
-import type { PartnerEvent } from '@pwa/contracts';
+import type { PartnerEvent, PartnerEventData } from '@pwa/contracts';
 
 /** A partner's webhook secret as auth sealed it: opened only in memory, when an attempt is signed. */
 export interface SealedWebhookSecret {
@@ -31,7 +31,15 @@ interface PartnerRow {
  * (published before secrets existed) keeps the secrets already known.
  */
 export async function applyPartnerEvent(client: PoolClient, event: PartnerEvent): Promise<boolean> {
-  const { data } = event;
+  return applyPartnerData(client, event.data, event.occurredAt);
+}
+
+/**
+ * The same replacement for a partner read from auth's directory: its changedAt stands where an
+ * event's occurredAt would, so an event newer than the directory's answer still wins, and the
+ * directory's answer replaces a copy older than it (a restored or partly rebuilt table).
+ */
+export async function applyPartnerData(client: Pool | PoolClient, data: PartnerEventData, changedAt: string): Promise<boolean> {
   const secrets = data.webhookSecrets === undefined ? null : JSON.stringify(data.webhookSecrets);
   const result = await client.query(
     `INSERT INTO partners (partner_id, client_id, status, webhook_url, webhook_secrets, source_occurred_at)
@@ -41,7 +49,7 @@ export async function applyPartnerEvent(client: PoolClient, event: PartnerEvent)
        webhook_secrets = CASE WHEN $5::jsonb IS NULL THEN partners.webhook_secrets ELSE excluded.webhook_secrets END,
        source_occurred_at = excluded.source_occurred_at, updated_at = now()
      WHERE partners.source_occurred_at <= excluded.source_occurred_at`,
-    [data.partnerId.toLowerCase(), data.clientId, data.status, data.webhookUrl, secrets, event.occurredAt],
+    [data.partnerId.toLowerCase(), data.clientId, data.status, data.webhookUrl, secrets, changedAt],
   );
   return (result.rowCount ?? 0) > 0;
 }

@@ -7,6 +7,7 @@ import { sendWebhook, type SendResult } from '../delivery/http-sender';
 import { completeAttempt, type AttemptRecord, type ClaimedDelivery, type NextState } from '../store/delivery-store';
 import { findPartner, type WebhookPartner } from '../store/partner-store';
 import type { WebhooksDependencies } from './dependencies';
+import { learnUnknownPartner } from './partner-directory-sync';
 
 /**
  * One attempt of a claimed delivery: look up where and how to send (the partner's current URL and
@@ -15,7 +16,8 @@ import type { WebhooksDependencies } from './dependencies';
  */
 export async function attemptDelivery(dependencies: WebhooksDependencies, claimed: ClaimedDelivery): Promise<void> {
   const startedAt = new Date();
-  const partner = await findPartner(dependencies.pool, claimed.partnerId);
+  // A partner not known here (onboarded before this service's queue existed, say) is asked of auth.
+  const partner = (await findPartner(dependencies.pool, claimed.partnerId)) ?? (await learnUnknownPartner(dependencies, claimed.partnerId));
   if (partner?.webhookUrl === null) {
     await finish(dependencies, claimed, failedAttempt(claimed, startedAt, 'no webhook URL registered', 0), { status: 'skipped' });
     return;
@@ -79,18 +81,31 @@ async function send(dependencies: WebhooksDependencies, claimed: ClaimedDelivery
 function openSecrets(dependencies: WebhooksDependencies, partner: WebhookPartner): SigningSecret[] {
   const opened: SigningSecret[] = [];
   for (const sealed of partner.secrets) {
-    try {
-      opened.push({
-        secretId: sealed.secretId,
-        secret: openFromBase64(sealed.sealedSecret, dependencies.sealingKey, `${partner.partnerId}:${sealed.secretId}`),
-        validFrom: new Date(sealed.validFrom),
-        validUntil: sealed.validUntil === null ? null : new Date(sealed.validUntil),
-      });
-    } catch {
+    const secret = openWithAnyKey(dependencies.sealingKeys, sealed.sealedSecret, `${partner.partnerId}:${sealed.secretId}`);
+    if (secret === undefined) {
       dependencies.logger.error({ partnerId: partner.partnerId, secretId: sealed.secretId }, 'webhook secret could not be opened with the sealing key');
+      continue;
     }
+    opened.push({
+      secretId: sealed.secretId,
+      secret,
+      validFrom: new Date(sealed.validFrom),
+      validUntil: sealed.validUntil === null ? null : new Date(sealed.validUntil),
+    });
   }
   return opened;
+}
+
+/** The current key first; the previous one only while a rotation re-seals the stored secrets. */
+function openWithAnyKey(keys: readonly Buffer[], sealedBase64: string, associatedData: string): string | undefined {
+  for (const key of keys) {
+    try {
+      return openFromBase64(sealedBase64, key, associatedData);
+    } catch {
+      // not sealed under this key
+    }
+  }
+  return undefined;
 }
 
 function noSend(error: string): SendResult {

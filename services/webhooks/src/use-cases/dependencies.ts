@@ -3,6 +3,7 @@ import type { Logger } from '@pwa/logging';
 import type { TargetPolicy } from '../domain/address-policy';
 import type { RetryPolicy } from '../domain/retry-schedule';
 import type { WebhookMetrics } from '../delivery/webhook-metrics';
+import type { PartnerDirectory } from '../partner-directory/auth-directory-client';
 
 export interface DeliverySettings {
   attemptTimeoutMs: number;
@@ -15,8 +16,13 @@ export interface WebhooksDependencies {
   pool: Pool;
   logger: Logger;
   metrics: WebhookMetrics;
-  /** Opens the sealed webhook secrets; held only in memory. */
-  sealingKey: Buffer;
+  /**
+   * Open the sealed webhook secrets, tried in order: WEBHOOK_SECRET_SEALING_KEY, then, during a
+   * rotation of that key, WEBHOOK_SECRET_SEALING_KEY_PREVIOUS. Held only in memory.
+   */
+  sealingKeys: readonly Buffer[];
+  /** Auth's partner directory, read to rebuild the local copy of partners. */
+  partnerDirectory: PartnerDirectory;
   settings: DeliverySettings;
   /** Asks the worker to look for due deliveries now rather than at its next poll. */
   wakeWorker: () => void;

@@ -1,8 +1,10 @@
 # syntax=docker/dockerfile:1
-# One image per service, built from this one file: SERVICE picks the entry point.
-#   docker build --build-arg SERVICE=wallet -t pwa-wallet .
-# SERVICE is one of: gateway auth wallet quotes collections disbursements webhooks.
-# docker-compose.yml builds all seven this way.
+# One image holds all seven services; the container's command chooses one:
+#   docker build -t partner-wallet-api:local .
+#   docker run ... partner-wallet-api:local node services/wallet/dist/main.js      # a service
+#   docker run ... partner-wallet-api:local node services/wallet/dist/migrate.js   # its migrations
+# The Helm chart (image.repository) and docker-compose.yml run this image the same way
+# (docs/operations.md, "The image").
 #
 # Note: `npm ci` needs a lockfile that lists every optional platform package. Against the public
 # npm registry that holds; a mirror lacking the non-Linux builds (of @swc/core, say) makes npm ci
@@ -12,9 +14,33 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
+# Dependencies first, from the manifests alone: this layer and `npm ci` stay cached until a
+# package.json or the lockfile changes. Every workspace's package.json is listed (npm ci links the
+# workspaces from them); test/deploy/dockerfile.test.ts fails when one is missing.
+COPY package.json package-lock.json ./
+COPY libs/bus/package.json libs/bus/
+COPY libs/config/package.json libs/config/
+COPY libs/contracts/package.json libs/contracts/
+COPY libs/db/package.json libs/db/
+COPY libs/errors/package.json libs/errors/
+COPY libs/http/package.json libs/http/
+COPY libs/logging/package.json libs/logging/
+COPY libs/money/package.json libs/money/
+COPY libs/phone/package.json libs/phone/
+COPY libs/runtime/package.json libs/runtime/
+COPY libs/sealing/package.json libs/sealing/
+COPY libs/telemetry/package.json libs/telemetry/
+COPY services/auth/package.json services/auth/
+COPY services/collections/package.json services/collections/
+COPY services/disbursements/package.json services/disbursements/
+COPY services/gateway/package.json services/gateway/
+COPY services/quotes/package.json services/quotes/
+COPY services/wallet/package.json services/wallet/
+COPY services/webhooks/package.json services/webhooks/
+RUN npm ci --no-audit --no-fund
+# Then the sources, the build, and the production dependencies only.
 COPY . .
-RUN npm ci --no-audit --no-fund \
- && npm run build \
+RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 # The runtime tree: manifests, production node_modules (the @pwa/* workspace links are relative
 # symlinks and stay valid), compiled libs and services, and the SQL migrations the services run at
@@ -27,19 +53,15 @@ RUN mkdir /out \
  && find /out/libs /out/services -name '*.tsbuildinfo' -delete
 
 FROM ${NODE_IMAGE} AS runtime
-ARG SERVICE
-RUN test -n "$SERVICE" || { echo 'build with --build-arg SERVICE=<gateway|auth|wallet|quotes|collections|disbursements|webhooks>' >&2; exit 1; }
-ENV NODE_ENV=production \
-    SERVICE=${SERVICE}
+ENV NODE_ENV=production
+# A fixed unprivileged user, uid/gid 10001: the chart's podSecurityContext (runAsUser/runAsGroup
+# 10001), so files and the user match whether Kubernetes or docker chooses the uid.
+RUN groupadd --system --gid 10001 pwa \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin pwa
 WORKDIR /app
+# The code is owned by root and read-only to the service.
 COPY --from=build --chown=root:root /out/ /app/
-RUN test -f "services/${SERVICE}/dist/main.js" || { echo "no such service: ${SERVICE}" >&2; exit 1; } \
- && printf '%s\n' '#!/bin/sh' 'set -e' 'exec node "/app/services/${SERVICE}/dist/main.js" "$@"' > /usr/local/bin/pwa-service \
- && chmod 0755 /usr/local/bin/pwa-service
-# The code is owned by root and read-only to the service; it runs as the image's unprivileged user.
-USER node
-# Liveness: /healthz on the service's port (the gateway serves it on its admin port only).
-HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD node -e "const e=process.env,d={auth:4101,wallet:4102,quotes:4103,collections:4104,disbursements:4105,webhooks:4106};const p=e.SERVICE==='gateway'?(e.ADMIN_PORT||9400):(e.PORT||d[e.SERVICE]);fetch('http://127.0.0.1:'+p+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+USER 10001:10001
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["/usr/local/bin/pwa-service"]
+# No default service: the command chooses one (see the top of this file).
+CMD ["node", "-e", "console.error('partner-wallet-api: give the command, e.g. node services/wallet/dist/main.js (or .../migrate.js); services: gateway auth wallet quotes collections disbursements webhooks'); process.exit(64)"]

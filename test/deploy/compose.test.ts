@@ -30,6 +30,7 @@ const internalServices = [
 
 interface ComposeService {
   image?: string;
+  command?: string[] | string;
   build?: { context?: string; dockerfile?: string; args?: Record<string, string> };
   environment?: Record<string, string | null>;
   ports?: Array<string | { target: number | string; published?: number | string; host_ip?: string }>;
@@ -137,11 +138,28 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it.each(internalServices)('when resolved, then $name is built from the Dockerfile with its port, env and readiness check', ({ name, port, env }) => {
+  it('when resolved, then the seven services run the one image built from the Dockerfile, each with the command that chooses it', () => {
+    const names = ['gateway', ...internalServices.map(({ name }) => name)];
+    expect(new Set(names.map((name) => svc(name).image))).toEqual(new Set(['partner-wallet-api:local']));
+    for (const name of names) {
+      const service = svc(name);
+      expect(path.basename(service.build?.dockerfile ?? '')).toBe('Dockerfile');
+      expect(path.resolve(service.build?.context ?? '')).toBe(repoRoot);
+      expect(service.build?.args ?? {}).toEqual({});
+      expect(service.command).toEqual(['node', `services/${name}/dist/main.js`]);
+    }
+  });
+
+  it('when PWA_IMAGE is set, then every service runs that image', () => {
+    const result = composeConfig({ ...requiredSecrets, PWA_IMAGE: 'registry.example.com/partner-wallet-api:1.2.3' });
+    expect(result.status).toBe(0);
+    const resolved = (compose.json ? JSON.parse(result.stdout) : parseYaml(result.stdout)) as ComposeModel;
+    const images = ['gateway', ...internalServices.map(({ name }) => name)].map((name) => resolved.services[name]?.image);
+    expect(new Set(images)).toEqual(new Set(['registry.example.com/partner-wallet-api:1.2.3']));
+  });
+
+  it.each(internalServices)('when resolved, then $name has its port, env and readiness check', ({ name, port, env }) => {
     const service = svc(name);
-    expect(service.build?.args?.SERVICE).toBe(name);
-    expect(path.basename(service.build?.dockerfile ?? '')).toBe('Dockerfile');
-    expect(path.resolve(service.build?.context ?? '')).toBe(repoRoot);
     expect(service.environment?.HOST).toBe('0.0.0.0');
     expect(service.environment?.PORT).toBe(String(port));
     for (const key of env) expect(service.environment?.[key]).toEqual(expect.any(String));
@@ -162,7 +180,6 @@ describe('docker-compose.yml', () => {
 
   it('when resolved, then the gateway publishes 8443 only, reaches every service and mounts its TLS pair', () => {
     const gateway = svc('gateway');
-    expect(gateway.build?.args?.SERVICE).toBe('gateway');
     expect(portsOf(gateway)).toEqual([expect.objectContaining({ published: '8443', target: '8443' })]);
     expect(gateway.environment).toMatchObject({
       HOST: '0.0.0.0',

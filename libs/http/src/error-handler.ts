@@ -97,6 +97,19 @@ function describeBodyParserError(error: unknown): string | undefined {
   return clientError && expose === true ? 'Request could not be read' : undefined;
 }
 
+/**
+ * For an error that says the request body could not be read (a body refusal of the shared rules,
+ * or one of body-parser's), the partner-facing message; undefined for any other error. The token
+ * endpoints answer these with their own code (PKC_1001) and say the same thing. body-parser's own
+ * messages may quote the body (a secret), so they are never repeated.
+ */
+export function unreadableBodyMessageOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { type, status } = error as { type?: unknown; status?: unknown };
+  if (typeof type !== 'string' || typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  return bodyRefusalMessageOf(error) ?? describeBodyParserType(type) ?? 'Request body could not be read';
+}
+
 function describeBodyParserType(type: unknown): string | undefined {
   switch (type) {
     case 'entity.parse.failed':

@@ -15,7 +15,7 @@ export { findUnsafeText, textProblemOf, textProblemDescriptions, type TextProble
 export { requestTargetProblemOf } from './request-target';
 export { createHttpMetrics, type HttpMetrics } from './metrics';
 export { operationalRoutes, beginDraining, isDraining, resetDrainingForTests, type ReadinessCheck } from './health';
-export { createErrorHandler, notFoundHandler, sendErrorEnvelope } from './error-handler';
+export { createErrorHandler, notFoundHandler, sendErrorEnvelope, unreadableBodyMessageOf } from './error-handler';
 export { requestIdMiddleware, requestIdOf, requestIdHeader, traceparentHeader } from './request-id';
 export { listen, listenServer, closeServer, type RunningServer } from './server';
 export {

@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Pool } from '@pwa/db';
+import { unreadableBodyMessageOf } from '@pwa/http';
 import { parseClientCredentials, tokenRefusal } from '../domain/token-request';
 import { issueAccessToken, type TokenSettings } from '../use-cases/issue-access-token';
 import type { SigningKeyring } from '../use-cases/signing-keyring';
@@ -31,26 +32,10 @@ export function mountTokenRoutes(app: Express, pool: Pool, keyring: SigningKeyri
  * invalid_request, with the challenge, like every other 401 of this endpoint.
  */
 const unreadableTokenBodies: ErrorRequestHandler = (error, _req, _res, next) => {
-  if (isBodyParserError(error)) {
-    next(tokenRefusal('PKC_1001', 'invalid_request', unreadableBodyMessageOf(error)));
+  const message = unreadableBodyMessageOf(error);
+  if (message !== undefined) {
+    next(tokenRefusal('PKC_1001', 'invalid_request', message));
     return;
   }
   next(error);
 };
-
-/**
- * A body refusal of the shared body rules (wrong Content-Type, say) has a message written for the
- * partner; body-parser's own messages may quote the body (a secret), so they are never repeated.
- */
-function unreadableBodyMessageOf(error: unknown): string {
-  const { name, message } = error as { name?: unknown; message?: unknown };
-  if (name === 'BodyRefusal' && typeof message === 'string') return message;
-  return 'Request body could not be read: send client_id and client_secret as JSON or a form';
-}
-
-/** body-parser marks its errors with a string `type` such as "entity.parse.failed" and a 4xx status. */
-function isBodyParserError(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { type, status } = error as { type?: unknown; status?: unknown };
-  return typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500;
-}

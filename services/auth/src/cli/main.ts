@@ -7,13 +7,13 @@ import { runOperatorCommand, operatorUsage, OperatorUsageError, type OperatorCon
 /** The auth operator CLI (partners, secrets, signing keys); the shared runner handles --json, usage and exit codes. */
 runOperatorCli<OperatorContext>({
   usage: operatorUsage,
-  stringOptions: ['name', 'permissions', 'status', 'rate-limit', 'webhook-url', 'overlap-hours'],
+  stringOptions: ['name', 'permissions', 'status', 'rate-limit', 'webhook-url', 'overlap-hours', 'from-key-env'],
   isUsageError: (error) => error instanceof OperatorUsageError,
   open: async () => {
     const config = readAuthStoreConfig(process.env);
     await migrate({ databaseUrl: config.DATABASE_URL, schema: authSchema, directory: authMigrationsDirectory });
     const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'operator-cli', schema: authSchema, maxConnections: 2 });
-    return { context: { pool, config }, close: () => pool.end() };
+    return { context: { pool, config, environmentVariable: (name: string) => process.env[name] }, close: () => pool.end() };
   },
   run: (context, command, args, options) => runOperatorCommand(context, command, args, options),
 });

@@ -4,7 +4,8 @@ import type { AuthStoreConfig } from '../config';
 import { isPartnerStatus, parsePermissionList, publicView, type Partner, type PartnerStatus } from '../domain/partner';
 import { parsePartnerName, parseRateLimit, parseWebhookUrl } from '../domain/partner-settings';
 import { defaultWebhookSecretOverlapHours, parseOverlapHours, webhookSecretOverlapHoursMax } from '../domain/webhook-secret';
-import { changePartner, onboardPartner, rotateClientSecret, rotateWebhookSecret, PartnerNotFoundError } from '../use-cases/manage-partners';
+import { changePartner, onboardPartner, resealWebhookSecrets, rotateClientSecret, rotateWebhookSecret, PartnerNotFoundError } from '../use-cases/manage-partners';
+import { reencryptSigningKeys } from './signing-key-reencryption';
 import { SigningKeyring } from '../use-cases/signing-keyring';
 import { findPartnerByClientId, listPartners } from '../store/partner-store';
 
@@ -33,6 +34,16 @@ Partners
 Signing keys
   rotate-signing-key      new tokens are signed with a new key; tokens already issued stay valid
 
+Key rotation (docs/operations.md, Rotating secrets; keys come from the environment, never the command line)
+  reseal-webhook-secrets --from-key-env <VARIABLE>
+          re-seals every stored webhook secret from the key in <VARIABLE> (the old one) to
+          WEBHOOK_SECRET_SEALING_KEY (the new one) and publishes partner.updated for each partner;
+          the secrets themselves do not change. Safe to run again.
+  reencrypt-signing-keys --from-key-env <VARIABLE>
+          re-encrypts every signing key from the key in <VARIABLE> (the old one) to
+          AUTH_KEY_ENCRYPTION_KEY (the new one), all or nothing; restart auth with the new key
+          right after. The signing keys and the tokens do not change. Safe to run again.
+
 Every change is published as a partner.* event. --json prints one JSON object per command.
 onboard and rotate-webhook-secret need WEBHOOK_SECRET_SEALING_KEY; rotate-signing-key needs AUTH_KEY_ENCRYPTION_KEY.
 `;
@@ -40,6 +51,8 @@ onboard and rotate-webhook-secret need WEBHOOK_SECRET_SEALING_KEY; rotate-signin
 export interface OperatorContext {
   pool: Pool;
   config: Readonly<AuthStoreConfig>;
+  /** Reads one named environment variable: the old key of a rotation, named by --from-key-env. */
+  environmentVariable: (name: string) => string | undefined;
 }
 
 export interface OperatorOptions {
@@ -49,6 +62,7 @@ export interface OperatorOptions {
   rateLimit?: string | undefined;
   webhookUrl?: string | undefined;
   overlapHours?: string | undefined;
+  fromKeyEnv?: string | undefined;
 }
 
 export interface OperatorResult {
@@ -129,6 +143,29 @@ const commands: Record<string, CommandHandler> = {
       text: `${describePartner(rotated)}\nnew webhook secret: ${rotated.webhookSecret}\n(shown once; ${previous})`,
     };
   },
+  'reseal-webhook-secrets': async ({ pool, config, environmentVariable }, _args, options) => {
+    const newKey = requireWebhookSecretSealingKey(config, 'reseal-webhook-secrets');
+    const oldKey = oldKeyFrom(environmentVariable, options.fromKeyEnv, 'WEBHOOK_SECRET_SEALING_KEY', newKey);
+    const outcome = await resealWebhookSecrets(pool, oldKey, newKey);
+    return {
+      data: outcome,
+      text:
+        `re-sealed ${outcome.resealed} webhook secret(s) of ${outcome.partners} partner(s) under the new WEBHOOK_SECRET_SEALING_KEY ` +
+        `(${outcome.alreadyUnderNewKey} were already); partner.updated published for each partner changed`,
+    };
+  },
+  'reencrypt-signing-keys': async ({ pool, config, environmentVariable }, _args, options) => {
+    if (config.AUTH_KEY_ENCRYPTION_KEY === undefined) throw new Error('reencrypt-signing-keys needs AUTH_KEY_ENCRYPTION_KEY (the new key)');
+    const newKey = Buffer.from(config.AUTH_KEY_ENCRYPTION_KEY, 'base64');
+    const oldKey = oldKeyFrom(environmentVariable, options.fromKeyEnv, 'AUTH_KEY_ENCRYPTION_KEY', newKey);
+    const outcome = await reencryptSigningKeys(pool, oldKey, newKey);
+    return {
+      data: outcome,
+      text:
+        `re-encrypted ${outcome.reencrypted} of ${outcome.keys} signing key(s) under the new AUTH_KEY_ENCRYPTION_KEY ` +
+        `(${outcome.alreadyUnderNewKey} were already); restart auth with the new key now`,
+    };
+  },
   'rotate-signing-key': async ({ pool, config }) => {
     if (config.AUTH_KEY_ENCRYPTION_KEY === undefined) throw new Error('rotate-signing-key needs AUTH_KEY_ENCRYPTION_KEY');
     // The grace period only matters for reads of the published set, so the default lifetime is fine here.
@@ -178,6 +215,24 @@ function requireWebhookSecretSealingKey(config: Readonly<AuthStoreConfig>, comma
     throw new Error(`${command} needs WEBHOOK_SECRET_SEALING_KEY (base64 of 32 bytes) to seal the webhook secret`);
   }
   return parseSealingKey(config.WEBHOOK_SECRET_SEALING_KEY);
+}
+
+const environmentVariableName = /^[A-Z_][A-Z0-9_]{0,100}$/;
+
+/**
+ * The old key of a rotation, from the environment variable the operator names (a key on the
+ * command line would show in `ps` and shell history). It must differ from the new key.
+ */
+function oldKeyFrom(read: (name: string) => string | undefined, variable: string | undefined, newKeyVariable: string, newKey: Buffer): Buffer {
+  if (variable === undefined) throw new OperatorUsageError('Missing --from-key-env <VARIABLE> (the environment variable that holds the old key)');
+  if (!environmentVariableName.test(variable)) throw new OperatorUsageError('--from-key-env takes the name of an environment variable (A-Z, 0-9, _), not a key');
+  if (variable === newKeyVariable) throw new OperatorUsageError(`--from-key-env names the old key; ${newKeyVariable} holds the new one`);
+  const value = read(variable);
+  if (value === undefined || value === '') throw new OperatorUsageError(`${variable} is not set: put the old key in it`);
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new OperatorUsageError(`${variable} must be base64 of exactly 32 bytes`);
+  if (key.equals(newKey)) throw new OperatorUsageError(`${variable} and ${newKeyVariable} hold the same key; put the new key in ${newKeyVariable}`);
+  return key;
 }
 
 function parseStatus(text: string): PartnerStatus {

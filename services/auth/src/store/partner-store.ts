@@ -138,3 +138,8 @@ export async function listPartnerDirectory(db: Queryable, afterPartnerId: string
     })),
   }));
 }
+
+/** Marks the partner changed now (its directory entry's changedAt) without changing a setting: its secrets were re-sealed. */
+export async function touchPartner(client: PoolClient, partnerId: string): Promise<void> {
+  await client.query('UPDATE partners SET updated_at = now() WHERE partner_id = $1', [partnerId]);
+}

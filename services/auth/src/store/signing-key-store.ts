@@ -59,3 +59,13 @@ export async function insertSigningKey(client: PoolClient, kid: string, publicJw
     [kid, JSON.stringify(publicJwk), sealedPrivateKey],
   );
 }
+
+/** Every signing key, retired ones too, locked for the caller's transaction (a key-encryption-key rotation). */
+export async function lockAllSigningKeys(client: PoolClient): Promise<SigningKeyRow[]> {
+  const result = await client.query<RawRow>(`SELECT ${signingKeyColumns} FROM signing_keys ORDER BY created_at FOR UPDATE`);
+  return result.rows.map(toRow);
+}
+
+export async function replacePrivateKeyCiphertext(client: PoolClient, kid: string, privateKeyCiphertext: Buffer): Promise<void> {
+  await client.query('UPDATE signing_keys SET private_key_ciphertext = $2 WHERE kid = $1', [kid, privateKeyCiphertext]);
+}

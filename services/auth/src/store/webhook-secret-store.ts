@@ -56,3 +56,16 @@ export async function insertWebhookSecret(client: PoolClient, partnerId: string,
     [partnerId, secretId, sealedSecret],
   );
 }
+
+/** Every webhook secret of the partner, ended ones too (a key rotation re-seals them all), locked for the caller's transaction. */
+export async function lockAllWebhookSecrets(client: PoolClient, partnerId: string): Promise<StoredWebhookSecret[]> {
+  const result = await client.query<WebhookSecretRow>(
+    `SELECT secret_id, sealed_secret, valid_from, valid_until FROM webhook_secrets WHERE partner_id = $1 ORDER BY valid_from, created_at FOR UPDATE`,
+    [partnerId],
+  );
+  return result.rows.map((row) => ({ secretId: row.secret_id, sealedSecret: row.sealed_secret, validFrom: row.valid_from, validUntil: row.valid_until }));
+}
+
+export async function replaceSealedWebhookSecret(client: PoolClient, partnerId: string, secretId: string, sealedSecret: Buffer): Promise<void> {
+  await client.query('UPDATE webhook_secrets SET sealed_secret = $3 WHERE partner_id = $1 AND secret_id = $2', [partnerId, secretId, sealedSecret]);
+}

@@ -2,12 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@pwa/db';
 import { enqueueEvent } from '@pwa/bus';
 import { createEventEnvelope, type PartnerEventData, type PartnerEventType } from '@pwa/contracts';
-import { seal } from '@pwa/sealing';
+import { open, seal } from '@pwa/sealing';
 import { generateClientSecret, hashClientSecret } from '../domain/client-secret';
 import { publicView, type Partner, type PartnerPermission, type PartnerStatus, type PartnerWithSecretHash } from '../domain/partner';
 import { generateWebhookSecret, webhookSecretAssociatedData } from '../domain/webhook-secret';
-import { insertPartner, listPartnerDirectory, lockPartnerByClientId, updatePartner } from '../store/partner-store';
-import { endCurrentWebhookSecrets, insertWebhookSecret, listCurrentWebhookSecrets, type StoredWebhookSecret } from '../store/webhook-secret-store';
+import { insertPartner, listPartnerDirectory, listPartners, lockPartnerByClientId, touchPartner, updatePartner } from '../store/partner-store';
+import {
+  endCurrentWebhookSecrets,
+  insertWebhookSecret,
+  listCurrentWebhookSecrets,
+  lockAllWebhookSecrets,
+  replaceSealedWebhookSecret,
+  type StoredWebhookSecret,
+} from '../store/webhook-secret-store';
 
 export type { PartnerEventType };
 
@@ -173,4 +180,64 @@ export async function rotateWebhookSecret(
       previousSecretsValidUntil: previousEnd === null ? null : previousEnd.toISOString(),
     };
   });
+}
+
+export interface ResealOutcome {
+  partners: number;
+  /** Secrets sealed under the old key and now under the new one. */
+  resealed: number;
+  /** Secrets that opened with the new key already (a repeated or interrupted run). */
+  alreadyUnderNewKey: number;
+}
+
+/** A stored secret opens with neither key: the rotation stops before changing that partner. */
+export class UnopenableWebhookSecretError extends Error {
+  constructor(readonly partnerId: string, readonly secretId: string) {
+    super(`Webhook secret ${secretId} of partner ${partnerId} opens with neither the old nor the new sealing key; nothing of that partner was changed`);
+    this.name = 'UnopenableWebhookSecretError';
+  }
+}
+
+/**
+ * Re-seals every stored webhook secret (ended ones too) from the old sealing key to the new one,
+ * one partner per transaction under its row lock, and publishes partner.updated for each partner
+ * changed, so the webhooks service's copy carries the secrets sealed under the new key. The secret
+ * values never change: partners verify as before. A secret that opens with the new key already is
+ * left alone, so the command can be run again after an interruption.
+ */
+export async function resealWebhookSecrets(pool: Pool, oldKey: Buffer, newKey: Buffer): Promise<ResealOutcome> {
+  const outcome: ResealOutcome = { partners: 0, resealed: 0, alreadyUnderNewKey: 0 };
+  for (const listed of await listPartners(pool)) {
+    await withTransaction(pool, async (client) => {
+      const partner = await lockPartnerByClientId(client, listed.clientId);
+      if (!partner) return;
+      let resealed = 0;
+      for (const secret of await lockAllWebhookSecrets(client, partner.partnerId)) {
+        const associatedData = webhookSecretAssociatedData(partner.partnerId, secret.secretId);
+        if (opensWith(secret.sealedSecret, newKey, associatedData) !== undefined) {
+          outcome.alreadyUnderNewKey += 1;
+          continue;
+        }
+        const plaintext = opensWith(secret.sealedSecret, oldKey, associatedData);
+        if (plaintext === undefined) throw new UnopenableWebhookSecretError(partner.partnerId, secret.secretId);
+        await replaceSealedWebhookSecret(client, partner.partnerId, secret.secretId, seal(plaintext, newKey, associatedData));
+        resealed += 1;
+      }
+      if (resealed > 0) {
+        await touchPartner(client, partner.partnerId);
+        await recordPartnerEvent(client, 'partner.updated', partner);
+      }
+      outcome.partners += 1;
+      outcome.resealed += resealed;
+    });
+  }
+  return outcome;
+}
+
+function opensWith(sealed: Buffer, key: Buffer, associatedData: string): Buffer | undefined {
+  try {
+    return open(sealed, key, associatedData);
+  } catch {
+    return undefined;
+  }
 }

@@ -91,6 +91,28 @@ describe('operator CLI (built)', () => {
     expect(JSON.stringify(listed.json)).not.toContain('Zeta');
   });
 
+  it('when a key rotation command is given no old key, a key instead of a variable name, the new key again or a wrong old key, then it refuses and changes nothing', async () => {
+    const otherKey = randomBytes(32).toString('base64');
+    const resealEnv = { ...cliEnv, OLD_SEALING_KEY: otherKey, SAME_KEY: webhookSecretSealingKey };
+    expect(await operatorWith(resealEnv, 'reseal-webhook-secrets')).toMatchObject({ code: 2, json: { error: expect.stringContaining('--from-key-env') } });
+    expect(await operatorWith(resealEnv, 'reseal-webhook-secrets', '--from-key-env', otherKey)).toMatchObject({ code: 2, json: { error: expect.stringContaining('name of an environment variable') } });
+    expect(await operatorWith(resealEnv, 'reseal-webhook-secrets', '--from-key-env', 'UNSET_KEY')).toMatchObject({ code: 2, json: { error: 'UNSET_KEY is not set: put the old key in it' } });
+    expect(await operatorWith(resealEnv, 'reseal-webhook-secrets', '--from-key-env', 'SAME_KEY')).toMatchObject({ code: 2, json: { error: expect.stringContaining('the same key') } });
+
+    // The stored secrets were sealed under webhookSecretSealingKey: an unrelated "old" key opens none, and nothing changes.
+    const partner = await operator('onboard', '--name', 'Rotation Refusal');
+    const wrongOld = await operatorWith({ ...cliEnv, WEBHOOK_SECRET_SEALING_KEY: randomBytes(32).toString('base64'), OLD_SEALING_KEY: otherKey }, 'reseal-webhook-secrets', '--from-key-env', 'OLD_SEALING_KEY');
+    expect(wrongOld).toMatchObject({ code: 1, json: { error: expect.stringContaining('opens with neither') } });
+    expect(wrongOld.json.error).not.toContain(partner.json.webhookSecret);
+    expect(await operator('reseal-webhook-secrets', '--from-key-env', 'OLD_SEALING_KEY')).toMatchObject({ code: 2 });
+    const keyEncryptionKey = randomBytes(32).toString('base64');
+    expect((await operatorWith({ ...cliEnv, AUTH_KEY_ENCRYPTION_KEY: keyEncryptionKey }, 'rotate-signing-key')).code).toBe(0);
+    const wrongKek = await operatorWith({ ...cliEnv, AUTH_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), OLD_KEK: otherKey }, 'reencrypt-signing-keys', '--from-key-env', 'OLD_KEK');
+    expect(wrongKek).toMatchObject({ code: 1, json: { error: expect.stringContaining('nothing was changed') } });
+    const renewed = await operatorWith({ ...cliEnv, AUTH_KEY_ENCRYPTION_KEY: otherKey, OLD_KEK: keyEncryptionKey }, 'reencrypt-signing-keys', '--from-key-env', 'OLD_KEK');
+    expect(renewed).toMatchObject({ code: 0, json: { reencrypted: 1, alreadyUnderNewKey: 0 } });
+  });
+
   it('when the operator changes status, permissions, rate limit and webhook URL, then each is applied', async () => {
     const { json: partner } = await operator('onboard', '--name', 'Beta Pay', '--status', 'pending_activation');
     expect(partner.status).toBe('pending_activation');

@@ -8,6 +8,7 @@ import { connectWithTimeout } from './connect-with-timeout';
 import { startConsumer, type RunningConsumer, type SubscribeOptions } from './consumer';
 import { encodeEnvelope, publishOptions } from './message-codec';
 import { reconnectDelayMs, reconnectDelayMsMaxDefault } from './reconnect-delay';
+import { databaseRetryDefaults, type DatabaseRetrySettings } from './retry-while-database-away';
 import { assertExchangeTopology, deadLetterNames } from './topology';
 
 export interface BusOptions {
@@ -32,6 +33,8 @@ export interface BusOptions {
    * gateway, whose bus only invalidates caches). Without it, connectBus rejects.
    */
   startWithoutBroker?: boolean;
+  /** How a consumer waits out its database being away before a delivery counts; defaults to databaseRetryDefaults. */
+  databaseRetry?: DatabaseRetrySettings;
 }
 
 export interface Bus {
@@ -272,6 +275,7 @@ class ReconnectingBus implements Bus, SampledBus {
         logger: this.options.logger,
         onLost: (error) => this.handleLoss(connection, error),
         trackDelivery: (delivery) => this.trackDelivery(delivery),
+        databaseRetry: this.options.databaseRetry ?? databaseRetryDefaults,
         recordOutcome: (outcome) => {
           const attached = this.metricsOf.get(subscription);
           attached?.metrics.consumed.inc({ queue: attached.queueLabel, outcome });

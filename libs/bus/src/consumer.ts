@@ -6,6 +6,7 @@ import { inSpan, runInTraceOrNewTrace } from '@pwa/telemetry';
 import type { ConsumeOutcome } from './bus-metrics';
 import { runWithDeliveryNotes } from './delivery-outcome';
 import { decodeEnvelope } from './message-codec';
+import { retryWhileDatabaseAway, type DatabaseRetrySettings } from './retry-while-database-away';
 import { queueOptions, type QueueKind } from './topology';
 
 export interface SubscribeOptions {
@@ -44,12 +45,15 @@ export interface StartConsumerOptions {
   trackDelivery: (delivery: Promise<void>) => void;
   /** Counts how each message was settled. */
   recordOutcome: (outcome: ConsumeOutcome) => void;
+  /** How a handler failing with the database away is retried in place (retry-while-database-away.ts). */
+  databaseRetry: DatabaseRetrySettings;
 }
 
 /** Declares the queue and its bindings on a channel of its own, then consumes from it. */
 export async function startConsumer(options: StartConsumerOptions): Promise<RunningConsumer> {
   const { subscription, exchange, logger } = options;
   const channel = await options.model.createChannel();
+  let cancelled = false;
   channel.on('error', (error: Error) => logger.warn({ err: error, queue: subscription.queue }, 'consumer channel error'));
   try {
     await channel.prefetch(subscription.prefetch ?? prefetchDefault);
@@ -60,10 +64,15 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
         options.onLost(new Error(`consumer of ${subscription.queue} cancelled by the broker`));
         return;
       }
-      options.trackDelivery(deliver(channel, options, message));
+      options.trackDelivery(deliver(channel, options, message, () => cancelled));
     });
     channel.on('close', () => options.onLost(new Error(`consumer channel of ${subscription.queue} closed`)));
-    return { cancel: () => channel.cancel(consumerTag).then(() => undefined) };
+    return {
+      cancel: () => {
+        cancelled = true;
+        return channel.cancel(consumerTag).then(() => undefined);
+      },
+    };
   } catch (error) {
     await channel.close().catch(() => undefined);
     throw error;
@@ -76,7 +85,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
  * dead-letters after the delivery limit, and an ephemeral (classic) queue, which counts nothing,
  * gets one retry.
  */
-async function deliver(channel: Channel, options: StartConsumerOptions, message: ConsumeMessage): Promise<void> {
+async function deliver(channel: Channel, options: StartConsumerOptions, message: ConsumeMessage, isCancelled: () => boolean): Promise<void> {
   const { subscription, logger } = options;
   const context = { queue: subscription.queue, routingKey: message.fields.routingKey, messageId: message.properties.messageId as string | undefined };
   let envelope: EventEnvelope;
@@ -91,7 +100,7 @@ async function deliver(channel: Channel, options: StartConsumerOptions, message:
   // The handler, and every line logged about this message, continue the trace and the request of
   // the operation that caused the event.
   await runInTraceOrNewTrace(envelope.traceparent, () =>
-    runWithLogContext({ requestId: envelope.requestId }, () => handleInSpan(channel, options, message, envelope, context)),
+    runWithLogContext({ requestId: envelope.requestId }, () => handleInSpan(channel, options, message, envelope, context, isCancelled)),
   );
 }
 
@@ -101,6 +110,7 @@ async function handleInSpan(
   message: ConsumeMessage,
   envelope: EventEnvelope,
   context: Record<string, unknown>,
+  isCancelled: () => boolean,
 ): Promise<void> {
   const { subscription, logger } = options;
   const attributes = {
@@ -112,7 +122,13 @@ async function handleInSpan(
   };
   const notes = { duplicate: false };
   try {
-    await inSpan(`process ${envelope.type}`, 'consumer', attributes, () => runWithDeliveryNotes(notes, () => subscription.handler(envelope)));
+    await inSpan(`process ${envelope.type}`, 'consumer', attributes, () =>
+      runWithDeliveryNotes(notes, () =>
+        retryWhileDatabaseAway(() => subscription.handler(envelope), options.databaseRetry, isCancelled, (error) =>
+          logger.warn({ err: error, ...context, eventId: envelope.eventId, type: envelope.type }, 'database away; retrying the event in place (its delivery is not counted)'),
+        ),
+      ),
+    );
     settle(() => channel.ack(message), logger);
     options.recordOutcome(notes.duplicate ? 'duplicate' : 'ack');
     logger.debug({ ...context, eventId: envelope.eventId, type: envelope.type, duplicate: notes.duplicate }, 'event handled');

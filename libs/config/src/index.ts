@@ -59,5 +59,7 @@ export const baseServiceConfigSchema = z.object({
   ENVIRONMENT: fields.environment,
   DATABASE_URL: fields.databaseUrl,
   DATABASE_POOL_MAX: fields.positiveInt(10),
+  /** lock_timeout of the migration session (libs/db migrate); 0 waits for ever. */
+  MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
 });
 export type BaseServiceEnv = z.infer<typeof baseServiceConfigSchema>;

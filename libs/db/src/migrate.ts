@@ -13,20 +13,12 @@ export interface MigrateOptions {
    * lock_timeout of the migration session, in milliseconds: a migration that waits longer than this
    * for a table lock (an ALTER TABLE queued behind a long transaction, which would block every query
    * on that table while it waits) fails instead, and the whole run rolls back; run it again later.
-   * Default: MIGRATION_LOCK_TIMEOUT_MS from the environment, else 5000. 0 waits for ever.
+   * Default 5000 (services pass their MIGRATION_LOCK_TIMEOUT_MS setting). 0 waits for ever.
    */
   lockTimeoutMs?: number;
 }
 
 export const defaultMigrationLockTimeoutMs = 5000;
-
-/** MIGRATION_LOCK_TIMEOUT_MS (a whole number of milliseconds, 0 = no limit), or the default. */
-export function migrationLockTimeoutFromEnv(env: Record<string, string | undefined>): number {
-  const raw = env.MIGRATION_LOCK_TIMEOUT_MS;
-  if (raw === undefined || raw === '') return defaultMigrationLockTimeoutMs;
-  if (!/^[0-9]{1,9}$/.test(raw)) throw new Error('MIGRATION_LOCK_TIMEOUT_MS must be a whole number of milliseconds (0 = no limit)');
-  return Number(raw);
-}
 
 /**
  * Applies the service's pending migrations. Replicas of one service starting together wait on an
@@ -43,7 +35,7 @@ const ignore = (): void => undefined;
 export async function migrate(options: MigrateOptions): Promise<string[]> {
   assertSafeIdentifier(options.schema);
   const log = options.log ?? ignore;
-  const lockTimeoutMs = options.lockTimeoutMs ?? migrationLockTimeoutFromEnv(process.env);
+  const lockTimeoutMs = options.lockTimeoutMs ?? defaultMigrationLockTimeoutMs;
   if (!Number.isSafeInteger(lockTimeoutMs) || lockTimeoutMs < 0) throw new Error('lockTimeoutMs must be a whole number of milliseconds');
   const client = new Client({ connectionString: options.databaseUrl });
   await client.connect();

@@ -64,6 +64,7 @@ export async function hostService(options: ServiceHostOptions): Promise<HostedSe
     databaseUrl: options.env.DATABASE_URL,
     schema: options.schema,
     directory: options.migrationsDirectory,
+    lockTimeoutMs: options.env.MIGRATION_LOCK_TIMEOUT_MS,
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
   const pool = createPool({

@@ -1,4 +1,4 @@
-import { ConfigError, fields, loadConfig, z } from '../../src';
+import { ConfigError, baseServiceConfigSchema, fields, loadConfig, z } from '../../src';
 
 const schema = z.object({ PORT: fields.port(8080), API_SECRET: z.string().min(10) });
 
@@ -21,5 +21,14 @@ describe('loadConfig', () => {
     expect(message).toContain('PORT');
     expect(message).toContain('API_SECRET');
     expect(message).not.toContain('short');
+  });
+});
+
+describe('the migration lock timeout every service reads', () => {
+  it('when MIGRATION_LOCK_TIMEOUT_MS is unset, a number or not a number, then the default, that number, or an error naming it', () => {
+    expect(loadConfig(baseServiceConfigSchema, {}).MIGRATION_LOCK_TIMEOUT_MS).toBe(5_000);
+    expect(loadConfig(baseServiceConfigSchema, { MIGRATION_LOCK_TIMEOUT_MS: '0' }).MIGRATION_LOCK_TIMEOUT_MS).toBe(0);
+    expect(loadConfig(baseServiceConfigSchema, { MIGRATION_LOCK_TIMEOUT_MS: '12000' }).MIGRATION_LOCK_TIMEOUT_MS).toBe(12_000);
+    expect(() => loadConfig(baseServiceConfigSchema, { MIGRATION_LOCK_TIMEOUT_MS: '5s' })).toThrow('MIGRATION_LOCK_TIMEOUT_MS');
   });
 });

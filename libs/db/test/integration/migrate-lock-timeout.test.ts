@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { defaultMigrationLockTimeoutMs, dropDatabase, ensureDatabase, migrate, migrationLockTimeoutFromEnv } from '../../src/migrate';
+import { dropDatabase, ensureDatabase, migrate } from '../../src/migrate';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
 
@@ -90,10 +90,4 @@ describe('migration lock_timeout', () => {
     }
   });
 
-  it('when MIGRATION_LOCK_TIMEOUT_MS is unset, a number or not a number, then the default, that number, or an error naming it', () => {
-    expect(migrationLockTimeoutFromEnv({})).toBe(defaultMigrationLockTimeoutMs);
-    expect(migrationLockTimeoutFromEnv({ MIGRATION_LOCK_TIMEOUT_MS: '0' })).toBe(0);
-    expect(migrationLockTimeoutFromEnv({ MIGRATION_LOCK_TIMEOUT_MS: '12000' })).toBe(12000);
-    expect(() => migrationLockTimeoutFromEnv({ MIGRATION_LOCK_TIMEOUT_MS: '5s' })).toThrow('MIGRATION_LOCK_TIMEOUT_MS');
-  });
 });

@@ -5,7 +5,7 @@
 // its PostgreSQL-only one; see lib/operator-cli.js), with the
 // settings npm start uses (DATABASE_URL and ENVIRONMENT recorded in .local/sandbox.json,
 // AUTH_KEY_ENCRYPTION_KEY and WEBHOOK_SECRET_SEALING_KEY from .local/secrets.json, AMQP_URL as npm
-// start reads it), so it works against the local stack with no extra variables. Variables set in
+// start reads it, AUTH_URL of the local auth service), so it works against the local stack with no extra variables. Variables set in
 // the environment win.
 'use strict';
 const { endProcess } = require('./lib/end-process');
@@ -24,6 +24,8 @@ function environmentFor(settings) {
   if (!env.DATABASE_URL) env.DATABASE_URL = recorded.databaseUrl || settings.databaseUrl;
   if (!env.ENVIRONMENT) env.ENVIRONMENT = recorded.environment || settings.environment;
   if (!env.AMQP_URL) env.AMQP_URL = settings.amqpUrl;
+  // fund-partner asks auth whether the partner id exists (the wallet never reads auth's schema).
+  if (!env.AUTH_URL) env.AUTH_URL = settings.services.find((service) => service.name === 'auth').url;
   for (const name of ['AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY']) {
     if (!env[name] && secrets[name]) env[name] = secrets[name];
   }

@@ -2,6 +2,7 @@ import { createPool, migrate } from '@pwa/db';
 import { runOperatorCli } from '@pwa/runtime';
 import { readWalletStoreConfig } from '../config';
 import { walletMigrationsDirectory, walletSchema } from '../service-paths';
+import { authPartnerLookup, readOperatorAuthUrl } from './auth-partner-lookup';
 import { runOperatorCommand, operatorUsage, OperatorUsageError, type OperatorContext } from './operator-commands';
 
 /**
@@ -17,9 +18,10 @@ runOperatorCli<OperatorContext>({
   isUsageError: (error) => error instanceof OperatorUsageError,
   open: async () => {
     const config = readWalletStoreConfig(process.env);
+    const partners = authPartnerLookup(readOperatorAuthUrl(process.env));
     await migrate({ databaseUrl: config.DATABASE_URL, schema: walletSchema, directory: walletMigrationsDirectory });
     const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'wallet-operator-cli', schema: walletSchema, maxConnections: 2 });
-    return { context: { pool, config }, close: () => pool.end() };
+    return { context: { pool, config, partners }, close: () => pool.end() };
   },
   run: (context, command, args, options) => runOperatorCommand(context, command, args, options),
 });

@@ -3,7 +3,7 @@ import type { WalletStoreConfig } from '../config';
 import { parseUserName } from '../domain/user';
 import { listPartnerAccounts, systemBalances } from '../store/account-store';
 import { changeUser, createUser, showUser } from '../use-cases/manage-users';
-import { creditWalletInSandbox, fundPartner } from '../use-cases/operator-postings';
+import { creditWalletInSandbox, fundKnownPartner, type PartnerLookup } from '../use-cases/operator-postings';
 import { setLimit, showLimits } from '../use-cases/manage-limits';
 import { checkLedger } from '../use-cases/check-ledger';
 import { seedSandbox } from '../use-cases/seed-sandbox';
@@ -51,6 +51,8 @@ Users
 Money (amounts in major units, at most 2 decimals: 1500.50)
   credit-wallet <phone> <currency> <amount> [--transfer-id <uuid>]      sandbox only
   fund-partner <partnerId> <currency> <amount> [--reference <text>] [--transfer-id <uuid>]
+                                                      the partner id is checked with the auth service
+                                                      (AUTH_URL); an id it does not know is refused
   show-balances [--partner <partnerId>]               partner accounts, fee revenue, funding account
   check-ledger                                        ledger invariants; exit 1 when one fails
 
@@ -69,6 +71,8 @@ Sandbox
 export interface OperatorContext {
   pool: Pool;
   config: Readonly<WalletStoreConfig>;
+  /** The auth service's answer to "does this partner exist" (fund-partner). */
+  partners: PartnerLookup;
 }
 
 export interface OperatorOptions {
@@ -145,17 +149,20 @@ const commands: Record<string, CommandHandler> = {
     });
     return { data: postingView(outcome), text: describePosting(outcome) };
   },
-  'fund-partner': async ({ pool }, args, options) => {
+  'fund-partner': async ({ pool, partners }, args, options) => {
     const reference = options.reference?.trim();
     if (reference !== undefined && (reference.length === 0 || reference.length > 200)) throw new OperatorUsageError('--reference must be 1 to 200 characters');
-    const outcome = await fundPartner(pool, {
+    const { partner, outcome } = await fundKnownPartner(pool, partners, {
       partnerId: parseUuidArgument(requireArgument(args, 0, 'partner id'), 'partner id'),
       currency: parseCurrencyArgument(requireArgument(args, 1, 'currency')),
       amountMinor: parseAmountArgument(requireArgument(args, 2, 'amount')),
       reference: reference ?? null,
       transferId: optional(options.transferId, (text) => parseUuidArgument(text, 'transfer id')),
     });
-    return { data: postingView(outcome), text: describePosting(outcome) };
+    return {
+      data: { ...postingView(outcome), partner: { partnerId: partner.partnerId, name: partner.name, status: partner.status } },
+      text: `partner ${partner.name} (${partner.status}): ${describePosting(outcome)}`,
+    };
   },
   'show-balances': async ({ pool }, _args, options) => {
     const report = {

@@ -21,6 +21,32 @@ export interface FundPartnerRequest {
   transferId?: string;
 }
 
+/** A partner as its owner (the auth service) knows it. */
+export interface KnownPartner {
+  partnerId: string;
+  name: string;
+  status: string;
+}
+
+/** Where the operator's commands learn whether a partner id exists: the auth service, which owns partners. */
+export interface PartnerLookup {
+  find(partnerId: string): Promise<KnownPartner | undefined>;
+}
+
+/**
+ * fund-partner as the operator runs it: the partner id is checked with its owner first, since
+ * funding a mistyped id would credit an account nobody owns. An unknown id posts nothing.
+ */
+export async function fundKnownPartner(pool: Pool, partners: PartnerLookup, request: FundPartnerRequest): Promise<{ partner: KnownPartner; outcome: PostingOutcome }> {
+  const partner = await partners.find(request.partnerId);
+  if (!partner) {
+    throw new OperatorRefusal(
+      `The auth service knows no partner ${request.partnerId}: check the id (npm run operator -- list-partners, or show-partner <clientId>); nothing was posted`,
+    );
+  }
+  return { partner, outcome: await fundPartner(pool, request) };
+}
+
 /**
  * A partner's bank transfer arriving: funding account -amount, partner account +amount. The funding
  * account goes negative by design; it stands for the money the operator has received from outside.

@@ -18,7 +18,7 @@ const databaseUrl = (() => {
 
 /**
  * The auth service's internal partner lookup as the CLI reads it (GET /internal/partners/:id: 200
- * with the partner's public view, 404 PKC_1009): the wallet's own tests stand in for auth here;
+ * with the partner's public view, or auth's error envelope with PKC_1009, HTTP 403): the wallet's own tests stand in for auth here;
  * test/e2e/operator-wallet.test.ts runs the CLI against the real auth service.
  */
 const knownPartnerIds = new Set<string>();
@@ -54,8 +54,8 @@ beforeAll(async () => {
   authServer = createServer((req, res) => {
     const partnerId = /^\/internal\/partners\/([^/]+)$/.exec(req.url ?? '')?.[1] ?? '';
     const known = knownPartnerIds.has(partnerId);
-    res.writeHead(known ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(known ? { partnerId, clientId: randomUUID(), name: 'Known Partner', status: 'active' } : { success: false, code: 'PKC_1009' }));
+    res.writeHead(known ? 200 : 403, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(known ? { partnerId, clientId: randomUUID(), name: 'Known Partner', status: 'active' } : { success: false, code: 'PKC_1009', message: 'No such partner' }));
   });
   await new Promise<void>((resolve) => authServer.listen(0, '127.0.0.1', resolve));
   authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
@@ -122,7 +122,18 @@ describe('wallet operator CLI (built)', () => {
     expect(seed.json.error).toContain('sandbox');
     expect((await sandbox('show-user', '0770100003')).json.wallets[1]).toMatchObject({ currency: 'USD', balance: '0.00' });
     const funding = await operator('production', 'fund-partner', knowPartner(), 'LRD', '100');
-    expect(funding).toMatchObject({ code: 0, json: { state: 'posted' } });
+    expect(funding).toMatchObject({ code: 0, json: { state: 'posted', partner: { name: 'Known Partner', status: 'active' } } });
+  });
+
+  it('when fund-partner names a partner id the auth service does not know, or auth cannot be asked, then nothing is posted', async () => {
+    const unknown = randomUUID();
+    const refused = await sandbox('fund-partner', unknown, 'USD', '100');
+    expect(refused).toMatchObject({ code: 1, json: { error: expect.stringContaining(`knows no partner ${unknown}`) } });
+    const withoutAuth = await operatorWith({}, 'sandbox', 'fund-partner', knowPartner(), 'USD', '100');
+    expect(withoutAuth).toMatchObject({ code: 1, json: { error: expect.stringContaining('set AUTH_URL') } });
+    const authDown = await operatorWith({ AUTH_URL: 'http://127.0.0.1:9' }, 'sandbox', 'fund-partner', knowPartner(), 'USD', '100');
+    expect(authDown).toMatchObject({ code: 1, json: { error: expect.stringContaining('did not answer') } });
+    expect((await sandbox('show-balances', '--partner', unknown)).json.partners).toEqual([]);
   });
 
   it('when a wallet is closed and reopened, then it leaves and rejoins the user on the same account; one holding money is refused', async () => {

@@ -40,7 +40,7 @@ export const webhooksConfigSchema = baseServiceConfigSchema
     WEBHOOK_SECRET_SEALING_KEY_PREVIOUS: sealingKey.optional(),
     /** The auth service's internal address: its partner directory rebuilds the local copy of partners. */
     AUTH_URL: fields.url.default('http://127.0.0.1:4101'),
-    /** The partner directory is read at start, and again this often until a read succeeds (auth may start later). */
+    /** The partner directory is read at start, and again after this long (doubling up to a minute) until a read succeeds (auth may start later). */
     PARTNER_DIRECTORY_RETRY_MS: fields.milliseconds(5_000),
     /** One request to the partner directory, whole. */
     PARTNER_DIRECTORY_TIMEOUT_MS: fields.milliseconds(5_000).pipe(z.number().max(60_000)),

@@ -5,9 +5,12 @@ export interface DirectorySyncLoop {
   stop(): Promise<void>;
 }
 
+/** The longest wait between two failed rebuilds (a misconfigured AUTH_URL logs once a minute, not once a retry). */
+const retryDelayMaxMs = 60_000;
+
 /**
  * Runs the rebuild once at start, in the background (readiness never waits for auth), and again
- * every retryMs until one succeeds: auth may start after webhooks.
+ * after retryMs, doubling up to a minute, until one succeeds: auth may start after webhooks.
  */
 export function startDirectorySyncLoop(rebuild: () => Promise<{ read: number; applied: number }>, retryMs: number, logger: Logger): DirectorySyncLoop {
   let stopped = false;
@@ -20,12 +23,13 @@ export function startDirectorySyncLoop(rebuild: () => Promise<{ read: number; ap
         logger.info(outcome, 'partner directory rebuilt from the auth service');
         return;
       } catch (error) {
-        logger.warn({ err: error, attempt, retryMs }, 'partner directory rebuild failed; retrying');
+        const delayMs = Math.min(retryMs * 2 ** Math.min(attempt - 1, 16), Math.max(retryMs, retryDelayMaxMs));
+        logger.warn({ err: error, attempt, retryInMs: delayMs }, 'partner directory rebuild failed; retrying');
+        await new Promise<void>((resolve) => {
+          wakeSleeper = resolve;
+          timer = setTimeout(resolve, delayMs);
+        });
       }
-      await new Promise<void>((resolve) => {
-        wakeSleeper = resolve;
-        timer = setTimeout(resolve, retryMs);
-      });
     }
   };
   const running = run();

@@ -67,6 +67,8 @@ export async function startWebhooksHarness(env: Record<string, string> = {}): Pr
     WEBHOOK_ATTEMPT_TIMEOUT_MS: '1000',
     WEBHOOK_RETRY_DELAYS_MS: '200,200,200',
     WEBHOOK_LEASE_MARGIN_MS: '500',
+    // No auth service here: the partner directory read fails (refused at once) and partners come from events only.
+    AUTH_URL: 'http://127.0.0.1:9',
     ...env,
   };
   let config = readWebhooksConfig(baseEnv);

@@ -69,10 +69,12 @@ function gatewayEnvironment(settings, { env } = {}) {
   };
 }
 
-/** The operator CLI's environment: both keys (onboarding and rotate-webhook-secret seal new secrets). */
+/** The operator CLI's environment: both keys (onboarding and rotate-webhook-secret seal new secrets) and the services' URLs. */
 function operatorCliEnvironment(settings, { authKeyEncryptionKey, webhookSecretSealingKey, env } = {}) {
   return {
     ...sharedEnvironment(settings, env),
+    // The CLIs ask services what they own (fund-partner checks the partner id with auth).
+    ...serviceUrls(settings),
     AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey,
     ...definedOnly({ WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKey }),
   };

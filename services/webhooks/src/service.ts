@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { connectBus, type Bus } from '@pwa/bus';
-import { createPool, migrate, pingDatabase, type Pool } from '@pwa/db';
+import { createPool, isDatabaseUnavailable, migrate, pingDatabase, type Pool } from '@pwa/db';
 import { createApp, createHttpMetrics, listen } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
 import { stopInOrder, type HostedService, type ShutdownSequence } from '@pwa/runtime';
@@ -28,7 +28,7 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
   const sealingKeys = [config.WEBHOOK_SECRET_SEALING_KEY, config.WEBHOOK_SECRET_SEALING_KEY_PREVIOUS]
     .filter((key): key is string => key !== undefined)
     .map(parseSealingKey);
-  const applied = await migrate({ databaseUrl: config.DATABASE_URL, schema: webhooksSchema, directory: webhooksMigrationsDirectory });
+  const applied = await migrate({ databaseUrl: config.DATABASE_URL, schema: webhooksSchema, directory: webhooksMigrationsDirectory, lockTimeoutMs: config.MIGRATION_LOCK_TIMEOUT_MS });
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
   const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'webhooks', schema: webhooksSchema, maxConnections: config.DATABASE_POOL_MAX });
   let bus: Bus | undefined;
@@ -60,6 +60,7 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
       // PostgreSQL; while the broker is away new events wait in the producers' outboxes and the
       // consumers resume on reconnect (bus_connected says so).
       readinessChecks: [{ name: 'postgres', check: () => pingDatabase(pool) }],
+      isDependencyUnavailable: isDatabaseUnavailable,
       routes: (expressApp) => mountPartnerRoutes(expressApp, dependencies),
     });
     worker = startDeliveryWorker(

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { Pool } from 'pg';
 import { startStack, type Stack } from '../../../../test/support/stack';
 import { busExchangeOf } from '../../../../test/support/disbursement-helpers';
+import { onboardPartner } from '../../../../test/support/partners';
 import { createWalletUser, fundPartner, type WalletUser } from '../../../../test/support/wallet-users';
 import { readDisbursementsConfig } from '../../src/config';
 import { startDisbursementsService, type DisbursementsService } from '../../src/service';
@@ -18,7 +19,8 @@ describe('disbursements service in-process', () => {
   let stack: Stack;
   let sql: Pool;
   const services: DisbursementsService[] = [];
-  const partnerId = randomUUID();
+  // A partner auth knows: fund-partner checks the id with auth before it posts anything.
+  let partnerId = '';
 
   beforeAll(async () => {
     stack = await startStack({ logLevel: 'warn' });
@@ -26,6 +28,7 @@ describe('disbursements service in-process', () => {
     // pool.end() does not wait for its connections to close, and the database is dropped (WITH FORCE) right after:
     // a connection still closing is then terminated, which is expected, not an error of the test.
     sql.on('error', () => undefined);
+    partnerId = (await onboardPartner(stack)).partnerId;
     await fundPartner(stack, partnerId, 'USD', '1000.00');
   });
 

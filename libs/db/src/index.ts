@@ -1,3 +1,14 @@
 export { createPool, withTransaction, type TransactionMode, pingDatabase, assertSafeIdentifier, type Pool, type PoolClient, type CreatePoolOptions } from './pool';
 export { migrate, ensureDatabase, dropDatabase, type MigrateOptions } from './migrate';
 export { isDatabaseUnavailable } from './unavailable';
+export {
+  provisionServiceRoles,
+  serviceRoleNames,
+  databaseUrlForRole,
+  scramSha256Verifier,
+  defaultRolePrefix,
+  type ServiceSchema,
+  type ServiceRoleNames,
+  type ProvisionServiceRolesOptions,
+  type ProvisionedService,
+} from './service-roles';

@@ -43,7 +43,10 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`pwa-migrate:${options.schema}`]);
     // SET takes no bind parameters; the value is a checked integer.
     await client.query(`SET lock_timeout = ${lockTimeoutMs}`);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+    // CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when the schema exists, which a
+    // service's own owner role (libs/db service-roles) does not have: create it only when missing.
+    const existing = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [options.schema]);
+    if (existing.rowCount === 0) await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
     const applied = await runner({
       dbClient: client,
       dir: options.directory,
@@ -52,8 +55,8 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
       migrationsTable: 'schema_migrations',
       schema: options.schema,
       migrationsSchema: options.schema,
-      createSchema: true,
-      createMigrationsSchema: true,
+      createSchema: false,
+      createMigrationsSchema: false,
       checkOrder: true,
       singleTransaction: true,
       noLock: true,

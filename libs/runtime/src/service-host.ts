@@ -61,7 +61,7 @@ export async function hostService(options: ServiceHostOptions): Promise<HostedSe
   const logger =
     options.logger ?? createLogger({ service: options.name, level: options.env.LOG_LEVEL, environment: options.env.ENVIRONMENT });
   const applied = await migrate({
-    databaseUrl: options.env.DATABASE_URL,
+    databaseUrl: options.env.MIGRATION_DATABASE_URL ?? options.env.DATABASE_URL,
     schema: options.schema,
     directory: options.migrationsDirectory,
     lockTimeoutMs: options.env.MIGRATION_LOCK_TIMEOUT_MS,

@@ -28,7 +28,7 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
   const sealingKeys = [config.WEBHOOK_SECRET_SEALING_KEY, config.WEBHOOK_SECRET_SEALING_KEY_PREVIOUS]
     .filter((key): key is string => key !== undefined)
     .map(parseSealingKey);
-  const applied = await migrate({ databaseUrl: config.DATABASE_URL, schema: webhooksSchema, directory: webhooksMigrationsDirectory, lockTimeoutMs: config.MIGRATION_LOCK_TIMEOUT_MS });
+  const applied = await migrate({ databaseUrl: config.MIGRATION_DATABASE_URL ?? config.DATABASE_URL, schema: webhooksSchema, directory: webhooksMigrationsDirectory, lockTimeoutMs: config.MIGRATION_LOCK_TIMEOUT_MS });
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
   const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'webhooks', schema: webhooksSchema, maxConnections: config.DATABASE_POOL_MAX });
   let bus: Bus | undefined;

@@ -29,6 +29,8 @@ function environmentFor(settings) {
   for (const name of ['AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY']) {
     if (!env[name] && secrets[name]) env[name] = secrets[name];
   }
+  // provision-database-roles provisions as the administrator npm start uses.
+  if (!env.ADMIN_DATABASE_URL) env.ADMIN_DATABASE_URL = env.DATABASE_URL;
   if (!env.LOG_LEVEL) env.LOG_LEVEL = 'warn';
   return env;
 }

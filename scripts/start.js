@@ -12,6 +12,7 @@ const { loadOrCreateAuthKeyEncryptionKey, loadOrCreateWebhookSecretSealingKey, e
 const { ProcessGroup, tailOfFile, describeEnding } = require('./lib/process-group');
 const { waitUntilReady } = require('./lib/http');
 const stack = require('./lib/stack');
+const { provisionLocalDatabaseRoles } = require('./lib/database-roles');
 const { cliIsBuilt, cliEntry } = require('./lib/operator-cli');
 const {
   ensureSandboxPartner,
@@ -131,6 +132,24 @@ async function ensureDatabase(settings) {
     ]);
   }
   log(`database: ${new URL(settings.databaseUrl).pathname.slice(1)} at ${displayUrl(settings.databaseUrl)} (migrations run as each service starts)`);
+}
+
+async function provisionDatabaseRoles(settings) {
+  try {
+    const urls = await provisionLocalDatabaseRoles(settings);
+    log(
+      urls
+        ? 'database roles: each service runs as its own runtime role and migrates as its owner role (passwords in .local/secrets.json)'
+        : 'database roles: off (PWA_DATABASE_ROLES=off): every service connects as DATABASE_URL',
+    );
+    return urls;
+  } catch (error) {
+    return fail([
+      `The services' database roles could not be provisioned as ${displayUrl(settings.databaseUrl)}: ${error.message}`,
+      'The DATABASE_URL user needs CREATEROLE and ownership of the database (docs/operations.md, "Database roles"),',
+      'or run every service as that user with PWA_DATABASE_ROLES=off.',
+    ]);
+  }
 }
 
 async function startInternalServices(settings, keys) {
@@ -317,7 +336,8 @@ async function main() {
   log(`AUTH_KEY_ENCRYPTION_KEY: from ${secret.source.startsWith('/') ? relative(settings, secret.source) : secret.source}`);
   const sealingKey = loadOrCreateWebhookSecretSealingKey(settings.files.secrets);
   log(`WEBHOOK_SECRET_SEALING_KEY: from ${sealingKey.source.startsWith('/') ? relative(settings, sealingKey.source) : sealingKey.source}`);
-  const keys = { authKeyEncryptionKey: secret.value, webhookSecretSealingKey: sealingKey.value };
+  const serviceDatabaseUrls = await provisionDatabaseRoles(settings);
+  const keys = { authKeyEncryptionKey: secret.value, webhookSecretSealingKey: sealingKey.value, serviceDatabaseUrls };
   if (settings.tls.generated) {
     const certificate = await ensureLocalhostCertificate(settings.tls.certFile, settings.tls.keyFile);
     log(`TLS: ${relative(settings, settings.tls.certFile)} (${certificate.created ? 'generated, self-signed for localhost' : 'reused'})`);

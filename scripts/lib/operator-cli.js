@@ -23,6 +23,10 @@ const standaloneClis = {
     entry: path.join(repoRoot, 'libs', 'runtime', 'dist', 'dead-letters', 'main.js'),
     commands: ['list-dead-letters', 'replay-dead-letters'],
   },
+  'database-roles': {
+    entry: path.join(repoRoot, 'libs', 'runtime', 'dist', 'database-roles', 'main.js'),
+    commands: ['provision-database-roles'],
+  },
 };
 
 /** The CLI entry for a command; partner and signing-key commands (and unknown ones, for the usage text) go to auth. */

@@ -22,7 +22,7 @@ function missingEntries(serviceNames) {
  */
 function sharedEnvironment(settings, env = process.env) {
   const shared = { ...env };
-  for (const name of [...perProcessVariables, 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY']) delete shared[name];
+  for (const name of [...perProcessVariables, 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'MIGRATION_DATABASE_URL']) delete shared[name];
   return {
     ...shared,
     ENVIRONMENT: settings.environment,
@@ -44,10 +44,14 @@ function serviceUrls(settings) {
  * deliveries) receive the webhook secret sealing key. A key that is not given is left out, so the
  * service refuses to start rather than run with a made-up one.
  */
-function internalServiceEnvironment(settings, service, { authKeyEncryptionKey, webhookSecretSealingKey, env } = {}) {
+function internalServiceEnvironment(settings, service, { authKeyEncryptionKey, webhookSecretSealingKey, serviceDatabaseUrls, env } = {}) {
+  // With the services' own database roles (serviceDatabaseUrls, see databaseRoles.js), each service
+  // runs as its runtime role and migrates as its owner role; without them, as DATABASE_URL.
+  const database = serviceDatabaseUrls?.[service.name];
   return {
     ...sharedEnvironment(settings, env),
     ...serviceUrls(settings),
+    ...(database ? { DATABASE_URL: database.runtime, MIGRATION_DATABASE_URL: database.owner } : {}),
     HOST: service.host,
     PORT: String(service.port),
     ...(service.name === 'auth' ? definedOnly({ AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey }) : {}),

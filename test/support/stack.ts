@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { generate as generateCertificate } from 'selfsigned';
-import { dropDatabase, ensureDatabase } from '@pwa/db';
+import { databaseUrlForRole, dropDatabase, ensureDatabase, provisionServiceRoles, serviceRoleNames } from '@pwa/db';
 import { deleteExchange, deleteRedisKeys } from './cleanup';
 import { HttpsJsonClient } from './https-client';
 import { probeHttp } from './process-probe';
@@ -100,8 +100,17 @@ export interface Stack {
   busExchange: string;
   /** The broker every process of the stack uses. */
   amqpUrl: string;
-  /** The stack's own database (every service's schema is in it); tests read it to prove nothing changed. */
+  /**
+   * The stack's own database (every service's schema is in it), as the administrator that
+   * provisioned the services' roles; tests read it to prove nothing changed.
+   */
   databaseUrl: string;
+  /**
+   * What each service connects as: its runtime role (DML on its own schema only), and the owner
+   * role its migrations run as (libs/db service-roles). The operator CLIs use the runtime URL of
+   * the service that owns them.
+   */
+  serviceDatabaseUrls: Record<InternalServiceName, { runtime: string; owner: string }>;
   /**
    * WEBHOOK_SECRET_SEALING_KEY of the stack (base64 of 32 bytes, new for every stack): auth seals
    * partners' webhook signing secrets with it, webhooks opens them; the auth CLI has it too.
@@ -214,12 +223,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   // Every internal service learns where the others are (quotes asks wallet, say); unknown keys are ignored.
   const upstreamUrls = Object.fromEntries(internalServiceNames.map((name) => [urlVariableOf[name], internalUrls[name]]));
+  const serviceDatabaseUrls = Object.fromEntries(
+    internalServiceNames.map((name) => {
+      const roles = serviceRoleNames(name);
+      return [name, { runtime: databaseUrlForRole(databaseUrl, roles.runtime), owner: databaseUrlForRole(databaseUrl, roles.owner) }];
+    }),
+  ) as Stack['serviceDatabaseUrls'];
   const internalServiceEnv = (name: InternalServiceName, port: number): Record<string, string> => ({
     ...common,
     ...upstreamUrls,
     HOST: '127.0.0.1',
     PORT: String(port),
-    DATABASE_URL: databaseUrl,
+    // Least privilege as deployed: the service runs as its runtime role and migrates as its owner role.
+    DATABASE_URL: serviceDatabaseUrls[name].runtime,
+    MIGRATION_DATABASE_URL: serviceDatabaseUrls[name].owner,
     ...(name === 'auth'
       ? {
           AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey,
@@ -231,7 +248,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.serviceEnv?.[name],
   });
   const cliEnv = {
-    DATABASE_URL: databaseUrl,
     ENVIRONMENT: environment,
     AUTH_KEY_ENCRYPTION_KEY: authKeyEncryptionKey,
     WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKey,
@@ -242,6 +258,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   try {
     await ensureDatabase(databaseUrl);
+    await provisionServiceRoles({ adminUrl: databaseUrl, services: internalServiceNames.map((name) => ({ service: name, schema: name })) });
     const started = internalServiceNames.map((name, index) => launch(name, entryOf(name), internalServiceEnv(name, ports[index] ?? 0)));
     const [gateway] = await Promise.all([
       startGatewayProcess({}, 'ready'),
@@ -258,10 +275,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       busExchange,
       amqpUrl: servers.amqp,
       databaseUrl,
+      serviceDatabaseUrls,
       webhookSecretSealingKey,
-      operator: (args) => runOperator('auth', args, cliEnv),
-      walletOperator: (args) => runOperator('wallet', args, cliEnv),
-      quotesOperator: (args) => runOperator('quotes', args, cliEnv),
+      operator: (args) => runOperator('auth', args, { ...cliEnv, DATABASE_URL: serviceDatabaseUrls.auth.runtime }),
+      walletOperator: (args) => runOperator('wallet', args, { ...cliEnv, DATABASE_URL: serviceDatabaseUrls.wallet.runtime }),
+      quotesOperator: (args) => runOperator('quotes', args, { ...cliEnv, DATABASE_URL: serviceDatabaseUrls.quotes.runtime }),
       startExtraService: async (name, envOverrides) => {
         extraServiceCount += 1;
         const [port] = await freePorts(1);

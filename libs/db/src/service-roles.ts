@@ -22,6 +22,8 @@ export interface ServiceSchema {
   service: string;
   /** The schema the service owns. */
   schema: string;
+  /** Role names to use instead of `<prefix>_<service>_owner` / `_runtime` (the users of given URLs, say). */
+  roles?: ServiceRoleNames;
 }
 
 export interface ServiceRoleNames {
@@ -75,9 +77,12 @@ export async function provisionServiceRoles(options: ProvisionServiceRolesOption
     const database = (await client.query<{ name: string }>('SELECT current_database() AS name')).rows[0]?.name ?? '';
     assertSafeIdentifier(database);
     const provisioned: ProvisionedService[] = [];
-    for (const { service, schema } of options.services) {
+    for (const { service, schema, roles: givenRoles } of options.services) {
       assertSafeIdentifier(schema);
-      const roles = serviceRoleNames(service, rolePrefix);
+      const roles = givenRoles ?? serviceRoleNames(service, rolePrefix);
+      assertSafeIdentifier(roles.owner);
+      assertSafeIdentifier(roles.runtime);
+      if (roles.owner === roles.runtime) throw new Error(`${service}: the owner and runtime roles must be two roles`);
       for (const role of [roles.owner, roles.runtime]) await ensureLoginRole(client, role, options.passwords?.[role]);
       await client.query('BEGIN');
       try {

@@ -27,6 +27,10 @@ const standaloneClis = {
     entry: path.join(repoRoot, 'libs', 'runtime', 'dist', 'database-roles', 'main.js'),
     commands: ['provision-database-roles'],
   },
+  'database-backup': {
+    entry: path.join(repoRoot, 'libs', 'runtime', 'dist', 'database-backup', 'main.js'),
+    commands: ['backup-database', 'restore-database'],
+  },
 };
 
 /** The CLI entry for a command; partner and signing-key commands (and unknown ones, for the usage text) go to auth. */

@@ -275,6 +275,27 @@ describe('helm chart: values an SRE adapts', () => {
       for (const other of ofKind(manifests, 'NetworkPolicy').filter((manifest) => component(manifest) !== 'migrations')) expect(other.metadata?.annotations).toBeUndefined();
     });
 
+    it('when databaseRoles.provision is true with placement set globally and per service, then the roles Job takes the global placement, pod labels and annotations, and the migrations’ deadline', () => {
+      const manifests = render('production', [
+        '--set', 'databaseRoles.provision=true',
+        '--set', 'migrations.activeDeadlineSeconds=200',
+        '--set', 'nodeSelector.pool=api',
+        '--set', 'priorityClassName=pwa-high',
+        '--set', 'podLabels.team=payments',
+        '--set', 'podAnnotations.example\\.com/owner=payments',
+        '--set', 'services.wallet.nodeSelector.pool=ledger',
+        '--set', `image.digest=${digest}`,
+      ]);
+      const job = ofKind(manifests, 'Job').find((manifest) => component(manifest) === 'database-roles')!;
+      const pod = podTemplate(job);
+      expect(pod.spec).toMatchObject({ nodeSelector: { pool: 'api' }, priorityClassName: 'pwa-high', serviceAccountName: 'pwa-partner-wallet-migrate' });
+      expect(pod.metadata.labels).toMatchObject({ team: 'payments', 'app.kubernetes.io/component': 'database-roles' });
+      expect(pod.metadata.annotations).toEqual({ 'example.com/owner': 'payments' });
+      expect(pod.spec.containers[0]!.image).toBe(`registry.example.com/partner-wallet-api@${digest}`);
+      expect(job.spec!.activeDeadlineSeconds).toBe(200);
+      expect(job.spec!.activeDeadlineSeconds).toBeLessThan(helmDefaultTimeoutSeconds);
+    });
+
     it('when migrations are disabled, then neither Jobs nor their hook NetworkPolicy and ServiceAccount are rendered', () => {
       const manifests = render('production', ['--set', 'migrations.enabled=false']);
       expect(ofKind(manifests, 'Job')).toEqual([]);

@@ -11,7 +11,10 @@ const root = repoRoot;
 const chart = chartDirectory;
 const helm = helmBinary;
 const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'];
-const secretNames = ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY'];
+const databaseServices = services.filter((name) => name !== 'gateway');
+const secretNames = ['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'ADMIN_DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY'];
+/** A secret variable: one of secretNames, or a service's URL given to the database-roles hook (<SVC>_DATABASE_URL, <SVC>_MIGRATION_DATABASE_URL). */
+const isSecretName = (name: string) => secretNames.includes(name) || name.endsWith('_DATABASE_URL');
 const environments = ['sandbox', 'production'] as const;
 
 interface Manifest {
@@ -21,9 +24,15 @@ interface Manifest {
   spec?: Record<string, unknown>;
   data?: Record<string, unknown>;
 }
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string } };
+}
 interface Container {
   name: string;
-  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+  command?: string[];
+  env?: EnvVar[];
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
   resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
@@ -90,7 +99,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       for (const configMap of ofKind(manifests, 'ConfigMap')) {
         if (component(configMap) === 'dashboards') continue;
         expect(configMap.data?.ENVIRONMENT).toBe(environment);
-        for (const name of secretNames) expect(configMap.data).not.toHaveProperty(name);
+        for (const name of Object.keys(configMap.data ?? {})) expect(isSecretName(name)).toBe(false);
         expect(JSON.stringify(configMap.data)).not.toMatch(/:\/\/[^/\s"]*:[^/\s"]*@/); // no user:password@ in a URL
       }
       for (const configMap of ofKind(manifests, 'ConfigMap')) {
@@ -116,7 +125,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
           expect(container.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, seccompProfile: { type: 'RuntimeDefault' } });
           expect(container.securityContext?.capabilities?.drop).toContain('ALL');
           for (const variable of container.env ?? []) {
-            if (secretNames.includes(variable.name)) {
+            if (isSecretName(variable.name)) {
               expect(variable.value).toBeUndefined();
               expect(variable.valueFrom?.secretKeyRef?.name).toEqual(expect.stringContaining(environment));
             }
@@ -247,12 +256,173 @@ describe('helm chart deploy/helm/partner-wallet', () => {
     });
   });
 
+  describe('database secrets: one per service, the owner role for migrations only', () => {
+    const databaseSecret = (environment: string, name: string) => `partner-wallet-${environment}-${name}-database`;
+    const envOf = (workload: Manifest): EnvVar[] => podSpecOf(workload).containers[0]!.env ?? [];
+    const byName = (env: EnvVar[], name: string) => env.find((variable) => variable.name === name);
+    const deploymentOf = (manifests: Manifest[], name: string) => ofKind(manifests, 'Deployment').find((manifest) => component(manifest) === name)!;
+    const migrationJobOf = (manifests: Manifest[], name: string) =>
+      ofKind(manifests, 'Job').find((manifest) => manifest.metadata?.labels?.['partner-wallet.example/service'] === name)!;
+    const rolesJobs = (manifests: Manifest[]) => ofKind(manifests, 'Job').filter((manifest) => component(manifest) === 'database-roles');
+    const egressPortsOf = (policy: Manifest) =>
+      (policy.spec as { egress: { ports?: { port: number | string }[] }[] }).egress.flatMap((rule) => (rule.ports ?? []).map((port) => port.port));
+
+    it.each(environments)('when rendered for %s, then each Deployment reads DATABASE_URL from its own service’s Secret (runtime key) and never sees MIGRATION_DATABASE_URL or another service’s database Secret', (environment) => {
+      const manifests = render(environment);
+      for (const name of databaseServices) {
+        const env = envOf(deploymentOf(manifests, name));
+        expect([name, byName(env, 'DATABASE_URL')]).toEqual([name, { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: databaseSecret(environment, name), key: 'DATABASE_URL' } } }]);
+        expect([name, byName(env, 'MIGRATION_DATABASE_URL')]).toEqual([name, undefined]);
+        const databaseRefs = env.map((variable) => variable.valueFrom?.secretKeyRef).filter((ref) => ref?.name.endsWith('-database'));
+        expect([name, databaseRefs]).toEqual([name, [{ name: databaseSecret(environment, name), key: 'DATABASE_URL' }]]);
+      }
+      const gateway = envOf(deploymentOf(manifests, 'gateway'));
+      expect(gateway.filter((variable) => variable.name.includes('DATABASE_URL'))).toEqual([]);
+      expect(JSON.stringify(deploymentOf(manifests, 'gateway'))).not.toContain('-database');
+      // No Deployment, whatever its service, mentions the owner key or another service's Secret.
+      for (const deployment of ofKind(manifests, 'Deployment')) {
+        const text = JSON.stringify(deployment);
+        expect([component(deployment), text.includes('MIGRATION_DATABASE_URL')]).toEqual([component(deployment), false]);
+        for (const other of databaseServices.filter((name) => name !== component(deployment))) {
+          expect([component(deployment), other, text.includes(databaseSecret(environment, other))]).toEqual([component(deployment), other, false]);
+        }
+      }
+    });
+
+    it.each(environments)('when rendered for %s, then each migration Job reads MIGRATION_DATABASE_URL (owner key) and DATABASE_URL (runtime key) from its own service’s Secret only', (environment) => {
+      const manifests = render(environment);
+      for (const name of databaseServices) {
+        const job = migrationJobOf(manifests, name);
+        const env = envOf(job);
+        expect([name, byName(env, 'MIGRATION_DATABASE_URL')]).toEqual([
+          name,
+          { name: 'MIGRATION_DATABASE_URL', valueFrom: { secretKeyRef: { name: databaseSecret(environment, name), key: 'MIGRATION_DATABASE_URL' } } },
+        ]);
+        expect(byName(env, 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: databaseSecret(environment, name), key: 'DATABASE_URL' });
+        for (const other of databaseServices.filter((service) => service !== name)) expect(JSON.stringify(job)).not.toContain(databaseSecret(environment, other));
+      }
+    });
+
+    it('when a service’s database block names other keys and Secret, then its Deployment and Job read exactly those', () => {
+      const manifests = render('production', [
+        '--set', 'services.wallet.database.secretName=ledger-db',
+        '--set', 'services.wallet.database.runtimeKey=app-url',
+        '--set', 'services.wallet.database.ownerKey=ddl-url',
+      ]);
+      expect(envOf(deploymentOf(manifests, 'wallet')).filter((variable) => variable.valueFrom?.secretKeyRef?.name === 'ledger-db')).toEqual([
+        { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'ledger-db', key: 'app-url' } } },
+      ]);
+      const job = envOf(migrationJobOf(manifests, 'wallet'));
+      expect(byName(job, 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'ledger-db', key: 'app-url' });
+      expect(byName(job, 'MIGRATION_DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'ledger-db', key: 'ddl-url' });
+    });
+
+    it('when a database block gives the runtime key as the owner key, then rendering fails (the Deployment would get the owner role)', () => {
+      const result = runHelm(['template', 'pwa', chart, '-f', path.join(chart, 'values-sandbox.yaml'), '--set', 'services.quotes.database.ownerKey=DATABASE_URL']);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain('services.quotes.database: runtimeKey and ownerKey must differ');
+    });
+
+    it.each(environments)('when rendered for %s, then the NetworkPolicies give PostgreSQL egress to every service with a database and to the migration Jobs, and none to the gateway', (environment) => {
+      const manifests = render(environment);
+      const policies = ofKind(manifests, 'NetworkPolicy');
+      for (const name of databaseServices) {
+        expect([name, egressPortsOf(policies.find((policy) => component(policy) === name)!)]).toEqual([name, expect.arrayContaining([5432])]);
+      }
+      expect(egressPortsOf(policies.find((policy) => component(policy) === 'gateway')!)).not.toContain(5432);
+      expect(egressPortsOf(policies.find((policy) => component(policy) === 'migrations')!)).toContain(5432);
+    });
+
+    it('when databaseRoles.provision is false (the default), then no database-roles Job, NetworkPolicy or admin Secret reference is rendered', () => {
+      for (const environment of environments) {
+        const manifests = render(environment);
+        expect(rolesJobs(manifests)).toEqual([]);
+        expect(manifests.filter((manifest) => component(manifest) === 'database-roles')).toEqual([]);
+        expect(JSON.stringify(manifests)).not.toContain('ADMIN_DATABASE_URL');
+      }
+    });
+
+    describe.each(environments)('when databaseRoles.provision is true for %s', (environment) => {
+      const manifests = render(environment, ['--set', 'databaseRoles.provision=true']);
+      const job = rolesJobs(manifests)[0]!;
+      const weight = (manifest: Manifest) => Number(manifest.metadata?.annotations?.['helm.sh/hook-weight']);
+
+      it('then one database-roles Job runs the provisioning command as a pre-install/pre-upgrade hook weighted below every migration Job', () => {
+        expect(rolesJobs(manifests)).toHaveLength(1);
+        expect(job.metadata?.name).toBe('pwa-partner-wallet-database-roles');
+        expect(job.metadata?.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded' });
+        expect(podSpecOf(job).containers.map((container) => container.command)).toEqual([['node', 'libs/runtime/dist/database-roles/main.js', 'provision']]);
+        const migrationJobs = ofKind(manifests, 'Job').filter((manifest) => component(manifest) === 'migrations');
+        expect(migrationJobs).toHaveLength(6);
+        for (const migration of migrationJobs) expect(weight(job)).toBeLessThan(weight(migration));
+      });
+
+      it('then it reads ADMIN_DATABASE_URL and every service’s runtime and owner URLs by secretKeyRef, and nothing else', () => {
+        const expected: EnvVar[] = [
+          { name: 'ADMIN_DATABASE_URL', valueFrom: { secretKeyRef: { name: `partner-wallet-${environment}-database-admin`, key: 'ADMIN_DATABASE_URL' } } },
+          ...databaseServices.flatMap((name) => [
+            { name: `${name.toUpperCase()}_DATABASE_URL`, valueFrom: { secretKeyRef: { name: databaseSecret(environment, name), key: 'DATABASE_URL' } } },
+            { name: `${name.toUpperCase()}_MIGRATION_DATABASE_URL`, valueFrom: { secretKeyRef: { name: databaseSecret(environment, name), key: 'MIGRATION_DATABASE_URL' } } },
+          ]),
+        ];
+        const sortByName = (env: EnvVar[]) => [...env].sort((a, b) => a.name.localeCompare(b.name));
+        expect(sortByName(envOf(job))).toEqual(sortByName(expected));
+      });
+
+      it('then it runs restricted, with the migration hook account and a hook NetworkPolicy (DNS, PostgreSQL) created before it', () => {
+        const pod = podSpecOf(job) as PodSpec & { serviceAccountName?: string; automountServiceAccountToken?: boolean; restartPolicy?: string };
+        expect(pod).toMatchObject({ serviceAccountName: 'pwa-partner-wallet-migrate', automountServiceAccountToken: false, restartPolicy: 'Never', securityContext: { runAsNonRoot: true } });
+        expect(pod.containers[0]!.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+        expect(pod.containers[0]!.resources).toEqual({ requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } });
+        expect(job.spec).toMatchObject({ activeDeadlineSeconds: 240, backoffLimit: 1 });
+        const policy = ofKind(manifests, 'NetworkPolicy').find((manifest) => component(manifest) === 'database-roles')!;
+        expect(policy.metadata?.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade' });
+        expect(weight(policy)).toBeLessThan(weight(job));
+        const account = ofKind(manifests, 'ServiceAccount').find((manifest) => manifest.metadata?.name === 'pwa-partner-wallet-migrate')!;
+        expect(weight(account)).toBeLessThan(weight(job));
+        const template = (job.spec as { template: { metadata: { labels: Record<string, string> } } }).template;
+        expect(template.metadata.labels).toMatchObject((policy.spec as { podSelector: { matchLabels: Record<string, string> } }).podSelector.matchLabels);
+        expect(egressPortsOf(policy)).toEqual(expect.arrayContaining([53, 5432]));
+        expect(egressPortsOf(policy)).toHaveLength(3); // DNS over UDP and TCP, PostgreSQL
+      });
+    });
+
+    it('when a service is excluded from the roles hook, then the Job gets neither of its URLs, and with migrations disabled the Job, its policy and the hook account remain', () => {
+      const excluded = rolesJobs(render('production', ['--set', 'databaseRoles.provision=true', '--set', 'databaseRoles.exclude[0]=webhooks']))[0]!;
+      const names = envOf(excluded).map((variable) => variable.name);
+      expect(names).toContain('WALLET_MIGRATION_DATABASE_URL');
+      expect(names.filter((name) => name.startsWith('WEBHOOKS_'))).toEqual([]);
+      const alone = render('production', ['--set', 'databaseRoles.provision=true', '--set', 'migrations.enabled=false']);
+      expect(ofKind(alone, 'Job').map(component)).toEqual(['database-roles']);
+      expect(alone.filter((manifest) => manifest.metadata?.annotations?.['helm.sh/hook']).map((manifest) => `${manifest.kind}/${manifest.metadata?.name}`).sort()).toEqual([
+        'Job/pwa-partner-wallet-database-roles',
+        'NetworkPolicy/pwa-partner-wallet-database-roles',
+        'ServiceAccount/pwa-partner-wallet-migrate',
+      ]);
+      const everyone = ['--set', 'databaseRoles.provision=true', ...databaseServices.flatMap((name, index) => ['--set', `databaseRoles.exclude[${index}]=${name}`])];
+      const result = runHelm(['template', 'pwa', chart, '-f', path.join(chart, 'values-production.yaml'), ...everyone]);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain('databaseRoles.exclude leaves no service');
+    });
+  });
+
   it.each([
     ['prometheusRule.enabled is not a boolean', ['--set-string', 'prometheusRule.enabled=yes']],
     ['prometheusRule.runbookBaseUrl is not an http(s) URL', ['--set', 'prometheusRule.runbookBaseUrl=docs/runbooks.md']],
     ['replicas is not an integer', ['--set-string', 'services.wallet.replicas=two']],
     ['environment is not sandbox or production', ['--set', 'environment=staging']],
     ['a secret is put into plain env', ['--set', 'services.auth.env.DATABASE_URL=postgres://u:p@db/pwa']],
+    ['the owner role’s URL is put into plain env', ['--set', 'services.wallet.env.MIGRATION_DATABASE_URL=postgres://u:p@db/pwa']],
+    ['the administrator’s URL is put into plain env', ['--set', 'services.wallet.env.ADMIN_DATABASE_URL=postgres://u:p@db/pwa']],
+    ['a shared DATABASE_URL is given in secretRefs (the pre-roles values)', ['--set', 'secretRefs.DATABASE_URL.secretName=partner-wallet-database', '--set', 'secretRefs.DATABASE_URL.key=DATABASE_URL']],
+    ['DATABASE_URL is listed in a service’s secretEnv', ['--set', 'services.wallet.secretEnv[0]=DATABASE_URL']],
+    ['a database block has an unknown key', ['--set', 'services.wallet.database.user=pwa_wallet_runtime']],
+    ['a database block lacks its owner key', ['--set', 'services.wallet.database.ownerKey=null']],
+    ['a service with a schema has no database block', ['--set', 'services.quotes.database=null']],
+    ['the gateway is given a database block', ['--set', 'services.gateway.database.secretName=gw-db', '--set', 'services.gateway.database.runtimeKey=DATABASE_URL', '--set', 'services.gateway.database.ownerKey=MIGRATION_DATABASE_URL']],
+    ['databaseRoles has an unknown key', ['--set', 'databaseRoles.provison=true']],
+    ['databaseRoles.provision is not a boolean', ['--set-string', 'databaseRoles.provision=yes']],
+    ['databaseRoles.exclude names the gateway', ['--set', 'databaseRoles.exclude[0]=gateway']],
     ['the container may run as root', ['--set', 'podSecurityContext.runAsNonRoot=false']],
     ['a service has no resources', ['--set', 'services.quotes.resources=null']],
   ])('when %s, then the schema rejects the values', (_case, args) => {

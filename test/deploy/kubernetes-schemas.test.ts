@@ -113,6 +113,11 @@ const adapted = [
   '--set', 'services.webhooks.podAnnotations.example\\.com/egress=internet',
   '--set', 'migrations.lockTimeoutMs=10000',
   '--set', 'prometheusRule.runbookBaseUrl=https://wiki.example/pwa/runbooks.md',
+  '--set', 'databaseRoles.provision=true',
+  '--set', 'databaseRoles.exclude[0]=webhooks',
+  '--set', 'services.wallet.database.secretName=ledger-database',
+  '--set', 'services.wallet.database.runtimeKey=runtime-url',
+  '--set', 'services.wallet.database.ownerKey=owner-url',
 ];
 
 const variants: [string, string, string[], string[]][] = [
@@ -127,6 +132,8 @@ const variants: [string, string, string[], string[]][] = [
   ],
   ['values-production.yaml with every adaptable value set (digest, ServiceAccount, placement, pod metadata, per service)', 'production', adapted, renderedKinds],
   ['values-production.yaml with an existing ServiceAccount (serviceAccount.create=false)', 'production', ['--set', 'serviceAccount.create=false', '--set', 'serviceAccount.name=platform-managed'], renderedKinds.filter((kind) => kind !== 'ServiceAccount')],
+  ['values-production.yaml with the database-roles hook (databaseRoles.provision=true)', 'production', ['--set', 'databaseRoles.provision=true'], renderedKinds],
+  ['values-sandbox.yaml with the database-roles hook and no migration Jobs', 'sandbox', ['--set', 'databaseRoles.provision=true', '--set', 'migrations.enabled=false'], sandboxKinds],
 ];
 
 describe('rendered manifests of deploy/helm/partner-wallet against the Kubernetes schemas', () => {

@@ -44,7 +44,7 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- end -}}
 {{- end -}}
 
-{{/* The ServiceAccount of the migration hook Jobs: a hook account of its own when the chart creates accounts (the release's one does not exist yet on a first install). */}}
+{{/* The ServiceAccount of the hook Jobs (migrations, database-roles): a hook account of its own when the chart creates accounts (the release's one does not exist yet on a first install). */}}
 {{- define "pwa.migrationsServiceAccountName" -}}
 {{- if .Values.serviceAccount.create -}}
 {{- printf "%s-migrate" (include "pwa.serviceAccountName" .) | trunc 63 | trimSuffix "-" -}}
@@ -56,17 +56,17 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{/*
 Pod labels: the chart's labels (call with (dict "root" $ "name" <component> "service" <service>)),
 over the service's podLabels, over the global podLabels. The chart's own always win: the selectors
-use them.
+use them. Without "service" (a pod of no service: the database-roles hook), the global ones only.
 */}}
 {{- define "pwa.podLabels" -}}
-{{- $svc := index .root.Values.services .service -}}
+{{- $svc := index .root.Values.services (.service | default "") | default dict -}}
 {{- $labels := merge (include "pwa.labels" . | fromYaml) ($svc.podLabels | default dict) (.root.Values.podLabels | default dict) -}}
 {{- toYaml $labels -}}
 {{- end -}}
 
 {{/* Pod annotations: the given ones (a dict in .own), over the service's, over the global ones. */}}
 {{- define "pwa.podAnnotations" -}}
-{{- $svc := index .root.Values.services .service -}}
+{{- $svc := index .root.Values.services (.service | default "") | default dict -}}
 {{- $annotations := merge (.own | default dict) ($svc.podAnnotations | default dict) (.root.Values.podAnnotations | default dict) -}}
 {{- if $annotations }}
 {{- toYaml $annotations -}}
@@ -76,11 +76,12 @@ use them.
 {{/*
 Placement of one service's pods (call with (dict "root" $ "service" <service>)): nodeSelector,
 tolerations, affinity and priorityClassName of the service when it sets the key (an empty value
-clears the global one), else the global value. Renders pod-spec lines at indent 0.
+clears the global one), else the global value; without "service", the global values. Renders
+pod-spec lines at indent 0.
 */}}
 {{- define "pwa.podPlacement" -}}
 {{- $root := .root -}}
-{{- $svc := index $root.Values.services .service -}}
+{{- $svc := index $root.Values.services (.service | default "") | default dict -}}
 {{- $placement := dict -}}
 {{- range $key := list "priorityClassName" "nodeSelector" "tolerations" "affinity" -}}
 {{- $value := ternary (index $svc $key) (index $root.Values $key) (hasKey $svc $key) -}}
@@ -105,7 +106,7 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- $target := index $root.Values.services $callee -}}
 {{- $_ := set $env (printf "%s_URL" (upper $callee)) (printf "http://%s:%v" (include "pwa.serviceName" (dict "root" $root "name" $callee)) $target.port) -}}
 {{- end -}}
-{{- if has "DATABASE_URL" $svc.secretEnv -}}
+{{- if $svc.database -}}
 {{- $_ := set $env "MIGRATION_LOCK_TIMEOUT_MS" (toString $root.Values.migrations.lockTimeoutMs) -}}
 {{- end -}}
 {{- $_ := set $env "OTEL_ENABLED" (toString $root.Values.tracing.enabled) -}}
@@ -140,6 +141,49 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
     secretKeyRef:
       name: {{ $ref.secretName }}
       key: {{ $ref.key }}
+{{- end }}
+{{- end -}}
+
+{{/*
+The services that own a schema (a database block), sorted, as a YAML list. Refuses a block whose
+runtimeKey is its ownerKey: the Deployment would get the owner role.
+*/}}
+{{- define "pwa.databaseServices" -}}
+{{- $names := list -}}
+{{- range $name, $svc := .Values.services -}}
+{{- with $svc.database -}}
+{{- if eq .runtimeKey .ownerKey -}}
+{{- fail (printf "services.%s.database: runtimeKey and ownerKey must differ (the Deployment gets only the runtime role's URL)" $name) -}}
+{{- end -}}
+{{- $names = append $names $name -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $names -}}
+{{- end -}}
+
+{{/*
+The database env entries of one service (call with (dict "root" $ "name" <service> "owner" <bool>)),
+by secretKeyRef on its own database Secret: DATABASE_URL (the runtime role) always, and
+MIGRATION_DATABASE_URL (the owner role) only with "owner" true (its migration Job). "prefix" names
+them <PREFIX>_DATABASE_URL and <PREFIX>_MIGRATION_DATABASE_URL instead (the database-roles hook).
+*/}}
+{{- define "pwa.databaseEnv" -}}
+{{- $svc := index .root.Values.services .name -}}
+{{- $prefix := "" -}}
+{{- if .prefix -}}{{- $prefix = printf "%s_" .prefix -}}{{- end -}}
+{{- with $svc.database }}
+- name: {{ $prefix }}DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secretName }}
+      key: {{ .runtimeKey }}
+{{- if $.owner }}
+- name: {{ $prefix }}MIGRATION_DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secretName }}
+      key: {{ .ownerKey }}
+{{- end }}
 {{- end }}
 {{- end -}}
 

@@ -11,13 +11,28 @@ import { parse as parseYaml } from 'yaml';
 const repoRoot = path.resolve(__dirname, '..', '..');
 const composeFile = path.join(repoRoot, 'docker-compose.yml');
 
-const requiredSecrets = {
+const databaseServices = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'] as const;
+
+/** One password per PostgreSQL role: <SVC>_DB_PASSWORD (runtime), <SVC>_DB_OWNER_PASSWORD (owner). */
+const rolePasswords = Object.fromEntries(
+  databaseServices.flatMap((name) => [
+    [`${name.toUpperCase()}_DB_PASSWORD`, `dummy-${name}-runtime-password`],
+    [`${name.toUpperCase()}_DB_OWNER_PASSWORD`, `dummy-${name}-owner-password`],
+  ]),
+) as Record<string, string>;
+
+const requiredSecrets: Record<string, string> = {
   AUTH_KEY_ENCRYPTION_KEY: 'dummy-auth-key-encryption-key',
   WEBHOOK_SECRET_SEALING_KEY: 'dummy-webhook-secret-sealing-key',
   POSTGRES_PASSWORD: 'dummy-postgres-password',
   RABBITMQ_PASSWORD: 'dummy-rabbitmq-password',
   GRAFANA_ADMIN_PASSWORD: 'dummy-grafana-password',
-} as const;
+  ...rolePasswords,
+};
+
+/** The URL of one of a service's roles, as compose resolves it with requiredSecrets. */
+const roleUrl = (name: string, role: 'runtime' | 'owner') =>
+  `postgres://pwa_${name}_${role}:dummy-${name}-${role}-password@postgres:5432/partner_wallet`;
 
 const internalServices = [
   { name: 'auth', port: 4101, env: ['DATABASE_URL', 'AMQP_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY'] },
@@ -30,6 +45,7 @@ const internalServices = [
 
 interface ComposeService {
   image?: string;
+  restart?: string;
   command?: string[] | string;
   build?: { context?: string; dockerfile?: string; args?: Record<string, string> };
   environment?: Record<string, string | null>;
@@ -124,9 +140,9 @@ afterAll(() => {
 });
 
 describe('docker-compose.yml', () => {
-  it('when resolved with every secret set, then it holds the seven services and the five servers', () => {
+  it('when resolved with every secret set, then it holds the seven services, the one-shot database-roles and the five servers', () => {
     expect(Object.keys(model.services).sort()).toEqual(
-      ['auth', 'collections', 'disbursements', 'gateway', 'grafana', 'postgres', 'prometheus', 'quotes', 'rabbitmq', 'redis', 'wallet', 'webhooks'].sort(),
+      ['auth', 'collections', 'database-roles', 'disbursements', 'gateway', 'grafana', 'postgres', 'prometheus', 'quotes', 'rabbitmq', 'redis', 'wallet', 'webhooks'].sort(),
     );
     expect(svc('postgres').image).toBe('postgres:16');
     expect(svc('rabbitmq').image).toBe('rabbitmq:3.13-management');
@@ -138,8 +154,9 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('when resolved, then the seven services run the one image built from the Dockerfile, each with the command that chooses it', () => {
+  it('when resolved, then the seven services and database-roles run the one image built from the Dockerfile, each service with the command that chooses it', () => {
     const names = ['gateway', ...internalServices.map(({ name }) => name)];
+    expect(svc('database-roles').image).toBe('partner-wallet-api:local');
     expect(new Set(names.map((name) => svc(name).image))).toEqual(new Set(['partner-wallet-api:local']));
     for (const name of names) {
       const service = svc(name);
@@ -154,7 +171,7 @@ describe('docker-compose.yml', () => {
     const result = composeConfig({ ...requiredSecrets, PWA_IMAGE: 'registry.example.com/partner-wallet-api:1.2.3' });
     expect(result.status).toBe(0);
     const resolved = (compose.json ? JSON.parse(result.stdout) : parseYaml(result.stdout)) as ComposeModel;
-    const images = ['gateway', ...internalServices.map(({ name }) => name)].map((name) => resolved.services[name]?.image);
+    const images = ['gateway', 'database-roles', ...internalServices.map(({ name }) => name)].map((name) => resolved.services[name]?.image);
     expect(new Set(images)).toEqual(new Set(['registry.example.com/partner-wallet-api:1.2.3']));
   });
 
@@ -166,8 +183,48 @@ describe('docker-compose.yml', () => {
     expect(service.environment?.DATABASE_URL).toContain('@postgres:5432/');
     expect(healthTest(service)).toContain('/readyz');
     expect(dependsOn(service).postgres).toBe('service_healthy');
+    expect(dependsOn(service)['database-roles']).toBe('service_completed_successfully');
     // Internal ports stay on the compose network.
     expect(portsOf(service)).toEqual([]);
+  });
+
+  it.each(databaseServices)('when resolved, then %s connects as its own runtime role and migrates as its own owner role, never as postgres', (name) => {
+    const environment = svc(name).environment ?? {};
+    expect(environment.DATABASE_URL).toBe(roleUrl(name, 'runtime'));
+    expect(environment.MIGRATION_DATABASE_URL).toBe(roleUrl(name, 'owner'));
+    const urls = Object.values(environment).filter((value): value is string => typeof value === 'string' && value.startsWith('postgres://'));
+    expect(urls.sort()).toEqual([roleUrl(name, 'owner'), roleUrl(name, 'runtime')].sort());
+    expect(JSON.stringify(environment)).not.toContain(requiredSecrets.POSTGRES_PASSWORD);
+    // No other service's role or password.
+    for (const other of databaseServices.filter((service) => service !== name)) expect(JSON.stringify(environment)).not.toContain(`pwa_${other}_`);
+  });
+
+  it('when resolved, then the one-shot database-roles runs the provisioning command as the postgres superuser with every service’s two URLs, once postgres is healthy', () => {
+    const roles = svc('database-roles');
+    expect(roles.image).toBe('partner-wallet-api:local');
+    expect(roles.command).toEqual(['node', 'libs/runtime/dist/database-roles/main.js', 'provision']);
+    expect(roles.restart).toBe('no');
+    expect(dependsOn(roles)).toEqual({ postgres: 'service_healthy' });
+    expect(roles.healthcheck).toBeUndefined();
+    expect(portsOf(roles)).toEqual([]);
+    const expected: Record<string, string> = {
+      ADMIN_DATABASE_URL: `postgres://postgres:${requiredSecrets.POSTGRES_PASSWORD}@postgres:5432/partner_wallet`,
+    };
+    for (const name of databaseServices) {
+      expected[`${name.toUpperCase()}_DATABASE_URL`] = roleUrl(name, 'runtime');
+      expected[`${name.toUpperCase()}_MIGRATION_DATABASE_URL`] = roleUrl(name, 'owner');
+    }
+    expect(roles.environment).toEqual(expected);
+  });
+
+  it('when resolved, then only database-roles holds the postgres superuser’s password, and every service with a database starts after it completed', () => {
+    for (const [name, service] of Object.entries(model.services)) {
+      const text = JSON.stringify(service.environment ?? {});
+      expect([name, text.includes(`postgres://postgres:`)]).toEqual([name, name === 'database-roles']);
+    }
+    for (const name of databaseServices) expect([name, dependsOn(svc(name))['database-roles']]).toEqual([name, 'service_completed_successfully']);
+    // The gateway, which has no database, waits for the services, which waited for database-roles.
+    expect(dependsOn(svc('gateway'))).not.toHaveProperty('database-roles');
   });
 
   it('when resolved, then only auth receives the key encryption key and only auth and webhooks the sealing key', () => {
@@ -213,7 +270,8 @@ describe('docker-compose.yml', () => {
     delete variables[name];
     const result = composeConfig(variables);
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain(name);
+    // Its `${VAR:?set VAR ...}` message (docker-compose v1 also prints the unresolved mapping, which names every variable).
+    expect(result.stderr).toMatch(new RegExp(`: set ${name}\\b`));
   });
 });
 

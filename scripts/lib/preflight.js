@@ -505,12 +505,14 @@ async function execute(plan, deps = {}) {
       if (!version) throw new PreflightError(['no PostgreSQL cluster in /etc/postgresql']);
       return arg.split(POSTGRES_VERSION).join(version);
     });
+  // What is printed reads as a shell command: an empty argument shows as "".
+  const shellText = (argv) => argv.map((arg) => (arg === '' ? '""' : arg)).join(' ');
   const run = (argv) => {
     const resolved = resolve(argv);
-    d.log(resolved.join(' '));
+    d.log(shellText(resolved));
     ran.push(resolved);
     const status = d.run(resolved);
-    if (status !== 0) throw new PreflightError([`${resolved.join(' ')} failed (exit status ${status})`]);
+    if (status !== 0) throw new PreflightError([`${shellText(resolved)} failed (exit status ${status})`]);
   };
   const waitFor = async (name, host, port) => {
     for (let waited = 0; !(await d.probe(host, port)); waited += 1) {

@@ -133,7 +133,7 @@ describe('disbursements through the gateway', () => {
         version: 1,
         occurredAt: expect.stringMatching(/Z$/),
         producer: 'disbursements',
-        // The partner request's correlation travels with the event (docs/architecture.md, traces).
+        // The partner request's correlation travels with the event (ARCHITECTURE.md, "Traces and log correlation").
         requestId: expect.any(String),
         traceparent: expect.stringMatching(/^00-[\da-f]{32}-[\da-f]{16}-0[01]$/),
         data: {

@@ -25,5 +25,6 @@ export {
   type HostedService,
   type ServiceHostParts,
 } from './service-host';
+export { startPeriodicTask, type PeriodicTask, type PeriodicTaskOptions, type FailureLog } from './periodic-task';
 export { migrateOnlyThenEnd, type MigrateOnlyOptions } from './migrate-only';
 export { runOperatorCli, type OperatorCli, type OperatorCommandResult } from './operator-cli';

@@ -1,7 +1,7 @@
 import { connectBus, type Bus } from '@pwa/bus';
 import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
-import { flushAndStopRelay, hostService, stopInOrder, type HostedService, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
+import { flushAndStopRelay, hostService, startPeriodicTask, stopInOrder, type HostedService, type PeriodicTask, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
 import type { CollectionsConfig } from './config';
 import { startServiceOutboxRelay } from './events/outbox-relay';
 import { mountAppRoutes } from './http/app-routes';
@@ -14,7 +14,6 @@ import { createQuoteConsumer } from './upstream/quotes-client';
 import { createWallet } from './upstream/wallet-client';
 import type { CollectionsDependencies } from './use-cases/dependencies';
 import { sweepExpiredCollections } from './workers/expiry-sweeper';
-import { startPeriodicTask, type PeriodicTask } from './workers/periodic-task';
 import { recoverPendingPostings } from './workers/posting-recovery';
 import { resolveTestPhoneCollections } from './workers/sandbox-auto-resolver';
 
@@ -94,20 +93,37 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
   if (!dependencies) throw new Error('collections routes were not mounted');
   const running = dependencies;
   const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, publishAttemptsMax: config.OUTBOX_PUBLISH_ATTEMPTS_MAX, registry: hosted.registry }, config.OUTBOX_RELAY_START_DELAY_MS);
-  const tasks: PeriodicTask[] = [
-    startPeriodicTask('expiry-sweeper', config.EXPIRY_SWEEP_INTERVAL_MS, async () => {
-      await sweepExpiredCollections(running, config.EXPIRY_SWEEP_BATCH_SIZE, config.EXPIRY_SWEEP_BATCHES_MAX);
-    }, logger),
-    startPeriodicTask('posting-recovery', config.RECOVERY_INTERVAL_MS, () =>
-      recoverPendingPostings(running, {
-        batchSize: config.RECOVERY_BATCH_SIZE,
-        delayMs: config.RECOVERY_DELAY_MS,
-        delayMsMax: config.RECOVERY_DELAY_MS_MAX,
-        postingAttemptsMax: config.RECOVERY_POSTING_ATTEMPTS_MAX,
-      }), logger),
+  const tasks: PeriodicTask<void>[] = [
+    startPeriodicTask({
+      name: 'expiry-sweeper',
+      intervalMs: config.EXPIRY_SWEEP_INTERVAL_MS,
+      run: async () => {
+        await sweepExpiredCollections(running, config.EXPIRY_SWEEP_BATCH_SIZE, config.EXPIRY_SWEEP_BATCHES_MAX);
+      },
+      logger,
+    }),
+    startPeriodicTask({
+      name: 'posting-recovery',
+      intervalMs: config.RECOVERY_INTERVAL_MS,
+      run: () =>
+        recoverPendingPostings(running, {
+          batchSize: config.RECOVERY_BATCH_SIZE,
+          delayMs: config.RECOVERY_DELAY_MS,
+          delayMsMax: config.RECOVERY_DELAY_MS_MAX,
+          postingAttemptsMax: config.RECOVERY_POSTING_ATTEMPTS_MAX,
+        }),
+      logger,
+    }),
   ];
   if (sandbox) {
-    tasks.push(startPeriodicTask('sandbox-auto-resolver', config.SANDBOX_AUTO_RESOLVE_INTERVAL_MS, () => resolveTestPhoneCollections(running, config.SANDBOX_AUTO_RESOLVE_DELAY_MS), logger));
+    tasks.push(
+      startPeriodicTask({
+        name: 'sandbox-auto-resolver',
+        intervalMs: config.SANDBOX_AUTO_RESOLVE_INTERVAL_MS,
+        run: () => resolveTestPhoneCollections(running, config.SANDBOX_AUTO_RESOLVE_DELAY_MS),
+        logger,
+      }),
+    );
   }
   // Requests in flight and worker ticks finish first; their events then go out in the relay's last pass.
   const shutdownSteps: ShutdownSequence = [

@@ -1,9 +1,10 @@
+import { startPeriodicTask } from '@pwa/runtime';
 import { timedOutSettlement } from '../domain/disbursement';
 import { listStaleProcessing } from '../store/disbursement-store';
 import { settleByCancelling, type SettleDependencies } from './record-settlement';
 
 export interface SettlementSweep {
-  /** Runs one sweep now (after the one in flight); resolves with how many disbursements it settled. */
+  /** Runs one sweep now (after the one in flight); resolves with how many disbursements it settled (0 once stopped). */
   sweepNow(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -21,9 +22,6 @@ export function startSettlementSweep(
   dependencies: SettleDependencies,
   options: { intervalMs: number; staleAfterMs: number; onSweepFinished?: () => void },
 ): SettlementSweep {
-  let stopped = false;
-  let previous: Promise<unknown> = Promise.resolve();
-
   const sweepOnce = async (): Promise<number> => {
     const stale = await listStaleProcessing(dependencies.pool, options.staleAfterMs, batchSizeMax);
     let settled = 0;
@@ -36,21 +34,16 @@ export function startSettlementSweep(
     return settled;
   };
 
-  const sweepNow = (): Promise<number> => {
-    const run = previous.then(() => (stopped ? 0 : sweepOnce()));
-    previous = run.catch((error: unknown) => dependencies.logger.error({ err: error }, 'settlement sweep failed'));
-    return run;
-  };
-
-  const timer = setInterval(() => void sweepNow().catch(() => undefined), options.intervalMs);
-  timer.unref();
+  const task = startPeriodicTask({
+    name: 'settlement-sweep',
+    intervalMs: options.intervalMs,
+    run: sweepOnce,
+    logger: dependencies.logger,
+    failureLog: { level: 'error', message: 'settlement sweep failed' },
+  });
 
   return {
-    sweepNow,
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await previous;
-    },
+    sweepNow: async () => (await task.runNow()) ?? 0,
+    stop: () => task.stop(),
   };
 }

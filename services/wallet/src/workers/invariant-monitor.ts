@@ -1,3 +1,4 @@
+import { startPeriodicTask } from '@pwa/runtime';
 import type { Logger } from '@pwa/logging';
 import type { InvariantReport } from '../domain/ledger-invariants';
 
@@ -26,9 +27,6 @@ const loggedProblemsMax = 10;
  * unreachable) reports nothing, so the last-run time goes stale instead of claiming a verdict.
  */
 export function startInvariantMonitor(options: InvariantMonitorOptions): InvariantMonitor {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
   const runOnce = async (): Promise<void> => {
     let report: InvariantReport;
     try {
@@ -46,19 +44,6 @@ export function startInvariantMonitor(options: InvariantMonitorOptions): Invaria
       );
     }
   };
-  const schedule = (delayMs: number): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce().finally(() => schedule(options.intervalMs));
-    }, delayMs);
-    timer.unref();
-  };
-  schedule(0);
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  const task = startPeriodicTask({ name: 'ledger-invariant-monitor', intervalMs: options.intervalMs, firstRunDelayMs: 0, run: runOnce, logger: options.logger });
+  return { stop: () => task.stop() };
 }

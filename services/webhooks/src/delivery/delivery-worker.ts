@@ -1,4 +1,5 @@
 import { withTransaction } from '@pwa/db';
+import { startPeriodicTask } from '@pwa/runtime';
 import { runWithLogContext, type Logger } from '@pwa/logging';
 import { inSpan, runInTraceOrNewTrace } from '@pwa/telemetry';
 import { attemptDelivery, finish, nextStateAfter, recoveredAttempt } from '../use-cases/attempt-delivery';
@@ -30,9 +31,6 @@ const expiredLeaseBatchSize = 50;
 export function startDeliveryWorker(dependencies: WebhooksDependencies, settings: WorkerSettings, logger: Logger): DeliveryWorker {
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let ticking: Promise<void> | undefined;
-  let wakeRequested = false;
 
   const run = (claimed: ClaimedDelivery): void => {
     const attempt = attemptInTraceOfEvent(dependencies, claimed)
@@ -40,7 +38,7 @@ export function startDeliveryWorker(dependencies: WebhooksDependencies, settings
       .finally(() => {
         inFlight.delete(attempt);
         // A slot is free: another due delivery may be waiting for it.
-        wake();
+        task.wake();
       });
     inFlight.add(attempt);
   };
@@ -53,38 +51,21 @@ export function startDeliveryWorker(dependencies: WebhooksDependencies, settings
     for (const delivery of claimed) run(delivery);
   };
 
-  const schedule = (delayMs: number): void => {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (ticking) {
-        wakeRequested = true;
-        return;
-      }
-      wakeRequested = false;
-      ticking = tick()
-        .catch((error: unknown) => logger.warn({ err: error }, 'delivery worker tick failed; it runs again at the next poll'))
-        .finally(() => {
-          ticking = undefined;
-          schedule(wakeRequested ? 0 : settings.pollIntervalMs);
-        });
-    }, delayMs);
-    timer.unref();
-  };
+  // A wake during a tick runs one more tick right after it, so nothing that arrived meanwhile waits a poll.
+  const task = startPeriodicTask({
+    name: 'webhook-delivery',
+    intervalMs: settings.pollIntervalMs,
+    firstRunDelayMs: 0,
+    run: tick,
+    logger,
+    failureLog: { level: 'warn', message: 'delivery worker tick failed; it runs again at the next poll' },
+  });
 
-  function wake(): void {
-    if (ticking) wakeRequested = true;
-    else schedule(0);
-  }
-
-  schedule(0);
   return {
-    wake,
+    wake: () => task.wake(),
     stop: async () => {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await ticking;
+      await task.stop();
       await Promise.allSettled([...inFlight]);
     },
   };

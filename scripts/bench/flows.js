@@ -277,6 +277,28 @@ function pgWaitSampler(monitor) {
   };
 }
 
+/** The flows benchmark's stack (quote.js startQuoteStack with collections and disbursements, sandbox), with the flows' targets. */
+async function startFlowsStack(options, { log, users }) {
+  const context = await startQuoteStack({
+    log,
+    users,
+    cpuProfile: options.cpuProfile,
+    services: flowServices,
+    databaseName: 'partner_wallet_bench_flows',
+    environment: 'sandbox',
+    funding: flowPartnerFunding,
+  });
+  context.flowTargets = ['LRD', 'USD'].flatMap((currency) => context.phones.map((phone) => ({ phone, currency })));
+  context.nextTarget = 0;
+  return context;
+}
+
+/** Throws, with the end of its log, when a process of the stack has died. */
+function guardAgainstDeath(context) {
+  const died = context.died();
+  if (died) throw new Error(describeDeath(died));
+}
+
 /** One flow of each kind, checked, before any load: a broken stack fails here with its answer. */
 async function checkFlows(context, { log }) {
   for (const flowName of ['disbursement', 'collection']) {
@@ -298,21 +320,8 @@ async function checkFlows(context, { log }) {
  */
 async function runFlowsBenchmark(options, { log, referenceRun }) {
   const users = options.users || 64;
-  const context = await startQuoteStack({
-    log,
-    users,
-    cpuProfile: options.cpuProfile,
-    services: flowServices,
-    databaseName: 'partner_wallet_bench_flows',
-    environment: 'sandbox',
-    funding: flowPartnerFunding,
-  });
-  context.flowTargets = ['LRD', 'USD'].flatMap((currency) => context.phones.map((phone) => ({ phone, currency })));
-  context.nextTarget = 0;
-  const guard = () => {
-    const died = context.died();
-    if (died) throw new Error(describeDeath(died));
-  };
+  const context = await startFlowsStack(options, { log, users });
+  const guard = () => guardAgainstDeath(context);
   const { Pool } = require('pg');
   const monitor = new Pool({ connectionString: context.databaseUrl, max: 1, application_name: 'bench-cpu-monitor' });
   try {
@@ -382,4 +391,4 @@ async function runFlowsBenchmark(options, { log, referenceRun }) {
   }
 }
 
-module.exports = { runFlowsBenchmark, measureFlow, flowDefinitions, processNames };
+module.exports = { runFlowsBenchmark, startFlowsStack, checkFlows, guardAgainstDeath, measureFlow, flowDefinitions, processNames };

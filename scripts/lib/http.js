@@ -8,8 +8,9 @@ const requestTimeoutMs = 3000;
 /**
  * Sends one request and resolves { status, headers, text, json } (json is undefined when the body
  * is not JSON). Rejects on network errors and on timeout. `ca` trusts a certificate for HTTPS.
+ * Without `agent` every request has a connection of its own; with one (keep-alive) it reuses them.
  */
-function request(rawUrl, { method = 'GET', headers = {}, body, ca, timeoutMs = requestTimeoutMs } = {}) {
+function request(rawUrl, { method = 'GET', headers = {}, body, ca, timeoutMs = requestTimeoutMs, agent = false } = {}) {
   const url = new URL(rawUrl);
   const transport = url.protocol === 'https:' ? https : http;
   const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
@@ -17,7 +18,7 @@ function request(rawUrl, { method = 'GET', headers = {}, body, ca, timeoutMs = r
     method,
     headers: { ...headers, ...(payload ? { 'content-length': String(payload.length) } : {}) },
     timeout: timeoutMs,
-    agent: false,
+    agent,
     ...(ca ? { ca } : {}),
   };
   return new Promise((resolve, reject) => {

@@ -19,12 +19,15 @@ export {
   type FlushableRelay,
 } from './graceful-shutdown';
 export {
-  hostService,
-  type ServiceHostOptions,
+  prepareService,
+  type PrepareServiceOptions,
+  type PreparedService,
+  type ListenOptions,
   type ServiceContext,
   type HostedService,
   type ServiceHostParts,
 } from './service-host';
+export { startServiceOutboxRelay, type ServiceOutboxRelayOptions } from './service-outbox-relay';
 export { startPeriodicTask, type PeriodicTask, type PeriodicTaskOptions, type FailureLog } from './periodic-task';
 export { migrateOnlyThenEnd, type MigrateOnlyOptions } from './migrate-only';
 export { runOperatorCli, type OperatorCli, type OperatorCommandResult } from './operator-cli';

@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '@pwa/logging';
 import type { BaseServiceEnv } from '@pwa/config';
 import { stopInOrder, type ShutdownSequence } from './graceful-shutdown';
 
-export interface ServiceHostOptions {
+export interface PrepareServiceOptions {
   name: string;
   /** The Postgres schema the service owns. */
   schema: string;
@@ -13,17 +13,6 @@ export interface ServiceHostOptions {
   env: BaseServiceEnv;
   port: number;
   logger?: Logger;
-  routes?: (app: Express, context: ServiceContext) => void;
-  /**
-   * Checks beside PostgreSQL's that /readyz runs. Readiness means "this instance can serve its
-   * requests now": add only what every request needs at once. Never the broker (events wait in
-   * the outbox, consumers catch up; bus_connected reports it) and never another service (its
-   * outage is the same for every replica, and answers 503 PKC_7003 per request instead).
-   */
-  readinessChecks?: (context: ServiceContext) => ReadinessCheck[];
-  malformedBodyCodeFor?: CreateAppOptions['malformedBodyCodeFor'];
-  /** Work that must finish before the service accepts requests (auth's first signing key, say). */
-  beforeListen?: (context: ServiceContext) => Promise<void>;
 }
 
 export interface ServiceContext {
@@ -32,6 +21,23 @@ export interface ServiceContext {
   pool: Pool;
   /** The registry /metrics serves (process defaults and HTTP metrics); services add their own metrics to it. */
   registry: HttpMetrics['registry'];
+}
+
+export interface ListenOptions {
+  /** Mounts the service's routes; everything they need is made beforehand from the context. */
+  routes: (app: Express) => void;
+  /**
+   * Checks beside PostgreSQL's that /readyz runs. Readiness means "this instance can serve its
+   * requests now": add only what every request needs at once. Never the broker (events wait in
+   * the outbox, consumers catch up; bus_connected reports it) and never another service (its
+   * outage is the same for every replica, and answers 503 PKC_7003 per request instead).
+   */
+  readinessChecks?: ReadinessCheck[];
+  malformedBodyCodeFor?: CreateAppOptions['malformedBodyCodeFor'];
+  /** Work that must finish before the service accepts requests (auth's first signing key, say). */
+  beforeListen?: () => Promise<void>;
+  /** Facts of the configuration worth having in the "listening" log line. */
+  listeningLogFields?: Record<string, unknown>;
 }
 
 export interface HostedService extends ServiceContext {
@@ -45,7 +51,7 @@ export interface HostedService extends ServiceContext {
   shutdownSteps?: ShutdownSequence;
 }
 
-/** What hostService started, for a service that composes its own shutdownSteps around them. */
+/** What listen started, for a service that composes its own shutdownSteps around them. */
 export interface ServiceHostParts {
   /** Closes the listener, lets requests in flight finish and closes keep-alive sockets. Idempotent. */
   closeListener: () => Promise<void>;
@@ -53,11 +59,23 @@ export interface ServiceHostParts {
   closePool: () => Promise<void>;
 }
 
+/** A service whose schema is migrated and whose pool, logger and registry exist, not yet listening. */
+export interface PreparedService extends ServiceContext {
+  /**
+   * Builds the express app (health, readiness on PostgreSQL plus the given checks, metrics, the
+   * routes), runs beforeListen and listens. When any of it fails the pool is ended.
+   */
+  listen: (options: ListenOptions) => Promise<HostedService & ServiceHostParts>;
+  /** Ends the pool, for a service that gives up before it listens. Idempotent. */
+  closePool: () => Promise<void>;
+}
+
 /**
- * Boots the parts every service has: logger, migrations of its own schema, a pool, the express app
- * with health, readiness and metrics, and the listener. The caller adds routes and its own workers.
+ * The first half of every service's boot: logger, migrations of its own schema, the pool and the
+ * metrics registry. The service then makes its metrics, clients and use cases from this context,
+ * and listen() mounts the routes that use them.
  */
-export async function hostService(options: ServiceHostOptions): Promise<HostedService & ServiceHostParts> {
+export async function prepareService(options: PrepareServiceOptions): Promise<PreparedService> {
   const logger =
     options.logger ?? createLogger({ service: options.name, level: options.env.LOG_LEVEL, environment: options.env.ENVIRONMENT });
   const applied = await migrate({
@@ -75,35 +93,42 @@ export async function hostService(options: ServiceHostOptions): Promise<HostedSe
   });
   const metrics = createHttpMetrics(options.name);
   const context: ServiceContext = { name: options.name, logger, pool, registry: metrics.registry };
-  const readinessChecks: ReadinessCheck[] = [
-    { name: 'postgres', check: () => pingDatabase(pool) },
-    ...(options.readinessChecks?.(context) ?? []),
-  ];
-  const { app } = createApp({
-    serviceName: options.name,
-    logger,
-    readinessChecks,
-    malformedBodyCodeFor: options.malformedBodyCodeFor,
-    isDependencyUnavailable: isDatabaseUnavailable,
-    metrics,
-    routes: (expressApp) => options.routes?.(expressApp, context),
-  });
-  try {
-    await options.beforeListen?.(context);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-  const server = await listen(app, options.port, options.env.HOST);
-  logger.info({ port: server.port, host: options.env.HOST }, 'listening');
   let poolEnded: Promise<void> | undefined;
-  const closeListener = (): Promise<void> => server.close();
   const closePool = (): Promise<void> => (poolEnded ??= pool.end());
+
+  const listenWith = async (listenOptions: ListenOptions): Promise<HostedService & ServiceHostParts> => {
+    const { app } = createApp({
+      serviceName: options.name,
+      logger,
+      readinessChecks: [{ name: 'postgres', check: () => pingDatabase(pool) }, ...(listenOptions.readinessChecks ?? [])],
+      malformedBodyCodeFor: listenOptions.malformedBodyCodeFor,
+      isDependencyUnavailable: isDatabaseUnavailable,
+      metrics,
+      routes: listenOptions.routes,
+    });
+    await listenOptions.beforeListen?.();
+    const server = await listen(app, options.port, options.env.HOST);
+    logger.info({ port: server.port, host: options.env.HOST, ...listenOptions.listeningLogFields }, 'listening');
+    const closeListener = (): Promise<void> => server.close();
+    return {
+      ...context,
+      port: server.port,
+      closeListener,
+      closePool,
+      stop: stopInOrder([{ name: 'http listener', run: closeListener }, { name: 'postgres pool', run: closePool }], logger),
+    };
+  };
+
   return {
     ...context,
-    port: server.port,
-    closeListener,
     closePool,
-    stop: stopInOrder([{ name: 'http listener', run: closeListener }, { name: 'postgres pool', run: closePool }], logger),
+    listen: async (listenOptions) => {
+      try {
+        return await listenWith(listenOptions);
+      } catch (error) {
+        await closePool();
+        throw error;
+      }
+    },
   };
 }

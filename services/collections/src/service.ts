@@ -1,9 +1,19 @@
 import { connectBus, type Bus } from '@pwa/bus';
 import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
-import { flushAndStopRelay, hostService, startPeriodicTask, stopInOrder, type HostedService, type PeriodicTask, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
+import {
+  flushAndStopRelay,
+  prepareService,
+  startPeriodicTask,
+  startServiceOutboxRelay,
+  stopInOrder,
+  type HostedService,
+  type PeriodicTask,
+  type PreparedService,
+  type ServiceHostParts,
+  type ShutdownSequence,
+} from '@pwa/runtime';
 import type { CollectionsConfig } from './config';
-import { startServiceOutboxRelay } from './events/outbox-relay';
 import { mountAppRoutes } from './http/app-routes';
 import { createCollectionMetrics } from './http/collection-metrics';
 import { mountPartnerRoutes } from './http/partner-routes';
@@ -52,32 +62,34 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
     throw error;
   }
   const sandbox = config.ENVIRONMENT === 'sandbox';
-  let dependencies: CollectionsDependencies | undefined;
+  let prepared: PreparedService | undefined;
+  let dependencies: CollectionsDependencies;
   let hosted: HostedService & ServiceHostParts;
   try {
-    hosted = await hostService({
+    prepared = await prepareService({
       name: 'collections',
       schema: collectionsSchema,
       migrationsDirectory: collectionsMigrationsDirectory,
       env: config,
       port: config.PORT,
       logger,
-      routes: (app, context) => {
-        const registry = context.registry;
-        breakerStates.register(registry);
-        const metrics = createCollectionMetrics(registry, context.pool);
-        dependencies = {
-          pool: context.pool,
-          logger,
-          quotes: createQuoteConsumer(quotesHttp, logger),
-          wallet: createWallet(walletHttp, logger),
-          metrics,
-          settings: {
-            approvalWindowSeconds: config.COLLECTION_APPROVAL_WINDOW_SECONDS,
-            // Never before the approver's own posting attempt can have timed out.
-            recoveryDelayMs: Math.max(config.RECOVERY_DELAY_MS, config.UPSTREAM_TIMEOUT_MS + 1_000),
-          },
-        };
+    });
+    breakerStates.register(prepared.registry);
+    const metrics = createCollectionMetrics(prepared.registry, prepared.pool);
+    dependencies = {
+      pool: prepared.pool,
+      logger,
+      quotes: createQuoteConsumer(quotesHttp, logger),
+      wallet: createWallet(walletHttp, logger),
+      metrics,
+      settings: {
+        approvalWindowSeconds: config.COLLECTION_APPROVAL_WINDOW_SECONDS,
+        // Never before the approver's own posting attempt can have timed out.
+        recoveryDelayMs: Math.max(config.RECOVERY_DELAY_MS, config.UPSTREAM_TIMEOUT_MS + 1_000),
+      },
+    };
+    hosted = await prepared.listen({
+      routes: (app) => {
         mountPartnerRoutes(app, dependencies, metrics);
         mountAppRoutes(app, dependencies);
         if (sandbox) mountSandboxRoutes(app, dependencies);
@@ -86,19 +98,18 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
       // while it is away, and bus_connected says so), so a broker outage must not empty the Service.
     });
   } catch (error) {
+    await prepared?.closePool();
     shutdownClients();
     await bus.close();
     throw error;
   }
-  if (!dependencies) throw new Error('collections routes were not mounted');
-  const running = dependencies;
-  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, publishAttemptsMax: config.OUTBOX_PUBLISH_ATTEMPTS_MAX, registry: hosted.registry }, config.OUTBOX_RELAY_START_DELAY_MS);
+  const relay = startServiceOutboxRelay({ context: hosted, bus, config, startDelayMs: config.OUTBOX_RELAY_START_DELAY_MS });
   const tasks: PeriodicTask<void>[] = [
     startPeriodicTask({
       name: 'expiry-sweeper',
       intervalMs: config.EXPIRY_SWEEP_INTERVAL_MS,
       run: async () => {
-        await sweepExpiredCollections(running, config.EXPIRY_SWEEP_BATCH_SIZE, config.EXPIRY_SWEEP_BATCHES_MAX);
+        await sweepExpiredCollections(dependencies, config.EXPIRY_SWEEP_BATCH_SIZE, config.EXPIRY_SWEEP_BATCHES_MAX);
       },
       logger,
     }),
@@ -106,7 +117,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
       name: 'posting-recovery',
       intervalMs: config.RECOVERY_INTERVAL_MS,
       run: () =>
-        recoverPendingPostings(running, {
+        recoverPendingPostings(dependencies, {
           batchSize: config.RECOVERY_BATCH_SIZE,
           delayMs: config.RECOVERY_DELAY_MS,
           delayMsMax: config.RECOVERY_DELAY_MS_MAX,
@@ -120,7 +131,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
       startPeriodicTask({
         name: 'sandbox-auto-resolver',
         intervalMs: config.SANDBOX_AUTO_RESOLVE_INTERVAL_MS,
-        run: () => resolveTestPhoneCollections(running, config.SANDBOX_AUTO_RESOLVE_DELAY_MS),
+        run: () => resolveTestPhoneCollections(dependencies, config.SANDBOX_AUTO_RESOLVE_DELAY_MS),
         logger,
       }),
     );

@@ -1,9 +1,17 @@
 import { connectBus, type Bus } from '@pwa/bus';
 import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
-import { flushAndStopRelay, hostService, stopInOrder, type HostedService, type ServiceHostParts, type ShutdownSequence } from '@pwa/runtime';
+import {
+  flushAndStopRelay,
+  prepareService,
+  startServiceOutboxRelay,
+  stopInOrder,
+  type HostedService,
+  type PreparedService,
+  type ServiceHostParts,
+  type ShutdownSequence,
+} from '@pwa/runtime';
 import type { DisbursementsConfig } from './config';
-import { startServiceOutboxRelay } from './events/outbox-relay';
 import { createDisbursementMetrics, type DisbursementServiceMetrics } from './http/disbursement-metrics';
 import { mountDisbursementRoutes } from './http/disbursement-routes';
 import { disbursementsMigrationsDirectory, disbursementsSchema } from './service-paths';
@@ -47,39 +55,39 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     shutdownClients();
     throw error;
   }
-  let metrics: DisbursementServiceMetrics | undefined;
+  let prepared: PreparedService | undefined;
+  let metrics: DisbursementServiceMetrics;
   let hosted: HostedService & ServiceHostParts;
   try {
-    hosted = await hostService({
+    prepared = await prepareService({
       name: 'disbursements',
       schema: disbursementsSchema,
       migrationsDirectory: disbursementsMigrationsDirectory,
       env: config,
       port: config.PORT,
       logger,
-      routes: (app, context) => {
-        const registry = context.registry;
-        breakerStates.register(registry);
-        metrics = createDisbursementMetrics(registry, context.pool);
-        mountDisbursementRoutes(app, { pool: context.pool, quotes, wallet, logger, budgetMs: config.DISBURSEMENT_BUDGET_MS, metrics });
-      },
+    });
+    breakerStates.register(prepared.registry);
+    metrics = createDisbursementMetrics(prepared.registry, prepared.pool);
+    const routeDependencies = { pool: prepared.pool, quotes, wallet, logger, budgetMs: config.DISBURSEMENT_BUDGET_MS, metrics };
+    hosted = await prepared.listen({
+      routes: (app) => mountDisbursementRoutes(app, routeDependencies),
       // Ready on PostgreSQL alone: requests never wait on the broker (events wait in the outbox
       // while it is away, and bus_connected says so), so a broker outage must not empty the Service.
     });
   } catch (error) {
+    await prepared?.closePool();
     shutdownClients();
     await bus.close();
     throw error;
   }
-  if (!metrics) throw new Error('disbursements routes were not mounted');
-  const running = metrics;
-  const relay = startServiceOutboxRelay({ pool: hosted.pool, bus, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, publishAttemptsMax: config.OUTBOX_PUBLISH_ATTEMPTS_MAX, registry: hosted.registry }, config.OUTBOX_RELAY_START_DELAY_MS);
+  const relay = startServiceOutboxRelay({ context: hosted, bus, config, startDelayMs: config.OUTBOX_RELAY_START_DELAY_MS });
   const sweep = startSettlementSweep(
     { pool: hosted.pool, wallet, logger },
     {
       intervalMs: config.SETTLEMENT_SWEEP_INTERVAL_MS,
       staleAfterMs: config.DISBURSEMENT_BUDGET_MS + config.WALLET_CANCEL_TIMEOUT_MS + sweepMarginMs,
-      onSweepFinished: () => running.settlementSweepFinished(),
+      onSweepFinished: () => metrics.settlementSweepFinished(),
     },
   );
   // Transfers in flight (up to budget + cancellation) and the sweep finish first; their events then

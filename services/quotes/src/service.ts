@@ -1,4 +1,4 @@
-import { hostService, type HostedService } from '@pwa/runtime';
+import { prepareService, type HostedService, type PreparedService } from '@pwa/runtime';
 import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
 import type { QuotesConfig } from './config';
@@ -32,35 +32,33 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
     },
     logger,
   );
+  let prepared: PreparedService | undefined;
   let hosted: HostedService;
   try {
-    hosted = await hostService({
-      name: 'quotes',
-      schema: quotesSchema,
-      migrationsDirectory: quotesMigrationsDirectory,
-      env: config,
-      port: config.PORT,
-      logger,
-      routes: (app, context) => {
-        const registry = context.registry;
-        breakerStates.register(registry);
-        const metrics = createQuoteMetrics(registry);
-        mountQuoteRoutes(app, {
-          pool: context.pool,
-          wallet,
-          feeSchedules: createFeeScheduleCache(context.pool),
-          settings: {
-            lifetimeSeconds: config.QUOTE_LIFETIME_SECONDS,
-            enabledCurrencies: {
-              collection: config.QUOTES_COLLECTION_CURRENCIES,
-              disbursement: config.QUOTES_DISBURSEMENT_CURRENCIES,
-            },
-          },
-        }, metrics);
-        mountInternalRoutes(app, context.pool, metrics);
+    prepared = await prepareService({ name: 'quotes', schema: quotesSchema, migrationsDirectory: quotesMigrationsDirectory, env: config, port: config.PORT, logger });
+    const { pool, registry } = prepared;
+    breakerStates.register(registry);
+    const metrics = createQuoteMetrics(registry);
+    const quoteDependencies = {
+      pool,
+      wallet,
+      feeSchedules: createFeeScheduleCache(pool),
+      settings: {
+        lifetimeSeconds: config.QUOTE_LIFETIME_SECONDS,
+        enabledCurrencies: {
+          collection: config.QUOTES_COLLECTION_CURRENCIES,
+          disbursement: config.QUOTES_DISBURSEMENT_CURRENCIES,
+        },
+      },
+    };
+    hosted = await prepared.listen({
+      routes: (app) => {
+        mountQuoteRoutes(app, quoteDependencies, metrics);
+        mountInternalRoutes(app, pool, metrics);
       },
     });
   } catch (error) {
+    await prepared?.closePool();
     wallet.shutdown();
     throw error;
   }

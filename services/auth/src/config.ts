@@ -1,4 +1,4 @@
-import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
+import { baseServiceConfigSchema, fields, loadConfig, outboxConfigFields, z } from '@pwa/config';
 
 const encryptionKeySchema = z
   .string({ error: 'AUTH_KEY_ENCRYPTION_KEY is required (base64 of 32 random bytes)' })
@@ -35,9 +35,7 @@ export const authConfigSchema = baseServiceConfigSchema
     TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
     AUTH_KEY_ENCRYPTION_KEY: encryptionKeySchema,
     WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKeySchema,
-    OUTBOX_POLL_INTERVAL_MS: fields.milliseconds(200),
-    /** Failed publish attempts after which the relay parks an outbox row the broker refuses (or that is not a valid event), so the rows behind it go on (docs/operations.md, Parked outbox rows). */
-    OUTBOX_PUBLISH_ATTEMPTS_MAX: z.coerce.number().int().min(1).max(1_000).default(5),
+    ...outboxConfigFields,
     OTEL_ENABLED: fields.boolean(false),
     OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   })

@@ -1,6 +1,4 @@
-import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
-
-const percent = (fallback: number) => z.coerce.number().int().min(1).max(100).default(fallback);
+import { baseServiceConfigSchema, breakerConfigFields, breakerKeysRenamedFrom, fields, loadConfig, outboxConfigFields, outboxRelayTestHooks, z } from '@pwa/config';
 
 export const collectionsConfigSchema = baseServiceConfigSchema.extend({
   PORT: fields.port(4104),
@@ -13,19 +11,13 @@ export const collectionsConfigSchema = baseServiceConfigSchema.extend({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   AMQP_URL: fields.amqpUrl,
   BUS_EXCHANGE: fields.busExchange,
-  OUTBOX_POLL_INTERVAL_MS: fields.milliseconds(200),
-  /** Failed publish attempts after which the relay parks an outbox row the broker refuses (or that is not a valid event), so the rows behind it go on (docs/operations.md, Parked outbox rows). */
-  OUTBOX_PUBLISH_ATTEMPTS_MAX: z.coerce.number().int().min(1).max(1_000).default(5),
-  /** Crash-safety tests only (refused in production): the outbox relay starts this long after boot; 0 = at once. */
-  OUTBOX_RELAY_START_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
+  ...outboxConfigFields,
   QUOTES_URL: fields.url.default('http://127.0.0.1:4103'),
   WALLET_URL: fields.url.default('http://127.0.0.1:4102'),
   /** Deadline of one internal call (quote consumption, wallet check or posting); the gateway's 10 s stays above it. */
   UPSTREAM_TIMEOUT_MS: fields.milliseconds(3_000),
-  UPSTREAM_BREAKER_ERROR_THRESHOLD_PERCENT: percent(50),
-  UPSTREAM_BREAKER_VOLUME_THRESHOLD: fields.positiveInt(5),
-  UPSTREAM_BREAKER_RESET_TIMEOUT_MS: fields.milliseconds(5_000),
-  UPSTREAM_BREAKER_ROLLING_WINDOW_MS: fields.milliseconds(10_000),
+  /** One breaker each towards quotes and the wallet. */
+  ...breakerConfigFields,
   /** The spec fixes 10 minutes; tests shorten it to observe expiry. */
   COLLECTION_APPROVAL_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   EXPIRY_SWEEP_INTERVAL_MS: fields.milliseconds(5_000),
@@ -42,14 +34,15 @@ export const collectionsConfigSchema = baseServiceConfigSchema.extend({
   /** Sandbox only: how long the test phones' collections wait before they resolve on their own. */
   SANDBOX_AUTO_RESOLVE_DELAY_MS: z.coerce.number().int().min(0).default(3_000),
   SANDBOX_AUTO_RESOLVE_INTERVAL_MS: fields.milliseconds(500),
-}).refine((env) => env.ENVIRONMENT !== 'production' || env.OUTBOX_RELAY_START_DELAY_MS === 0, {
-  message: 'OUTBOX_RELAY_START_DELAY_MS is a crash-test setting and must be 0 (or unset) in production',
-  path: ['OUTBOX_RELAY_START_DELAY_MS'],
 });
 
-export type CollectionsConfig = z.infer<typeof collectionsConfigSchema>;
+/** UPSTREAM_BREAKER_* are now BREAKER_*; the old names are read for one more release, and main.ts warns of them. */
+export const collectionsRenamedKeys = breakerKeysRenamedFrom('UPSTREAM_');
+
+/** The production settings and, in the sandbox only, the crash-safety tests' OUTBOX_RELAY_START_DELAY_MS (0 in production). */
+export type CollectionsConfig = z.infer<typeof collectionsConfigSchema> & z.infer<typeof outboxRelayTestHooks.schema>;
 
 /** The one place that reads the process environment; tests pass their own. */
 export function readCollectionsConfig(env: Record<string, string | undefined>): Readonly<CollectionsConfig> {
-  return loadConfig(collectionsConfigSchema, env);
+  return loadConfig(collectionsConfigSchema, env, { renamedKeys: collectionsRenamedKeys, testHooks: outboxRelayTestHooks });
 }

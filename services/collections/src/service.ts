@@ -1,6 +1,7 @@
 import { connectBus, type Bus } from '@pwa/bus';
 import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
+import { breakerSettingsOf } from '@pwa/config';
 import {
   flushAndStopRelay,
   prepareService,
@@ -40,12 +41,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
   const upstream = (baseUrl: string): UpstreamSettings => ({
     baseUrl,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-    breaker: {
-      errorThresholdPercent: config.UPSTREAM_BREAKER_ERROR_THRESHOLD_PERCENT,
-      volumeThreshold: config.UPSTREAM_BREAKER_VOLUME_THRESHOLD,
-      resetTimeoutMs: config.UPSTREAM_BREAKER_RESET_TIMEOUT_MS,
-      rollingWindowMs: config.UPSTREAM_BREAKER_ROLLING_WINDOW_MS,
-    },
+    breaker: breakerSettingsOf(config),
     watchBreaker: breakerStates.watch,
   });
   const quotesHttp = createInternalHttpClient('quotes', upstream(config.QUOTES_URL), logger);

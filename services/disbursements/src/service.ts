@@ -1,6 +1,7 @@
 import { connectBus, type Bus } from '@pwa/bus';
 import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
+import { breakerSettingsOf } from '@pwa/config';
 import {
   flushAndStopRelay,
   prepareService,
@@ -35,13 +36,7 @@ const sweepMarginMs = 5_000;
 export async function startDisbursementsService(config: Readonly<DisbursementsConfig>): Promise<DisbursementsService> {
   const logger = createLogger({ service: 'disbursements', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
   const breakerStates = createCircuitBreakerStates();
-  const breaker = {
-    watchBreaker: breakerStates.watch,
-    errorThresholdPercent: config.UPSTREAM_BREAKER_ERROR_THRESHOLD_PERCENT,
-    volumeThreshold: config.UPSTREAM_BREAKER_VOLUME_THRESHOLD,
-    resetTimeoutMs: config.UPSTREAM_BREAKER_RESET_TIMEOUT_MS,
-    rollingWindowMs: config.UPSTREAM_BREAKER_ROLLING_WINDOW_MS,
-  };
+  const breaker = { watchBreaker: breakerStates.watch, ...breakerSettingsOf(config) };
   const quotes = createQuotesClient({ baseUrl: config.QUOTES_URL, timeoutMs: config.QUOTES_TIMEOUT_MS, breaker }, logger);
   const wallet = createWalletClient({ baseUrl: config.WALLET_URL, cancelTimeoutMs: config.WALLET_CANCEL_TIMEOUT_MS, breaker }, logger);
   const shutdownClients = (): void => {

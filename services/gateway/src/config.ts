@@ -1,4 +1,4 @@
-import { fields, loadConfig, z } from '@pwa/config';
+import { breakerConfigFields, fields, loadConfig, z } from '@pwa/config';
 
 /**
  * The gateway's whole configuration, parsed once at boot. Nothing else reads process.env.
@@ -43,10 +43,8 @@ export const gatewayConfigSchema = z
     // Above the spec's 25 s disbursement budget, so the disbursement service answers PKC_7004 first.
     TRANSFER_UPSTREAM_TIMEOUT_MS: fields.milliseconds(30_000),
     UPSTREAM_MAX_SOCKETS: fields.positiveInt(128),
-    BREAKER_ERROR_THRESHOLD_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
-    BREAKER_VOLUME_THRESHOLD: fields.positiveInt(5),
-    BREAKER_RESET_TIMEOUT_MS: fields.milliseconds(5_000),
-    BREAKER_ROLLING_WINDOW_MS: fields.milliseconds(10_000),
+    /** One breaker per internal service. */
+    ...breakerConfigFields,
     RATE_LIMIT_PER_MINUTE: fields.positiveInt(60),
     PARTNER_CACHE_TTL_MS: fields.milliseconds(30_000),
     /** The partner cache's TTL while the broker is away (partner events cannot invalidate entries then): a suspension still applies within it. */

@@ -1,4 +1,4 @@
-import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
+import { baseServiceConfigSchema, breakerConfigFields, breakerKeysRenamedFrom, fields, loadConfig, z } from '@pwa/config';
 import { currencies, type Currency } from '@pwa/money';
 
 /**
@@ -41,22 +41,23 @@ export const quotesConfigSchema = baseServiceConfigSchema.extend({
   WALLET_URL: fields.url.default('http://127.0.0.1:4102'),
   /** Deadline of one wallet check; the gateway's own deadline (10 s) must stay well above it. */
   WALLET_TIMEOUT_MS: fields.milliseconds(3_000),
-  WALLET_BREAKER_ERROR_THRESHOLD_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
-  WALLET_BREAKER_VOLUME_THRESHOLD: fields.positiveInt(5),
-  WALLET_BREAKER_RESET_TIMEOUT_MS: fields.milliseconds(5_000),
-  WALLET_BREAKER_ROLLING_WINDOW_MS: fields.milliseconds(10_000),
+  /** The breaker towards the wallet; while open, quotes answer 503 PKC_7003 without calling it. */
+  ...breakerConfigFields,
   /** The spec fixes 10 minutes; tests shorten it to observe expiry. */
   QUOTE_LIFETIME_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   QUOTES_COLLECTION_CURRENCIES: currencyList('LRD,USD'),
   QUOTES_DISBURSEMENT_CURRENCIES: currencyList('LRD,USD'),
 });
 
+/** WALLET_BREAKER_* are now BREAKER_*; the old names are read for one more release, and main.ts warns of them. */
+export const quotesRenamedKeys = breakerKeysRenamedFrom('WALLET_');
+
 export type QuotesConfig = z.infer<typeof quotesConfigSchema>;
 export type QuotesStoreConfig = z.infer<typeof quotesStoreConfigSchema>;
 
 /** The one place that reads the process environment; tests pass their own. */
 export function readQuotesConfig(env: Record<string, string | undefined> = process.env): Readonly<QuotesConfig> {
-  return loadConfig(quotesConfigSchema, env);
+  return loadConfig(quotesConfigSchema, env, { renamedKeys: quotesRenamedKeys });
 }
 
 export function readQuotesStoreConfig(env: Record<string, string | undefined> = process.env): Readonly<QuotesStoreConfig> {

@@ -1,3 +1,4 @@
+import { breakerSettingsOf } from '@pwa/config';
 import { prepareService, type HostedService, type PreparedService } from '@pwa/runtime';
 import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
@@ -22,12 +23,7 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
     {
       baseUrl: config.WALLET_URL,
       timeoutMs: config.WALLET_TIMEOUT_MS,
-      breaker: {
-        errorThresholdPercent: config.WALLET_BREAKER_ERROR_THRESHOLD_PERCENT,
-        volumeThreshold: config.WALLET_BREAKER_VOLUME_THRESHOLD,
-        resetTimeoutMs: config.WALLET_BREAKER_RESET_TIMEOUT_MS,
-        rollingWindowMs: config.WALLET_BREAKER_ROLLING_WINDOW_MS,
-      },
+      breaker: breakerSettingsOf(config),
       watchBreaker: breakerStates.watch,
     },
     logger,

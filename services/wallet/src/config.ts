@@ -1,4 +1,4 @@
-import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
+import { baseServiceConfigSchema, defineTestHooks, fields, loadConfig, z } from '@pwa/config';
 
 /**
  * Where the sandbox fault-injection delay of a posting sits. before_claim: after the checks pass,
@@ -9,26 +9,31 @@ import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
 export const postDelayPoints = ['before_claim', 'before_commit'] as const;
 export type PostDelayPoint = (typeof postDelayPoints)[number];
 
-export const walletConfigSchema = baseServiceConfigSchema
-  .extend({
-    PORT: fields.port(4102),
-    /** Graceful stop (docs/operations.md): /readyz answers 503 this long before the listener closes, so load balancers stop sending first. */
-    SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
-    /** Bound of the whole graceful stop, from the signal to the exit; past it the process exits 1. Keep it below the pod's termination grace period (40 s). */
-    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
-    /** Traces: off unless set; the exporter follows the standard OTEL_* variables (docs/operations.md). */
-    OTEL_ENABLED: fields.boolean(false),
-    OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
-    /** Sandbox-only fault injection for the callers' timeout tests; 0 (the default) turns it off. */
+export const walletConfigSchema = baseServiceConfigSchema.extend({
+  PORT: fields.port(4102),
+  /** Graceful stop (docs/operations.md): /readyz answers 503 this long before the listener closes, so load balancers stop sending first. */
+  SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /** Bound of the whole graceful stop, from the signal to the exit; past it the process exits 1. Keep it below the pod's termination grace period (40 s). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** Traces: off unless set; the exporter follows the standard OTEL_* variables (docs/operations.md). */
+  OTEL_ENABLED: fields.boolean(false),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** How often the invariant monitor checks the whole ledger (ledger_invariant_ok); 60 s by default. */
+  LEDGER_INVARIANT_CHECK_INTERVAL_MS: fields.milliseconds(60_000),
+});
+
+/**
+ * Sandbox-only fault injection for the callers' timeout tests: every collection or disbursement
+ * posting is delayed by WALLET_POST_DELAY_MS (0, the default, turns it off) at
+ * WALLET_POST_DELAY_POINT. Read in the sandbox only; production refuses a non-zero delay.
+ */
+export const walletTestHooks = defineTestHooks(
+  {
     WALLET_POST_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
     WALLET_POST_DELAY_POINT: z.enum(postDelayPoints).default('before_claim'),
-    /** How often the invariant monitor checks the whole ledger (ledger_invariant_ok); 60 s by default. */
-    LEDGER_INVARIANT_CHECK_INTERVAL_MS: fields.milliseconds(60_000),
-  })
-  .refine((env) => env.ENVIRONMENT !== 'production' || env.WALLET_POST_DELAY_MS === 0, {
-    message: 'WALLET_POST_DELAY_MS is a sandbox fault injection and must be 0 (or unset) in production',
-    path: ['WALLET_POST_DELAY_MS'],
-  });
+  },
+  ['WALLET_POST_DELAY_MS'],
+);
 
 /** Settings the operator CLI needs: the database and the environment (sandbox tools refuse production). */
 export const walletStoreConfigSchema = z.object({
@@ -37,7 +42,7 @@ export const walletStoreConfigSchema = z.object({
   DATABASE_URL: fields.databaseUrl,
 });
 
-export type WalletConfig = z.infer<typeof walletConfigSchema>;
+export type WalletConfig = z.infer<typeof walletConfigSchema> & z.infer<typeof walletTestHooks.schema>;
 export type WalletStoreConfig = z.infer<typeof walletStoreConfigSchema>;
 
 export interface PostingFaultInjection {
@@ -48,7 +53,7 @@ export interface PostingFaultInjection {
 export const noPostingFaultInjection: PostingFaultInjection = Object.freeze({ postDelayMs: 0, postDelayPoint: 'before_claim' });
 
 export function readWalletConfig(env: Record<string, string | undefined>): Readonly<WalletConfig> {
-  return loadConfig(walletConfigSchema, env);
+  return loadConfig(walletConfigSchema, env, { testHooks: walletTestHooks });
 }
 
 /**

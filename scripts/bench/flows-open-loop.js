@@ -46,17 +46,19 @@ function ourTarget(context) {
   });
 }
 
-/** The reference's flow as its load.js drives it: partner 3's sources, random destinations and amounts. */
+/** The reference's flow as its load.js drives it: partner 3's source accounts, random destinations and amounts. */
 function referenceTarget(reference) {
   const runId = crypto.randomBytes(4).toString('hex');
   let externalSeq = 0;
   const pick = (count) => Math.floor(Math.random() * count);
+  // As its load.js: REF_SOURCE_ACCOUNTS=1 debits one account (the hot row every disbursement of one of our partners debits).
+  const sources = Math.min(1000, Math.max(1, Number(process.env.REF_SOURCE_ACCOUNTS || 1000)));
   const steps = [
     {
       name: 'quote',
       status: 201,
       path: () => '/quotes',
-      body: () => JSON.stringify({ accountId: 2 + 10 * pick(1000), amount: 100 + pick(900) }),
+      body: () => JSON.stringify({ accountId: 2 + 10 * pick(sources), amount: 100 + pick(900) }),
       take: (json, ctx) => Boolean((ctx.quoteId = json.quoteId)),
     },
     {

@@ -159,7 +159,7 @@ async function startQuoteStack({
     const gateway = startProcess('gateway', stack.gatewayEnvironment(settings, { env: benchEnv }));
     await waitUntilReady(`${settings.gateway.adminUrl}/readyz`, { timeoutMs: settings.readyTimeoutMs, gaveUp: gaveUp(gateway) });
     const gatewayBaseUrl = `https://127.0.0.1:${settings.gateway.port}/api/v1`;
-    log(`gateway ready on ${gatewayBaseUrl}`);
+    log(`gateway ready on ${gatewayBaseUrl} (admin ${settings.gateway.adminUrl})`);
 
     const phones = Array.from({ length: users }, (_, index) => benchPhone(index + 1));
     await seed({ log, cliEnv, partnerId: partner.partnerId, phones, funding });

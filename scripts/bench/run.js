@@ -482,7 +482,7 @@ async function openLoopFlowsBenchmark(options) {
 }
 
 function printOpenLoopTable(summary) {
-  const row = (cells) => out(cells.map((cell, index) => String(cell).padEnd(index === 0 ? 26 : 30)).join(''));
+  const row = (cells) => out(cells.map((cell, index) => `${String(cell).padEnd(index === 0 ? 25 : 31)} `).join('').trimEnd());
   const quartet = (values) => (values ? [values.p50, values.p90, values.p99, values.max].map((value) => format(value, 1)).join(' / ') : 'n/a');
   out('');
   out(

@@ -300,7 +300,7 @@ function consumerSection(service) {
 const specific = {
   gateway: () => [
     row('Edge'),
-    breakerPanel('gateway', 'gateway_upstream_circuit_state', 'upstream'),
+    breakerPanel('gateway', 'circuit_breaker_state', 'breaker'),
     panel({
       title: 'Partner routes: p99 latency',
       unit: 's',
@@ -740,7 +740,7 @@ function overviewDashboard() {
         h: 6,
         mappings: breakerMappings,
         thresholds: breakerThresholds,
-        queries: [q('max by (upstream) (gateway_upstream_circuit_state)', '{{upstream}}')],
+        queries: [q('max by (breaker) (circuit_breaker_state{service="gateway"})', '{{breaker}}')],
       }),
       panel({
         title: 'Service circuit breakers (0 closed, 1 half-open, 2 open)',
@@ -749,7 +749,7 @@ function overviewDashboard() {
         h: 6,
         mappings: breakerMappings,
         thresholds: breakerThresholds,
-        queries: [q(`max by (service, breaker) (circuit_breaker_state{${svc}})`, '{{service}} → {{breaker}}')],
+        queries: [q(`max by (service, breaker) (circuit_breaker_state{${svc},service!="gateway"})`, '{{service}} → {{breaker}}')],
       }),
     ],
   });

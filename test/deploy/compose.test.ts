@@ -303,7 +303,7 @@ describe('deploy/grafana', () => {
       panels: Array<{ targets: Array<{ expr: string }> }>;
     };
     const exprs = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr)).join('\n');
-    for (const metric of ['http_requests_total', 'http_request_duration_seconds_bucket', 'gateway_upstream_circuit_state']) {
+    for (const metric of ['http_requests_total', 'http_request_duration_seconds_bucket', 'circuit_breaker_state']) {
       expect(exprs).toContain(metric);
     }
   });

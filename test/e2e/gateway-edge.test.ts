@@ -183,8 +183,8 @@ describe('gateway edge', () => {
 
       expect(Math.max(...durationsMs)).toBeLessThan(3_000);
       const metrics = await fetch(`http://127.0.0.1:${gateway.adminPort}/metrics`).then((reply) => reply.text());
-      expect(metrics).toMatch(/gateway_upstream_circuit_state\{[^}]*upstream="wallet"[^}]*\} 2/);
-      expect(metrics).toMatch(/gateway_upstream_circuit_state\{[^}]*upstream="auth"[^}]*\} 0/);
+      expect(metrics).toMatch(/circuit_breaker_state\{[^}]*breaker="wallet"[^}]*\} 2/);
+      expect(metrics).toMatch(/circuit_breaker_state\{[^}]*breaker="auth"[^}]*\} 0/);
     } finally {
       await gateway.stop();
     }

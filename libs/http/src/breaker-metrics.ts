@@ -26,8 +26,8 @@ export interface CircuitBreakerStates {
 }
 
 /**
- * `circuit_breaker_state{breaker}` for a service's own breakers (the gateway keeps its
- * `gateway_upstream_circuit_state`). Breakers are usually made before the service's registry
+ * `circuit_breaker_state{breaker}`: the one gauge of every service's breakers (the gateway's too,
+ * one per upstream). Breakers are usually made before the service's registry
  * exists, so they are watched first and the gauge is registered once the registry is known. The
  * state is read from each breaker at scrape time, so no transition can be missed.
  */

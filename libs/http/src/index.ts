@@ -37,3 +37,17 @@ export {
   type CircuitBreakerStates,
   type WatchBreaker,
 } from './breaker-metrics';
+export { createCircuitBreaker, isBreakerRefusal, type BreakerSettings, type CircuitBreakerOptions, type GuardedCall } from './circuit-breaker';
+export {
+  createUpstreamClient,
+  isUpstreamFailure,
+  neverReachedUpstream,
+  UpstreamFailure,
+  upstreamFailureCode,
+  type UpstreamAnswer,
+  type UpstreamCall,
+  type UpstreamClient,
+  type UpstreamClientOptions,
+  type UpstreamFailureReason,
+  type UpstreamSettings,
+} from './upstream-client';

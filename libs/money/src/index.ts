@@ -10,3 +10,4 @@ export {
   type AmountParseFailure,
 } from './amount';
 export { parseAmountText, writtenNumber, isWrittenNumber, type WrittenNumber } from './amount-text';
+export { parseMinorUnitsText, minorUnitsText, parseMajorUnitsText, majorUnitsText, type MajorUnitsOptions } from './units-text';

@@ -1,5 +1,5 @@
 import { connectBus, type Bus } from '@pwa/bus';
-import { createCircuitBreakerStates } from '@pwa/http';
+import { createCircuitBreakerStates, type UpstreamSettings } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
 import { breakerSettingsOf } from '@pwa/config';
 import {
@@ -20,7 +20,6 @@ import { createCollectionMetrics } from './http/collection-metrics';
 import { mountPartnerRoutes } from './http/partner-routes';
 import { mountSandboxRoutes } from './http/sandbox-routes';
 import { collectionsMigrationsDirectory, collectionsSchema } from './service-paths';
-import { createInternalHttpClient, type UpstreamSettings } from './upstream/internal-http';
 import { createQuoteConsumer } from './upstream/quotes-client';
 import { createWallet } from './upstream/wallet-client';
 import type { CollectionsDependencies } from './use-cases/dependencies';
@@ -44,11 +43,11 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
     breaker: breakerSettingsOf(config),
     watchBreaker: breakerStates.watch,
   });
-  const quotesHttp = createInternalHttpClient('quotes', upstream(config.QUOTES_URL), logger);
-  const walletHttp = createInternalHttpClient('wallet', upstream(config.WALLET_URL), logger);
+  const quotes = createQuoteConsumer(upstream(config.QUOTES_URL), logger);
+  const wallet = createWallet(upstream(config.WALLET_URL), logger);
   const shutdownClients = (): void => {
-    quotesHttp.shutdown();
-    walletHttp.shutdown();
+    quotes.shutdown();
+    wallet.shutdown();
   };
   let bus: Bus;
   try {
@@ -75,8 +74,8 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
     dependencies = {
       pool: prepared.pool,
       logger,
-      quotes: createQuoteConsumer(quotesHttp, logger),
-      wallet: createWallet(walletHttp, logger),
+      quotes,
+      wallet,
       metrics,
       settings: {
         approvalWindowSeconds: config.COLLECTION_APPROVAL_WINDOW_SECONDS,

@@ -16,8 +16,8 @@ import type { DisbursementsConfig } from './config';
 import { createDisbursementMetrics, type DisbursementServiceMetrics } from './http/disbursement-metrics';
 import { mountDisbursementRoutes } from './http/disbursement-routes';
 import { disbursementsMigrationsDirectory, disbursementsSchema } from './service-paths';
-import { createQuotesClient } from './upstreams/quotes-client';
-import { createWalletClient } from './upstreams/wallet-client';
+import { createQuotesClient } from './upstream/quotes-client';
+import { createWalletClient } from './upstream/wallet-client';
 import { startSettlementSweep, type SettlementSweep } from './use-cases/settlement-sweep';
 
 export { disbursementsSchema };
@@ -36,9 +36,10 @@ const sweepMarginMs = 5_000;
 export async function startDisbursementsService(config: Readonly<DisbursementsConfig>): Promise<DisbursementsService> {
   const logger = createLogger({ service: 'disbursements', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
   const breakerStates = createCircuitBreakerStates();
-  const breaker = { watchBreaker: breakerStates.watch, ...breakerSettingsOf(config) };
-  const quotes = createQuotesClient({ baseUrl: config.QUOTES_URL, timeoutMs: config.QUOTES_TIMEOUT_MS, breaker }, logger);
-  const wallet = createWalletClient({ baseUrl: config.WALLET_URL, cancelTimeoutMs: config.WALLET_CANCEL_TIMEOUT_MS, breaker }, logger);
+  const breaker = breakerSettingsOf(config);
+  const watchBreaker = breakerStates.watch;
+  const quotes = createQuotesClient({ baseUrl: config.QUOTES_URL, timeoutMs: config.QUOTES_TIMEOUT_MS, breaker, watchBreaker }, logger);
+  const wallet = createWalletClient({ baseUrl: config.WALLET_URL, cancelTimeoutMs: config.WALLET_CANCEL_TIMEOUT_MS, breaker, watchBreaker }, logger);
   const shutdownClients = (): void => {
     quotes.shutdown();
     wallet.shutdown();

@@ -7,7 +7,7 @@ import { mountInternalRoutes } from './http/internal-routes';
 import { createQuoteMetrics } from './http/quote-metrics';
 import { mountQuoteRoutes } from './http/quote-routes';
 import { quotesMigrationsDirectory, quotesSchema } from './service-paths';
-import { createWalletClient } from './wallet/wallet-client';
+import { createWalletClient } from './upstream/wallet-client';
 import { createFeeScheduleCache } from './store/fee-schedule-cache';
 
 export { quotesSchema };

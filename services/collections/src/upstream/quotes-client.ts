@@ -1,8 +1,8 @@
-import { z } from '@pwa/config';
-import { PkcError, isPkcCode, type PkcCode } from '@pwa/errors';
+import { consumedQuoteAnswerSchema, quoteConsumeBody, quotesPaths, readContractAnswer } from '@pwa/contracts';
+import { PkcError, type PkcCode } from '@pwa/errors';
+import { createUpstreamClient, type UpstreamSettings } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { Currency } from '@pwa/money';
-import type { InternalHttpClient } from './internal-http';
 
 export interface ConsumedQuote {
   quoteId: string;
@@ -17,40 +17,31 @@ export interface QuoteConsumer {
   consume(quoteId: string, partnerId: string, requestId?: string): Promise<ConsumedQuote>;
 }
 
-const minorString = z.string().regex(/^\d{1,18}$/).transform((text) => BigInt(text));
-const consumedSchema = z.object({
-  quoteId: z.string(),
-  type: z.literal('collection'),
-  phone: z.string().min(1),
-  currency: z.enum(['LRD', 'USD']),
-  amountMinor: minorString,
-  feeMinor: minorString,
-  recipientName: z.string(),
-});
-const refusalSchema = z.object({ success: z.literal(false), code: z.string(), message: z.string().optional() });
-const passedOn = new Set<PkcCode>(['PKC_2009', 'PKC_5001', 'PKC_5002', 'PKC_5003', 'PKC_5004']);
+/**
+ * The quote refusals a collection request passes on as they are: not a UUID (2009), unknown or
+ * expired (5001), already used (5002), wrong type (5003), another partner's (5004). The same set
+ * as disbursements: a confirm answers for its quote exactly as quotes judged it.
+ */
+export const collectionQuoteRefusalsPassedOn: ReadonlySet<PkcCode> = new Set<PkcCode>(['PKC_2009', 'PKC_5001', 'PKC_5002', 'PKC_5003', 'PKC_5004']);
 
-/** quotes POST /internal/quotes/:quoteId/consume (docs/internal-contracts.md); unreachable → PKC_7003. */
-export function createQuoteConsumer(http: InternalHttpClient, logger: Logger): QuoteConsumer {
+/** quotes POST /internal/quotes/:quoteId/consume (libs/contracts internal/quotes); unreachable → PKC_7003. */
+export function createQuoteConsumer(settings: UpstreamSettings, logger: Logger): QuoteConsumer & { shutdown(): void } {
+  const quotes = createUpstreamClient({ name: 'quotes', ...settings, logger });
   return {
     consume: async (quoteId, partnerId, requestId) => {
       let answer;
       try {
-        answer = await http.post(`/internal/quotes/${encodeURIComponent(quoteId)}/consume`, { partnerId, type: 'collection' }, requestId);
+        answer = await quotes.post(quotesPaths.consume(quoteId), quoteConsumeBody(partnerId, 'collection'), { timeoutMs: settings.timeoutMs, requestId });
       } catch (error) {
         logger.warn({ err: error }, 'quote consumption failed; answering PKC_7003');
         throw new PkcError('PKC_7003', undefined, { cause: error });
       }
-      if (answer.status === 200) {
-        const parsed = consumedSchema.safeParse(answer.body);
-        if (parsed.success) return parsed.data;
-        logger.error({ issues: parsed.error.issues }, 'quotes answer does not match the contract');
-        throw new PkcError('PKC_7002');
-      }
-      const refusal = refusalSchema.safeParse(answer.body);
-      if (refusal.success && isPkcCode(refusal.data.code) && passedOn.has(refusal.data.code)) throw new PkcError(refusal.data.code, refusal.data.message);
-      logger.error({ status: answer.status, body: answer.body }, 'quotes refused outside the contract');
+      const read = readContractAnswer(answer, consumedQuoteAnswerSchema, collectionQuoteRefusalsPassedOn);
+      if (read.kind === 'answer' && read.data.type === 'collection') return read.data;
+      if (read.kind === 'refusal') throw new PkcError(read.code, read.message);
+      logger.error({ status: answer.status, body: answer.body, problem: read.kind === 'answer' ? 'a quote of another type' : read.problem }, 'quote consumption answer outside the contract');
       throw new PkcError('PKC_7002');
     },
+    shutdown: () => quotes.shutdown(),
   };
 }

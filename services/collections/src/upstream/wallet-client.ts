@@ -1,8 +1,18 @@
-import { z } from '@pwa/config';
-import { PkcError, isPkcCode, type PkcCode } from '@pwa/errors';
+import {
+  readContractAnswer,
+  refusalSchema,
+  walletCancellationAnswerSchema,
+  walletCheckAnswerSchema,
+  walletCheckBody,
+  walletPaths,
+  walletTransferAnswerSchema,
+  walletTransferBody,
+  type WalletMovement,
+} from '@pwa/contracts';
+import { PkcError, type PkcCode } from '@pwa/errors';
+import { createUpstreamClient, isUpstreamFailure, type UpstreamSettings } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { Currency } from '@pwa/money';
-import { isUpstreamUnavailable, type InternalHttpClient } from './internal-http';
 
 export interface CollectionPostingRequest {
   partnerId: string;
@@ -27,63 +37,60 @@ export interface Wallet {
   cancel(transferId: string): Promise<CancellationResult>;
 }
 
-const refusalCodesPassedOn = new Set<PkcCode>([
+/**
+ * The wallet's refusals a collection request passes on to the partner as they are, at confirm
+ * time: the account and wallet rules (3001-3005), the user's balance (4001) and every limit
+ * (4003-4012), plus 2001 for a phone it cannot read. Not 4002: a collection never debits the
+ * partner, so the wallet cannot refuse one for the partner's balance; any other code is outside
+ * the contract and answers PKC_7002.
+ */
+export const collectionCheckRefusalsPassedOn: ReadonlySet<PkcCode> = new Set<PkcCode>([
   'PKC_2001',
   'PKC_3001', 'PKC_3002', 'PKC_3003', 'PKC_3004', 'PKC_3005',
   'PKC_4001', 'PKC_4003', 'PKC_4004', 'PKC_4005', 'PKC_4006', 'PKC_4007',
   'PKC_4008', 'PKC_4009', 'PKC_4010', 'PKC_4011', 'PKC_4012',
 ]);
-const refusalSchema = z.object({ success: z.literal(false), code: z.string(), message: z.string().optional() });
-const postedSchema = z.object({ transactionId: z.string().regex(/^TXN-[0-9A-F]+$/), postedAt: z.iso.datetime(), status: z.literal('posted') });
-const cancelSchema = z.union([
-  z.object({ state: z.literal('cancelled') }),
-  z.object({ state: z.literal('posted'), transactionId: z.string().regex(/^TXN-[0-9A-F]+$/), postedAt: z.iso.datetime() }),
-]);
 
-function body(request: CollectionPostingRequest): Record<string, string> {
-  return {
-    type: 'collection',
-    partnerId: request.partnerId,
-    phone: request.phone,
-    currency: request.currency,
-    amountMinor: request.amountMinor.toString(),
-    feeMinor: request.feeMinor.toString(),
-  };
+function movementOf(request: CollectionPostingRequest): WalletMovement {
+  return { type: 'collection', ...request };
 }
 
-/** The wallet's internal API (docs/internal-contracts.md) for collections, behind a deadline and a breaker. */
-export function createWallet(http: InternalHttpClient, logger: Logger): Wallet {
+/** The wallet's internal API (libs/contracts internal/wallet) for collections, behind a deadline and a breaker. */
+export function createWallet(settings: UpstreamSettings, logger: Logger): Wallet & { shutdown(): void } {
+  const wallet = createUpstreamClient({ name: 'wallet', ...settings, logger });
+  const call = (requestId?: string) => ({ timeoutMs: settings.timeoutMs, requestId });
   return {
     check: async (request, requestId) => {
       let answer;
       try {
-        answer = await http.post('/internal/checks', body(request), requestId);
+        answer = await wallet.post(walletPaths.checks, walletCheckBody(movementOf(request)), call(requestId));
       } catch (error) {
         logger.warn({ err: error }, 'wallet check failed; answering PKC_7003');
         throw new PkcError('PKC_7003', undefined, { cause: error });
       }
-      if (answer.status === 200) return;
-      const refusal = refusalSchema.safeParse(answer.body);
-      if (refusal.success && isPkcCode(refusal.data.code) && refusalCodesPassedOn.has(refusal.data.code)) throw new PkcError(refusal.data.code, refusal.data.message);
-      logger.error({ status: answer.status, body: answer.body }, 'wallet check refused outside the contract');
+      const read = readContractAnswer(answer, walletCheckAnswerSchema, collectionCheckRefusalsPassedOn);
+      if (read.kind === 'answer') return;
+      if (read.kind === 'refusal') throw new PkcError(read.code, read.message);
+      logger.error({ status: answer.status, body: answer.body, problem: read.problem }, 'wallet check answer outside the contract');
       throw new PkcError('PKC_7002');
     },
 
     post: async (transferId, request) => {
       let answer;
       try {
-        answer = await http.post('/internal/transfers', { ...body(request), transferId, reference: request.reference });
+        answer = await wallet.post(walletPaths.transfers, walletTransferBody({ ...movementOf(request), transferId, reference: request.reference }), call());
       } catch (error) {
-        if (isUpstreamUnavailable(error)) return { kind: 'unavailable', reason: error.message };
+        if (isUpstreamFailure(error)) return { kind: 'unavailable', reason: error.message };
         throw error;
       }
       if (answer.status === 200) {
-        const posted = postedSchema.safeParse(answer.body);
+        const posted = walletTransferAnswerSchema.safeParse(answer.body);
         if (posted.success) return { kind: 'posted', transactionId: posted.data.transactionId, postedAt: new Date(posted.data.postedAt) };
         // An answer we cannot read may hide a posting: treat it as no answer, so recovery asks again.
         logger.error({ body: answer.body }, 'wallet posting answer does not match the contract');
         return { kind: 'unavailable', reason: 'unreadable posting answer' };
       }
+      // Every refusal is final for the collection (it fails with that code), PKC_7004 included.
       const refusal = refusalSchema.safeParse(answer.body);
       if (refusal.success) return { kind: 'refused', code: refusal.data.code };
       logger.error({ status: answer.status, body: answer.body }, 'wallet posting refused outside the contract');
@@ -93,16 +100,18 @@ export function createWallet(http: InternalHttpClient, logger: Logger): Wallet {
     cancel: async (transferId) => {
       let answer;
       try {
-        answer = await http.post(`/internal/transfers/${transferId}/cancel`, {});
+        answer = await wallet.post(walletPaths.cancellation(transferId), {}, call());
       } catch (error) {
-        if (isUpstreamUnavailable(error)) return { kind: 'unavailable', reason: error.message };
+        if (isUpstreamFailure(error)) return { kind: 'unavailable', reason: error.message };
         throw error;
       }
-      const parsed = cancelSchema.safeParse(answer.body);
+      const parsed = walletCancellationAnswerSchema.safeParse(answer.body);
       if (answer.status !== 200 || !parsed.success) return { kind: 'unavailable', reason: `unreadable cancellation answer ${answer.status}` };
       return parsed.data.state === 'cancelled'
         ? { kind: 'cancelled' }
         : { kind: 'posted', transactionId: parsed.data.transactionId, postedAt: new Date(parsed.data.postedAt) };
     },
+
+    shutdown: () => wallet.shutdown(),
   };
 }

@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
+import type { z } from '@pwa/config';
+import type { consumedQuoteAnswerSchema, walletCheckAnswerSchema } from '@pwa/contracts';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
 import type { HostedService } from '@pwa/runtime';
 import { readCollectionsConfig } from '../../src/config';
@@ -19,7 +21,7 @@ const refusedPhones = new Set<string>();
 const consumedQuotes = new Set<string>();
 const phoneOfQuote = new Map<string, string>();
 
-/** Just enough of quotes and the wallet (docs/internal-contracts.md) on one listener. */
+/** Just enough of quotes and the wallet on one listener, answering by their contracts (libs/contracts internal). */
 function standInUpstreams(req: http.IncomingMessage, res: http.ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -34,11 +36,17 @@ function standInUpstreams(req: http.IncomingMessage, res: http.ServerResponse): 
       if (consumedQuotes.has(quoteId)) return send(400, { success: false, code: 'PKC_5002', message: 'Quote already used' });
       consumedQuotes.add(quoteId);
       return send(200, {
-        quoteId, type: 'collection', partnerId: body.partnerId, phone: phoneOfQuote.get(quoteId) ?? '+231880000001', currency: 'USD',
+        quoteId, type: 'collection', partnerId: body.partnerId ?? '', phone: phoneOfQuote.get(quoteId) ?? '+231880000001', currency: 'USD',
         amountMinor: '1000', feeMinor: '20', totalDebitMinor: '1020', recipientName: 'Comfort Doe', expiresAt: new Date(Date.now() + 60_000).toISOString(), usedAt: new Date().toISOString(),
-      });
+      } satisfies z.input<typeof consumedQuoteAnswerSchema>);
     }
-    if (req.url === '/internal/checks') return send(200, { recipient: {}, userBalanceMinor: '100000', partnerBalanceMinor: '0' });
+    if (req.url === '/internal/checks') {
+      return send(200, {
+        recipient: { name: 'Comfort Doe', phone: body.phone ?? '+231880000001', accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
+        userBalanceMinor: '100000',
+        partnerBalanceMinor: '0',
+      } satisfies z.input<typeof walletCheckAnswerSchema>);
+    }
     if (req.url === '/internal/transfers') {
       if (refusedPhones.has(body.phone ?? '')) return send(400, { success: false, code: 'PKC_4001', message: 'insufficient' });
       return send(200, { transferId: body.transferId, transactionId: `TXN-${randomBytes(8).toString('hex').toUpperCase()}`, postedAt: new Date().toISOString(), status: 'posted' });

@@ -3,7 +3,7 @@ import type { Logger } from '@pwa/logging';
 import { applySettlement, type Disbursement, type Settlement, type UnsuccessfulSettlement } from '../domain/disbursement';
 import { disbursementEvent } from '../events/disbursement-events';
 import { findById, settleWithEvent } from '../store/disbursement-store';
-import type { WalletClient } from '../upstreams/wallet-client';
+import type { WalletClient } from '../upstream/wallet-client';
 
 /**
  * Moves a processing disbursement to its final state and writes its event to the outbox in the

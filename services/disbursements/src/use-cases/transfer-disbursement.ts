@@ -8,9 +8,9 @@ import { externalIdTakenBy, refusalOf } from '../domain/disbursement-refusal';
 import { newReferenceId } from '../domain/reference-id';
 import { parseConfirmRequestBody as parseTransferRequestBody, type ConfirmRequestBody as TransferRequestBody } from '@pwa/contracts';
 import { findHolderOfExternalId, insertProcessing, type NewDisbursement } from '../store/disbursement-store';
-import type { ConsumedQuote, QuotesClient } from '../upstreams/quotes-client';
-import { isUpstreamFailure, neverReachedUpstream } from '../upstreams/upstream-call';
-import type { WalletClient, WalletPostingAnswer } from '../upstreams/wallet-client';
+import type { ConsumedQuote, QuotesClient } from '../upstream/quotes-client';
+import { isUpstreamFailure, neverReachedUpstream } from '@pwa/http';
+import type { WalletClient, WalletPostingAnswer } from '../upstream/wallet-client';
 import { recordSettlement, settleByCancelling } from './record-settlement';
 
 export interface TransferDependencies {

@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { z } from '@pwa/config';
+import type { consumedQuoteAnswerSchema } from '@pwa/contracts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
@@ -24,7 +26,7 @@ const behaviourOfPhone = new Map(Object.entries(phoneOf).map(([behaviour, phone]
 const phoneOfQuote = new Map<string, string>();
 const transferPhones = new Map<string, string>();
 
-/** Just enough of quotes and the wallet (docs/internal-contracts.md) on one listener. */
+/** Just enough of quotes and the wallet on one listener, answering by their contracts (libs/contracts internal). */
 function standInUpstreams(req: http.IncomingMessage, res: http.ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -36,7 +38,10 @@ function standInUpstreams(req: http.IncomingMessage, res: http.ServerResponse): 
     const consume = /^\/internal\/quotes\/([^/]+)\/consume$/.exec(req.url ?? '');
     if (consume) {
       const quoteId = consume[1] ?? '';
-      return send(200, { quoteId, type: 'disbursement', partnerId: body.partnerId, phone: phoneOfQuote.get(quoteId), currency: 'USD', amountMinor: '1000', feeMinor: '20', recipientName: 'Comfort Doe' });
+      return send(200, {
+        quoteId, type: 'disbursement', partnerId: body.partnerId ?? '', phone: phoneOfQuote.get(quoteId) ?? '', currency: 'USD', amountMinor: '1000', feeMinor: '20',
+        totalDebitMinor: '1020', recipientName: 'Comfort Doe', expiresAt: new Date(Date.now() + 60_000).toISOString(), usedAt: new Date().toISOString(),
+      } satisfies z.input<typeof consumedQuoteAnswerSchema>);
     }
     const cancel = /^\/internal\/transfers\/([^/]+)\/cancel$/.exec(req.url ?? '');
     if (cancel) {

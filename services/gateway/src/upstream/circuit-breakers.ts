@@ -1,33 +1,19 @@
-import CircuitBreaker from 'opossum';
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { createCircuitBreaker, createCircuitBreakerStates, type BreakerSettings, type GuardedCall } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { UpstreamName } from '../domain/routes';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './upstream-client';
 
-export interface BreakerSettings {
-  errorThresholdPercent: number;
-  volumeThreshold: number;
-  resetTimeoutMs: number;
-  rollingWindowMs: number;
-}
+export { isBreakerRefusal } from '@pwa/http';
 
-export type UpstreamBreaker = CircuitBreaker<[UpstreamRequest], UpstreamResponse>;
-
-/** Breaker codes opossum uses when it refuses a call without trying the upstream. */
-const refusedWithoutTrying = new Set(['EOPENBREAKER', 'ESEMLOCKED', 'ESHUTDOWN']);
-
-export function isBreakerRefusal(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && refusedWithoutTrying.has(code);
-}
-
-const breakerStateValue = { closed: 0, halfOpen: 1, open: 2 } as const;
+export type UpstreamBreaker = GuardedCall<[UpstreamRequest], UpstreamResponse>;
 
 /**
- * One breaker per upstream service, shared by all its routes. Only transport failures (refused,
- * reset, timed out) count against it: an upstream's own 4xx or 5xx envelope is an answer, relayed
- * unchanged. The breaker has no timeout of its own because routes of one upstream have different
- * deadlines; the client enforces each request's deadline and reports it as a failure.
+ * One breaker per upstream service (libs/http createCircuitBreaker, as in every service), shared by
+ * all its routes, reported as `circuit_breaker_state{breaker=<upstream>}`. What is relay-specific
+ * stays here: only transport failures (refused, reset, timed out) count against it, because the
+ * relay passes an upstream's own 4xx or 5xx envelope on unchanged as an answer; and routes of one
+ * upstream have different deadlines, which each request carries.
  */
 export function createUpstreamBreakers(
   clients: Readonly<Record<UpstreamName, UpstreamClient>>,
@@ -35,30 +21,16 @@ export function createUpstreamBreakers(
   registry: Registry,
   logger: Logger,
 ): Record<UpstreamName, UpstreamBreaker> {
-  const stateGauge = new Gauge({
-    name: 'gateway_upstream_circuit_state',
-    help: 'Circuit breaker state per upstream service: 0 closed, 1 half-open, 2 open',
-    labelNames: ['upstream'] as const,
-    registers: [registry],
-  });
+  const states = createCircuitBreakerStates();
+  states.register(registry);
   const entries = (Object.entries(clients) as [UpstreamName, UpstreamClient][]).map(([upstream, client]) => {
-    const breaker: UpstreamBreaker = new CircuitBreaker((request: UpstreamRequest) => client.send(request), {
+    const breaker = createCircuitBreaker({
       name: upstream,
-      timeout: false,
-      errorThresholdPercentage: settings.errorThresholdPercent,
-      volumeThreshold: settings.volumeThreshold,
-      resetTimeout: settings.resetTimeoutMs,
-      rollingCountTimeout: settings.rollingWindowMs,
-    });
-    stateGauge.set({ upstream }, breakerStateValue.closed);
-    breaker.on('open', () => {
-      stateGauge.set({ upstream }, breakerStateValue.open);
-      logger.warn({ upstream }, 'circuit opened: requests to this upstream fail fast with PKC_7003');
-    });
-    breaker.on('halfOpen', () => stateGauge.set({ upstream }, breakerStateValue.halfOpen));
-    breaker.on('close', () => {
-      stateGauge.set({ upstream }, breakerStateValue.closed);
-      logger.info({ upstream }, 'circuit closed');
+      call: (request: UpstreamRequest) => client.send(request),
+      settings,
+      logger,
+      watchBreaker: states.watch,
+      openedMessage: 'circuit opened: requests to this upstream fail fast with PKC_7003',
     });
     return [upstream, breaker] as const;
   });

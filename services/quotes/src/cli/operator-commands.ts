@@ -1,7 +1,6 @@
 import type { Pool } from '@pwa/db';
-import { formatMinor, isCurrency, type Currency } from '@pwa/money';
+import { formatMinor, isCurrency, parseMajorUnitsText, type Currency } from '@pwa/money';
 import { FeeScheduleError, parseFeeTiers, storedTiersOf, type FeeRule } from '../domain/fee-schedule';
-import { parseMajorAmountText } from '../domain/major-amount-text';
 import { isQuoteType, quoteTypes, type QuoteType } from '../domain/quote-type';
 import { listFeeSchedules, replaceFeeSchedule, type StoredFeeSchedule } from '../store/fee-schedule-store';
 
@@ -131,7 +130,7 @@ function parseTiersOption(text: string): ReturnType<typeof parseFeeTiers> {
 }
 
 function parseFeeBound(text: string, option: string): bigint {
-  const minor = parseMajorAmountText(text);
+  const minor = parseMajorUnitsText(text, { allowZero: true });
   if (minor === undefined) throw new OperatorUsageError(`${option} must be an amount in major units with at most 2 decimals, e.g. 0.50`);
   return minor;
 }

@@ -1,11 +1,8 @@
+import { isUuid, quoteConsumeRequestSchema } from '@pwa/contracts';
 import { PkcError, type PkcCode } from '@pwa/errors';
-import { isQuoteType, type QuoteType } from './quote-type';
+import type { QuoteType } from './quote-type';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && uuidPattern.test(value);
-}
+export { isUuid };
 
 /** Who wants to consume a quote, and for which confirm endpoint. */
 export interface ConsumeRequest {
@@ -20,11 +17,10 @@ export interface ConsumeRequest {
  */
 export function parseConsumeRequest(quoteId: string, body: unknown): ConsumeRequest {
   if (!isUuid(quoteId)) throw new PkcError('PKC_2009');
-  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  if (!isUuid(fields.partnerId) || !isQuoteType(fields.type)) {
-    throw new PkcError('PKC_2008', 'consume needs partnerId (UUID) and type (collection or disbursement)');
-  }
-  return { quoteId: quoteId.toLowerCase(), partnerId: fields.partnerId.toLowerCase(), type: fields.type };
+  // The body is the quotes service's own contract (libs/contracts internal/quotes).
+  const parsed = quoteConsumeRequestSchema.safeParse(body);
+  if (!parsed.success) throw new PkcError('PKC_2008', 'consume needs partnerId (UUID) and type (collection or disbursement)');
+  return { quoteId: quoteId.toLowerCase(), partnerId: parsed.data.partnerId, type: parsed.data.type };
 }
 
 /** The stored facts about a quote that a refused consumption is explained by, read after the refusal. */

@@ -1,4 +1,6 @@
 import type { Express } from 'express';
+import type { z } from '@pwa/config';
+import type { consumedQuoteAnswerSchema } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import type { ConsumedQuote } from '../domain/quote';
 import { consumeQuoteForConfirm } from '../use-cases/consume-quote';
@@ -19,8 +21,8 @@ export function mountInternalRoutes(app: Express, pool: Pool, metrics: QuoteMetr
   });
 }
 
-/** docs/internal-contracts.md: amounts as decimal strings of minor units, times in ISO 8601 UTC. */
-export function consumedQuoteView(quote: ConsumedQuote): Record<string, string> {
+/** The answer of the quotes service's contract (libs/contracts internal/quotes): amounts as minor-unit text, times in ISO 8601 UTC. */
+export function consumedQuoteView(quote: ConsumedQuote): z.input<typeof consumedQuoteAnswerSchema> {
   return {
     quoteId: quote.quoteId,
     type: quote.type,

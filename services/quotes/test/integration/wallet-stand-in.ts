@@ -1,20 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { z } from '@pwa/config';
+import type { walletCheckRequestSchema } from '@pwa/contracts';
 
 /**
  * A stand-in for the wallet's internal check API (POST /internal/checks), for quotes' own
  * integration tests: the wallet is our own service, not a database or broker, so its contract
- * (docs/internal-contracts.md) is played here and the real wallet is driven in the e2e suite.
+ * (libs/contracts internal/wallet; internal-contract.test.ts holds this stand-in to it) is played here and the real wallet is driven in the e2e suite.
  * Every other path answers 404, so a call quotes must never make would show up as a failure.
  */
-export interface CheckRequestBody {
-  type: string;
-  partnerId: string;
-  phone: string;
-  currency: string;
-  amountMinor: string;
-  feeMinor: string;
-}
+/** The body quotes sends: the wallet's own contract (libs/contracts internal/wallet). */
+export type CheckRequestBody = z.input<typeof walletCheckRequestSchema>;
 
 export type CheckAnswer =
   | { kind: 'pass'; name?: string; partnerBalanceMinor?: string; userBalanceMinor?: string }

@@ -1,5 +1,4 @@
 import { assertValidFeeRule, parseFeeTiers, storedTiersOf, type FeeRule } from '../../src/domain/fee-schedule';
-import { parseMajorAmountText } from '../../src/domain/major-amount-text';
 
 const rule = (tiers: unknown, minimumFeeMinor = 0n, maximumFeeMinor = 1_000n): FeeRule => ({
   tiers: parseFeeTiers(tiers),
@@ -44,20 +43,5 @@ describe('fee schedule validation', () => {
   it('when the maximum fee is below the minimum, or the minimum is negative, then the rule is refused', () => {
     expect(() => assertValidFeeRule(rule([{}], 500n, 100n))).toThrow('maximum');
     expect(() => assertValidFeeRule(rule([{}], -1n, 100n))).toThrow('negative');
-  });
-});
-
-describe('parseMajorAmountText', () => {
-  it.each([
-    ['0.50', 50n],
-    ['100', 10_000n],
-    ['12.5', 1_250n],
-    ['0', 0n],
-    ['1.234', undefined],
-    ['-1', undefined],
-    ['1e3', undefined],
-    ['', undefined],
-  ])('when the operator types %p, then it is %p minor units', (text, minor) => {
-    expect(parseMajorAmountText(text)).toBe(minor);
   });
 });

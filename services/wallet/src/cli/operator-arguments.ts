@@ -1,6 +1,6 @@
-import { isCurrency, type Currency } from '@pwa/money';
+import { uuidPattern } from '@pwa/contracts';
+import { isCurrency, parseMajorUnitsText, type Currency } from '@pwa/money';
 import { normaliseLiberianPhone } from '@pwa/phone';
-import { parseDecimalAmountText } from '../domain/amount-text';
 import { isAccountStatus, isKycStatus, isTier, type AccountStatus, type KycStatus, type Tier } from '../domain/user';
 import { isTransactionType, type TransactionType } from '../domain/transaction-type';
 
@@ -43,7 +43,7 @@ export function parseCurrencyList(text: string): Currency[] {
 }
 
 export function parseAmountArgument(text: string): bigint {
-  const minor = parseDecimalAmountText(text);
+  const minor = parseMajorUnitsText(text, { allowZero: false });
   if (minor === undefined) throw new OperatorUsageError(`Not an amount: ${text} (a positive number with at most 2 decimals, such as 1500.50)`);
   return minor;
 }
@@ -52,8 +52,6 @@ export function parseCountArgument(text: string, flag: string): number {
   if (!/^[0-9]{1,9}$/.test(text.trim()) || Number(text) < 1) throw new OperatorUsageError(`--${flag} must be a whole number of at least 1`);
   return Number(text);
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseUuidArgument(text: string, label: string): string {
   if (!uuidPattern.test(text)) throw new OperatorUsageError(`The ${label} must be a UUID`);

@@ -1,5 +1,4 @@
-import type { Currency } from '@pwa/money';
-import { minorToDecimalText } from '../domain/amount-text';
+import { majorUnitsText, type Currency } from '@pwa/money';
 import type { TierLimitRule } from '../domain/tier-limits';
 import type { User } from '../domain/user';
 import type { PartnerAccount } from '../store/account-store';
@@ -20,14 +19,14 @@ export function userView(user: UserWithClosedWallets): Record<string, unknown> {
     accountStatus: user.accountStatus,
     kycStatus: user.kycStatus,
     tier: user.tier,
-    wallets: user.wallets.map((wallet) => ({ currency: wallet.currency, status: wallet.status, balance: minorToDecimalText(wallet.balanceMinor) })),
+    wallets: user.wallets.map((wallet) => ({ currency: wallet.currency, status: wallet.status, balance: majorUnitsText(wallet.balanceMinor) })),
     closedWallets: (user.closedWallets ?? []).map((wallet) => ({ currency: wallet.currency, closedAt: wallet.closedAt.toISOString() })),
   };
 }
 
 export function describeUser(user: UserWithClosedWallets): string {
   const wallets = [
-    ...user.wallets.map((wallet) => `    ${wallet.currency}  ${minorToDecimalText(wallet.balanceMinor).padStart(16)}  ${wallet.status}`),
+    ...user.wallets.map((wallet) => `    ${wallet.currency}  ${majorUnitsText(wallet.balanceMinor).padStart(16)}  ${wallet.status}`),
     ...(user.closedWallets ?? []).map((wallet) => `    ${wallet.currency}  ${''.padStart(16)}  closed since ${wallet.closedAt.toISOString()}`),
   ];
   return [
@@ -58,11 +57,11 @@ export function limitView(rule: TierLimitRule): Record<string, unknown> {
     tier: rule.tier,
     transactionType: rule.transactionType,
     currency: rule.currency,
-    perTransaction: minorToDecimalText(rule.perTransactionMaxMinor),
-    daily: minorToDecimalText(rule.dailyMaxMinor),
-    weekly: minorToDecimalText(rule.weeklyMaxMinor),
-    monthly: minorToDecimalText(rule.monthlyMaxMinor),
-    yearly: minorToDecimalText(rule.yearlyMaxMinor),
+    perTransaction: majorUnitsText(rule.perTransactionMaxMinor),
+    daily: majorUnitsText(rule.dailyMaxMinor),
+    weekly: majorUnitsText(rule.weeklyMaxMinor),
+    monthly: majorUnitsText(rule.monthlyMaxMinor),
+    yearly: majorUnitsText(rule.yearlyMaxMinor),
     perHourCount: rule.perHourCountMax,
     perDayCount: rule.perDayCountMax,
   };
@@ -77,7 +76,7 @@ export function describeLimits(rules: readonly TierLimitRule[]): string {
       rule.transactionType.padEnd(13),
       rule.currency.padEnd(4),
       ...[rule.perTransactionMaxMinor, rule.dailyMaxMinor, rule.weeklyMaxMinor, rule.monthlyMaxMinor, rule.yearlyMaxMinor].map((minor) =>
-        minorToDecimalText(minor).padStart(15),
+        majorUnitsText(minor).padStart(15),
       ),
       String(rule.perHourCountMax).padStart(6),
       String(rule.perDayCountMax).padStart(5),
@@ -94,22 +93,22 @@ export interface BalancesReport {
 
 export function balancesView(report: BalancesReport): Record<string, unknown> {
   const decimal = (balances: Record<Currency, bigint>): Record<Currency, string> => ({
-    LRD: minorToDecimalText(balances.LRD),
-    USD: minorToDecimalText(balances.USD),
+    LRD: majorUnitsText(balances.LRD),
+    USD: majorUnitsText(balances.USD),
   });
   return {
-    partners: report.partners.map((account) => ({ partnerId: account.partnerId, currency: account.currency, balance: minorToDecimalText(account.balanceMinor) })),
+    partners: report.partners.map((account) => ({ partnerId: account.partnerId, currency: account.currency, balance: majorUnitsText(account.balanceMinor) })),
     feeRevenue: decimal(report.feeRevenue),
     funding: decimal(report.funding),
   };
 }
 
 export function describeBalances(report: BalancesReport): string {
-  const partners = report.partners.map((account) => `  ${account.partnerId}  ${account.currency}  ${minorToDecimalText(account.balanceMinor).padStart(16)}`);
+  const partners = report.partners.map((account) => `  ${account.partnerId}  ${account.currency}  ${majorUnitsText(account.balanceMinor).padStart(16)}`);
   return [
     'partner accounts:',
     ...(partners.length === 0 ? ['  none'] : partners),
-    `fee revenue:      LRD ${minorToDecimalText(report.feeRevenue.LRD)}  USD ${minorToDecimalText(report.feeRevenue.USD)}`,
-    `funding account:  LRD ${minorToDecimalText(report.funding.LRD)}  USD ${minorToDecimalText(report.funding.USD)}  (negative: money brought in from outside)`,
+    `fee revenue:      LRD ${majorUnitsText(report.feeRevenue.LRD)}  USD ${majorUnitsText(report.feeRevenue.USD)}`,
+    `funding account:  LRD ${majorUnitsText(report.funding.LRD)}  USD ${majorUnitsText(report.funding.USD)}  (negative: money brought in from outside)`,
   ].join('\n');
 }

@@ -1,4 +1,6 @@
 import type { Express } from 'express';
+import type { z } from '@pwa/config';
+import type { walletCancellationAnswerSchema, walletCheckAnswerSchema, walletTransferAnswerSchema } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import { sendErrorEnvelope } from '@pwa/http';
 import { checkTransfer } from '../use-cases/check-transfer';
@@ -18,7 +20,8 @@ export interface InternalRouteSettings {
 
 /**
  * Endpoints for quotes, collections and disbursements on the internal network; the gateway never
- * routes to them. Contract: docs/internal-contracts.md, "Wallet service HTTP API".
+ * routes to them. Contract: libs/contracts internal/wallet (requests parsed with it, answers typed
+ * by it), described in docs/internal-contracts.md, "Wallet service HTTP API".
  */
 export function mountInternalRoutes(app: Express, pool: Pool, settings: InternalRouteSettings): void {
   app.post('/internal/checks', async (req, res) => {
@@ -27,7 +30,7 @@ export function mountInternalRoutes(app: Express, pool: Pool, settings: Internal
       recipient: result.recipient,
       userBalanceMinor: result.userBalanceMinor.toString(),
       partnerBalanceMinor: result.partnerBalanceMinor.toString(),
-    });
+    } satisfies z.input<typeof walletCheckAnswerSchema>);
   });
 
   app.post('/internal/transfers', async (req, res) => {
@@ -40,7 +43,12 @@ export function mountInternalRoutes(app: Express, pool: Pool, settings: Internal
     }
     // A replay (a caller's retry after a lost answer) moved no money now: it is not counted again.
     if (!outcome.replayed) settings.metrics.posted(request.type, request.currency, request.amountMinor);
-    res.json({ transferId: outcome.transferId, transactionId: outcome.transactionId, postedAt: outcome.postedAt.toISOString(), status: 'posted' });
+    res.json({
+      transferId: outcome.transferId,
+      transactionId: outcome.transactionId,
+      postedAt: outcome.postedAt.toISOString(),
+      status: 'posted',
+    } satisfies z.input<typeof walletTransferAnswerSchema>);
   });
 
   app.post('/internal/transfers/:transferId/cancel', async (req, res) => {
@@ -52,7 +60,7 @@ export function mountInternalRoutes(app: Express, pool: Pool, settings: Internal
   });
 }
 
-function cancellationView(outcome: PostingOutcome): Record<string, string> {
+function cancellationView(outcome: PostingOutcome): z.input<typeof walletCancellationAnswerSchema> {
   if (outcome.state === 'cancelled') return { transferId: outcome.transferId, state: 'cancelled' };
   return { transferId: outcome.transferId, state: 'posted', transactionId: outcome.transactionId, postedAt: outcome.postedAt.toISOString() };
 }

@@ -3,7 +3,7 @@ import type { Pool } from '@pwa/db';
 import { PkcError, successEnvelope } from '@pwa/errors';
 import { toApiAmount } from '@pwa/money';
 import { lookUpAccount, partnerBalances } from '../use-cases/look-up-account';
-import { uuidPattern } from './request-schemas';
+import { uuidPattern } from '@pwa/contracts';
 
 /** The partner-facing reads the gateway forwards (path without /api/v1, with x-partner-id). */
 export function mountPartnerRoutes(app: Express, pool: Pool): void {

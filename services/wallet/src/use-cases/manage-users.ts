@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@pwa/db';
-import type { Currency } from '@pwa/money';
-import { minorToDecimalText } from '../domain/amount-text';
+import { majorUnitsText, type Currency } from '@pwa/money';
 import type { AccountStatus, KycStatus, Tier, User, WalletStatus } from '../domain/user';
 import { lockAccounts } from '../store/account-store';
 import {
@@ -147,7 +146,7 @@ async function closeEmptyWallets(client: PoolClient, userId: string, phone: stri
     const balanceMinor = (await lockAccounts(client, [wallet.accountId])).get(wallet.accountId) ?? 0n;
     if (balanceMinor !== 0n) {
       throw new OperatorRefusal(
-        `Cannot close the ${currency} wallet of ${phone}: it holds ${minorToDecimalText(balanceMinor)} ${currency}. ` +
+        `Cannot close the ${currency} wallet of ${phone}: it holds ${majorUnitsText(balanceMinor)} ${currency}. ` +
           'A closed wallet can neither pay nor be paid, so its money would be stuck; move it out first (freeze the wallet meanwhile with --freeze).',
       );
     }

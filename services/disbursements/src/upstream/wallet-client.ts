@@ -1,10 +1,16 @@
-import { z } from '@pwa/config';
+import {
+  refusalSchema,
+  walletCancellationAnswerSchema,
+  walletCancelledTransferCode,
+  walletPaths,
+  walletTransferAnswerSchema,
+  walletTransferBody,
+} from '@pwa/contracts';
 import { isPkcCode, type PkcCode } from '@pwa/errors';
-import { createInternalJsonClient } from '@pwa/http';
+import { createUpstreamClient, UpstreamFailure, type UpstreamSettings } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { Currency } from '@pwa/money';
 import type { Deadline } from '../domain/deadline';
-import { postJson, UpstreamFailure, withBreaker, type BreakerSettings } from './upstream-call';
 
 export interface WalletTransferRequest {
   transferId: string;
@@ -32,58 +38,39 @@ export interface WalletClient {
   shutdown(): void;
 }
 
-/** The wallet's rules whose codes are the partner's answer as they are. */
-const refusalCodesPassedOn = new Set<PkcCode>([
+/**
+ * The wallet's refusals a transfer answers the partner with as they are: the account and wallet
+ * rules (3001-3005), the partner's balance (4002) and every limit (4003-4012), plus 2001 for a
+ * phone it cannot read. Not 4001: a disbursement never debits the user. Any other refusal is
+ * outside the contract and leaves the transfer's fate unknown (the caller cancels to learn it).
+ */
+export const disbursementRefusalsPassedOn: ReadonlySet<PkcCode> = new Set<PkcCode>([
   'PKC_2001',
   'PKC_3001', 'PKC_3002', 'PKC_3003', 'PKC_3004', 'PKC_3005',
   'PKC_4002', 'PKC_4003', 'PKC_4004', 'PKC_4005', 'PKC_4006', 'PKC_4007',
   'PKC_4008', 'PKC_4009', 'PKC_4010', 'PKC_4011', 'PKC_4012',
 ]);
 
-const postedSchema = z.object({ transactionId: z.string().regex(/^TXN-[0-9A-F]+$/), postedAt: z.iso.datetime({ offset: true }) });
-const cancellationSchema = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('cancelled') }),
-  z.object({ state: z.literal('posted'), transactionId: z.string().regex(/^TXN-[0-9A-F]+$/), postedAt: z.iso.datetime({ offset: true }) }),
-]);
-const refusalSchema = z.object({ success: z.literal(false), code: z.string(), message: z.string().optional() });
-
 export function createWalletClient(
-  settings: { baseUrl: string; cancelTimeoutMs: number; breaker: BreakerSettings },
+  settings: Omit<UpstreamSettings, 'timeoutMs'> & { cancelTimeoutMs: number },
   logger: Logger,
 ): WalletClient {
-  const http = createInternalJsonClient({ baseUrl: settings.baseUrl });
-  const breaker = withBreaker(
-    'wallet',
-    (request: WalletTransferRequest) =>
-      postJson('wallet', http, {
-        path: '/internal/transfers',
-        timeoutMs: request.deadline.remainingMs(),
-        requestId: request.requestId,
-        body: {
-          transferId: request.transferId,
-          type: 'disbursement',
-          partnerId: request.partnerId,
-          phone: request.phone,
-          currency: request.currency,
-          amountMinor: request.amountMinor.toString(),
-          feeMinor: request.feeMinor.toString(),
-          reference: request.reference,
-        },
-      }),
-    settings.breaker,
-    logger,
-  );
-
+  // A posting's deadline is what is left of the transfer's budget; a cancellation has its own.
+  const wallet = createUpstreamClient({ name: 'wallet', baseUrl: settings.baseUrl, breaker: settings.breaker, watchBreaker: settings.watchBreaker, logger });
   return {
     postTransfer: async (request) => {
-      const answer = await breaker.fire(request);
+      const answer = await wallet.post(
+        walletPaths.transfers,
+        walletTransferBody({ type: 'disbursement', ...request, reference: request.reference }),
+        { timeoutMs: request.deadline.remainingMs(), requestId: request.requestId },
+      );
       if (answer.status === 200) {
-        const posted = postedSchema.safeParse(answer.body);
+        const posted = walletTransferAnswerSchema.safeParse(answer.body);
         if (posted.success) return { state: 'posted', transactionId: posted.data.transactionId, postedAt: new Date(posted.data.postedAt) };
       }
       const refusal = refusalSchema.safeParse(answer.body);
-      if (answer.status === 409 && refusal.success && refusal.data.code === 'PKC_7004') return { state: 'cancelled' };
-      if (answer.status !== 200 && refusal.success && isPkcCode(refusal.data.code) && refusalCodesPassedOn.has(refusal.data.code)) {
+      if (answer.status === 409 && refusal.success && refusal.data.code === walletCancelledTransferCode) return { state: 'cancelled' };
+      if (answer.status !== 200 && refusal.success && isPkcCode(refusal.data.code) && disbursementRefusalsPassedOn.has(refusal.data.code)) {
         return { state: 'refused', code: refusal.data.code, message: refusal.data.message ?? refusal.data.code };
       }
       // An answer outside the contract leaves the transfer's fate unknown; the caller cancels to learn it.
@@ -91,13 +78,8 @@ export function createWalletClient(
       throw new UpstreamFailure('wallet', 'unavailable', `wallet answered ${answer.status} outside the contract`);
     },
     cancelTransfer: async (transferId, requestId) => {
-      const answer = await postJson('wallet', http, {
-        path: `/internal/transfers/${encodeURIComponent(transferId)}/cancel`,
-        body: {},
-        timeoutMs: settings.cancelTimeoutMs,
-        requestId,
-      });
-      const parsed = cancellationSchema.safeParse(answer.body);
+      const answer = await wallet.postWithoutBreaker(walletPaths.cancellation(transferId), {}, { timeoutMs: settings.cancelTimeoutMs, requestId });
+      const parsed = walletCancellationAnswerSchema.safeParse(answer.body);
       if (answer.status !== 200 || !parsed.success) {
         throw new UpstreamFailure('wallet', 'unavailable', `wallet answered the cancellation with ${answer.status} outside the contract`);
       }
@@ -105,9 +87,6 @@ export function createWalletClient(
         ? { state: 'cancelled' }
         : { state: 'posted', transactionId: parsed.data.transactionId, postedAt: new Date(parsed.data.postedAt) };
     },
-    shutdown: () => {
-      breaker.shutdown();
-      http.close();
-    },
+    shutdown: () => wallet.shutdown(),
   };
 }

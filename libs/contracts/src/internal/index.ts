@@ -1,0 +1,4 @@
+export * from './wire-fields';
+export * from './wallet';
+export * from './quotes';
+export * from './read-answer';

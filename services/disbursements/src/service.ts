@@ -18,7 +18,7 @@ import { mountDisbursementRoutes } from './http/disbursement-routes';
 import { disbursementsMigrationsDirectory, disbursementsSchema } from './service-paths';
 import { createQuotesClient } from './upstream/quotes-client';
 import { createWalletClient } from './upstream/wallet-client';
-import { startSettlementSweep, type SettlementSweep } from './use-cases/settlement-sweep';
+import { startSettlementSweep, type SettlementSweep } from './workers/settlement-sweep';
 
 export { disbursementsSchema };
 

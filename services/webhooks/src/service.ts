@@ -4,12 +4,12 @@ import { createLogger, type Logger } from '@pwa/logging';
 import { prepareService, stopInOrder, type HostedService, type PreparedService, type ShutdownSequence } from '@pwa/runtime';
 import { parseSealingKey } from '@pwa/sealing';
 import type { WebhooksConfig } from './config';
-import { startDeliveryWorker, type DeliveryWorker } from './delivery/delivery-worker';
-import { createWebhookMetrics } from './delivery/webhook-metrics';
+import { startDeliveryWorker, type DeliveryWorker } from './workers/delivery-worker';
+import { createWebhookMetrics } from './http/webhook-metrics';
 import { subscribeToEvents } from './events/subscriptions';
 import { mountPartnerRoutes } from './http/partner-routes';
-import { authPartnerDirectory } from './partner-directory/auth-directory-client';
-import { startDirectorySyncLoop, type DirectorySyncLoop } from './partner-directory/directory-sync-loop';
+import { authPartnerDirectory } from './upstream/auth-directory-client';
+import { startDirectorySyncLoop, type DirectorySyncLoop } from './workers/directory-sync-loop';
 import { rebuildPartnerDirectory } from './use-cases/partner-directory-sync';
 import type { WebhooksDependencies } from './use-cases/dependencies';
 

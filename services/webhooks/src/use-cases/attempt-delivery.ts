@@ -3,7 +3,7 @@ import { openFromBase64 } from '@pwa/sealing';
 import { isSuccessfulStatus } from '../domain/attempt-outcome';
 import { afterFailedAttempt } from '../domain/retry-schedule';
 import { secretsValidAt, webhookHeaders, type SigningSecret } from '../domain/signing';
-import { sendWebhook, type SendResult } from '../delivery/http-sender';
+import { sendWebhook, type SendResult } from '../upstream/http-sender';
 import { completeAttempt, type AttemptRecord, type ClaimedDelivery, type NextState } from '../store/delivery-store';
 import { findPartner, type WebhookPartner } from '../store/partner-store';
 import type { WebhooksDependencies } from './dependencies';

@@ -2,8 +2,8 @@ import type { Pool } from '@pwa/db';
 import type { Logger } from '@pwa/logging';
 import type { TargetPolicy } from '../domain/address-policy';
 import type { RetryPolicy } from '../domain/retry-schedule';
-import type { WebhookMetrics } from '../delivery/webhook-metrics';
-import type { PartnerDirectory } from '../partner-directory/auth-directory-client';
+import type { WebhookMetrics } from '../http/webhook-metrics';
+import type { PartnerDirectory } from '../upstream/auth-directory-client';
 
 export interface DeliverySettings {
   attemptTimeoutMs: number;

@@ -1,5 +1,5 @@
 import { applyPartnerData, findPartner, type WebhookPartner } from '../store/partner-store';
-import type { PartnerDirectoryEntry } from '../partner-directory/auth-directory-client';
+import type { PartnerDirectoryEntry } from '../upstream/auth-directory-client';
 import type { WebhooksDependencies } from './dependencies';
 
 /** Bound of one rebuild: pages of the directory read (200 partners each). */

@@ -1,7 +1,7 @@
 import { startPeriodicTask } from '@pwa/runtime';
 import { timedOutSettlement } from '../domain/disbursement';
 import { listStaleProcessing } from '../store/disbursement-store';
-import { settleByCancelling, type SettleDependencies } from './record-settlement';
+import { settleByCancelling, type SettleDependencies } from '../use-cases/record-settlement';
 
 export interface SettlementSweep {
   /** Runs one sweep now (after the one in flight); resolves with how many disbursements it settled (0 once stopped). */

@@ -94,7 +94,7 @@ describe('disbursements metrics (GET /metrics)', () => {
         WALLET_URL: upstreamUrl,
         DISBURSEMENT_BUDGET_MS: '600',
         WALLET_CANCEL_TIMEOUT_MS: '300',
-        UPSTREAM_BREAKER_VOLUME_THRESHOLD: '1000',
+        BREAKER_VOLUME_THRESHOLD: '1000',
         SETTLEMENT_SWEEP_INTERVAL_MS: '3600000',
       }),
     );

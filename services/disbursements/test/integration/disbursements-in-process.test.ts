@@ -84,7 +84,7 @@ describe('disbursements service in-process', () => {
   }
 
   test('when the wallet refuses connections, then 503 PKC_7003, the attempt is failed, the quote is used, and the externalId stays free', async () => {
-    const unreachable = await startService({ WALLET_URL: `http://127.0.0.1:${await closedPort()}`, UPSTREAM_BREAKER_VOLUME_THRESHOLD: '2' });
+    const unreachable = await startService({ WALLET_URL: `http://127.0.0.1:${await closedPort()}`, BREAKER_VOLUME_THRESHOLD: '2' });
     const healthy = await startService();
     const user = await createWalletUser(stack);
     const externalId = `down-${randomUUID()}`;

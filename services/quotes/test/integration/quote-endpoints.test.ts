@@ -200,7 +200,7 @@ describe('quote endpoints when the wallet is failing or down', () => {
   const body = { phone: '0770123456', amount: 100, currency: 'USD' };
 
   beforeAll(async () => {
-    harness = await startQuotesHarness({ WALLET_BREAKER_VOLUME_THRESHOLD: '3', WALLET_BREAKER_RESET_TIMEOUT_MS: '60000' });
+    harness = await startQuotesHarness({ BREAKER_VOLUME_THRESHOLD: '3', BREAKER_RESET_TIMEOUT_MS: '60000' });
   });
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ describe('quotes metrics (GET /metrics)', () => {
   let harness: QuotesHarness;
 
   beforeAll(async () => {
-    harness = await startQuotesHarness({ WALLET_BREAKER_VOLUME_THRESHOLD: '2', WALLET_BREAKER_RESET_TIMEOUT_MS: '60000' });
+    harness = await startQuotesHarness({ BREAKER_VOLUME_THRESHOLD: '2', BREAKER_RESET_TIMEOUT_MS: '60000' });
   });
 
   afterAll(async () => {

@@ -33,7 +33,7 @@ export async function startQuotesHarness(overrides: Record<string, string> = {})
     WALLET_URL: wallet.url,
     WALLET_TIMEOUT_MS: '500',
     // The breaker opens only when a test means it to; each test gets a fresh service where it matters.
-    WALLET_BREAKER_VOLUME_THRESHOLD: '1000',
+    BREAKER_VOLUME_THRESHOLD: '1000',
   };
   const config = readQuotesConfig({ ...env, ...overrides });
   const service = await startQuotesService(config);

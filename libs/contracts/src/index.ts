@@ -81,3 +81,17 @@ export {
   type ConsumedQuoteAnswer,
   type TransactionType,
 } from './internal';
+// The public API's contract and its OpenAPI document (libs/contracts/src/public).
+export * as publicApi from './public';
+export {
+  generateOpenApiDocument,
+  openApiDocumentText,
+  openApiDocumentPath,
+  openApiPathOf,
+  publicOperations,
+  webhookDeliveryListQuerySchema,
+  webhookRedeliverRequestSchema,
+  webhookDeliveryStatuses,
+  webhookEventTypes,
+  type PublicOperation,
+} from './public';

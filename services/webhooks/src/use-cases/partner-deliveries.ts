@@ -1,10 +1,8 @@
-import { isUuid } from '@pwa/contracts';
+import { isUuid, webhookDeliveryListQuerySchema, webhookRedeliverRequestSchema } from '@pwa/contracts';
 import { PkcError, echoInput } from '@pwa/errors';
 import { z } from '@pwa/config';
-import { deliveredEventTypes } from '../events/subscriptions';
 import {
   attemptsOf,
-  deliveryStatuses,
   findDelivery,
   listDeliveries,
   redeliverFailedSince,
@@ -38,21 +36,11 @@ export interface DeliveryView {
   attempts: AttemptView[];
 }
 
-const listQuerySchema = z
-  .object({
-    status: z.enum(deliveryStatuses).optional(),
-    event: z.enum(deliveredEventTypes).optional(),
-    referenceId: z.string().min(1).max(100).optional(),
-    from: z.iso.datetime({ offset: true }).optional(),
-    to: z.iso.datetime({ offset: true }).optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z.string().min(1).max(200).optional(),
-  })
-  .strict();
+/** The query and the redelivery body are public contracts (libs/contracts, in the OpenAPI document). */
+const listQuerySchema = webhookDeliveryListQuerySchema;
+const redeliverBodySchema = webhookRedeliverRequestSchema;
 
 const cursorSchema = z.object({ createdAt: z.iso.datetime(), deliveryId: z.uuid() });
-
-const redeliverBodySchema = z.object({ status: z.literal('failed'), since: z.iso.datetime({ offset: true }) }).strict();
 
 /** How many field names one refusal lists at most. */
 const namedFieldsMax = 10;

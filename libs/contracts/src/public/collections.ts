@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { externalIdLengthMax, noteLengthMax } from '../confirm-request';
+import { amountField, collectionReferenceIdField, currencyField, externalIdField, failureReasonSchema, feeField, instantField, transactionIdField, uuidField } from './fields';
+
+/**
+ * The body of both confirm calls (collection/request, disbursement/transfer), as
+ * parseConfirmRequestBody (libs/contracts) reads it, in its order: PKC_2008, 2009, 2006, 2007.
+ */
+export const confirmRequestSchema = z
+  .object({
+    quoteId: uuidField.meta({ description: 'The quoteId of a quote of this operation, as returned. Not a UUID: 400 PKC_2009.' }),
+    externalId: externalIdField,
+    note: z
+      .string()
+      .max(noteLengthMax)
+      .nullable()
+      .optional()
+      .meta({ description: `At most ${noteLengthMax} characters (longer: 400 PKC_2007); absent, null and "" all mean no note. Collections show it to the user in the app; disbursements in the user’s transaction history.`, example: 'Invoice 1001' }),
+  })
+  .meta({
+    id: 'ConfirmRequest',
+    description: `Confirms a quote. quoteId or externalId missing, null or empty, or a field of the wrong type: 400 PKC_2008. externalId is 1 to ${externalIdLengthMax} characters. A refused body uses neither the quote nor the externalId.`,
+    example: { quoteId: '6f1c2a9e-4b7d-4e3a-9c55-0d2b8e7f1a34', externalId: 'order-1001', note: 'Invoice 1001' },
+  });
+export type PublicConfirmRequest = z.infer<typeof confirmRequestSchema>;
+
+export const collectionStatuses = ['pending_approval', 'completed', 'declined', 'expired', 'failed'] as const;
+
+export const collectionReferenceIdParamsSchema = z.object({
+  referenceId: z.string().meta({
+    param: { description: 'The referenceId the collection request returned (PKC-…).', example: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E' },
+  }),
+});
+
+export const collectionAcceptedSchema = z
+  .strictObject({
+    referenceId: collectionReferenceIdField,
+    status: z.literal('pending_approval'),
+    amount: amountField,
+    currency: currencyField,
+    fee: feeField,
+    totalDebit: amountField.meta({ description: 'amount + fee, debited from the user’s wallet once they approve.' }),
+    expiresAt: instantField.meta({ description: 'End of the 10-minute approval window (UTC).' }),
+    message: z.string().min(1).meta({ description: 'For people; the wording may change.' }),
+  })
+  .meta({ id: 'CollectionAccepted', description: 'The collection request was created and the user notified; it waits for their answer until expiresAt.' });
+export type PublicCollectionAccepted = z.infer<typeof collectionAcceptedSchema>;
+
+export const collectionStatusSchema = z
+  .strictObject({
+    referenceId: collectionReferenceIdField,
+    externalId: externalIdField,
+    status: z.enum(collectionStatuses).meta({
+      description:
+        'pending_approval (waiting for the user, also while an approval is processed), completed (the money moved), declined, expired, failed (approved but the payment could not be made; see failureReason). All but pending_approval are final.',
+      example: 'completed',
+    }),
+    amount: amountField,
+    currency: currencyField,
+    fee: feeField,
+    totalDebit: amountField,
+    transactionId: z
+      .strictObject({
+        transactionId: transactionIdField,
+        status: z.literal('completed'),
+        completedAt: instantField,
+      })
+      .optional()
+      .meta({ description: 'Only when completed: the wallet transaction that moved the money.' }),
+    expiresAt: instantField,
+    createdAt: instantField,
+    failureReason: failureReasonSchema.optional(),
+  })
+  .meta({ id: 'CollectionStatus', description: 'A collection as it is now. Every status has the same fields; transactionId only when completed, failureReason only when failed.' });
+export type PublicCollectionStatus = z.infer<typeof collectionStatusSchema>;
+
+export const collectionAcceptedExample: PublicCollectionAccepted = {
+  referenceId: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E',
+  status: 'pending_approval',
+  amount: 25.5,
+  currency: 'USD',
+  fee: 0.26,
+  totalDebit: 25.76,
+  expiresAt: '2024-06-10T06:23:20.000Z',
+  message: 'Collection request sent to Comfort Gold; waiting for approval until 2024-06-10T06:23:20.000Z',
+};
+
+export const collectionStatusExample: PublicCollectionStatus = {
+  referenceId: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E',
+  externalId: 'order-1001',
+  status: 'completed',
+  amount: 25.5,
+  currency: 'USD',
+  fee: 0.26,
+  totalDebit: 25.76,
+  transactionId: { transactionId: 'TXN-3C9A0F7B12E45D68', status: 'completed', completedAt: '2024-06-10T06:15:02.000Z' },
+  expiresAt: '2024-06-10T06:23:20.000Z',
+  createdAt: '2024-06-10T06:13:20.000Z',
+};
+
+export const failedCollectionStatusExample: PublicCollectionStatus = {
+  referenceId: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E',
+  externalId: 'order-1001',
+  status: 'failed',
+  amount: 25.5,
+  currency: 'USD',
+  fee: 0.26,
+  totalDebit: 25.76,
+  expiresAt: '2024-06-10T06:23:20.000Z',
+  createdAt: '2024-06-10T06:13:20.000Z',
+  failureReason: { code: 'PKC_4001', message: 'User balance insufficient for amount plus fee' },
+};

@@ -1,0 +1,257 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { allPkcCodes, errorCatalogue, httpStatusOf, type PkcCode } from '@pwa/errors';
+import { errorEnvelopeSchema, errorExample, successEnvelopeSchema } from './envelopes';
+import { publicOperations, type PublicOperation, type PublicTag } from './operations';
+import { webhookEventTypes, type WebhookEventType } from './webhook-deliveries';
+import { webhookHeadersSchema, webhookNameOf, webhookPayloadExamples, webhookPayloadSchemas } from './webhook-events';
+
+/** The document's version: the API's (v1), and its revision. */
+export const openApiDocumentVersion = '1.0.0';
+
+/** Where the gateway serves the document, below the base URL. */
+export const openApiDocumentPath = '/openapi.json';
+
+/** "/partner/v1/collection/:referenceId" (the gateway's route table) → "/partner/v1/collection/{referenceId}" (OpenAPI). */
+export function openApiPathOf(pathTemplate: string): string {
+  return pathTemplate.replace(/:([A-Za-z]+)/g, '{$1}');
+}
+
+const tagDescriptions: Readonly<Record<PublicTag, string>> = {
+  Authentication: 'OAuth 2.0 client credentials: exchange your client ID and secret for a bearer token.',
+  Accounts: 'Wallet users and your own balance.',
+  Quotes: 'The first step of a collection or a disbursement: every check runs, nothing moves.',
+  Collections: 'Ask a wallet user to pay; they approve or decline in the app within 10 minutes.',
+  Disbursements: 'Send money to a wallet user; their wallet is credited at once.',
+  'Webhook deliveries': 'Your webhook delivery log and redelivery (additions to the spec).',
+  Sandbox: 'Sandbox-only simulation of the user’s answer to a collection (`x-sandbox-only: true`; production answers 404 PKC_6002).',
+  Contract: 'This machine-readable contract.',
+};
+
+const webhookDescriptions: Readonly<Record<WebhookEventType, string>> = {
+  'collection.completed': 'The user approved and the money moved.',
+  'collection.declined': 'The user declined; no money moved.',
+  'collection.expired': '10 minutes passed without an answer; no money moved.',
+  'collection.failed': 'The user approved but the payment could not be made; no money moved (addition to the spec).',
+  'disbursement.completed': 'The money reached the user.',
+  'disbursement.failed': 'A transfer attempt ended without moving money; its externalId is free again (addition to the spec).',
+};
+
+const signatureScheme = [
+  'Each delivery is a POST of the compact JSON body to your registered URL, signed twice with your webhook secret (`whsec_` + base64, shown once):',
+  '',
+  '- `X-Service-Signature` (the specification’s): `sha256=` + lowercase hex HMAC-SHA256 of the **raw body**, keyed with the whole secret string (`whsec_` included) as UTF-8 bytes. During a secret rotation it is made with the new secret only.',
+  '- `webhook-signature` ([Standard Webhooks](https://www.standardwebhooks.com/), recommended): `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_`; during a rotation one `v1,…` per valid secret, separated by spaces. Reject a `webhook-timestamp` more than 5 minutes from your clock.',
+  '',
+  'Verify before parsing, over the bytes received, with a constant-time comparison. Answer any 2xx within 10 seconds; anything else is retried 3 times (about 10 s, 1 min and 5 min later). Delivery is at least once: deduplicate on `webhook-id`.',
+].join('\n');
+
+function documentDescription(): string {
+  const catalogueRows = allPkcCodes.map((code) => `| ${code} | ${httpStatusOf(code)} | ${errorCatalogue[code].message} |`);
+  return [
+    'The Partner Wallet API: approved partner platforms collect payments from mobile-wallet users and send money to them, in LRD and USD, over HTTPS with OAuth 2.0 client credentials.',
+    '',
+    'This document is generated from the zod schemas of `libs/contracts` (the ones the services parse requests with and shape answers to); the partner guide explains the behaviour behind it.',
+    '',
+    '**Base URL.** Every base URL ends in `/api/v1`; the operator gives you the sandbox and production ones (locally, `npm start` serves the sandbox at `https://localhost:8443/api/v1`). Only HTTPS is accepted.',
+    '',
+    '**Envelopes.** A success is `{"success": true, "data": {…}}` (the token endpoint answers the bare token object); an error is `{"success": false, "code": "PKC_…", "message": "…"}`, sometimes with the fields named in the operation. Act on `code`; `message` is for people and may change.',
+    '',
+    '**Amounts** are JSON numbers in major units with at most 2 decimal places (`x-decimal-places: 2`), never strings; more decimals are refused (PKC_2002), never rounded. **Phones** are Liberian mobile numbers, `0…` or `+231…` on input, always `+231…` in answers. **Times** are ISO 8601 in UTC.',
+    '',
+    '**Errors.** Each operation lists the codes it can answer (`x-error-codes`, and per response by HTTP status). The status of a code never changes. The catalogue (also as `x-error-catalogue`):',
+    '',
+    '| Code | HTTP | Meaning |',
+    '|---|---|---|',
+    ...catalogueRows,
+    '',
+    '**Rate limits.** 60 requests per minute per partner by default, across every endpoint but the token endpoint; answers carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and a 429 `Retry-After`.',
+    '',
+    '**Webhooks** (the `webhooks` section). ' + signatureScheme,
+  ].join('\n');
+}
+
+function registerComponents(registry: OpenAPIRegistry): void {
+  registry.registerComponent('securitySchemes', 'partnerOAuth', {
+    type: 'oauth2',
+    description: 'OAuth 2.0 client credentials: get a token at the token endpoint, then send `Authorization: Bearer <access_token>` on every other call. Tokens live 3600 seconds.',
+    flows: { clientCredentials: { tokenUrl: '/api/v1/partner/auth/token', scopes: {} } },
+  });
+  registry.registerComponent('securitySchemes', 'bearerToken', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The access token of the token endpoint (an ES256-signed JWT; treat it as opaque).',
+  });
+  registry.registerComponent('securitySchemes', 'clientSecretBasic', {
+    type: 'http',
+    scheme: 'basic',
+    description: 'client_secret_basic: base64 of the form-encoded client ID, ":" and the form-encoded client secret (RFC 6749 §2.3.1).',
+  });
+  // One shared example body per code that some operation answers with its catalogue message.
+  const sharedExampleCodes = new Set(publicOperations.flatMap((operation) => operation.errorCodes.filter((code) => operation.errorExamples?.[code] === undefined)));
+  for (const code of allPkcCodes.filter((candidate) => sharedExampleCodes.has(candidate))) {
+    registry.registerComponent('examples', code, { summary: errorCatalogue[code].message, value: errorExample(code) });
+  }
+  registry.registerComponent('headers', 'X-Request-Id', { description: 'The request’s id: quote it when you contact the operator.', schema: { type: 'string' } });
+  registry.registerComponent('headers', 'RateLimit-Limit', { description: 'Requests allowed per 60-second window.', schema: { type: 'integer' } });
+  registry.registerComponent('headers', 'RateLimit-Remaining', { description: 'Requests left in the current window.', schema: { type: 'integer' } });
+  registry.registerComponent('headers', 'RateLimit-Reset', { description: 'Seconds until the oldest counted request leaves the window.', schema: { type: 'integer' } });
+  registry.registerComponent('headers', 'Retry-After', { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } });
+  registry.registerComponent('headers', 'Cache-Control', { description: 'no-store: never cache a token.', schema: { type: 'string', enum: ['no-store'] } });
+  registry.registerComponent('headers', 'WWW-Authenticate', {
+    description: 'The challenge of every 401: `Basic realm="partner-wallet-api"` on the token endpoint, `Bearer realm="partner-wallet-api"` (with an RFC 6750 error where one applies) elsewhere.',
+    schema: { type: 'string' },
+  });
+}
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+function securityOf(operation: PublicOperation): RouteConfig['security'] {
+  switch (operation.authentication) {
+    case 'none':
+      return [];
+    case 'client-credentials':
+      return [{ clientSecretBasic: [] }, {}];
+    case 'bearer':
+      return [{ partnerOAuth: [] }, { bearerToken: [] }];
+  }
+}
+
+function headersOf(operation: PublicOperation, status: number): Record<string, { $ref: string }> {
+  const headers: Record<string, { $ref: string }> = { 'X-Request-Id': headerRef('X-Request-Id') };
+  if (operation.authentication === 'bearer' && status !== 401 && status !== 403) {
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) headers[name] = headerRef(name);
+  }
+  if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
+  if (status === 401) headers['WWW-Authenticate'] = headerRef('WWW-Authenticate');
+  return headers;
+}
+
+/** One response per HTTP status of the operation's codes, each code described from the catalogue, with an example per code. */
+function errorResponsesOf(operation: PublicOperation): Record<string, ResponseConfig> {
+  const byStatus = new Map<number, PkcCode[]>();
+  for (const code of operation.errorCodes) byStatus.set(httpStatusOf(code), [...(byStatus.get(httpStatusOf(code)) ?? []), code]);
+  const responses: Record<string, ResponseConfig> = {};
+  for (const [status, codes] of [...byStatus.entries()].sort(([left], [right]) => left - right)) {
+    responses[String(status)] = {
+      description: codes.map((code) => `${code}: ${errorCatalogue[code].message}`).join('; '),
+      headers: headersOf(operation, status),
+      content: {
+        'application/json': {
+          schema: errorEnvelopeSchema(codes, operation.errorFields),
+          examples: Object.fromEntries(
+            codes.map((code) => {
+              const special = operation.errorExamples?.[code];
+              return [code, special === undefined ? { $ref: `#/components/examples/${code}` } : { summary: errorCatalogue[code].message, value: special }];
+            }),
+          ),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+function routeOf(operation: PublicOperation): RouteConfig {
+  const { success, request } = operation;
+  const successResponse: ResponseConfig = {
+    description: success.description,
+    headers: operation.authentication === 'client-credentials' ? { ...headersOf(operation, success.status), 'Cache-Control': { $ref: '#/components/headers/Cache-Control' } } : headersOf(operation, success.status),
+    content: {
+      'application/json': {
+        schema: success.enveloped ? successEnvelopeSchema(success.schema) : success.schema,
+        ...(Object.keys(success.examples).length === 0
+          ? {}
+          : { examples: Object.fromEntries(Object.entries(success.examples).map(([name, { summary, value }]) => [name, { summary, value: success.enveloped ? { success: true, data: value } : value }])) }),
+      },
+    },
+  };
+  const body = request?.body;
+  return {
+    method: operation.method === 'GET' ? 'get' : 'post',
+    path: openApiPathOf(operation.pathTemplate),
+    operationId: operation.operationId,
+    tags: [operation.tag],
+    summary: operation.summary,
+    description: operation.permission === null ? operation.description : `${operation.description}\n\nNeeds the \`${operation.permission}\` permission (403 PKC_1008 otherwise).`,
+    security: securityOf(operation),
+    'x-error-codes': [...operation.errorCodes],
+    ...(operation.permission === null ? {} : { 'x-permission': operation.permission }),
+    ...(operation.sandboxOnly ? { 'x-sandbox-only': true } : {}),
+    request: {
+      ...(request?.params ? { params: request.params } : {}),
+      ...(request?.query ? { query: request.query } : {}),
+      ...(body
+        ? { body: { description: body.description, required: body.required, content: Object.fromEntries(body.mediaTypes.map((mediaType) => [mediaType, { schema: body.schema }])) } }
+        : {}),
+    },
+    responses: { [String(success.status)]: successResponse, ...errorResponsesOf(operation) },
+  };
+}
+
+function webhookOf(event: WebhookEventType): RouteConfig {
+  const name = webhookNameOf(event);
+  return {
+    method: 'post',
+    path: event,
+    operationId: `on${name}`,
+    tags: ['Webhooks'],
+    summary: `${event} event`,
+    description: `${webhookDescriptions[event]}\n\n${signatureScheme}`,
+    security: [],
+    request: {
+      headers: webhookHeadersSchema,
+      body: {
+        description: 'The event, as compact JSON. Verify a signature over these raw bytes first.',
+        required: true,
+        content: {
+          'application/json': {
+            schema: webhookPayloadSchemas[event],
+            examples: { [event]: { summary: webhookDescriptions[event], value: webhookPayloadExamples[event] } },
+          },
+        },
+      },
+    },
+    responses: {
+      '200': { description: 'Received. Any 2xx within 10 seconds acknowledges the delivery; the body of the answer is ignored.' },
+      '4XX': { description: 'A failed attempt (also any 3xx, 5xx, no answer within 10 seconds, a connection or TLS error): retried 3 times, then the delivery is failed.' },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the public API, from the schemas of this folder: every operation of
+ * `publicOperations` with its errors from the catalogue, the security schemes, and the webhooks.
+ */
+export function generateOpenApiDocument(): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  registerComponents(registry);
+  for (const operation of publicOperations) registry.registerPath(routeOf(operation));
+  for (const event of webhookEventTypes) registry.registerWebhook(webhookOf(event));
+  const document = new OpenApiGeneratorV31(registry.definitions, { sortComponents: 'alphabetically' }).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Partner Wallet API',
+      version: openApiDocumentVersion,
+      description: documentDescription(),
+      contact: { name: 'The operator of your environment' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [
+      { url: '/api/v1', description: 'The environment serving this document (sandbox or production).' },
+      {
+        url: 'https://{host}/api/v1',
+        description: 'An environment by its host, as the operator gives it; the default is the local sandbox of `npm start`.',
+        variables: { host: { default: 'localhost:8443', description: 'Host and port of the base URL.' } },
+      },
+    ],
+    tags: [...Object.entries(tagDescriptions).map(([name, description]) => ({ name, description })), { name: 'Webhooks', description: 'Events the API sends to your webhook URL.' }],
+    'x-error-catalogue': Object.fromEntries(allPkcCodes.map((code) => [code, { httpStatus: httpStatusOf(code), meaning: errorCatalogue[code].message }])),
+  });
+  return JSON.parse(JSON.stringify(document)) as Record<string, unknown>;
+}
+
+/** The document as committed in docs/openapi.json and served by the gateway: 2-space JSON and a final newline. */
+export function openApiDocumentText(): string {
+  return `${JSON.stringify(generateOpenApiDocument(), null, 2)}\n`;
+}

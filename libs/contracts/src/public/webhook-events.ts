@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { collectionEventDataSchema, collectionStatusOfEvent } from '../collection-events';
+import { disbursementEventDataSchema } from '../disbursement-events';
+import { amountDecimalPlacesMax, collectionReferenceIdField, disbursementReferenceIdField, failureReasonSchema, instantField } from './fields';
+import { webhookEventTypes, type WebhookEventType } from './webhook-deliveries';
+
+/**
+ * The webhook body as the webhooks service sends it (services/webhooks/src/domain/webhook-payload.ts):
+ * the spec's fields of the event data contracts (collection-events.ts, disbursement-events.ts), in
+ * the spec's order, plus failureReason on failed events. Nothing else of the event leaks out.
+ */
+const collection = collectionEventDataSchema.shape;
+const disbursement = disbursementEventDataSchema.shape;
+
+const decimals = { 'x-decimal-places': amountDecimalPlacesMax } as const;
+
+function payloadFields(family: 'collection' | 'disbursement') {
+  const shape = family === 'collection' ? collection : disbursement;
+  return {
+    referenceId: family === 'collection' ? collectionReferenceIdField : disbursementReferenceIdField,
+    externalId: shape.externalId.meta({ description: 'Your reference from the confirm call.', example: 'order-1001' }),
+    amount: shape.amount.meta({ description: 'As in the confirm answer (major units, at most 2 decimals).', example: 25.5, ...decimals }),
+    currency: shape.currency.meta({ description: 'LRD or USD.', example: 'USD' }),
+    fee: shape.fee.meta({ description: 'As in the confirm answer (major units, at most 2 decimals).', example: 0.26, ...decimals }),
+  };
+}
+
+const timestampField = instantField.meta({ description: 'When the event happened (for a completed disbursement, when the money moved), UTC.' });
+const transactionIdField = collection.transactionId.unwrap().meta({ description: 'TXN-<uppercase hex>: the wallet transaction that moved the money.', example: 'TXN-3C9A0F7B12E45D68' });
+
+const statusOfEvent: Readonly<Record<WebhookEventType, string>> = {
+  ...collectionStatusOfEvent,
+  'disbursement.completed': 'completed',
+  'disbursement.failed': 'failed',
+};
+
+/** The body of one event kind: `event` and `status` fixed, transactionId exactly on completed events, failureReason only on failed ones. */
+export function webhookPayloadSchema(event: WebhookEventType) {
+  const family = event.startsWith('collection.') ? 'collection' : 'disbursement';
+  const status = statusOfEvent[event];
+  const base = {
+    event: z.literal(event),
+    ...payloadFields(family),
+    status: z.literal(status).meta({ description: 'The status after the change (final).' }),
+  };
+  if (status === 'completed') {
+    return z.strictObject({ ...base, transactionId: transactionIdField, timestamp: timestampField });
+  }
+  if (status === 'failed') {
+    return z.strictObject({
+      ...base,
+      timestamp: timestampField,
+      failureReason: failureReasonSchema.optional().meta({ description: 'Why no money moved (addition to the spec); events recorded before it existed may lack it.' }),
+    });
+  }
+  return z.strictObject({ ...base, timestamp: timestampField });
+}
+
+/** "collection.completed" → "CollectionCompleted". */
+export function webhookNameOf(event: WebhookEventType): string {
+  return event
+    .split('.')
+    .map((part) => `${part[0]?.toUpperCase() ?? ''}${part.slice(1)}`)
+    .join('');
+}
+
+/** One named schema per event kind (CollectionCompletedEvent, …), made once: a zod id names one schema. */
+export const webhookPayloadSchemas: Readonly<Record<WebhookEventType, z.ZodType>> = namedPayloadSchemas();
+
+function namedPayloadSchemas(): Record<WebhookEventType, z.ZodType> {
+  const schemas: Partial<Record<WebhookEventType, z.ZodType>> = {};
+  for (const event of webhookEventTypes) {
+    schemas[event] = webhookPayloadSchema(event).meta({ id: `${webhookNameOf(event)}Event`, description: `The body of ${event}.` });
+  }
+  return schemas as Record<WebhookEventType, z.ZodType>;
+}
+
+/** The headers of every attempt (services/webhooks/src/domain/signing.ts): the spec's three, then Standard Webhooks'. */
+export const webhookHeadersSchema = z.object({
+  'X-Service-Partner-Id': z.uuid().meta({ param: { description: 'Your client ID.', example: '3f0c2a5e-8b1d-4c7a-9e6f-2d4b8a1c5e90' } }),
+  'X-Service-Signature': z
+    .string()
+    .regex(/^sha256=[0-9a-f]{64}$/)
+    .meta({
+      param: {
+        description:
+          'The specification’s signature: sha256= and the lowercase hex HMAC-SHA256 of the raw body, keyed with your webhook secret exactly as given to you (the whole whsec_… string as UTF-8 bytes). During a rotation it is made with the new secret only. It does not cover a timestamp.',
+        example: 'sha256=174f13b04bb75c761e665a599ba4f63da77b907e60013e04645f740e023c3d2c',
+      },
+    }),
+  'webhook-id': z.uuid().meta({ param: { description: 'The event’s id (Standard Webhooks): the same on every retry and redelivery. Deduplicate on it.', example: '5d6f0a1e-2b3c-4d5e-8f90-a1b2c3d4e5f6' } }),
+  'webhook-timestamp': z
+    .string()
+    .regex(/^\d+$/)
+    .meta({ param: { description: 'Unix time in seconds when this attempt started (new on every attempt). Reject a request more than 5 minutes from your clock.', example: '1718000102' } }),
+  'webhook-signature': z
+    .string()
+    .regex(/^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$/)
+    .meta({
+      param: {
+        description:
+          'Standard Webhooks: v1, and the base64 HMAC-SHA256 of <webhook-id>.<webhook-timestamp>.<raw body>, keyed with the base64-decoded part of your secret after whsec_. During a rotation one v1,… per valid secret, separated by spaces.',
+        example: 'v1,Xu9uojkSrMjSTeKZcOf+Ppt3EYgZnpGiVaQKhCKwxFI=',
+      },
+    }),
+});
+
+/** The exact body of the guide's example request; its headers verify with the guide's example secret. */
+export const webhookExampleSecret = 'whsec_1bdVGd2Wts0bjsXRig29h+zLRfQQqKAoDiQC20w9pk0=';
+export const webhookExampleBody =
+  '{"event":"collection.completed","referenceId":"PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E","externalId":"order-1001","amount":25.5,"currency":"USD","fee":0.26,"status":"completed","transactionId":"TXN-3C9A0F7B12E45D68","timestamp":"2024-06-10T06:15:02.000Z"}';
+export const webhookExampleHeaders = {
+  'X-Service-Partner-Id': '3f0c2a5e-8b1d-4c7a-9e6f-2d4b8a1c5e90',
+  'X-Service-Signature': 'sha256=174f13b04bb75c761e665a599ba4f63da77b907e60013e04645f740e023c3d2c',
+  'webhook-id': '5d6f0a1e-2b3c-4d5e-8f90-a1b2c3d4e5f6',
+  'webhook-timestamp': '1718000102',
+  'webhook-signature': 'v1,Xu9uojkSrMjSTeKZcOf+Ppt3EYgZnpGiVaQKhCKwxFI=',
+} as const;
+
+const collectionExample = JSON.parse(webhookExampleBody) as Record<string, unknown>;
+const disbursementExample = {
+  event: 'disbursement.completed',
+  referenceId: 'PKD-1718000000000-4B7E19C2D05A83F6E1B2C3D4',
+  externalId: 'payout-2002',
+  amount: 5000,
+  currency: 'LRD',
+  fee: 100,
+  status: 'completed',
+  transactionId: 'TXN-8D41E6B09A2C7F35',
+  timestamp: '2024-06-10T06:13:20.412Z',
+};
+
+/** One example body per event kind, consistent with the guide's examples. */
+export const webhookPayloadExamples: Readonly<Record<WebhookEventType, Record<string, unknown>>> = {
+  'collection.completed': collectionExample,
+  'collection.declined': withoutTransaction(collectionExample, 'collection.declined', 'declined'),
+  'collection.expired': withoutTransaction(collectionExample, 'collection.expired', 'expired'),
+  'collection.failed': {
+    ...withoutTransaction(collectionExample, 'collection.failed', 'failed'),
+    failureReason: { code: 'PKC_4001', message: 'User balance insufficient for amount plus fee' },
+  },
+  'disbursement.completed': disbursementExample,
+  'disbursement.failed': {
+    ...withoutTransaction(disbursementExample, 'disbursement.failed', 'failed'),
+    failureReason: { code: 'PKC_4002', message: 'Partner balance insufficient for amount plus fee' },
+  },
+};
+
+function withoutTransaction(example: Record<string, unknown>, event: string, status: string): Record<string, unknown> {
+  const unresolved: Record<string, unknown> = { ...example, event, status };
+  delete unresolved.transactionId;
+  return unresolved;
+}

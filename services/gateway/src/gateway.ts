@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import { connectBus, type Bus } from '@pwa/bus';
 import { createApp, createHttpMetrics, listen, type RunningServer } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
@@ -9,6 +10,7 @@ import type { TokenEndpointPorts } from './domain/guard-token-endpoint';
 import { upstreamNames, type UpstreamName } from './domain/routes';
 import { invalidateOnPartnerEvents } from './events/partner-events';
 import { rejectPlainHttp } from './http/https-only';
+import { withOpenApiDocument } from './http/openapi-route';
 import { createPublicApp } from './http/public-app';
 import { createRateLimitMetrics, registerRateLimitFallbackMetrics } from './http/rate-limit-metrics';
 import { listenTlsDispatcher } from './http/tls-dispatcher';
@@ -133,7 +135,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
   };
 
   const onPlainHttpRejected = (): void => plainHttpRejections.inc();
-  const publicApp = createPublicApp({
+  const partnerApp = createPublicApp({
     logger,
     environment: config.ENVIRONMENT,
     metrics,
@@ -151,6 +153,20 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     },
     onPlainHttpRejected,
     isStopping: () => stopping,
+  });
+  // GET /api/v1/openapi.json, without a token, beside the partner app (same order: HTTPS, request id, a per-address limit).
+  const publicApp = withOpenApiDocument(partnerApp, {
+    logger,
+    metrics,
+    tlsMode: config.TLS_MODE,
+    trustedProxies: config.TRUSTED_PROXIES,
+    hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS,
+    onPlainHttpRejected,
+    isStopping: () => stopping,
+    sourceLimitPerMinute: config.TOKEN_ENDPOINT_IP_LIMIT_PER_MINUTE,
+    redis,
+    redisFallback,
+    redisKeyPrefix: config.REDIS_KEY_PREFIX,
   });
   const { app: adminApp } = createApp({
     serviceName: 'gateway',
@@ -199,7 +215,7 @@ function closeClients(clients: Record<UpstreamName, UpstreamClient>, breakers: R
 
 async function listenPublic(
   config: Readonly<GatewayConfig>,
-  app: ReturnType<typeof createPublicApp>,
+  app: RequestListener,
   onPlainHttpRejected: () => void,
 ): Promise<Pick<RunningServer, 'port' | 'close'>> {
   if (config.TLS_MODE === 'proxy') return listen(app, config.PORT, config.HOST);

@@ -1,5 +1,6 @@
 import https from 'node:https';
 import { httpStatusOf, isPkcCode } from '@pwa/errors';
+import { openApiAnswerValidator } from './openapi-validator';
 
 /**
  * A partner's raw view of the gateway for the bad-input and fuzz suites: the path is sent exactly
@@ -31,7 +32,21 @@ export class RawHttpsClient {
     this.agent = new https.Agent({ ca: options.certificatePem, keepAlive: true, maxSockets: 8 });
   }
 
-  send(request: RawRequest): Promise<RawResponse> {
+  /** Every JSON answer to an operation of the OpenAPI document is validated against it, as in HttpsJsonClient. */
+  async send(request: RawRequest): Promise<RawResponse> {
+    const response = await this.exchange(request);
+    const contentType = response.headers['content-type'];
+    openApiAnswerValidator().validate({
+      method: request.method,
+      path: `/api/v1${request.path}`,
+      status: response.status,
+      contentType: Array.isArray(contentType) ? contentType.join(', ') : contentType,
+      text: response.text,
+    });
+    return response;
+  }
+
+  private exchange(request: RawRequest): Promise<RawResponse> {
     const headers: Record<string, string> = { ...request.headers };
     if (request.body !== undefined) headers['content-length'] = String(request.body.length);
     return new Promise((resolve, reject) => {

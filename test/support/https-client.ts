@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import { openApiAnswerValidator } from './openapi-validator';
 
 export interface JsonResponse {
   status: number;
@@ -20,11 +21,23 @@ export interface RequestOptions {
 
 const requestTimeoutMs = 15_000;
 
+export interface HttpsJsonClientOptions {
+  port: number;
+  certificatePem: string;
+  /**
+   * Every JSON answer to an operation of the OpenAPI document (docs/openapi.json, generated from
+   * libs/contracts) is validated against it, and a mismatch throws OpenApiAnswerMismatch naming the
+   * operation, the status and what does not fit. On by default; off only for a gateway in front of
+   * stand-in upstreams, whose answers are not the API's.
+   */
+  validateAnswers?: boolean;
+}
+
 /** A partner's view of the gateway: HTTPS to 127.0.0.1, trusting only the stack's certificate. */
 export class HttpsJsonClient {
   private readonly agent: https.Agent;
 
-  constructor(private readonly options: { port: number; certificatePem: string }) {
+  constructor(private readonly options: HttpsJsonClientOptions) {
     this.agent = new https.Agent({ ca: options.certificatePem, keepAlive: true, maxSockets: 16 });
   }
 
@@ -34,9 +47,9 @@ export class HttpsJsonClient {
   }
 
   /** A path not under the base URL, e.g. "/healthz" on the public port. */
-  requestAbsolute(method: string, absolutePath: string, options: RequestOptions = {}): Promise<JsonResponse> {
+  async requestAbsolute(method: string, absolutePath: string, options: RequestOptions = {}): Promise<JsonResponse> {
     const { body, headers } = encodeBody(options);
-    return exchange(https, {
+    const response = await exchange(https, {
       host: '127.0.0.1',
       port: this.options.port,
       method,
@@ -44,6 +57,10 @@ export class HttpsJsonClient {
       agent: this.agent,
       headers: { accept: 'application/json', ...headers, ...(options.bearer === undefined ? {} : { authorization: `Bearer ${options.bearer}` }), ...options.headers },
     }, body);
+    if (this.options.validateAnswers !== false) {
+      openApiAnswerValidator().validate({ method, path: absolutePath, status: response.status, contentType: headerText(response.headers['content-type']), text: response.text });
+    }
+    return response;
   }
 
   get(path: string, options: RequestOptions = {}): Promise<JsonResponse> {
@@ -86,6 +103,10 @@ function exchange(transport: typeof http | typeof https, requestOptions: https.R
     request.on('error', reject);
     request.end(body);
   });
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function parseJson(text: string): unknown {

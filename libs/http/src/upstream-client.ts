@@ -78,6 +78,8 @@ export interface UpstreamClient {
    * UpstreamFailure when there was none (transport failure, deadline, 5xx, non-JSON, open breaker).
    */
   post(path: string, body: unknown, call: UpstreamCall): Promise<UpstreamAnswer>;
+  /** GETs `path` behind the upstream's breaker, with the same rules as post. */
+  get(path: string, call: UpstreamCall): Promise<UpstreamAnswer>;
   /**
    * The same without the breaker: for a call that removes doubt (cancelling a transfer id), which
    * must be tried even while ordinary calls fail fast.
@@ -97,23 +99,25 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const name = options.name;
   const breaker = createCircuitBreaker({
     name,
-    call: (path: string, body: unknown, call: UpstreamCall) => postOnce(name, http, path, body, call),
+    call: (request: OutgoingCall) => callOnce(name, http, request),
     settings: options.breaker,
     logger: options.logger,
     watchBreaker: options.watchBreaker,
   });
+  const guarded = async (request: OutgoingCall): Promise<UpstreamAnswer> => {
+    try {
+      return await breaker.fire(request);
+    } catch (error) {
+      if (isUpstreamFailure(error)) throw error;
+      if (isBreakerRefusal(error)) throw new UpstreamFailure(name, 'circuit_open', `${name} circuit is open`, { cause: error });
+      throw new UpstreamFailure(name, 'unavailable', `${name} call failed`, { cause: error });
+    }
+  };
   return {
     name,
-    post: async (path, body, call) => {
-      try {
-        return await breaker.fire(path, body, call);
-      } catch (error) {
-        if (isUpstreamFailure(error)) throw error;
-        if (isBreakerRefusal(error)) throw new UpstreamFailure(name, 'circuit_open', `${name} circuit is open`, { cause: error });
-        throw new UpstreamFailure(name, 'unavailable', `${name} call failed`, { cause: error });
-      }
-    },
-    postWithoutBreaker: (path, body, call) => postOnce(name, http, path, body, call),
+    post: (path, body, call) => guarded({ method: 'POST', path, body, call }),
+    get: (path, call) => guarded({ method: 'GET', path, call }),
+    postWithoutBreaker: (path, body, call) => callOnce(name, http, { method: 'POST', path, body, call }),
     shutdown: () => {
       breaker.shutdown();
       http.close();
@@ -121,11 +125,20 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   };
 }
 
-async function postOnce(upstream: string, http: InternalJsonClient, path: string, body: unknown, call: UpstreamCall): Promise<UpstreamAnswer> {
+interface OutgoingCall {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  call: UpstreamCall;
+}
+
+async function callOnce(upstream: string, http: InternalJsonClient, request: OutgoingCall): Promise<UpstreamAnswer> {
+  const { call } = request;
   if (!(call.timeoutMs > 0)) throw new UpstreamFailure(upstream, 'deadline_exceeded', `${upstream}: no time left for the call`);
+  const options = { timeoutMs: call.timeoutMs, requestId: call.requestId };
   let response;
   try {
-    response = await http.postJson(path, body, { timeoutMs: call.timeoutMs, requestId: call.requestId });
+    response = request.method === 'GET' ? await http.getJson(request.path, options) : await http.postJson(request.path, request.body, options);
   } catch (error) {
     throw failureOf(upstream, call.timeoutMs, error);
   }

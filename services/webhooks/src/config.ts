@@ -1,4 +1,4 @@
-import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
+import { baseServiceConfigSchema, breakerConfigFields, fields, loadConfig, z } from '@pwa/config';
 import { sealingKeyLengthBytes } from '@pwa/sealing';
 
 /** "10000,60000,300000": the delay before each retry, in order; their count is the number of retries. */
@@ -44,6 +44,8 @@ export const webhooksConfigSchema = baseServiceConfigSchema
     PARTNER_DIRECTORY_RETRY_MS: fields.milliseconds(5_000),
     /** One request to the partner directory, whole. */
     PARTNER_DIRECTORY_TIMEOUT_MS: fields.milliseconds(5_000).pipe(z.number().max(60_000)),
+    /** The breaker of calls to auth (libs/http upstream client), as in every service. */
+    ...breakerConfigFields,
     /** One attempt's whole deadline: DNS, connect, TLS, request and the response's status line. The spec's 10 s. */
     WEBHOOK_ATTEMPT_TIMEOUT_MS: fields.milliseconds(10_000).pipe(z.number().max(60_000)),
     WEBHOOK_RETRY_DELAYS_MS: retryDelays,

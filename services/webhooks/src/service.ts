@@ -1,3 +1,5 @@
+import { createCircuitBreakerStates } from '@pwa/http';
+import { breakerSettingsOf } from '@pwa/config';
 import path from 'node:path';
 import { connectBus, type Bus } from '@pwa/bus';
 import { createLogger, type Logger } from '@pwa/logging';
@@ -27,6 +29,12 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
     .map(parseSealingKey);
   const prepared = await prepareService({ name: 'webhooks', schema: webhooksSchema, migrationsDirectory: webhooksMigrationsDirectory, env: config, port: config.PORT, logger });
   const { pool, registry } = prepared;
+  const breakerStates = createCircuitBreakerStates();
+  breakerStates.register(registry);
+  const partnerDirectory = authPartnerDirectory(
+    { baseUrl: config.AUTH_URL, timeoutMs: config.PARTNER_DIRECTORY_TIMEOUT_MS, breaker: breakerSettingsOf(config), watchBreaker: breakerStates.watch },
+    logger,
+  );
   let bus: Bus | undefined;
   let worker: DeliveryWorker | undefined;
   let directorySync: DirectorySyncLoop | undefined;
@@ -38,7 +46,7 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
       logger,
       metrics: createWebhookMetrics(registry, pool),
       sealingKeys,
-      partnerDirectory: authPartnerDirectory(config.AUTH_URL, config.PARTNER_DIRECTORY_TIMEOUT_MS),
+      partnerDirectory,
       settings: {
         attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
         retry: { delaysMs: config.WEBHOOK_RETRY_DELAYS_MS, jitterRatio: config.WEBHOOK_RETRY_JITTER_RATIO },
@@ -79,11 +87,13 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
         { name: 'delivery worker', run: () => running.stop() },
         { name: 'partner directory sync', run: () => runningSync.stop() },
       ],
+      { name: 'auth client', run: () => Promise.resolve(partnerDirectory.shutdown()) },
       { name: 'postgres pool', run: hosted.closePool },
     ];
     return { ...hosted, shutdownSteps, stop: stopInOrder(shutdownSteps, logger) };
   } catch (error) {
     await directorySync?.stop();
+    partnerDirectory.shutdown();
     await shutDownPartial(logger, prepared, bus, worker);
     throw error;
   }

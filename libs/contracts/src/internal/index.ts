@@ -2,3 +2,4 @@ export * from './wire-fields';
 export * from './wallet';
 export * from './quotes';
 export * from './read-answer';
+export * from './auth';

@@ -82,6 +82,12 @@ describe('upstream client', () => {
     expect(fake.calls[0]).toMatchObject({ path: '/internal/checks', body: '{"a":1}', headers: { 'x-request-id': 'req-1', 'content-type': 'application/json' } });
   });
 
+  it('when a GET is answered, then it is an answer like a POST, sent without a body', async () => {
+    fake.answer = (res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"success":false,"code":"PKC_1009"}');
+    expect(await client.get('/internal/partners/x', { timeoutMs: 1_000 })).toEqual({ status: 404, body: { success: false, code: 'PKC_1009' } });
+    expect(fake.calls.at(-1)).toMatchObject({ path: '/internal/partners/x', body: '' });
+  });
+
   it('when the upstream answers 5xx or text that is not JSON, then it is an UpstreamFailure "unavailable" (fate unknown)', async () => {
     fake.answer = (res) => res.writeHead(503).end('down');
     const failed = await failureOf(client.post('/x', {}, { timeoutMs: 1_000 }));

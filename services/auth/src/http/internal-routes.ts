@@ -1,4 +1,6 @@
 import type { Express } from 'express';
+import type { z } from '@pwa/config';
+import { internal } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import { PkcError } from '@pwa/errors';
 import { publicView } from '../domain/partner';
@@ -7,9 +9,9 @@ import { partnerDirectoryEntry, partnerDirectoryPage, partnerDirectoryPageMax } 
 import type { SigningKeyring } from '../use-cases/signing-keyring';
 import type { TokenSettings } from '../use-cases/issue-access-token';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const uuidPattern = internal.uuidPattern;
 
-/** Endpoints for other services on the internal network only; the gateway never routes to them. */
+/** Endpoints for other services on the internal network only; the gateway never routes to them. The partner lookup's answer is typed by auth's contract (libs/contracts internal/auth); the directory's is parsed with it by its reader (webhooks) and auth's integration test. */
 export function mountInternalRoutes(app: Express, pool: Pool, keyring: SigningKeyring, settings: TokenSettings): void {
   app.get(['/internal/jwks', '/.well-known/jwks.json'], async (_req, res) => {
     const keys = await keyring.publishedKeys();
@@ -25,7 +27,7 @@ export function mountInternalRoutes(app: Express, pool: Pool, keyring: SigningKe
     const partnerId = req.params.partnerId;
     const partner = uuidPattern.test(partnerId) ? await findPartnerById(pool, partnerId) : undefined;
     if (!partner) throw new PkcError('PKC_1009', 'No such partner');
-    res.json(publicView(partner));
+    res.json(publicView(partner) satisfies z.input<typeof internal.partnerLookupAnswerSchema>);
   });
 
   // The partner directory: what partner events carry (settings and the sealed webhook secrets, as

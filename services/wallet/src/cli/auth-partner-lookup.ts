@@ -1,13 +1,17 @@
-import { loadConfig, fields, z } from '@pwa/config';
+import { breakerConfigFields, breakerSettingsOf, fields, loadConfig, z } from '@pwa/config';
+import { internal } from '@pwa/contracts';
+import { createUpstreamClient, isUpstreamFailure, type UpstreamAnswer } from '@pwa/http';
+import { createLogger } from '@pwa/logging';
 import type { PartnerLookup, KnownPartner } from '../use-cases/operator-postings';
 import { OperatorRefusal } from '../use-cases/operator-refusal';
 
 /**
  * fund-partner asks the auth service, which owns partners, whether the partner id exists (its
- * internal API, GET /internal/partners/:partnerId); the wallet never reads auth's schema. AUTH_URL
- * is auth's internal address: npm run operator sets it from the local stack's settings.
+ * internal API, GET /internal/partners/:partnerId: libs/contracts internal/auth), through the one
+ * upstream client; the wallet never reads auth's schema. AUTH_URL is auth's internal address: npm
+ * run operator sets it from the local stack's settings.
  */
-const operatorAuthConfigSchema = z.object({ AUTH_URL: fields.url.optional() });
+const operatorAuthConfigSchema = z.object({ AUTH_URL: fields.url.optional(), ...breakerConfigFields });
 
 const lookupTimeoutMs = 5_000;
 
@@ -30,27 +34,26 @@ export function authPartnerLookup(authUrl: string | undefined): PartnerLookup {
 }
 
 async function askAuth(authUrl: string, partnerId: string): Promise<KnownPartner | undefined> {
-  const url = new URL(`/internal/partners/${encodeURIComponent(partnerId)}`, authUrl);
-  let response: Response;
+  const auth = createUpstreamClient({
+    name: 'auth',
+    baseUrl: authUrl,
+    breaker: breakerSettingsOf(loadConfig(z.object(breakerConfigFields), {})),
+    logger: createLogger({ service: 'wallet-operator-cli', level: 'silent', environment: 'sandbox' }),
+  });
+  let answer: UpstreamAnswer;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(lookupTimeoutMs), headers: { accept: 'application/json' } });
+    answer = await auth.get(internal.authPaths.partner(partnerId), { timeoutMs: lookupTimeoutMs });
   } catch (error) {
-    throw new OperatorRefusal(`The auth service at ${url.origin} did not answer (${describe(error)}); nothing was posted. Try again once it is up.`);
+    if (!isUpstreamFailure(error)) throw error;
+    const why = error.reason === 'deadline_exceeded' ? `no answer in ${lookupTimeoutMs} ms` : error.message;
+    throw new OperatorRefusal(`The auth service at ${new URL(authUrl).origin} did not answer (${why}); nothing was posted. Try again once it is up.`);
+  } finally {
+    auth.shutdown();
   }
-  const answer: unknown = await response.json().catch(() => undefined);
   // Auth answers an unknown id with its error envelope, code PKC_1009 ("No such partner").
-  if (response.status !== 200 && errorCodeSchema.safeParse(answer).data?.code === 'PKC_1009') return undefined;
-  if (response.status !== 200) throw new OperatorRefusal(`The auth service answered HTTP ${response.status} for the partner lookup; nothing was posted`);
-  const body = partnerBodySchema.safeParse(answer);
+  if (answer.status !== 200 && internal.refusalSchema.safeParse(answer.body).data?.code === internal.unknownPartnerCode) return undefined;
+  if (answer.status !== 200) throw new OperatorRefusal(`The auth service answered HTTP ${answer.status} for the partner lookup; nothing was posted`);
+  const body = internal.partnerLookupAnswerSchema.safeParse(answer.body);
   if (!body.success) throw new OperatorRefusal('The auth service answered the partner lookup with an unexpected body; nothing was posted');
   return body.data;
-}
-
-const partnerBodySchema = z.object({ partnerId: z.string(), name: z.string(), status: z.string() });
-const errorCodeSchema = z.object({ code: z.string() });
-
-function describe(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer in ${lookupTimeoutMs} ms`;
-  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-  return cause?.code ?? (error instanceof Error ? error.message : String(error));
 }

@@ -1,20 +1,16 @@
-import { partnerEventDataSchema } from '@pwa/contracts';
-import { z } from '@pwa/config';
+import { internal } from '@pwa/contracts';
+import type { z } from '@pwa/config';
+import { createUpstreamClient, isUpstreamFailure, type UpstreamAnswer, type UpstreamSettings } from '@pwa/http';
+import type { Logger } from '@pwa/logging';
 
 /**
  * The auth service's partner directory (GET /internal/partner-directory[/:partnerId], owned by
- * auth): every partner with what a version-1 partner event carries (settings and the sealed
- * webhook secrets) and when it last changed. The webhooks service reads it to rebuild its copy of
- * partners without the events it missed.
+ * auth: libs/contracts internal/auth): every partner with what a version-1 partner event carries
+ * (settings and the sealed webhook secrets) and when it last changed. The webhooks service reads it
+ * to rebuild its copy of partners without the events it missed, through the one upstream client.
  */
-const directoryEntrySchema = partnerEventDataSchema.extend({
-  webhookSecrets: partnerEventDataSchema.shape.webhookSecrets.unwrap(),
-  changedAt: z.iso.datetime({ offset: true }),
-});
-export type PartnerDirectoryEntry = z.infer<typeof directoryEntrySchema>;
-
-const directoryPageSchema = z.object({ partners: z.array(directoryEntrySchema), nextAfter: z.uuid().nullable() });
-export type PartnerDirectoryPage = z.infer<typeof directoryPageSchema>;
+export type PartnerDirectoryEntry = internal.PartnerDirectoryEntry;
+export type PartnerDirectoryPage = internal.PartnerDirectoryPage;
 
 /** Where the directory is read from; tests and the service use the HTTP one below. */
 export interface PartnerDirectory {
@@ -32,34 +28,33 @@ export class PartnerDirectoryError extends Error {
 
 const pageSize = 200;
 
-export function authPartnerDirectory(authUrl: string, timeoutMs: number): PartnerDirectory {
-  const get = async (path: string): Promise<{ status: number; body: unknown }> => {
-    const url = new URL(path, authUrl);
+export function authPartnerDirectory(settings: UpstreamSettings, logger: Logger): PartnerDirectory & { shutdown(): void } {
+  const auth = createUpstreamClient({ name: 'auth', ...settings, logger });
+  const get = async (path: string): Promise<UpstreamAnswer> => {
     try {
-      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
-      return { status: response.status, body: await response.json().catch(() => undefined) };
+      return await auth.get(path, { timeoutMs: settings.timeoutMs });
     } catch (error) {
-      const cause = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.name) : 'unknown error';
-      throw new PartnerDirectoryError(`the auth service at ${url.origin} did not answer (${cause})`);
+      if (isUpstreamFailure(error)) throw new PartnerDirectoryError(`the auth service at ${new URL(settings.baseUrl).origin} did not answer (${error.reason})`);
+      throw error;
     }
   };
   return {
     page: async (afterPartnerId) => {
-      const query = new URLSearchParams({ limit: String(pageSize), ...(afterPartnerId === null ? {} : { after: afterPartnerId }) });
-      const answer = await get(`/internal/partner-directory?${query.toString()}`);
+      const answer = await get(internal.authPaths.partnerDirectory({ limit: pageSize, after: afterPartnerId }));
       if (answer.status !== 200) throw new PartnerDirectoryError(`the partner directory answered HTTP ${answer.status}`);
-      return parse(directoryPageSchema, answer.body);
+      return parse(internal.partnerDirectoryPageSchema, answer.body);
     },
     partner: async (partnerId) => {
-      const answer = await get(`/internal/partner-directory/${encodeURIComponent(partnerId)}`);
-      if (answer.status !== 200 && (answer.body as { code?: unknown } | undefined)?.code === 'PKC_1009') return undefined;
+      const answer = await get(internal.authPaths.partnerDirectoryEntry(partnerId));
+      if (answer.status !== 200 && internal.refusalSchema.safeParse(answer.body).data?.code === internal.unknownPartnerCode) return undefined;
       if (answer.status !== 200) throw new PartnerDirectoryError(`the partner directory answered HTTP ${answer.status}`);
-      return parse(directoryEntrySchema, answer.body);
+      return parse(internal.partnerDirectoryEntrySchema, answer.body);
     },
+    shutdown: () => auth.shutdown(),
   };
 }
 
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new PartnerDirectoryError(`the partner directory answered a body that does not parse: ${parsed.error.issues[0]?.path.join('.') ?? ''}`);
   return parsed.data;

@@ -15,8 +15,10 @@
 // Ubuntu as root (or with sudo) a missing server is installed with apt-get and a stopped one started;
 // elsewhere the exact commands are printed and the exit status is 1 (2 for a usage or settings error).
 'use strict';
-const { endProcess } = require('./lib/end-process');
 const preflight = require('./lib/preflight');
+
+/** Ends this process at once with the given code (scripts/lib/end-process.ts is compiled, and this runs before any build). */
+const endProcess = process.exit.bind(process);
 
 const log = (line) => process.stderr.write(`preflight: ${line}\n`);
 const usage = 'usage: node scripts/preflight.js --for stack|tests [--ci] [--system macos|other]';

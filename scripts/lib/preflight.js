@@ -12,9 +12,39 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { displayUrl } = require('./settings');
 
 const connectTimeoutMs = 2000;
+
+/**
+ * The servers npm start uses when DATABASE_URL, AMQP_URL and REDIS_URL are not set. Kept here,
+ * in plain JavaScript, because the preflight runs before the build; the stack's settings
+ * (scripts/lib/settings.ts) take them from here.
+ */
+const defaultServerUrls = Object.freeze({
+  databaseUrl: 'postgres://postgres@127.0.0.1:5432/partner_wallet',
+  amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
+  redisUrl: 'redis://127.0.0.1:6379',
+});
+
+/** The server URLs of npm start: from the environment, else the defaults. */
+function stackServerUrls(env = process.env) {
+  return {
+    databaseUrl: env.DATABASE_URL || defaultServerUrls.databaseUrl,
+    amqpUrl: env.AMQP_URL || defaultServerUrls.amqpUrl,
+    redisUrl: env.REDIS_URL || defaultServerUrls.redisUrl,
+  };
+}
+
+/** Redacts the password of a server URL before it is printed. */
+function displayUrl(raw) {
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return '(invalid URL)';
+  }
+}
 
 /** Replaced, at execution, by the newest cluster version in /etc/postgresql (after any install). */
 const POSTGRES_VERSION = '{postgres-version}';
@@ -129,13 +159,13 @@ function isLocal(host) {
 
 /**
  * The servers a mode uses (from process.env), with the variable that names each one and whether it
- * was given. stack: DATABASE_URL, AMQP_URL, REDIS_URL (scripts/lib/settings.js and its defaults);
+ * was given. stack: DATABASE_URL, AMQP_URL, REDIS_URL (defaultServerUrls above);
  * tests: TEST_* first, then the stack's variable (test/support/server-urls.js and its defaults).
  */
 function targetsFor(mode) {
   const env = process.env;
   if (mode === 'stack') {
-    const settings = require('./settings').readSettings(env);
+    const settings = stackServerUrls(env);
     return servers.map((server) => targetOf(server, server.urlOf(settings), env[server.variable] ? server.variable : undefined, server.variable));
   }
   if (mode === 'tests') {
@@ -567,6 +597,9 @@ async function execute(plan, deps = {}) {
 }
 
 module.exports = {
+  defaultServerUrls,
+  stackServerUrls,
+  displayUrl,
   servers,
   tools,
   POSTGRES_VERSION,

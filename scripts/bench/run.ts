@@ -1,0 +1,71 @@
+// npm run bench -- [gateway|quote|flows|webhooks|reference] [--duration S] [--connections N] [--rounds N]
+//                  [--latency-connections N] [--warmup S] [--no-reference] [--pg-waits] (flows)
+//                  [--open-loop] [--rates 40,80]   (flows: fixed offered rates instead of connections)
+//                  [--users N]   (quote: 16, flows and webhooks: 64)
+//                  [--cpu-prof quotes,wallet,gateway,auth,collections,disbursements,webhooks,raw]   (quote, flows, webhooks)
+// No name runs every benchmark. Each benchmark of ours also runs the shared reference flow in the
+// same run (before and after; the flows benchmark beside each round, its stack idle meanwhile, or
+// interleaved with ours in the open-loop mode), and reports its figures next to the reference (and
+// as ratios), since absolute numbers on a shared 2-core machine move by tens of percent between runs.
+// Progress goes to stderr; the human table and one JSON summary line go to stdout.
+import { endProcess } from '../lib/end-process';
+import { flowsBenchmark } from './flows-summary';
+import { gatewayBenchmark } from './gateway-summary';
+import { openLoopFlowsBenchmark } from './open-loop-summary';
+import { parseArguments, type BenchOptions, type BenchmarkName } from './options';
+import { quoteBenchmark } from './quote-summary';
+import { referenceIsValid, runReference } from './reference';
+import { log, out } from './report';
+import { webhooksBenchmark } from './webhooks-summary';
+
+async function referenceBenchmark(options: BenchOptions): Promise<{ bench: string; valid: boolean }> {
+  const result = await runReference({ connections: options.connections, durationSeconds: options.durationSeconds });
+  out(
+    `Reference flow: ${result.flows_per_s} flows/s, p50 ${result.req_p50_ms} ms, p99 ${result.req_p99_ms} ms (${options.connections} connections, ${options.durationSeconds} s)${referenceIsValid(result) ? '' : ' INVALID'}`,
+  );
+  return { bench: 'reference', ...result, valid: referenceIsValid(result) };
+}
+
+const benchmarks: Record<BenchmarkName, (options: BenchOptions) => Promise<{ valid: boolean | null }>> = {
+  gateway: gatewayBenchmark,
+  quote: quoteBenchmark,
+  flows: (options) => (options.openLoop ? openLoopFlowsBenchmark(options) : flowsBenchmark(options)),
+  webhooks: webhooksBenchmark,
+  reference: referenceBenchmark,
+};
+
+async function main(): Promise<void> {
+  const options = parseArguments(process.argv.slice(2), process.env);
+  const summaries: { valid: boolean | null }[] = [];
+  // Our benchmarks already run the reference themselves.
+  const names = options.names.some((name) => name !== 'reference') ? options.names.filter((name) => name !== 'reference') : options.names;
+  for (const name of names) {
+    try {
+      summaries.push(await benchmarks[name](options));
+    } catch (error) {
+      // One benchmark failing does not hide the others' figures.
+      const message = (error as Error).message;
+      log(`${name} benchmark failed: ${message}`);
+      summaries.push({ bench: name, valid: false, error: message } as { valid: boolean });
+    }
+  }
+  out('');
+  for (const summary of summaries) out(JSON.stringify(summary));
+  process.exitCode = summaries.some((summary) => summary.valid === false) ? 1 : 0;
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    // Children share the terminal's process group and get the signal too; exit once they are gone.
+    if (interrupted) endProcess(130);
+    interrupted = true;
+    log(`${signal}: stopping (again to force)`);
+    setTimeout(() => endProcess(130), 20_000).unref();
+  });
+}
+
+main().catch((error: unknown) => {
+  log(`bench failed: ${(error as Error).message}`);
+  process.exitCode = 1;
+});

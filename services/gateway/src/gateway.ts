@@ -14,7 +14,7 @@ import { withOpenApiDocument } from './http/openapi-route';
 import { createPublicApp } from './http/public-app';
 import { createRateLimitMetrics, registerRateLimitFallbackMetrics } from './http/rate-limit-metrics';
 import { listenTlsDispatcher } from './http/tls-dispatcher';
-import { createAuthDirectory } from './partners/auth-directory';
+import { createAuthDirectory } from './upstream/auth-directory';
 import { PartnerCache } from './partners/partner-cache';
 import { SigningKeySet } from './partners/signing-keys';
 import { closeRedis, connectRedis } from './redis/redis-connection';

@@ -2,7 +2,7 @@ import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { partnerEventDataSchema } from '@pwa/contracts';
 import type { PartnerRecord } from '../domain/partner-access';
 import { acceptedTokenAlgorithm } from '../domain/access-token';
-import type { UpstreamBreaker } from '../upstream/circuit-breakers';
+import type { UpstreamBreaker } from './circuit-breakers';
 
 /** What the gateway asks auth on its internal API: the public signing keys and a partner's settings. */
 export interface AuthDirectory {

@@ -35,7 +35,7 @@ function environmentFor(settings: Settings): NodeJS.ProcessEnv {
   return env;
 }
 
-function readSettingsOrExit(): Settings {
+function readSettingsOrEnd(): Settings {
   try {
     return readSettings();
   } catch (error) {
@@ -46,7 +46,7 @@ function readSettingsOrExit(): Settings {
 }
 
 function main(): void {
-  const settings = readSettingsOrExit();
+  const settings = readSettingsOrEnd();
   const command = process.argv[2];
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     printUsage(settings);

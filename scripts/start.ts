@@ -305,7 +305,7 @@ function printSummary(settings: Settings, local: LocalStack, facts: SandboxFacts
   log(`Press Ctrl-C to stop all ${count} processes.`);
 }
 
-function readSettingsOrExit(): Settings {
+function readSettingsOrEnd(): Settings {
   try {
     return readSettings();
   } catch (error) {
@@ -316,7 +316,7 @@ function readSettingsOrExit(): Settings {
 }
 
 async function main(): Promise<void> {
-  const settings = readSettingsOrExit();
+  const settings = readSettingsOrEnd();
   const missing = missingEntries([...settings.services.map((service) => service.name), 'gateway']);
   if (missing.length > 0 || !cliIsBuilt()) {
     await fail([...[...missing, ...(cliIsBuilt() ? [] : [cliEntry])].map((entry) => `missing ${relative(settings, entry)}`), 'Build first: npm run build (npm start does this for you).']);

@@ -24,7 +24,9 @@ const tagDescriptions: Readonly<Record<PublicTag, string>> = {
   Disbursements: 'Send money to a wallet user; their wallet is credited at once.',
   'Webhook deliveries': 'Your webhook delivery log and redelivery (additions to the spec).',
   Sandbox: 'Sandbox-only simulation of the user’s answer to a collection (`x-sandbox-only: true`; production answers 404 PKC_6002).',
-  Contract: 'This machine-readable contract.',
+  Statements: 'Your account’s movements from the ledger, with opening and closing balances, as JSON or CSV.',
+  Events: 'Every event sent, or to be sent, to your webhook in the last 30 days, whether or not delivery succeeded.',
+  Contract: 'This machine-readable contract, its reference page and a Postman collection.',
 };
 
 const webhookDescriptions: Readonly<Record<WebhookEventType, string>> = {
@@ -245,7 +247,7 @@ export function generateOpenApiDocument(): Record<string, unknown> {
         variables: { host: { default: 'localhost:8443', description: 'Host and port of the base URL.' } },
       },
     ],
-    tags: [...Object.entries(tagDescriptions).map(([name, description]) => ({ name, description })), { name: 'Webhooks', description: 'Events the API sends to your webhook URL.' }],
+    tags: [...Object.entries(tagDescriptions).filter(([name]) => publicOperations.some((operation) => operation.tag === name)).map(([name, description]) => ({ name, description })), { name: 'Webhooks', description: 'Events the API sends to your webhook URL.' }],
     'x-error-catalogue': Object.fromEntries(allPkcCodes.map((code) => [code, { httpStatus: httpStatusOf(code), meaning: errorCatalogue[code].message }])),
   });
   return JSON.parse(JSON.stringify(document)) as Record<string, unknown>;

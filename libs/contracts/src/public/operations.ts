@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { PkcCode } from '@pwa/errors';
-import type { PartnerPermission } from '../partner-events';
 import { accessTokenExample, accessTokenSchema, oauthErrorField, tokenRequestSchema } from './auth';
 import { accountExample, accountLookupParamsSchema, accountSchema, partnerBalanceExample, partnerBalanceSchema } from './accounts';
 import {
@@ -23,6 +21,25 @@ import {
   failedDisbursementStatusExample,
 } from './disbursements';
 import { errorExample, type ErrorExtraFields } from './envelopes';
+import {
+  anyRoute,
+  bearerAdmission,
+  codes,
+  confirmBodyChecks,
+  example,
+  json,
+  limitChecks,
+  ownTransactionRead,
+  permissionAdmission,
+  quoteBodyChecks,
+  quoteUse,
+  simulation,
+  userChecks,
+  type PublicOperation,
+} from './operation-parts';
+import { contractDocumentOperations } from './contract-documents';
+import { statementAndEventOperations } from './statement-and-events';
+import { transactionListOperations } from './transaction-lists';
 import { collectionReferenceIdField, disbursementReferenceIdField } from './fields';
 import { collectionQuoteExample, collectionQuoteSchema, disbursementQuoteExample, disbursementQuoteSchema, quoteRequestSchema } from './quotes';
 import {
@@ -37,67 +54,7 @@ import {
   webhookRedeliverRequestSchema,
 } from './webhook-deliveries';
 
-export type PublicTag = 'Authentication' | 'Accounts' | 'Quotes' | 'Collections' | 'Disbursements' | 'Webhook deliveries' | 'Sandbox' | 'Contract';
-
-/** Who may call: nobody needs a token for the contract; the token endpoint takes client credentials; every other route a bearer token. */
-export type PublicAuthentication = 'none' | 'client-credentials' | 'bearer';
-
-export interface PublicOperation {
-  operationId: string;
-  method: 'GET' | 'POST';
-  /** Below the base URL (/api/v1), with ":name" for a parameter, as the gateway's route table writes it. */
-  pathTemplate: string;
-  tag: PublicTag;
-  summary: string;
-  description: string;
-  authentication: PublicAuthentication;
-  permission: PartnerPermission | null;
-  /** Served only in the sandbox (production answers 404 PKC_6002); `x-sandbox-only: true` in the document. */
-  sandboxOnly: boolean;
-  request?: {
-    params?: z.ZodObject;
-    query?: z.ZodObject;
-    body?: { schema: z.ZodType; required: boolean; mediaTypes: readonly string[]; description: string };
-  };
-  success: {
-    status: 200 | 202;
-    description: string;
-    /** The answer's `data`, or the whole body when `enveloped` is false (the token endpoint). */
-    schema: z.ZodType;
-    enveloped: boolean;
-    examples: Readonly<Record<string, { summary: string; value: unknown }>>;
-  };
-  /** Every PKC code the operation can answer; status and meaning come from the catalogue. */
-  errorCodes: readonly PkcCode[];
-  /** Fields some of its refusals carry beside success, code and message. */
-  errorFields?: ErrorExtraFields;
-  /** Example bodies for codes whose answers carry more than the catalogue message. */
-  errorExamples?: Partial<Record<PkcCode, Record<string, unknown>>>;
-}
-
-// ---- Error codes, from the partner guide's tables --------------------------------------------------
-
-/** Any route: unreadable target or body (2008), plain HTTP behind a proxy (6005), internal error, a service away. */
-const anyRoute: readonly PkcCode[] = ['PKC_2008', 'PKC_6005', 'PKC_7002', 'PKC_7003'];
-/** The gateway's admission of a bearer route: the token, the partner's status, the rate limit. */
-const bearerAdmission: readonly PkcCode[] = ['PKC_1003', 'PKC_1004', 'PKC_1005', 'PKC_1006', 'PKC_1007', 'PKC_1009', 'PKC_7001'];
-const permissionAdmission: readonly PkcCode[] = [...bearerAdmission, 'PKC_1008'];
-/** The user, wallet and limit checks of a quote, repeated by the confirm calls (PKC_4006 is not answered at present). */
-const userChecks: readonly PkcCode[] = ['PKC_3001', 'PKC_3002', 'PKC_3003', 'PKC_3004', 'PKC_3005'];
-const limitChecks: readonly PkcCode[] = ['PKC_4003', 'PKC_4004', 'PKC_4005', 'PKC_4007', 'PKC_4008', 'PKC_4009', 'PKC_4010', 'PKC_4011', 'PKC_4012'];
-const quoteBodyChecks: readonly PkcCode[] = ['PKC_2001', 'PKC_2002', 'PKC_2003', 'PKC_2004', 'PKC_2005', 'PKC_2010'];
-const confirmBodyChecks: readonly PkcCode[] = ['PKC_2006', 'PKC_2007', 'PKC_2009'];
-const quoteUse: readonly PkcCode[] = ['PKC_5001', 'PKC_5002', 'PKC_5003', 'PKC_5004', 'PKC_6001'];
-const ownTransactionRead: readonly PkcCode[] = ['PKC_6002', 'PKC_6005'];
-const simulation: readonly PkcCode[] = ['PKC_6002', 'PKC_6003', 'PKC_6004', 'PKC_6005'];
-
-function codes(...groups: (readonly PkcCode[])[]): PkcCode[] {
-  return [...new Set(groups.flat())].sort();
-}
-
 // ---- Shared request pieces ----------------------------------------------------------------------
-
-const json = ['application/json'] as const;
 
 const quoteBody = { schema: quoteRequestSchema, required: true, mediaTypes: json, description: 'The user, the amount and the currency.' };
 const confirmBody = { schema: confirmRequestSchema, required: true, mediaTypes: json, description: 'The quote to use and your reference.' };
@@ -111,8 +68,6 @@ const disbursementRefusalFields: ErrorExtraFields = {
   referenceId: disbursementReferenceIdField.meta({ description: 'The disbursement the refusal recorded (a failed attempt, an outcome not known yet) or, on 409 PKC_6001, the one that holds the externalId.' }),
   status: z.enum(disbursementStatuses).meta({ description: 'That disbursement’s status, as the status endpoint shows it.' }),
 };
-
-const example = (summary: string, value: unknown) => ({ summary, value });
 
 /** A collection that ended without moving money: no transactionId. */
 function unresolvedCollection(status: 'declined' | 'expired'): PublicCollectionStatus {
@@ -390,4 +345,9 @@ export const publicOperations: readonly PublicOperation[] = [
     success: { status: 200, description: 'The OpenAPI document.', schema: z.looseObject({ openapi: z.string() }), enveloped: false, examples: {} },
     errorCodes: codes(['PKC_2008', 'PKC_6005', 'PKC_7001', 'PKC_7002', 'PKC_7003']),
   },
+  ...contractDocumentOperations,
+  ...transactionListOperations,
+  ...statementAndEventOperations,
 ];
+
+export type { PublicAuthentication, PublicOperation, PublicTag } from './operation-parts';

@@ -41,6 +41,10 @@ export const routeTable: readonly RouteDefinition[] = [
   { method: 'GET', pathTemplate: '/partner/v1/webhooks/deliveries', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/webhooks/deliveries/:deliveryId/redeliver', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/webhooks/redeliver', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
+  // Additions for reconciliation (issue 18): the statement from the ledger and the events list; any active partner.
+  { method: 'GET', pathTemplate: '/partner/v1/statement', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
+  { method: 'GET', pathTemplate: '/partner/v1/events', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
+  { method: 'GET', pathTemplate: '/partner/v1/events/:eventId', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/approve', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },
   { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/decline', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },
   { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/expire', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },

@@ -12,5 +12,6 @@ export * from './collections';
 export * from './disbursements';
 export * from './webhook-deliveries';
 export * from './webhook-events';
+export * from './pagination';
 export * from './operations';
 export * from './openapi';

@@ -11,6 +11,9 @@ export const openApiDocumentVersion = '1.0.0';
 /** Where the gateway serves the document, below the base URL. */
 export const openApiDocumentPath = '/openapi.json';
 
+/** The reference page and the Postman collection the gateway serves beside the document, from it. */
+export { apiReferencePagePath, postmanCollectionPath, postmanCollectionSchemaUrl } from './contract-documents';
+
 /** "/partner/v1/collection/:referenceId" (the gateway's route table) → "/partner/v1/collection/{referenceId}" (OpenAPI). */
 export function openApiPathOf(pathTemplate: string): string {
   return pathTemplate.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -154,20 +157,37 @@ function errorResponsesOf(operation: PublicOperation): Record<string, ResponseCo
   return responses;
 }
 
-function routeOf(operation: PublicOperation): RouteConfig {
-  const { success, request } = operation;
-  const successResponse: ResponseConfig = {
-    description: success.description,
-    headers: operation.authentication === 'client-credentials' ? { ...headersOf(operation, success.status), 'Cache-Control': { $ref: '#/components/headers/Cache-Control' } } : headersOf(operation, success.status),
-    content: {
-      'application/json': {
-        schema: success.enveloped ? successEnvelopeSchema(success.schema) : success.schema,
-        ...(Object.keys(success.examples).length === 0
-          ? {}
-          : { examples: Object.fromEntries(Object.entries(success.examples).map(([name, { summary, value }]) => [name, { summary, value: success.enveloped ? { success: true, data: value } : value }])) }),
-      },
+/**
+ * The content of the success response: JSON (enveloped or bare) unless the operation says it is
+ * not JSON at all, then one entry per other media type; each of those described in the response.
+ */
+function successResponseOf(operation: PublicOperation): ResponseConfig {
+  const { success } = operation;
+  const others = Object.entries(success.otherMediaTypes ?? {});
+  const json = success.json ?? true;
+  if (!json && (success.enveloped || others.length === 0 || Object.keys(success.examples).length > 0)) {
+    throw new Error(`${operation.operationId}: an answer that is not JSON is not enveloped, has no JSON examples and names at least one other media type`);
+  }
+  const jsonContent = {
+    'application/json': {
+      schema: success.enveloped ? successEnvelopeSchema(success.schema) : success.schema,
+      ...(Object.keys(success.examples).length === 0
+        ? {}
+        : { examples: Object.fromEntries(Object.entries(success.examples).map(([name, { summary, value }]) => [name, { summary, value: success.enveloped ? { success: true, data: value } : value }])) }),
     },
   };
+  const otherContent = Object.fromEntries(others.map(([mediaType, { schema, example }]) => [mediaType, { schema, ...(example === undefined ? {} : { example }) }]));
+  const described = others.filter(([, { description }]) => description !== undefined).map(([mediaType, { description }]) => `\`${mediaType}\`: ${description ?? ''}`);
+  return {
+    description: [success.description, ...described].join('\n\n'),
+    headers: operation.authentication === 'client-credentials' ? { ...headersOf(operation, success.status), 'Cache-Control': { $ref: '#/components/headers/Cache-Control' } } : headersOf(operation, success.status),
+    content: { ...(json ? jsonContent : {}), ...otherContent },
+  };
+}
+
+function routeOf(operation: PublicOperation): RouteConfig {
+  const { success, request } = operation;
+  const successResponse = successResponseOf(operation);
   const body = request?.body;
   return {
     method: operation.method === 'GET' ? 'get' : 'post',

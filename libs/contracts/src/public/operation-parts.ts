@@ -14,6 +14,15 @@ export type PublicTag = 'Authentication' | 'Accounts' | 'Quotes' | 'Collections'
 /** Who may call: nobody needs a token for the contract; the token endpoint takes client credentials; every other route a bearer token. */
 export type PublicAuthentication = 'none' | 'client-credentials' | 'bearer';
 
+/** One more content type of a success answer, beside (or instead of) JSON. */
+export interface OtherMediaType {
+  schema: z.ZodType;
+  /** What this form of the answer holds; added to the response's description. */
+  description?: string;
+  /** An example body, as the text sent. */
+  example?: string;
+}
+
 export interface PublicOperation {
   operationId: string;
   method: 'GET' | 'POST';
@@ -37,7 +46,19 @@ export interface PublicOperation {
     /** The answer's `data`, or the whole body when `enveloped` is false (the token endpoint). */
     schema: z.ZodType;
     enveloped: boolean;
+    /** Examples of the JSON answer (none when `json` is false). */
     examples: Readonly<Record<string, { summary: string; value: unknown }>>;
+    /**
+     * Whether the answer is also `application/json` (the default). False for an answer that is only
+     * in `otherMediaTypes` (the HTML reference page); an enveloped answer is always JSON.
+     */
+    json?: boolean;
+    /**
+     * The same answer in other content types, by media type ('text/csv' for a statement, 'text/html'
+     * for the reference page): each one more `content` entry of the success response, with its own
+     * schema (usually a string), what it holds, and an example body as text.
+     */
+    otherMediaTypes?: Readonly<Record<string, OtherMediaType>>;
   };
   /** Every PKC code the operation can answer; status and meaning come from the catalogue. */
   errorCodes: readonly PkcCode[];

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { allPkcCodes, errorCatalogue, httpStatusOf, isPkcCode } from '@pwa/errors';
 import { routeTable } from '../../../../services/gateway/src/domain/routes';
 import {
+  apiReferencePagePath,
   generateOpenApiDocument,
   openApiDocumentPath,
   openApiDocumentText,
   openApiPathOf,
+  postmanCollectionPath,
   publicOperations,
   webhookEventTypes,
   webhookExampleBody,
@@ -24,6 +26,9 @@ import {
  */
 const committedPath = path.resolve(__dirname, '../../../../docs/openapi.json');
 const document = generateOpenApiDocument();
+
+/** The routes the gateway answers itself, without a route-table entry: the contract in its three forms. */
+const servedByTheGateway = [openApiDocumentPath, apiReferencePagePath, postmanCollectionPath];
 
 type JsonObject = Record<string, any>;
 
@@ -60,10 +65,10 @@ describe('the OpenAPI document', () => {
     const documented = operationsOf(document);
     const routes = routeTable.map((route) => ({ method: route.method, path: openApiPathOf(route.pathTemplate) }));
 
-    expect(documented.map(({ method, path: pathName }) => ({ method, path: pathName })).filter(({ path: pathName }) => pathName !== openApiDocumentPath)).toEqual(
-      expect.arrayContaining(routes),
-    );
-    expect(documented.length).toBe(routeTable.length + 1);
+    const forwarded = documented.map(({ method, path: pathName }) => ({ method, path: pathName })).filter(({ path: pathName }) => !servedByTheGateway.includes(pathName));
+    expect(forwarded).toEqual(expect.arrayContaining(routes));
+    expect(routes).toEqual(expect.arrayContaining(forwarded));
+    expect(forwarded.length).toBe(routeTable.length);
     for (const route of routeTable) {
       const operation = (document.paths as JsonObject)[openApiPathOf(route.pathTemplate)][route.method.toLowerCase()] as JsonObject;
       expect({ route: route.pathTemplate, sandboxOnly: operation['x-sandbox-only'] === true }).toEqual({ route: route.pathTemplate, sandboxOnly: route.sandboxOnly === true });
@@ -73,6 +78,33 @@ describe('the OpenAPI document', () => {
         open: route.authentication === 'none',
       });
     }
+  });
+
+  test('when the gateway serves the contract itself, then the document, the reference page and the Postman collection are GET operations of the Contract tag without a token', () => {
+    for (const pathName of servedByTheGateway) {
+      const item = (document.paths as JsonObject)[pathName] as JsonObject;
+      expect({ path: pathName, methods: Object.keys(item), tags: item.get.tags, security: item.get.security }).toEqual({ path: pathName, methods: ['get'], tags: ['Contract'], security: [] });
+      expect(routeTable.some((route) => openApiPathOf(route.pathTemplate) === pathName)).toBe(false);
+    }
+  });
+
+  test('when an operation answers in other media types, then each is a content entry of its success response, beside JSON unless the answer is not JSON', () => {
+    const withOthers = publicOperations.filter((operation) => operation.success.otherMediaTypes !== undefined);
+    expect(withOthers.map((operation) => operation.operationId)).toContain('getApiReferencePage');
+    for (const operation of withOthers) {
+      const response = (document.paths as JsonObject)[openApiPathOf(operation.pathTemplate)][operation.method.toLowerCase()].responses[String(operation.success.status)] as JsonObject;
+      const others = Object.keys(operation.success.otherMediaTypes ?? {});
+      expect(Object.keys(response.content as JsonObject).sort()).toEqual([...(operation.success.json === false ? [] : ['application/json']), ...others].sort());
+      for (const [mediaType, other] of Object.entries(operation.success.otherMediaTypes ?? {})) {
+        if (other.description !== undefined) expect(response.description).toContain(`\`${mediaType}\`: ${other.description}`);
+        if (other.example !== undefined) {
+          expect(response.content[mediaType].example).toBe(other.example);
+          expect(other.schema.parse(other.example)).toBe(other.example);
+        }
+      }
+    }
+    const page = (document.paths as JsonObject)[apiReferencePagePath].get.responses['200'].content as JsonObject;
+    expect(Object.keys(page)).toEqual(['text/html']);
   });
 
   test('when an operation lists its error codes, then each is in the catalogue and answered under its catalogue status, with the catalogue meaning', () => {

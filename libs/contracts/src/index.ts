@@ -104,3 +104,20 @@ export {
   webhookEventTypes,
   type PublicOperation,
 } from './public';
+// The statement (wallet) and the events list (webhooks): their queries, answers and CSV form.
+export {
+  statementQuerySchema,
+  statementMovementTypes,
+  statementCsvColumns,
+  statementCsvHeaders,
+  statementPeriodDaysMax,
+  type StatementQuery,
+  type StatementMovementType,
+  type PublicStatementMovement,
+  type PublicStatementPage,
+  partnerEventListQuerySchema,
+  partnerEventRetentionDays,
+  type PartnerEventListQuery,
+  type PublicPartnerEvent,
+  type PublicPartnerEventPage,
+} from './public';

@@ -13,5 +13,7 @@ export * from './disbursements';
 export * from './webhook-deliveries';
 export * from './webhook-events';
 export * from './pagination';
+export * from './statement';
+export * from './partner-event-log';
 export * from './operations';
 export * from './openapi';

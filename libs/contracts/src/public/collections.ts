@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { externalIdLengthMax, noteLengthMax } from '../confirm-request';
 import { amountField, collectionReferenceIdField, currencyField, externalIdField, failureReasonSchema, feeField, instantField, transactionIdField, uuidField } from './fields';
+import { pageSchemaOf } from './pagination';
+import { transactionListQuerySchemaOf } from './transaction-list-fields';
 
 /**
  * The body of both confirm calls (collection/request, disbursement/transfer), as
@@ -109,4 +111,22 @@ export const failedCollectionStatusExample: PublicCollectionStatus = {
   expiresAt: '2024-06-10T06:23:20.000Z',
   createdAt: '2024-06-10T06:13:20.000Z',
   failureReason: { code: 'PKC_4001', message: 'User balance insufficient for amount plus fee' },
+};
+
+// ---- GET /partner/v1/collections (issue 18) ----------------------------------------------------
+
+/** The collections list's query: status, currency, externalId, createdFrom, createdTo, limit, cursor. */
+export const collectionListQuerySchema = transactionListQuerySchemaOf(collectionStatuses, 'collection');
+export type CollectionListQuery = z.output<typeof collectionListQuerySchema>;
+
+export const collectionPageSchema = pageSchemaOf(collectionStatusSchema, 'CollectionPage', 'A page of your collections, newest first; each item is what GET /collection/{referenceId} answers.');
+export type PublicCollectionPage = z.infer<typeof collectionPageSchema>;
+
+export const collectionPageExample: PublicCollectionPage = {
+  items: [
+    { ...collectionStatusExample, referenceId: 'PKC-1718000900000-0A1B2C3D4E5F60718293A4B5C6D7E8F9', externalId: 'order-1002', createdAt: '2024-06-10T06:28:20.000Z', expiresAt: '2024-06-10T06:38:20.000Z', transactionId: { transactionId: 'TXN-4D0B1A8C23F56E79', status: 'completed', completedAt: '2024-06-10T06:29:02.000Z' } },
+    failedCollectionStatusExample,
+  ],
+  nextCursor: 'eyJ2IjoxLCJzIjoiYk5nWjJ4T3hKVG5Ddm1zSGZ1c0N1dyIsInAiOnsiYyI6IjIwMjQtMDYtMTBUMDY6MTA6MDAuMTIzNDU2WiJ9fQ',
+  hasMore: true,
 };

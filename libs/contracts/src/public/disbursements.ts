@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { amountField, currencyField, disbursementReferenceIdField, externalIdField, failureReasonSchema, feeField, instantField, nonNegativeAmountField, pkcCodeField, transactionIdField } from './fields';
+import { pageSchemaOf } from './pagination';
+import { transactionListQuerySchemaOf } from './transaction-list-fields';
 
 export const disbursementStatuses = ['pending', 'completed', 'failed'] as const;
 
@@ -82,4 +84,22 @@ export const failedDisbursementStatusExample: PublicDisbursementStatus = {
   completedAt: null,
   failureCode: 'PKC_4002',
   failureReason: { code: 'PKC_4002', message: 'Partner balance insufficient for amount plus fee' },
+};
+
+// ---- GET /partner/v1/disbursements (issue 18) --------------------------------------------------
+
+/** The disbursements list's query: status, currency, externalId, createdFrom, createdTo, limit, cursor. */
+export const disbursementListQuerySchema = transactionListQuerySchemaOf(disbursementStatuses, 'disbursement');
+export type DisbursementListQuery = z.output<typeof disbursementListQuerySchema>;
+
+export const disbursementPageSchema = pageSchemaOf(disbursementStatusSchema, 'DisbursementPage', 'A page of your disbursements, newest first; each item is what GET /disbursement/{referenceId} answers.');
+export type PublicDisbursementPage = z.infer<typeof disbursementPageSchema>;
+
+export const disbursementPageExample: PublicDisbursementPage = {
+  items: [
+    { ...failedDisbursementStatusExample, referenceId: 'PKD-1718000900000-5C8F20A1B3D4E6F7A8B9C0D1', externalId: 'payout-2003', createdAt: '2024-06-10T06:28:20.000Z' },
+    disbursementStatusExample,
+  ],
+  nextCursor: null,
+  hasMore: false,
 };

@@ -37,6 +37,9 @@ export const routeTable: readonly RouteDefinition[] = [
   { method: 'POST', pathTemplate: '/partner/v1/disbursement/quote', upstream: 'quotes', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/disbursement/transfer', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'transfer' },
   { method: 'GET', pathTemplate: '/partner/v1/disbursement/:referenceId', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
+  // Additions for reconciliation (issue 18): the partner's own lists of collections and disbursements.
+  { method: 'GET', pathTemplate: '/partner/v1/collections', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
+  { method: 'GET', pathTemplate: '/partner/v1/disbursements', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
   // Additions to the spec (issue 5): the partner's webhook delivery log and redelivery; any active partner.
   { method: 'GET', pathTemplate: '/partner/v1/webhooks/deliveries', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/webhooks/deliveries/:deliveryId/redeliver', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },

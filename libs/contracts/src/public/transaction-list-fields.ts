@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { currencyField } from './fields';
+import { pageQueryFields } from './pagination';
+
+/**
+ * The query of the two transaction lists (GET /partner/v1/collections, GET /partner/v1/disbursements):
+ * the same filters for both, with that type's statuses. Unknown parameters and invalid values are
+ * 400 PKC_2008 naming them; createdFrom after createdTo is 400 PKC_2008 naming createdTo.
+ */
+export function transactionListQuerySchemaOf<const Statuses extends readonly [string, ...string[]]>(statuses: Statuses, noun: string) {
+  return z
+    .object({
+      status: z.enum(statuses).optional().meta({ param: { description: `Only ${noun}s in this status (the status endpoint’s).` } }),
+      currency: currencyField.optional().meta({ param: { description: `Only ${noun}s in this currency.` } }),
+      externalId: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .meta({ param: { description: `Only the ${noun} with your externalId (exact match): finds the one you created with it, or an empty page. Failed attempts that freed it are listed too, newest first.`, example: 'order-1001' } }),
+      createdFrom: z.iso
+        .datetime({ offset: true })
+        .optional()
+        .meta({ param: { description: 'Created at or after this time (inclusive; ISO 8601 with Z or an offset).', example: '2024-06-10T00:00:00Z' } }),
+      createdTo: z.iso
+        .datetime({ offset: true })
+        .optional()
+        .meta({ param: { description: 'Created before this time (exclusive; ISO 8601 with Z or an offset). Not before createdFrom.', example: '2024-06-11T00:00:00Z' } }),
+      limit: pageQueryFields.limit,
+      cursor: pageQueryFields.cursor,
+    })
+    .strict()
+    .superRefine((query, context) => {
+      if (query.createdFrom !== undefined && query.createdTo !== undefined && Date.parse(query.createdFrom) > Date.parse(query.createdTo)) {
+        context.addIssue({ code: 'custom', path: ['createdTo'], message: 'createdTo is before createdFrom' });
+      }
+    });
+}

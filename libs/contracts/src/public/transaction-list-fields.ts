@@ -31,6 +31,10 @@ export function transactionListQuerySchemaOf<const Statuses extends readonly [st
     })
     .strict()
     .superRefine((query, context) => {
+      // Year 0000 is ISO 8601 but no date Postgres (or the Gregorian calendar) knows: refused like any bad date.
+      for (const field of ['createdFrom', 'createdTo'] as const) {
+        if (query[field]?.startsWith('0000-') === true) context.addIssue({ code: 'custom', path: [field], message: `${field} is out of range` });
+      }
       if (query.createdFrom !== undefined && query.createdTo !== undefined && Date.parse(query.createdFrom) > Date.parse(query.createdTo)) {
         context.addIssue({ code: 'custom', path: ['createdTo'], message: 'createdTo is before createdFrom' });
       }

@@ -6,6 +6,7 @@ import { confirmView, statusView } from '../domain/collection-views';
 import type { CollectionsDependencies } from '../use-cases/dependencies';
 import { requestCollection } from '../use-cases/request-collection';
 import { collectionForPartner } from '../use-cases/read-collections';
+import { listCollections } from '../use-cases/list-collections';
 import type { Collection } from '../domain/collection';
 import type { CollectionServiceMetrics } from './collection-metrics';
 
@@ -24,6 +25,10 @@ export function mountPartnerRoutes(app: Express, dependencies: CollectionsDepend
     }
     metrics.confirmAccepted();
     res.status(202).json(successEnvelope(confirmView(collection)));
+  });
+
+  app.get('/partner/v1/collections', async (req, res) => {
+    res.status(200).json(successEnvelope(await listCollections(dependencies, partnerIdOf(req), req.query)));
   });
 
   app.get('/partner/v1/collection/:referenceId', async (req, res) => {

@@ -5,7 +5,7 @@ import type { CollectionStatus } from '../domain/collection-state-machine';
 
 type Queryable = Pool | PoolClient;
 
-interface CollectionRow {
+export interface CollectionRow {
   id: string;
   reference_id: string;
   partner_id: string;
@@ -28,7 +28,7 @@ interface CollectionRow {
   posting_attempts: number;
 }
 
-function toCollection(row: CollectionRow): Collection {
+export function toCollection(row: CollectionRow): Collection {
   return {
     id: row.id,
     referenceId: row.reference_id,
@@ -54,7 +54,7 @@ function toCollection(row: CollectionRow): Collection {
 }
 
 /** The selected columns, qualified by a table alias where a statement joins (UPDATE ... FROM). */
-function columnsOf(alias = ''): string {
+export function columnsOf(alias = ''): string {
   return `${alias}id, ${alias}reference_id, ${alias}partner_id, ${alias}external_id, ${alias}quote_id, ${alias}phone,
     ${alias}recipient_name, ${alias}currency, ${alias}amount_minor::text AS amount_minor, ${alias}fee_minor::text AS fee_minor,
     ${alias}note, ${alias}status, ${alias}expires_at, ${alias}created_at, ${alias}approved_at, ${alias}resolved_at,

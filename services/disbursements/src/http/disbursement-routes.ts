@@ -5,6 +5,7 @@ import { requestIdOf } from '@pwa/http';
 import { deadlineAfter } from '../domain/deadline';
 import { statusView, transferView } from '../domain/disbursement';
 import { getDisbursement } from '../use-cases/get-disbursement';
+import { listDisbursements } from '../use-cases/list-disbursements';
 import { transferDisbursement, type TransferDependencies } from '../use-cases/transfer-disbursement';
 import type { Disbursement } from '../domain/disbursement';
 import type { DisbursementMetrics } from './disbursement-metrics';
@@ -39,6 +40,10 @@ export function mountDisbursementRoutes(app: Express, dependencies: Disbursement
     }
     dependencies.metrics.transferCompleted(secondsSinceArrival());
     res.status(200).json(successEnvelope(transferView(disbursement)));
+  });
+
+  app.get('/partner/v1/disbursements', async (req, res) => {
+    res.status(200).json(successEnvelope(await listDisbursements(dependencies.pool, partnerIdOf(req), req.query)));
   });
 
   app.get('/partner/v1/disbursement/:referenceId', async (req, res) => {

@@ -7,7 +7,7 @@ import type { DisbursementState } from '../domain/disbursement-state';
 
 type Queryable = Pick<Pool | PoolClient, 'query'>;
 
-interface DisbursementRow {
+export interface DisbursementRow {
   disbursement_id: string;
   reference_id: string;
   partner_id: string;
@@ -27,10 +27,11 @@ interface DisbursementRow {
   completed_at: Date | null;
 }
 
-const columns =
+/** Every column a Disbursement is read from (the list store selects the same). */
+export const disbursementColumns =
   'disbursement_id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, note, status, transaction_id, failure_code, failure_message, created_at, completed_at';
 
-function toDisbursement(row: DisbursementRow): Disbursement {
+export function toDisbursement(row: DisbursementRow): Disbursement {
   return {
     disbursementId: row.disbursement_id,
     referenceId: row.reference_id,
@@ -64,7 +65,7 @@ export async function insertProcessing(db: Queryable, disbursement: NewDisbursem
     `INSERT INTO disbursements (disbursement_id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, note, status)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'processing')
      ON CONFLICT (partner_id, external_id) WHERE status IN ('processing', 'completed') DO NOTHING
-     RETURNING ${columns}`,
+     RETURNING ${disbursementColumns}`,
     [
       disbursement.disbursementId,
       disbursement.referenceId,
@@ -86,7 +87,7 @@ export async function insertProcessing(db: Queryable, disbursement: NewDisbursem
 /** The disbursement holding the partner's externalId (processing or completed), if any. */
 export async function findHolderOfExternalId(db: Queryable, partnerId: string, externalId: string): Promise<Disbursement | undefined> {
   const result = await db.query<DisbursementRow>(
-    `SELECT ${columns} FROM disbursements WHERE partner_id = $1 AND external_id = $2 AND status IN ('processing', 'completed')`,
+    `SELECT ${disbursementColumns} FROM disbursements WHERE partner_id = $1 AND external_id = $2 AND status IN ('processing', 'completed')`,
     [partnerId, externalId],
   );
   const row = result.rows[0];
@@ -94,13 +95,13 @@ export async function findHolderOfExternalId(db: Queryable, partnerId: string, e
 }
 
 export async function findByReferenceId(db: Queryable, referenceId: string): Promise<Disbursement | undefined> {
-  const result = await db.query<DisbursementRow>(`SELECT ${columns} FROM disbursements WHERE reference_id = $1`, [referenceId]);
+  const result = await db.query<DisbursementRow>(`SELECT ${disbursementColumns} FROM disbursements WHERE reference_id = $1`, [referenceId]);
   const row = result.rows[0];
   return row ? toDisbursement(row) : undefined;
 }
 
 export async function findById(db: Queryable, disbursementId: string): Promise<Disbursement | undefined> {
-  const result = await db.query<DisbursementRow>(`SELECT ${columns} FROM disbursements WHERE disbursement_id = $1`, [disbursementId]);
+  const result = await db.query<DisbursementRow>(`SELECT ${disbursementColumns} FROM disbursements WHERE disbursement_id = $1`, [disbursementId]);
   const row = result.rows[0];
   return row ? toDisbursement(row) : undefined;
 }
@@ -122,9 +123,9 @@ export async function settleWithEvent(db: Queryable, disbursementId: string, set
        UPDATE disbursements
           SET status = $2, transaction_id = $3, completed_at = $4, failure_code = $5, failure_message = $6, settled_at = clock_timestamp()
         WHERE disbursement_id = $1 AND status = 'processing'
-        RETURNING ${columns}
+        RETURNING ${disbursementColumns}
      ), event AS (${outboxInsert.sql})
-     SELECT ${columns} FROM settled`,
+     SELECT ${disbursementColumns} FROM settled`,
     [
       disbursementId,
       settlement.status,
@@ -142,7 +143,7 @@ export async function settleWithEvent(db: Queryable, disbursementId: string, set
 /** Disbursements still processing long after any request could be working on them. */
 export async function listStaleProcessing(db: Queryable, olderThanMs: number, limit: number): Promise<Disbursement[]> {
   const result = await db.query<DisbursementRow>(
-    `SELECT ${columns} FROM disbursements
+    `SELECT ${disbursementColumns} FROM disbursements
       WHERE status = 'processing' AND created_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
       ORDER BY created_at LIMIT $2`,
     [olderThanMs, limit],

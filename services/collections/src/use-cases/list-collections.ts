@@ -1,0 +1,34 @@
+import { decodePageCursor, pageOfRows, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
+import { z } from '@pwa/config';
+import { statusView } from '../domain/collection-views';
+import { invalidParametersError, invalidQueryError } from '../domain/list-query';
+import { listPartnerCollections, type CollectionListPosition } from '../store/collection-list-store';
+import type { CollectionsDependencies } from './dependencies';
+
+/** What a cursor of this list carries: the last row's created_at (microseconds, UTC) and id. */
+const positionSchema: z.ZodType<CollectionListPosition> = z.strictObject({
+  createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
+  id: z.uuid(),
+});
+
+/**
+ * GET /partner/v1/collections: the partner's collections, newest first, filtered, one keyset page
+ * at a time. The query is the public contract's (unknown or bad parameters: 400 PKC_2008 naming
+ * them); the cursor must be this partner's, of this list, with these filters.
+ */
+export async function listCollections(dependencies: CollectionsDependencies, partnerId: string, query: unknown): Promise<Page<Record<string, unknown>>> {
+  const parsed = publicApi.collectionListQuerySchema.safeParse(query);
+  if (!parsed.success) throw invalidQueryError(parsed.error.issues);
+  const { limit, cursor, ...filters } = parsed.data;
+  const scope: PageCursorScope = { partnerId, list: 'collections', filters };
+  const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, positionSchema);
+  if (cursor !== undefined && after === undefined) throw invalidParametersError(['cursor']);
+  const rows = await listPartnerCollections(dependencies.pool, { partnerId, ...filters, after, rowCount: limit + 1 });
+  return pageOfRows(
+    rows,
+    limit,
+    scope,
+    (row) => row.position,
+    (row) => statusView(row.collection),
+  );
+}

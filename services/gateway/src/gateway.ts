@@ -10,7 +10,7 @@ import type { TokenEndpointPorts } from './domain/guard-token-endpoint';
 import { upstreamNames, type UpstreamName } from './domain/routes';
 import { invalidateOnPartnerEvents } from './events/partner-events';
 import { rejectPlainHttp } from './http/https-only';
-import { withOpenApiDocument } from './http/openapi-route';
+import { withContractDocuments } from './http/openapi-route';
 import { createPublicApp } from './http/public-app';
 import { createRateLimitMetrics, registerRateLimitFallbackMetrics } from './http/rate-limit-metrics';
 import { listenTlsDispatcher } from './http/tls-dispatcher';
@@ -154,8 +154,8 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     onPlainHttpRejected,
     isStopping: () => stopping,
   });
-  // GET /api/v1/openapi.json, without a token, beside the partner app (same order: HTTPS, request id, a per-address limit).
-  const publicApp = withOpenApiDocument(partnerApp, {
+  // GET /api/v1/openapi.json, /docs (and its script) and /postman.json, without a token, beside the partner app (same order: HTTPS, request id, a per-address limit).
+  const publicApp = withContractDocuments(partnerApp, {
     logger,
     metrics,
     tlsMode: config.TLS_MODE,

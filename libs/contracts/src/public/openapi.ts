@@ -97,15 +97,17 @@ function registerComponents(registry: OpenAPIRegistry): void {
   for (const code of allPkcCodes.filter((candidate) => sharedExampleCodes.has(candidate))) {
     registry.registerComponent('examples', code, { summary: errorCatalogue[code].message, value: errorExample(code) });
   }
-  registry.registerComponent('headers', 'X-Request-Id', { description: 'The request’s id: quote it when you contact the operator.', schema: { type: 'string' } });
-  registry.registerComponent('headers', 'RateLimit-Limit', { description: 'Requests allowed per 60-second window.', schema: { type: 'integer' } });
-  registry.registerComponent('headers', 'RateLimit-Remaining', { description: 'Requests left in the current window.', schema: { type: 'integer' } });
-  registry.registerComponent('headers', 'RateLimit-Reset', { description: 'Seconds until the oldest counted request leaves the window.', schema: { type: 'integer' } });
-  registry.registerComponent('headers', 'Retry-After', { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } });
-  registry.registerComponent('headers', 'Cache-Control', { description: 'no-store: never cache a token.', schema: { type: 'string', enum: ['no-store'] } });
+  // Each header with an example, so that tools filling in answers (the Postman collection's) need not make one up.
+  registry.registerComponent('headers', 'X-Request-Id', { description: 'The request’s id: quote it when you contact the operator.', schema: { type: 'string' }, example: '3f0c1d2e-8a51-4c0e-9d43-0b5c2f7e3f3f' });
+  registry.registerComponent('headers', 'RateLimit-Limit', { description: 'Requests allowed per 60-second window.', schema: { type: 'integer' }, example: 60 });
+  registry.registerComponent('headers', 'RateLimit-Remaining', { description: 'Requests left in the current window.', schema: { type: 'integer' }, example: 59 });
+  registry.registerComponent('headers', 'RateLimit-Reset', { description: 'Seconds until the oldest counted request leaves the window.', schema: { type: 'integer' }, example: 60 });
+  registry.registerComponent('headers', 'Retry-After', { description: 'Seconds to wait before retrying.', schema: { type: 'integer' }, example: 12 });
+  registry.registerComponent('headers', 'Cache-Control', { description: 'no-store: never cache a token.', schema: { type: 'string', enum: ['no-store'] }, example: 'no-store' });
   registry.registerComponent('headers', 'WWW-Authenticate', {
     description: 'The challenge of every 401: `Basic realm="partner-wallet-api"` on the token endpoint, `Bearer realm="partner-wallet-api"` (with an RFC 6750 error where one applies) elsewhere.',
     schema: { type: 'string' },
+    example: 'Bearer realm="partner-wallet-api", error="invalid_token"',
   });
 }
 

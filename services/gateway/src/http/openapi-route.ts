@@ -1,27 +1,22 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
-import { openApiDocumentPath, openApiDocumentText } from '@pwa/contracts';
 import { PkcError } from '@pwa/errors';
 import { createApp, type HttpMetrics } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import { unlessUnavailable } from '../domain/dependency-failure';
 import { rateLimitHeaders } from '../domain/rate-limit';
-import { publicPathPrefix } from '../domain/routes';
 import { InsuredWindowLimiter } from '../redis/insured-window-limiter';
 import type { RedisFallback } from '../redis/redis-fallback';
 import { sourceAddressOf } from './admission';
+import { contractDocuments, openApiDocumentRoute, type ContractDocument } from './contract-documents';
 import { requireForwardedHttps, strictTransportSecurity } from './https-only';
 import { logEachRequest } from './request-log';
 
-/** GET /api/v1/openapi.json: the contract, without a token. */
-export const openApiDocumentRoute = `${publicPathPrefix}${openApiDocumentPath}`;
-
-/** The document changes only with a deploy; a client may keep it five minutes and revalidate with its ETag. */
+/** The documents change only with a deploy; a client may keep them five minutes and revalidate with the ETag. */
 const cacheControl = 'public, max-age=300';
 
-export interface OpenApiRouteOptions {
+export interface ContractDocumentsOptions {
   logger: Logger;
   metrics: HttpMetrics;
   tlsMode: 'terminate' | 'proxy';
@@ -29,7 +24,7 @@ export interface OpenApiRouteOptions {
   hstsMaxAgeSeconds: number;
   onPlainHttpRejected: () => void;
   isStopping: () => boolean;
-  /** Requests per minute per source address (the token endpoint's figure), counted in its own window. */
+  /** Requests per minute per source address (the token endpoint's figure), counted in its own window shared by the documents. */
   sourceLimitPerMinute: number;
   redis: Redis;
   redisFallback: RedisFallback;
@@ -37,32 +32,28 @@ export interface OpenApiRouteOptions {
 }
 
 /**
- * The gateway's public listener: GET (and HEAD) of the document go to a small app of their own,
- * everything else to the partner app unchanged. The document's app runs the partner app's order:
- * request id and metrics (createApp), the request log, HTTPS (proxy mode), HSTS, then a
- * per-address budget like the token endpoint's, then the target rules, then the answer.
+ * The gateway's public listener: GET (and HEAD) of the contract documents (contract-documents.ts:
+ * /openapi.json, /docs and its script, /postman.json) go to a small app of their own, everything
+ * else to the partner app unchanged. The documents' app runs the partner app's order: request id
+ * and metrics (createApp), the request log, HTTPS (proxy mode), HSTS, then a per-address budget
+ * like the token endpoint's, then the target rules, then the answer.
  */
-export function withOpenApiDocument(publicApp: Express, options: OpenApiRouteOptions): RequestListener {
-  const documentApp = createOpenApiApp(options);
+export function withContractDocuments(publicApp: Express, options: ContractDocumentsOptions, documents: readonly ContractDocument[] = contractDocuments()): RequestListener {
+  const routes = new Set(documents.map((document) => document.route));
+  const documentApp = createContractDocumentsApp(options, documents);
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (isDocumentRequest(req)) documentApp(req, res);
+    if ((req.method === 'GET' || req.method === 'HEAD') && routes.has((req.url ?? '').split('?')[0] ?? '')) documentApp(req, res);
     else publicApp(req, res);
   };
 }
 
-function isDocumentRequest(req: IncomingMessage): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && (req.url ?? '').split('?')[0] === openApiDocumentRoute;
-}
-
-export function createOpenApiApp(options: OpenApiRouteOptions): Express {
-  const text = openApiDocumentText();
-  const etag = `"${createHash('sha256').update(text).digest('base64url')}"`;
+export function createContractDocumentsApp(options: ContractDocumentsOptions, documents: readonly ContractDocument[] = contractDocuments()): Express {
   const limiter = new InsuredWindowLimiter(options.redis, {
     keyPrefix: `${options.redisKeyPrefix}gateway:rate:openapi-source`,
     windowSeconds: 60,
     fallback: options.redisFallback,
   });
-  const before: RequestHandler[] = [logEachRequest(options.logger), closeWhenStopping(options.isStopping), labelRoute];
+  const before: RequestHandler[] = [logEachRequest(options.logger), closeWhenStopping(options.isStopping), labelRoute(documents)];
   if (options.tlsMode === 'proxy') before.push(requireForwardedHttps(options.onPlainHttpRejected));
   before.push(strictTransportSecurity(options.hstsMaxAgeSeconds), limitBySource(limiter, options.sourceLimitPerMinute));
   const { app } = createApp({
@@ -72,26 +63,34 @@ export function createOpenApiApp(options: OpenApiRouteOptions): Express {
     mountOperationalRoutes: false,
     before,
     routes: (expressApp) => {
-      expressApp.get(openApiDocumentRoute, (req, res) => {
-        res.setHeader('Cache-Control', cacheControl);
-        res.setHeader('ETag', etag);
-        if (req.header('if-none-match') === etag) {
-          res.status(304).end();
-          return;
-        }
-        res.status(200).type('application/json; charset=utf-8').send(text);
-      });
+      for (const document of documents) {
+        expressApp.get(document.route, (req, res) => {
+          res.setHeader('Cache-Control', cacheControl);
+          res.setHeader('ETag', document.etag);
+          res.setHeader('X-Content-Type-Options', 'nosniff');
+          for (const [name, value] of Object.entries(document.headers)) res.setHeader(name, value);
+          if (req.header('if-none-match') === document.etag) {
+            res.status(304).end();
+            return;
+          }
+          res.status(200).type(document.contentType).send(document.body);
+        });
+      }
     },
   });
   app.set('trust proxy', options.tlsMode === 'proxy' ? options.trustedProxies : false);
   return app;
 }
 
-/** The metrics and the request log name the route by its template. */
-const labelRoute: RequestHandler = (_req, res, next) => {
-  res.locals.routeTemplate = openApiDocumentRoute;
-  next();
-};
+/** The metrics and the request log name the route by its path (each document has one, without parameters). */
+function labelRoute(documents: readonly ContractDocument[]): RequestHandler {
+  const routes = new Set(documents.map((document) => document.route));
+  return (req, res, next) => {
+    const pathName = req.path;
+    res.locals.routeTemplate = routes.has(pathName) ? pathName : openApiDocumentRoute;
+    next();
+  };
+}
 
 /** Each source address (an IPv6 /64 as one) gets its own per-minute window, apart from the token endpoint's. */
 function limitBySource(limiter: InsuredWindowLimiter, limitPerMinute: number): RequestHandler {

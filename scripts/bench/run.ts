@@ -1,3 +1,5 @@
+// npm run bench -- lists [--disbursements N] [--ledger-entries N] [--duration S] [--rounds N] [--warmup S] [--connections N]
+//                  (issue 18: seeds a million rows and measures list latency; lists-options.ts; not part of "every benchmark")
 // npm run bench -- [gateway|quote|flows|webhooks|reference] [--duration S] [--connections N] [--rounds N]
 //                  [--latency-connections N] [--warmup S] [--no-reference] [--pg-waits] (flows)
 //                  [--open-loop] [--rates 40,80]   (flows: fixed offered rates instead of connections)
@@ -11,6 +13,8 @@
 import { endProcess } from '../lib/end-process';
 import { flowsBenchmark } from './flows-summary';
 import { gatewayBenchmark } from './gateway-summary';
+import { listsBenchmark } from './lists';
+import { parseListsArguments } from './lists-options';
 import { openLoopFlowsBenchmark } from './open-loop-summary';
 import { parseArguments, type BenchOptions, type BenchmarkName } from './options';
 import { quoteBenchmark } from './quote-summary';
@@ -35,6 +39,12 @@ const benchmarks: Record<BenchmarkName, (options: BenchOptions) => Promise<{ val
 };
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'lists') {
+    const summary = await listsBenchmark(parseListsArguments(process.argv.slice(3), process.env), log);
+    out(JSON.stringify(summary));
+    process.exitCode = summary.valid ? 0 : 1;
+    return;
+  }
   const options = parseArguments(process.argv.slice(2), process.env);
   const summaries: { valid: boolean | null }[] = [];
   // Our benchmarks already run the reference themselves.

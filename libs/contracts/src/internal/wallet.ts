@@ -75,6 +75,14 @@ export const walletTransferRequestSchema = walletCheckRequestSchema.extend({
   /** The caller's idempotency id: posting it again answers the first result and moves nothing. */
   transferId: uuidField,
   reference: z.string().max(200).nullish(),
+  /**
+   * The public referenceId (PKC-… or PKD-…) and the partner's externalId of the collection or
+   * disbursement, kept on the ledger's transfer so the partner's statement (GET
+   * /partner/v1/statement) names them from the ledger itself. Optional: a caller that does not send
+   * them still posts (the statement then shows the transactionId and no externalId).
+   */
+  referenceId: z.string().min(1).max(100).nullish(),
+  externalId: z.string().min(1).max(400).nullish(),
 });
 export type WalletTransferRequest = z.output<typeof walletTransferRequestSchema>;
 
@@ -88,9 +96,15 @@ export const walletTransferAnswerSchema = z.object({
 export type WalletTransferAnswer = z.output<typeof walletTransferAnswerSchema>;
 
 export function walletTransferBody(
-  movement: WalletMovement & { transferId: string; reference: string | null },
+  movement: WalletMovement & { transferId: string; reference: string | null; referenceId?: string; externalId?: string },
 ): z.input<typeof walletTransferRequestSchema> {
-  return { ...walletCheckBody(movement), transferId: movement.transferId, reference: movement.reference };
+  return {
+    ...walletCheckBody(movement),
+    transferId: movement.transferId,
+    reference: movement.reference,
+    ...(movement.referenceId === undefined ? {} : { referenceId: movement.referenceId }),
+    ...(movement.externalId === undefined ? {} : { externalId: movement.externalId }),
+  };
 }
 
 // ---- POST /internal/transfers/:transferId/cancel ---------------------------------------------

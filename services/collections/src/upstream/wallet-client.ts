@@ -33,7 +33,8 @@ export type CancellationResult = { kind: 'cancelled' } | { kind: 'posted'; trans
 export interface Wallet {
   /** Read-only re-check at confirm time; throws the wallet's refusal code, or PKC_7003. */
   check(request: CollectionPostingRequest, requestId?: string): Promise<void>;
-  post(transferId: string, request: CollectionPostingRequest & { reference: string }): Promise<PostingResult>;
+  /** referenceId and externalId (the collection's PKC-… id and the partner's) are kept on the ledger for the partner's statement. */
+  post(transferId: string, request: CollectionPostingRequest & { reference: string; referenceId?: string; externalId?: string }): Promise<PostingResult>;
   cancel(transferId: string): Promise<CancellationResult>;
 }
 
@@ -78,7 +79,7 @@ export function createWallet(settings: UpstreamSettings, logger: Logger): Wallet
     post: async (transferId, request) => {
       let answer;
       try {
-        answer = await wallet.post(walletPaths.transfers, walletTransferBody({ ...movementOf(request), transferId, reference: request.reference }), call());
+        answer = await wallet.post(walletPaths.transfers, walletTransferBody({ ...movementOf(request), transferId, reference: request.reference, referenceId: request.referenceId, externalId: request.externalId }), call());
       } catch (error) {
         if (isUpstreamFailure(error)) return { kind: 'unavailable', reason: error.message };
         throw error;

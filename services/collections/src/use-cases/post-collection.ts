@@ -17,7 +17,7 @@ export async function postApprovedCollection(dependencies: CollectionsDependenci
     currency: collection.currency,
     amountMinor: collection.amountMinor,
     feeMinor: collection.feeMinor,
-    reference: collection.referenceId,
+    reference: collection.referenceId, referenceId: collection.referenceId, externalId: collection.externalId,
   });
   switch (result.kind) {
     case 'posted':

@@ -20,6 +20,9 @@ export interface WalletTransferRequest {
   amountMinor: bigint;
   feeMinor: bigint;
   reference: string;
+  /** The disbursement's PKD-… id and the partner's externalId, kept on the ledger for the partner's statement. */
+  referenceId?: string;
+  externalId?: string;
   deadline: Deadline;
   requestId?: string;
 }

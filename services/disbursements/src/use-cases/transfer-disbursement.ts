@@ -104,7 +104,7 @@ async function postWithinBudget(dependencies: TransferDependencies, disbursement
       currency: disbursement.currency,
       amountMinor: disbursement.amountMinor,
       feeMinor: disbursement.feeMinor,
-      reference: disbursement.note ?? `Disbursement ${disbursement.referenceId}`,
+      reference: disbursement.note ?? `Disbursement ${disbursement.referenceId}`, referenceId: disbursement.referenceId, externalId: disbursement.externalId,
       deadline: input.deadline,
       requestId: input.requestId,
     });

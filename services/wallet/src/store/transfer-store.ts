@@ -17,6 +17,9 @@ export type TransferRecord =
       feeMinor: bigint;
       reference: string | null;
       postedAt: Date;
+      /** The public PKC-…/PKD-… id and the partner's externalId, when the caller sent them (kept for the statement; not read back here). */
+      referenceId?: string | null;
+      externalId?: string | null;
     }
   | { state: 'cancelled'; transferId: string; cancelledAt: Date };
 
@@ -83,7 +86,7 @@ export async function findTransfer(db: Queryable, transferId: string): Promise<T
   return row ? toTransferRecord(row) : undefined;
 }
 
-/** $1…$10 of the statements that insert a posted transfer, in their column order. */
+/** $1…$12 of the statements that insert a posted transfer, in their column order. */
 function postedTransferValues(transfer: PostedTransferRecord): unknown[] {
   return [
     transfer.transferId,
@@ -96,6 +99,8 @@ function postedTransferValues(transfer: PostedTransferRecord): unknown[] {
     transfer.feeMinor.toString(),
     transfer.reference,
     transfer.postedAt,
+    transfer.referenceId ?? null,
+    transfer.externalId ?? null,
   ];
 }
 
@@ -106,8 +111,8 @@ function postedTransferValues(transfer: PostedTransferRecord): unknown[] {
  */
 export async function claimTransferForPosting(client: PoolClient, transfer: PostedTransferRecord): Promise<boolean> {
   const result = await client.query(
-    `INSERT INTO transfers (transfer_id, state, kind, transaction_id, user_id, partner_id, currency, amount_minor, fee_minor, reference, posted_at)
-     VALUES ($1, 'posted', $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    `INSERT INTO transfers (transfer_id, state, kind, transaction_id, user_id, partner_id, currency, amount_minor, fee_minor, reference, posted_at, reference_id, external_id)
+     VALUES ($1, 'posted', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (transfer_id) DO NOTHING`,
     postedTransferValues(transfer),
   );
@@ -153,14 +158,14 @@ export async function claimTransferWithEntries(
   if (entries.length === 0) throw new Error(`transfer ${transfer.transferId} has no entries to post`);
   const result = await client.query(
     `WITH claimed AS (
-       INSERT INTO transfers (transfer_id, state, kind, transaction_id, user_id, partner_id, currency, amount_minor, fee_minor, reference, posted_at)
-       VALUES ($1, 'posted', $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       INSERT INTO transfers (transfer_id, state, kind, transaction_id, user_id, partner_id, currency, amount_minor, fee_minor, reference, posted_at, reference_id, external_id)
+       VALUES ($1, 'posted', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT (transfer_id) DO NOTHING
        RETURNING transfer_id, currency
      )
      INSERT INTO entries (transfer_id, account_id, currency, amount_minor)
      SELECT claimed.transfer_id, leg.account_id, claimed.currency, leg.amount_minor
-       FROM claimed, unnest($11::bigint[], $12::bigint[]) WITH ORDINALITY AS leg (account_id, amount_minor, position)
+       FROM claimed, unnest($13::bigint[], $14::bigint[]) WITH ORDINALITY AS leg (account_id, amount_minor, position)
       ORDER BY leg.position`,
     [...postedTransferValues(transfer), entries.map((entry) => entry.accountId), entries.map((entry) => entry.amountMinor.toString())],
   );

@@ -19,6 +19,9 @@ export interface TransferRequest extends TransferCheckRequest {
   /** The caller's idempotency id: posting it again moves nothing and answers the first result. */
   transferId: string;
   reference: string | null;
+  /** The public referenceId and the partner's externalId, kept on the ledger's transfer for the statement. */
+  referenceId?: string | null;
+  externalId?: string | null;
 }
 
 /**
@@ -113,6 +116,8 @@ async function postUnderLocks(client: PoolClient, request: TransferRequest, faul
       feeMinor: request.feeMinor,
       reference: request.reference,
       postedAt: now,
+      referenceId: request.referenceId ?? null,
+      externalId: request.externalId ?? null,
     },
     posting.legs.map((leg) => ({ accountId: requireAccount(accountOf, leg.role), amountMinor: leg.amountMinor })),
   );

@@ -7,6 +7,7 @@
 // --for stack  the servers of npm start (DATABASE_URL, AMQP_URL, REDIS_URL or their defaults)
 // --for tests  the servers of npm test (TEST_DATABASE_URL, TEST_AMQP_URL, TEST_REDIS_URL, falling
 //              back to the variables above, or their defaults)
+//              and chromium, which the reference page's browser test drives
 // --ci         also the compose client and promtool the deploy tests use (.ci/run)
 // --system     judge as on macOS or another system: prints what would be asked there, installs
 //              nothing
@@ -59,12 +60,12 @@ async function main() {
     const installed = !isReachable && target.local ? preflight.serverInstalled(target.id, system.kind) : true;
     return { ...target, reachable: isReachable, installed };
   });
-  const tools = options.ci ? preflight.tools.map((tool) => ({ id: tool.id, installed: preflight.toolInstalled(tool.id) })) : [];
+  const tools = preflight.toolsFor(options.mode, options.ci).map((tool) => ({ id: tool.id, installed: preflight.toolInstalled(tool.id) }));
   const plan = preflight.decide({ mode: options.mode, ci: options.ci, ciEnvironment: process.env.CI === 'true', system, servers, tools });
 
   for (const note of plan.notes) log(note);
   if (!plan.ok) {
-    const lines = [`${options.mode === 'tests' ? 'npm test' : 'npm start'} needs PostgreSQL, RabbitMQ and Redis.`, ...plan.problems, ...preflight.closingLines(options.mode)];
+    const lines = [`${options.mode === 'tests' ? 'npm test needs PostgreSQL, RabbitMQ, Redis and chromium' : 'npm start needs PostgreSQL, RabbitMQ and Redis'}.`, ...plan.problems, ...preflight.closingLines(options.mode)];
     process.stderr.write(`${lines.join('\n')}\n`);
     return endProcess(1);
   }
@@ -76,7 +77,8 @@ async function main() {
     return endProcess(1);
   }
   const used = plan.servers.filter((server) => server.action !== 'containers').map((server) => `${server.name} ${server.host}:${server.port}`);
-  log(`${used.join(', ')} answering${options.ci ? '; CI tools present' : ''}`);
+  const present = plan.tools.map((tool) => tool.id);
+  log(`${used.join(', ')} answering${present.length === 0 ? '' : `; ${present.join(', ')} present`}`);
   return undefined;
 }
 

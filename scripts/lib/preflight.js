@@ -1,5 +1,6 @@
-// Preflight: PostgreSQL, RabbitMQ and Redis (and, for CI, the compose client and promtool) before
-// npm start, npm test and .ci/run (decision 0043). Three parts:
+// Preflight: PostgreSQL, RabbitMQ and Redis (and the tools the tests run: chromium for every test
+// run, the compose client and promtool for CI) before npm start, npm test and .ci/run (decision
+// 0043). Three parts:
 // - facts: is each server reachable, is its binary installed, was its URL given in the
 //   environment, is its host local; which system this is (Debian/Ubuntu, macOS, other), root, sudo;
 // - decide(): a pure function from those facts to a plan (nothing to do, start, install with apt
@@ -104,13 +105,24 @@ const servers = [
   },
 ];
 
-/** CI's extra tools (`--ci`): the deploy tests run `docker compose config` and `promtool`. */
+/**
+ * Tools beside the servers, installed with apt like them. `neededFor: 'ci'` only with --ci (.ci/run:
+ * the deploy tests run `docker compose config` and promtool); `neededFor: 'tests'` for every test
+ * run, npm test and .ci/run alike (test/e2e/api-reference-page.test.ts opens the reference page in
+ * Debian's chromium, at /usr/bin/chromium).
+ */
 const tools = [
-  { id: 'compose', name: 'a compose client (docker compose or docker-compose)', debianPackage: 'docker-compose', brewFormula: 'docker-compose', command: 'docker-compose' },
+  { id: 'compose', name: 'a compose client (docker compose or docker-compose)', debianPackage: 'docker-compose', brewFormula: 'docker-compose', command: 'docker-compose', neededFor: 'ci' },
   // Debian's prometheus package may start a Prometheus daemon; the tests need none, so one that the
   // install started is stopped again by its pid file.
-  { id: 'promtool', name: 'promtool', debianPackage: 'prometheus', brewFormula: 'prometheus', command: 'promtool', stopPidFile: '/run/prometheus/prometheus.pid' },
+  { id: 'promtool', name: 'promtool', debianPackage: 'prometheus', brewFormula: 'prometheus', command: 'promtool', stopPidFile: '/run/prometheus/prometheus.pid', neededFor: 'ci' },
+  { id: 'chromium', name: "chromium at /usr/bin/chromium (the reference page's browser test)", debianPackage: 'chromium', brewFormula: '--cask chromium', command: '/usr/bin/chromium', neededFor: 'tests' },
 ];
+
+/** The tools a run judges: the CI ones with --ci, the tests' ones for --for tests. */
+function toolsFor(mode, ci) {
+  return tools.filter((tool) => (tool.neededFor === 'ci' ? ci : mode === 'tests'));
+}
 
 class PreflightError extends Error {
   constructor(lines) {
@@ -214,18 +226,19 @@ async function checkServers(settings, env = process.env) {
 // ---------------------------------------------------------------------------------------------
 // The system
 
-/** Is `name` an executable on PATH (or in the sbin directories a non-root PATH often lacks)? */
+/** Is `name` an executable on PATH (or in the sbin directories a non-root PATH often lacks), or, given as an absolute path, that file? */
 function commandExists(name, extraDirs = [], env = process.env) {
-  const dirs = [...(env.PATH || '').split(path.delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin', ...extraDirs];
-  return dirs.some((dir) => {
-    if (!dir) return false;
+  const isExecutableFile = (file) => {
     try {
-      fs.accessSync(path.join(dir, name), fs.constants.X_OK);
-      return fs.statSync(path.join(dir, name)).isFile();
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
     } catch {
       return false;
     }
-  });
+  };
+  if (path.isAbsolute(name)) return isExecutableFile(name);
+  const dirs = [...(env.PATH || '').split(path.delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin', ...extraDirs];
+  return dirs.some((dir) => Boolean(dir) && isExecutableFile(path.join(dir, name)));
 }
 
 function readOsRelease(file = '/etc/os-release') {
@@ -339,7 +352,7 @@ function why(system) {
  *   mode: 'stack' | 'tests', ci: boolean (--ci: also the CI tools), ciEnvironment: boolean (CI=true),
  *   system: { kind: 'debian' | 'macos' | 'other', root, sudo, dockerEngine },
  *   servers: [{ id, host, port, url (displayable), variable, explicit, local, reachable, installed }],
- *   tools: [{ id, installed }] (with --ci),
+ *   tools: [{ id, installed }] (those of toolsFor(mode, ci); any other is not judged),
  * }
  * Each server's action: 'none' (it answers), 'start' (installed, stopped), 'install' (apt, then
  * start), 'containers' (tests with a Docker engine: the integration set-up starts one), 'error' (a
@@ -389,7 +402,8 @@ function decide(facts) {
     return { ...base, action: 'refuse' };
   });
 
-  const toolPlans = (ci ? facts.tools || [] : []).map((fact) => {
+  const judged = new Set(toolsFor(mode, ci).map((tool) => tool.id));
+  const toolPlans = (facts.tools || []).filter((fact) => judged.has(fact.id)).map((fact) => {
     const tool = toolById(fact.id);
     if (fact.installed) return { id: fact.id, name: tool.name, action: 'none' };
     if (canInstall) {
@@ -602,6 +616,7 @@ module.exports = {
   displayUrl,
   servers,
   tools,
+  toolsFor,
   POSTGRES_VERSION,
   PreflightError,
   canConnect,

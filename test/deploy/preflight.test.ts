@@ -251,6 +251,30 @@ describe('preflight decisions: tests with a Docker engine, CI tools, the Postgre
     expect(installed.ok).toBe(true);
   });
 
+  test('npm test and .ci/run (--for tests, with or without --ci) install a missing chromium with apt for the browser test; npm start does not judge it; a system that cannot install is refused with the commands', () => {
+    const chromium = [{ id: 'chromium', installed: false }];
+    expect(preflight.toolsFor('tests', false).map((tool: any) => tool.id)).toEqual(['chromium']);
+    expect(preflight.toolsFor('tests', true).map((tool: any) => tool.id)).toEqual(['compose', 'promtool', 'chromium']);
+    expect(preflight.toolsFor('stack', false)).toEqual([]);
+
+    const tests = decide('Debian as root', factsWith('redis', 'running'), { mode: 'tests', tools: chromium });
+    expect(tests.tools).toEqual([{ id: 'chromium', name: expect.stringContaining('chromium'), action: 'install', packages: ['chromium'], command: '/usr/bin/chromium', stop: undefined }]);
+    expect(tests.apt.commands[1]).toEqual([...aptEnv, 'install', '-y', '-qq', '--no-install-recommends', 'chromium']);
+    const ci = decide('Debian with sudo', factsWith('redis', 'running'), { mode: 'tests', ci: true, tools: [{ id: 'compose', installed: true }, { id: 'promtool', installed: false }, ...chromium] });
+    expect(ci.apt.commands[1]).toEqual(['sudo', ...aptEnv, 'install', '-y', '-qq', '--no-install-recommends', 'prometheus', 'chromium']);
+    expect(decide('Debian as root', factsWith('redis', 'running'), { mode: 'stack', tools: chromium }).tools).toEqual([]);
+    const refused = decide('Debian without root or sudo', factsWith('redis', 'running'), { mode: 'tests', tools: chromium });
+    expect(refused.ok).toBe(false);
+    expect(refused.problems).toEqual(expect.arrayContaining([expect.stringContaining('chromium at /usr/bin/chromium'), '      apt-get update && apt-get install -y chromium']));
+    expect(decide('Debian without root or sudo', factsWith('redis', 'running'), { mode: 'tests', tools: [{ id: 'chromium', installed: true }] }).ok).toBe(true);
+  });
+
+  test('a tool named by an absolute path (chromium) is installed when that file is executable, not when it is missing', () => {
+    expect(preflight.commandExists(process.execPath)).toBe(true);
+    expect(preflight.commandExists(path.join(repoRoot, 'no-such-directory', 'chromium'))).toBe(false);
+    expect(preflight.commandExists(path.join(repoRoot, 'package.json'))).toBe(false);
+  });
+
   test('the password-less PostgreSQL login is checked after a start and in CI; switched to trust only on a CI machine or after an install', () => {
     const started = decide('Debian as root', factsWith('postgres', 'installed but stopped'));
     expect(started.postgresLogin).toMatchObject({ host: '127.0.0.1', port: 5432, variable: 'DATABASE_URL' });

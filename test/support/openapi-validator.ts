@@ -20,6 +20,23 @@ export interface AnswerToValidate {
   text: string;
 }
 
+/** A webhook delivery as the partner's receiver got it: headers (lower-case names, as node:http gives them) and the raw body. */
+export interface WebhookToValidate {
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  body: string;
+}
+
+/** A webhook delivery the document does not allow: which webhook and what was found. */
+export class OpenApiWebhookMismatch extends Error {
+  constructor(
+    readonly webhook: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`a ${webhook} webhook delivery does not match docs/openapi.json:\n  ${problems.join('\n  ')}`);
+    this.name = 'OpenApiWebhookMismatch';
+  }
+}
+
 export interface ValidatedAnswer {
   operationId: string;
   /** The response key the status matched ("200", "4XX", "default"). */
@@ -57,6 +74,7 @@ interface DocumentOperation {
 export class OpenApiAnswerValidator {
   private readonly ajv: Ajv2020;
   private readonly operations: DocumentOperation[];
+  private readonly webhooks: Readonly<Record<string, DocumentWebhook>>;
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(document: JsonObject) {
@@ -73,6 +91,49 @@ export class OpenApiAnswerValidator {
     const components = (document.components as JsonObject | undefined)?.schemas ?? {};
     this.ajv.addSchema({ $id: componentsId, $defs: withComponentRefs(components) });
     this.operations = operationsOf(document);
+    this.webhooks = webhooksOf(document);
+  }
+
+  /**
+   * Checks one webhook delivery as a partner's receiver gets it against the document's `webhooks`:
+   * the event type must be one the document has, the body must validate against that webhook's
+   * schema and every header the document declares must be there and valid. Throws
+   * OpenApiWebhookMismatch; answers the webhook's name.
+   */
+  validateWebhook(delivery: WebhookToValidate): string {
+    let body: unknown;
+    try {
+      body = JSON.parse(delivery.body);
+    } catch {
+      throw new OpenApiWebhookMismatch('(unreadable)', ['the body is not valid JSON']);
+    }
+    const eventType = typeof body === 'object' && body !== null ? (body as JsonObject).event : undefined;
+    const webhook = typeof eventType === 'string' ? this.webhooks[eventType] : undefined;
+    if (!webhook) throw new OpenApiWebhookMismatch(String(eventType), [`the event type is not one of the document's webhooks: ${Object.keys(this.webhooks).join(', ')}`]);
+    const problems: string[] = [];
+    const contentType = headerValue(delivery.headers, 'content-type');
+    if (!isJson(contentType)) problems.push(`Content-Type ${String(contentType)} is not JSON`);
+    for (const header of webhook.headers) {
+      const value = headerValue(delivery.headers, header.name.toLowerCase());
+      if (value === undefined) {
+        if (header.required) problems.push(`header ${header.name} is missing`);
+        continue;
+      }
+      const validateHeader = this.compileOnce(`webhook ${webhook.name} header ${header.name}`, header.schema);
+      if (!validateHeader(value)) problems.push(...describe(validateHeader.errors ?? []).map((problem) => problem.replace(/^body/, `header ${header.name}`)));
+    }
+    const validateBody = this.compileOnce(`webhook ${webhook.name} body`, webhook.bodySchema);
+    if (!validateBody(body)) problems.push(...describe(validateBody.errors ?? []));
+    if (problems.length > 0) throw new OpenApiWebhookMismatch(webhook.name, problems);
+    return webhook.name;
+  }
+
+  private compileOnce(cacheKey: string, schema: unknown): ValidateFunction {
+    const cached = this.compiled.get(cacheKey);
+    if (cached) return cached;
+    const validate = this.ajv.compile(withComponentRefs(schema) as JsonObject);
+    this.compiled.set(cacheKey, validate);
+    return validate;
   }
 
   /** Undefined when the answer is not for an operation of the document or is not JSON; throws OpenApiAnswerMismatch when it does not validate. */
@@ -112,15 +173,10 @@ export class OpenApiAnswerValidator {
   }
 
   private validatorFor(operation: DocumentOperation, responseKey: string): ValidateFunction | undefined {
-    const cacheKey = `${operation.operationId} ${responseKey}`;
-    const cached = this.compiled.get(cacheKey);
-    if (cached) return cached;
     const content = operation.responses[responseKey]?.content as JsonObject | undefined;
     const schema = (content?.['application/json'] as JsonObject | undefined)?.schema;
     if (schema === undefined) return undefined;
-    const validate = this.ajv.compile(withComponentRefs(schema) as JsonObject);
-    this.compiled.set(cacheKey, validate);
-    return validate;
+    return this.compileOnce(`${operation.operationId} ${responseKey}`, schema);
   }
 }
 
@@ -130,6 +186,33 @@ let shared: OpenApiAnswerValidator | undefined;
 export function openApiAnswerValidator(): OpenApiAnswerValidator {
   shared ??= new OpenApiAnswerValidator(generateOpenApiDocument());
   return shared;
+}
+
+interface DocumentWebhook {
+  name: string;
+  headers: readonly { name: string; required: boolean; schema: unknown }[];
+  bodySchema: unknown;
+}
+
+function webhooksOf(document: JsonObject): Record<string, DocumentWebhook> {
+  const webhooks: Record<string, DocumentWebhook> = {};
+  for (const [name, item] of Object.entries((document.webhooks ?? {}) as Record<string, JsonObject>)) {
+    const post = item.post as JsonObject | undefined;
+    if (!post) continue;
+    const parameters = (post.parameters ?? []) as JsonObject[];
+    const content = ((post.requestBody as JsonObject | undefined)?.content ?? {}) as JsonObject;
+    webhooks[name] = {
+      name,
+      headers: parameters.filter((parameter) => parameter.in === 'header').map((parameter) => ({ name: String(parameter.name), required: parameter.required === true, schema: parameter.schema })),
+      bodySchema: (content['application/json'] as JsonObject | undefined)?.schema,
+    };
+  }
+  return webhooks;
+}
+
+function headerValue(headers: WebhookToValidate['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function operationsOf(document: JsonObject): DocumentOperation[] {

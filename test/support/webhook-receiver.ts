@@ -6,6 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { openApiAnswerValidator } from './openapi-validator';
 
 export interface ReceivedWebhook {
   /** Date.now() when the whole body had arrived. */
@@ -24,15 +25,29 @@ export interface WebhookReceiver {
   url: string;
   port: number;
   received: ReceivedWebhook[];
+  /**
+   * Deliveries that do not match the document's webhooks (docs/openapi.json: event type, body,
+   * headers). waitFor rejects while any is recorded, so a test that waits for a webhook the contract
+   * does not describe fails in its body (close never rejects: the test's other cleanup must run).
+   */
+  contractMismatches: string[];
   respondWith(responder: Responder): void;
   /** Resolves once `count` requests arrived; rejects with what arrived when the time is up. */
   waitFor(count: number, timeoutMs: number): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
 }
 
-export async function startWebhookReceiver(responder: Responder = () => 200): Promise<WebhookReceiver> {
+export interface WebhookReceiverOptions {
+  /** Check each delivery against the document's webhooks (default true; off only for deliveries of events made up by a test). */
+  checkAgainstContract?: boolean;
+}
+
+export async function startWebhookReceiver(responder: Responder = () => 200, options: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
   let respond = responder;
   const received: ReceivedWebhook[] = [];
+  const contractMismatches: string[] = [];
+  const checkAgainstContract = options.checkAgainstContract ?? true;
+  const mismatchError = (): Error => new Error(`webhook deliveries that docs/openapi.json does not describe:\n${contractMismatches.join('\n')}`);
   const waiters: (() => void)[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -46,6 +61,13 @@ export async function startWebhookReceiver(responder: Responder = () => 200): Pr
         body: Buffer.concat(chunks).toString('utf8'),
       };
       const index = received.length;
+      if (checkAgainstContract) {
+        try {
+          openApiAnswerValidator().validateWebhook(request);
+        } catch (error) {
+          contractMismatches.push(error instanceof Error ? error.message : String(error));
+        }
+      }
       received.push(request);
       for (const waiter of waiters.splice(0)) waiter();
       const answer = respond(request, index);
@@ -59,6 +81,7 @@ export async function startWebhookReceiver(responder: Responder = () => 200): Pr
     url: `http://127.0.0.1:${port}/hooks`,
     port,
     received,
+    contractMismatches,
     respondWith: (next) => {
       respond = next;
     },
@@ -66,7 +89,8 @@ export async function startWebhookReceiver(responder: Responder = () => 200): Pr
       new Promise((resolve, reject) => {
         const deadline = Date.now() + timeoutMs;
         const check = (): void => {
-          if (received.length >= count) resolve(received.slice());
+          if (contractMismatches.length > 0) reject(mismatchError());
+          else if (received.length >= count) resolve(received.slice());
           else if (Date.now() >= deadline) reject(new Error(`expected ${count} webhook(s) within ${timeoutMs} ms, got ${received.length}`));
           else {
             waiters.push(check);

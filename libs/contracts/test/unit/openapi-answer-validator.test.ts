@@ -1,5 +1,5 @@
-import { collectionQuoteExample, collectionStatusExample, disbursementStatusExample, failedDisbursementStatusExample } from '../../src/public';
-import { decimalPlacesOf, OpenApiAnswerMismatch, openApiAnswerValidator } from '../../../../test/support/openapi-validator';
+import { collectionQuoteExample, collectionStatusExample, disbursementStatusExample, failedDisbursementStatusExample, webhookExampleHeaders, webhookPayloadExamples } from '../../src/public';
+import { decimalPlacesOf, OpenApiAnswerMismatch, openApiAnswerValidator, OpenApiWebhookMismatch } from '../../../../test/support/openapi-validator';
 
 /**
  * The validator every e2e answer goes through (test/support/https-client.ts): a field added in
@@ -120,5 +120,70 @@ describe('OpenAPI answer validator', () => {
     [1e-7, 7],
   ])('when %p is written as JSON, then it has %p decimals', (value, places) => {
     expect(decimalPlacesOf(value)).toBe(places);
+  });
+});
+
+/**
+ * The webhook deliveries every e2e receiver gets go through the same document (its `webhooks`):
+ * test/support/webhook-receiver.ts records a mismatch and fails the test that received it.
+ */
+describe('OpenAPI webhook validator', () => {
+  const headers = {
+    'content-type': 'application/json',
+    ...Object.fromEntries(Object.entries(webhookExampleHeaders).map(([name, value]) => [name.toLowerCase(), value])),
+  };
+  const delivery = (body: unknown, headerOverrides: Record<string, string | undefined> = {}) => ({
+    headers: { ...headers, ...headerOverrides },
+    body: JSON.stringify(body),
+  });
+
+  function webhookMismatchOf(run: () => unknown): OpenApiWebhookMismatch {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof OpenApiWebhookMismatch) return error;
+      throw error;
+    }
+    throw new Error('expected the delivery to be refused');
+  }
+
+  test.each(Object.entries(webhookPayloadExamples))('when a %s delivery is as the document says, then it passes', (event, body) => {
+    expect(validator.validateWebhook(delivery(body))).toBe(event);
+  });
+
+  test('when the body carries a field the document does not have, then the delivery is refused naming it', () => {
+    const mismatch = webhookMismatchOf(() => validator.validateWebhook(delivery({ ...webhookPayloadExamples['disbursement.completed'], partnerId: 'p-1' })));
+    expect(mismatch.webhook).toBe('disbursement.completed');
+    expect(mismatch.problems.join('\n')).toContain('partnerId');
+  });
+
+  test('when a field has the wrong type or format, then the delivery is refused', () => {
+    const wrongAmount = webhookMismatchOf(() => validator.validateWebhook(delivery({ ...webhookPayloadExamples['collection.completed'], amount: '25.50' })));
+    expect(wrongAmount.problems.join('\n')).toContain('body.amount');
+    const wrongReference = webhookMismatchOf(() => validator.validateWebhook(delivery({ ...webhookPayloadExamples['collection.completed'], referenceId: 'PKD-1-AB' })));
+    expect(wrongReference.problems.join('\n')).toContain('body.referenceId');
+  });
+
+  test('when a completed event carries a failureReason, or a failed one a transactionId, then the delivery is refused', () => {
+    const completed = { ...webhookPayloadExamples['disbursement.completed'], failureReason: { code: 'PKC_4002', message: 'Partner balance insufficient for amount plus fee' } };
+    expect(webhookMismatchOf(() => validator.validateWebhook(delivery(completed))).problems.join('\n')).toContain('failureReason');
+    const failed = { ...webhookPayloadExamples['disbursement.failed'], transactionId: 'TXN-8D41E6B09A2C7F35' };
+    expect(webhookMismatchOf(() => validator.validateWebhook(delivery(failed))).problems.join('\n')).toContain('transactionId');
+  });
+
+  test('when a signature header is missing or malformed, then the delivery is refused naming the header', () => {
+    const missing = webhookMismatchOf(() => validator.validateWebhook(delivery(webhookPayloadExamples['collection.completed'], { 'x-service-signature': undefined })));
+    expect(missing.problems).toContain('header X-Service-Signature is missing');
+    const malformed = webhookMismatchOf(() => validator.validateWebhook(delivery(webhookPayloadExamples['collection.completed'], { 'webhook-timestamp': 'yesterday' })));
+    expect(malformed.problems.join('\n')).toContain('header webhook-timestamp');
+  });
+
+  test('when the event type is not one of the document, or the body is not JSON, then the delivery is refused', () => {
+    expect(webhookMismatchOf(() => validator.validateWebhook(delivery({ ...webhookPayloadExamples['collection.completed'], event: 'collection.refunded' }))).webhook).toBe('collection.refunded');
+    expect(webhookMismatchOf(() => validator.validateWebhook({ headers, body: '{"event":' })).problems).toEqual(['the body is not valid JSON']);
+  });
+
+  test('when the Content-Type is not JSON, then the delivery is refused', () => {
+    expect(webhookMismatchOf(() => validator.validateWebhook(delivery(webhookPayloadExamples['collection.completed'], { 'content-type': 'text/plain' }))).problems).toEqual(['Content-Type text/plain is not JSON']);
   });
 });

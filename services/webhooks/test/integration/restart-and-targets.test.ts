@@ -9,7 +9,8 @@ describe('webhooks service: a restart between attempts', () => {
   beforeAll(async () => {
     // One retry 2 s after the first failure, without jitter, so its time can be checked.
     harness = await startWebhooksHarness({ WEBHOOK_RETRY_DELAYS_MS: '2000', WEBHOOK_RETRY_JITTER_RATIO: '0' });
-    endpoint = await startWebhookReceiver((_request, index) => (index === 0 ? 500 : 200));
+    // The second test sends a row it made up ('{}' as the body), which no webhook of the document describes.
+    endpoint = await startWebhookReceiver((_request, index) => (index === 0 ? 500 : 200), { checkAgainstContract: false });
   });
 
   afterAll(async () => {

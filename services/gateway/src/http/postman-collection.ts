@@ -12,7 +12,8 @@ import { publicApi } from '@pwa/contracts';
  *   derived from its place in the collection (the converter's are random), and the values the
  *   converter makes up where the document has no example (its schema faker) come from a seeded
  *   generator;
- * - folders without a request (the converter keeps one for the webhooks) are dropped.
+ * - folders without a request (the converter keeps one for the webhooks), and the empty body of a
+ *   request without one, are dropped.
  */
 
 /** Where a partner starts: the local sandbox of `npm start`; they set their environment's base URL. */
@@ -84,7 +85,13 @@ export function postmanCollectionText(documentText: string): string {
   const document = JSON.parse(documentText) as { info: { title: string; description?: string; version: string }; paths: Record<string, Record<string, OpenApiOperationObject>> };
   const converted = convert(documentText);
   const folders = (converted.item as PostmanFolder[]).filter((folder) => requestsIn(folder).length > 0);
-  for (const folder of folders) for (const request of requestsIn(folder)) authorize(request, operationOf(document.paths, request));
+  for (const folder of folders) {
+    for (const request of requestsIn(folder)) {
+      authorize(request, operationOf(document.paths, request));
+      // The converter gives a request without a body an empty one; Postman needs none.
+      if (isEmptyObject(request.request.body)) delete request.request.body;
+    }
+  }
   const collection = {
     info: {
       _postman_id: stableId('collection'),
@@ -144,6 +151,10 @@ function seededRandom(seed: number): () => number {
     mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
     return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
   };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }
 
 function requestsIn(entry: PostmanFolder | PostmanRequest): PostmanRequest[] {

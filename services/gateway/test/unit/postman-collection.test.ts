@@ -60,6 +60,8 @@ describe('the Postman collection', () => {
       expect({ name: request.name, host: request.request.url.host }).toEqual({ name: operation.summary, host: ['{{baseUrl}}'] });
     }
     expect((collection.item as JsonObject[]).every((folder) => requestsOf([folder]).length > 0)).toBe(true);
+    expect(requests.filter((request) => request.request.body !== undefined).map((request) => request.request.body.mode as string)).toEqual(expect.arrayContaining(['raw', 'urlencoded']));
+    expect(requests.filter((request) => request.request.method === 'GET').every((request) => request.request.body === undefined)).toBe(true);
   });
 
   test('when a request needs no bearer token, then it says how it authenticates: Basic with the client credentials at the token endpoint, none for the contract', () => {

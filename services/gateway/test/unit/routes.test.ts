@@ -15,6 +15,11 @@ describe('matchRoute', () => {
     ['GET', '/api/v1/partner/v1/webhooks/deliveries', '/partner/v1/webhooks/deliveries', 'webhooks'],
     ['POST', '/api/v1/partner/v1/webhooks/deliveries/0b5c2f7e-8a51-4c0e-9d43-3f3f0c1d2e4a/redeliver', '/partner/v1/webhooks/deliveries/:deliveryId/redeliver', 'webhooks'],
     ['POST', '/api/v1/partner/v1/webhooks/redeliver', '/partner/v1/webhooks/redeliver', 'webhooks'],
+    ['GET', '/api/v1/partner/v1/collections', '/partner/v1/collections', 'collections'],
+    ['GET', '/api/v1/partner/v1/disbursements', '/partner/v1/disbursements', 'disbursements'],
+    ['GET', '/api/v1/partner/v1/statement', '/partner/v1/statement', 'wallet'],
+    ['GET', '/api/v1/partner/v1/events', '/partner/v1/events', 'webhooks'],
+    ['GET', '/api/v1/partner/v1/events/0b5c2f7e-8a51-4c0e-9d43-3f3f0c1d2e4a', '/partner/v1/events/:eventId', 'webhooks'],
     ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/approve', '/partner/v1/sandbox/collection/:referenceId/approve', 'collections'],
     ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/decline', '/partner/v1/sandbox/collection/:referenceId/decline', 'collections'],
     ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/expire', '/partner/v1/sandbox/collection/:referenceId/expire', 'collections'],
@@ -61,13 +66,15 @@ describe('matchRoute', () => {
     expect(routeTable.filter((route) => route.authentication === 'none').map((route) => route.pathTemplate)).toEqual(['/partner/auth/token']);
   });
 
-  test('when the webhook routes are listed, then they go to webhooks for any active partner (no permission) in every environment', () => {
+  test('when the webhook and event routes are listed, then they go to webhooks for any active partner (no permission) in every environment', () => {
     const webhookRoutes = routeTable.filter((route) => route.upstream === 'webhooks');
 
     expect(webhookRoutes.map((route) => `${route.method} ${route.pathTemplate}`)).toEqual([
       'GET /partner/v1/webhooks/deliveries',
       'POST /partner/v1/webhooks/deliveries/:deliveryId/redeliver',
       'POST /partner/v1/webhooks/redeliver',
+      'GET /partner/v1/events',
+      'GET /partner/v1/events/:eventId',
     ]);
     for (const route of webhookRoutes) {
       expect(route).toMatchObject({ authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' });

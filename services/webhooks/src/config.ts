@@ -63,6 +63,8 @@ export const webhooksConfigSchema = baseServiceConfigSchema
     WEBHOOK_LEASE_MARGIN_MS: fields.milliseconds(5_000),
     /** Bound of one "redeliver everything failed since" request. */
     WEBHOOK_REDELIVER_BATCH_MAX: fields.positiveInt(1_000),
+    /** How often settled deliveries older than the 30-day event retention are deleted (decision 0051). */
+    WEBHOOK_EVENT_PRUNE_INTERVAL_MS: fields.milliseconds(3_600_000).pipe(z.number().min(1_000).max(86_400_000)),
   })
   .refine((env) => env.ENVIRONMENT !== 'production' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS !== 'true', {
     message: 'private webhook targets cannot be allowed in production',

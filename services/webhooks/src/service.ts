@@ -12,6 +12,7 @@ import { subscribeToEvents } from './events/subscriptions';
 import { mountPartnerRoutes } from './http/partner-routes';
 import { authPartnerDirectory } from './upstream/auth-directory-client';
 import { startDirectorySyncLoop, type DirectorySyncLoop } from './workers/directory-sync-loop';
+import { startEventRetention } from './workers/event-retention';
 import { rebuildPartnerDirectory } from './use-cases/partner-directory-sync';
 import type { WebhooksDependencies } from './use-cases/dependencies';
 
@@ -78,6 +79,7 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
       listeningLogFields: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     });
     const running = worker;
+    const retention = startEventRetention(dependencies, config.WEBHOOK_EVENT_PRUNE_INTERVAL_MS, logger);
     // The listener, the consumers and the worker stop taking work together and finish what they
     // hold (requests, handlers, attempts in flight); the pool closes after all of them.
     const shutdownSteps: ShutdownSequence = [
@@ -86,6 +88,7 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
         { name: 'rabbitmq consumers', run: () => connectedBus.close() },
         { name: 'delivery worker', run: () => running.stop() },
         { name: 'partner directory sync', run: () => runningSync.stop() },
+        { name: 'event retention', run: () => retention.stop() },
       ],
       { name: 'auth client', run: () => Promise.resolve(partnerDirectory.shutdown()) },
       { name: 'postgres pool', run: hosted.closePool },

@@ -3,6 +3,7 @@ import { isUuid } from '@pwa/contracts';
 import { PkcError, successEnvelope } from '@pwa/errors';
 import type { WebhooksDependencies } from '../use-cases/dependencies';
 import { listPartnerDeliveries, redeliverFailedDeliveries, redeliverPartnerDelivery } from '../use-cases/partner-deliveries';
+import { getPartnerEvent, listPartnerEvents } from '../use-cases/partner-events';
 
 /**
  * The partner's webhook endpoints (additions to the spec), reached only through the gateway, which
@@ -19,6 +20,15 @@ export function mountPartnerRoutes(app: Express, dependencies: WebhooksDependenc
 
   app.post('/partner/v1/webhooks/redeliver', async (req, res) => {
     res.status(202).json(successEnvelope(await redeliverFailedDeliveries(dependencies, partnerIdOf(req), req.body)));
+  });
+
+  // The event log (decision 0051): every event for the partner's webhook, whatever its delivery became.
+  app.get('/partner/v1/events', async (req, res) => {
+    res.status(200).json(successEnvelope(await listPartnerEvents(dependencies, partnerIdOf(req), req.query)));
+  });
+
+  app.get('/partner/v1/events/:eventId', async (req, res) => {
+    res.status(200).json(successEnvelope(await getPartnerEvent(dependencies, partnerIdOf(req), req.params.eventId)));
   });
 }
 

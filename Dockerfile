@@ -37,6 +37,7 @@ COPY services/gateway/package.json services/gateway/
 COPY services/quotes/package.json services/quotes/
 COPY services/wallet/package.json services/wallet/
 COPY services/webhooks/package.json services/webhooks/
+COPY sdk/package.json sdk/
 RUN npm ci --no-audit --no-fund
 # Then the sources, the build, and the production dependencies only.
 COPY . .

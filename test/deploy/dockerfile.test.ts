@@ -56,12 +56,13 @@ const stage = (name: string): Stage => {
 };
 const indexOf = (instructions: Instruction[], test: (instruction: Instruction) => boolean) => instructions.findIndex(test);
 
-/** Every workspace directory of the root package.json (libs/*, services/*), from the package.json files on disk. */
+/** Every workspace directory of the root package.json (libs/*, services/*, sdk), from the package.json files on disk. */
 function workspaceDirectories(): string[] {
   const { workspaces } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { workspaces: string[] };
   return workspaces
     .flatMap((pattern) => {
-      const parent = pattern.replace(/\/\*$/, '');
+      if (!pattern.endsWith('/*')) return [pattern];
+      const parent = pattern.slice(0, -'/*'.length);
       return readdirSync(path.join(repoRoot, parent)).map((name) => `${parent}/${name}`);
     })
     .filter((directory) => existsSync(path.join(repoRoot, directory, 'package.json')))

@@ -8,7 +8,8 @@ import type { CollectionsDependencies } from './dependencies';
 /** What a cursor of this list carries: the last row's created_at (microseconds, UTC) and id. */
 const positionSchema: z.ZodType<CollectionListPosition> = z.strictObject({
   createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
-  id: z.uuid(),
+  // Any UUID the table holds (z.uuid() would insist on an RFC 9562 version, which ids written by other means need not have).
+  id: z.guid(),
 });
 
 /**

@@ -2,7 +2,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.local/**', 'deploy/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.local/**', 'deploy/**', 'sdk/src/generated/**'] },
   eslint.configs.recommended,
   {
     files: ['**/*.ts'],

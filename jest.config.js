@@ -4,18 +4,19 @@
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const shared = {
   transform: { '^.+\\.ts$': swc },
-  moduleNameMapper: { '^@pwa/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  // The SDK's files import each other with .js (its ESM build needs it); jest reads the .ts beside them.
+  moduleNameMapper: { '^@pwa/([a-z-]+)$': '<rootDir>/libs/$1/src', '^@partner-wallet/sdk$': '<rootDir>/sdk/src', '^(\\.{1,2}/.*)\\.js$': '$1' },
   testEnvironment: 'node',
   rootDir: __dirname,
 };
 module.exports = {
   testTimeout: 60_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/test/unit/**/*.test.ts', '<rootDir>/scripts/test/**/*.test.ts'] },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/test/unit/**/*.test.ts', '<rootDir>/scripts/test/**/*.test.ts', '<rootDir>/sdk/test/unit/**/*.test.ts'] },
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{libs,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts', '<rootDir>/test/deploy/**/*.test.ts'],
+      testMatch: ['<rootDir>/{libs,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts', '<rootDir>/test/deploy/**/*.test.ts', '<rootDir>/sdk/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.js',
       globalTeardown: '<rootDir>/test/support/global-teardown.js',
       slowTestThreshold: 30,

@@ -1,0 +1,275 @@
+import { isPartnerApiError, PartnerApiClient, PartnerApiError, type PartnerApiClientOptions } from '../../src';
+import { FakeApi, fakeClock, ok, refusal } from './fake-api';
+
+const quoteId = '6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e';
+const transferBody = { quoteId, externalId: 'payout-1' };
+const transferred = { referenceId: 'PKD-1-AB', status: 'completed', transactionId: 'TXN-1', amount: 10, currency: 'USD', fee: 0.1, totalDebit: 10.1 };
+const balance = { LRD: 0, USD: 100 };
+
+function clientOf(api: FakeApi, clock = fakeClock(), options: Partial<PartnerApiClientOptions> = {}): PartnerApiClient {
+  return new PartnerApiClient({ baseUrl: 'https://api.example.test/api/v1/', clientId: 'client', clientSecret: 'secret', fetch: api.fetch, clock, ...options });
+}
+
+async function refusalOf(pending: Promise<unknown>): Promise<PartnerApiError> {
+  const error = await pending.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!isPartnerApiError(error)) throw new Error(`expected a PartnerApiError, got ${String(error)}`);
+  return error;
+}
+
+describe('the client and its token', () => {
+  test('when several calls start together, then they share one token request and send the token as a bearer', async () => {
+    const api = new FakeApi().script('/partner/v1/balance', ok(balance));
+    const client = clientOf(api);
+
+    await Promise.all([client.getBalance(), client.getBalance(), client.getBalance()]);
+
+    expect(api.sentTo('/partner/auth/token')).toHaveLength(1);
+    expect(api.sentTo('/partner/auth/token')[0]?.body).toEqual({ client_id: 'client', client_secret: 'secret' });
+    expect(api.sentTo('/partner/v1/balance').map((request) => request.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-1', 'Bearer token-1']);
+  });
+
+  test('when the token is within the margin of its expiry, then the next call gets a new one first', async () => {
+    const api = new FakeApi().script('/partner/v1/balance', ok(balance));
+    const clock = fakeClock();
+    const client = clientOf(api, clock, { tokenRefreshMarginSeconds: 60 });
+
+    await client.getBalance();
+    clock.advance(3_539_000);
+    await client.getBalance();
+    clock.advance(2_000);
+    await client.getBalance();
+
+    expect(api.sentTo('/partner/v1/balance').map((request) => request.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-1', 'Bearer token-2']);
+  });
+
+  test('when a short-lived token is issued, then the margin is at most a quarter of its lifetime and the token is reused', async () => {
+    const api = new FakeApi().script('/partner/v1/balance', ok(balance));
+    api.tokenLifetimeSeconds = 8;
+    const clock = fakeClock();
+    const client = clientOf(api, clock);
+
+    await client.getBalance();
+    clock.advance(5_900);
+    await client.getBalance();
+    clock.advance(200);
+    await client.getBalance();
+
+    expect(api.sentTo('/partner/v1/balance').map((request) => request.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-1', 'Bearer token-2']);
+  });
+
+  test('when the API answers 401 PKC_1003, then the client gets a new token and sends the call once more', async () => {
+    const api = new FakeApi().script('/partner/v1/balance', refusal(401, 'PKC_1003'), ok(balance));
+    const client = clientOf(api);
+
+    await expect(client.getBalance()).resolves.toEqual(balance);
+
+    expect(api.sentTo('/partner/auth/token')).toHaveLength(2);
+    expect(api.sentTo('/partner/v1/balance').map((request) => request.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-2']);
+  });
+
+  test('when the new token is refused with PKC_1003 too, then the call fails with it after one renewal', async () => {
+    const api = new FakeApi().script('/partner/v1/disbursement/transfer', refusal(401, 'PKC_1003'));
+    const client = clientOf(api);
+
+    const error = await refusalOf(client.transferDisbursement(transferBody));
+
+    expect({ code: error.code, status: error.status }).toEqual({ code: 'PKC_1003', status: 401 });
+    expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(2);
+    expect(api.sentTo('/partner/auth/token')).toHaveLength(2);
+  });
+
+  test('when the token endpoint refuses the credentials, then every call fails with its code and the OAuth error field', async () => {
+    const api = new FakeApi().script('/partner/auth/token', refusal(401, 'PKC_1002', { error: 'invalid_client' }));
+    const client = clientOf(api);
+
+    const error = await refusalOf(client.getBalance());
+
+    expect({ code: error.code, status: error.status, operationId: error.operationId, fields: error.fields }).toEqual({ code: 'PKC_1002', status: 401, operationId: 'getAccessToken', fields: { error: 'invalid_client' } });
+    expect(api.sentTo('/partner/v1/balance')).toHaveLength(0);
+  });
+});
+
+describe('refusals', () => {
+  test('when a transfer is refused with 409 PKC_6001, then PartnerApiError carries code, status, message, referenceId, status field and request id, and it is not retried', async () => {
+    const api = new FakeApi().script('/partner/v1/disbursement/transfer', refusal(409, 'PKC_6001', { referenceId: 'PKD-1-AB', status: 'completed' }, { 'x-request-id': 'req-409' }));
+    const client = clientOf(api);
+
+    const error = await refusalOf(client.transferDisbursement(transferBody));
+
+    expect(error).toBeInstanceOf(PartnerApiError);
+    expect(error).toMatchObject({
+      name: 'PartnerApiError',
+      code: 'PKC_6001',
+      status: 409,
+      message: 'refused with PKC_6001',
+      referenceId: 'PKD-1-AB',
+      fields: { referenceId: 'PKD-1-AB', status: 'completed' },
+      requestId: 'req-409',
+      attempts: 1,
+      outcomeUnknown: false,
+    });
+    expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(1);
+  });
+
+  test('when a proxy answers HTML, then the error is SDK_UNEXPECTED_ANSWER with the status', async () => {
+    const api = new FakeApi().script('/partner/v1/balance', { status: 502, text: '<html>bad gateway</html>' });
+    const client = clientOf(api, fakeClock(), { retry: { attemptsMax: 1 } });
+
+    const error = await refusalOf(client.getBalance());
+
+    expect({ code: error.code, status: error.status }).toEqual({ code: 'SDK_UNEXPECTED_ANSWER', status: 502 });
+  });
+
+  test('when a path parameter is given, then it is encoded into the path and the query leaves out undefined values', async () => {
+    const api = new FakeApi().script('/partner/v1/account/%2B231770000001', ok({ phone: '+231770000001' })).script('/partner/v1/collections?status=completed&limit=5', ok({ items: [], nextCursor: null, hasMore: false }));
+    const client = clientOf(api);
+
+    await client.lookUpAccount('+231770000001');
+    await client.listCollections({ status: 'completed', limit: 5, cursor: undefined });
+
+    expect(api.sent.map((request) => request.path)).toEqual(['/partner/auth/token', '/partner/v1/account/%2B231770000001', '/partner/v1/collections?status=completed&limit=5']);
+  });
+});
+
+describe('retries', () => {
+  test('when a read is answered 429 PKC_7001 with Retry-After, then the client waits at least that long and succeeds', async () => {
+    const api = new FakeApi().script('/partner/v1/balance', refusal(429, 'PKC_7001', {}, { 'retry-after': '7' }), ok(balance));
+    const clock = fakeClock();
+    const client = clientOf(api, clock);
+
+    await expect(client.getBalance()).resolves.toEqual(balance);
+
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(7_000);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(8_000);
+  });
+
+  test('when a transfer is answered 429 PKC_7001, then it is sent again (the gateway refused it before any service saw it)', async () => {
+    const api = new FakeApi().script('/partner/v1/disbursement/transfer', refusal(429, 'PKC_7001', {}, { 'retry-after': '1' }), ok(transferred));
+    const client = clientOf(api);
+
+    await expect(client.transferDisbursement(transferBody)).resolves.toEqual(transferred);
+    expect(api.sentTo('/partner/v1/disbursement/transfer').map((request) => request.body)).toEqual([transferBody, transferBody]);
+  });
+
+  test('when a transfer is answered 429 PKC_4010 (the user’s hourly count), then it is not retried', async () => {
+    const api = new FakeApi().script('/partner/v1/disbursement/transfer', refusal(429, 'PKC_4010'));
+    const client = clientOf(api);
+
+    const error = await refusalOf(client.transferDisbursement(transferBody));
+
+    expect(error.code).toBe('PKC_4010');
+    expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(1);
+  });
+
+  test('when Retry-After is longer than retryAfterMaxMs, then the call fails at once with retryAfter', async () => {
+    const api = new FakeApi().script('/partner/v1/balance', refusal(429, 'PKC_7001', {}, { 'retry-after': '900' }));
+    const clock = fakeClock();
+    const client = clientOf(api, clock);
+
+    const error = await refusalOf(client.getBalance());
+
+    expect({ code: error.code, retryAfter: error.retryAfter, attempts: error.attempts }).toEqual({ code: 'PKC_7001', retryAfter: 900, attempts: 1 });
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  test('when a read keeps answering 503, then it is tried attemptsMax times with growing, jittered waits and fails with the last answer', async () => {
+    const api = new FakeApi().script('/partner/v1/balance', refusal(503, 'PKC_7003'));
+    const clock = fakeClock();
+    const client = clientOf(api, clock, { retry: { attemptsMax: 4, baseDelayMs: 100, maxDelayMs: 10_000 } });
+
+    const error = await refusalOf(client.getBalance());
+
+    expect({ code: error.code, attempts: error.attempts, outcomeUnknown: error.outcomeUnknown }).toEqual({ code: 'PKC_7003', attempts: 4, outcomeUnknown: false });
+    expect(api.sentTo('/partner/v1/balance')).toHaveLength(4);
+    // Equal jitter with random() = 0.5: three quarters of each step (100, 200, 400 ms).
+    expect(clock.sleeps).toEqual([75, 150, 300]);
+  });
+
+  test('when a quote meets a connection reset, then it is sent again (a quote moves no money)', async () => {
+    const api = new FakeApi().script('/partner/v1/disbursement/quote', { networkError: 'ECONNRESET' }, ok({ quoteId }));
+    const client = clientOf(api);
+
+    await expect(client.quoteDisbursement({ phone: '0770000001', amount: 10, currency: 'USD' })).resolves.toEqual({ quoteId });
+    expect(api.sentTo('/partner/v1/disbursement/quote')).toHaveLength(2);
+  });
+
+  test.each([
+    ['500 PKC_7002', refusal(500, 'PKC_7002'), 'PKC_7002'],
+    ['503 PKC_7003', refusal(503, 'PKC_7003'), 'PKC_7003'],
+    ['a connection reset', { networkError: 'ECONNRESET' }, 'SDK_NETWORK'],
+  ] as const)('when a transfer meets %s, then it is not sent again and the error says the outcome is unknown', async (_name, scripted, code) => {
+    const api = new FakeApi().script('/partner/v1/disbursement/transfer', scripted, ok(transferred));
+    const client = clientOf(api);
+
+    const error = await refusalOf(client.transferDisbursement(transferBody));
+
+    expect({ code: error.code, outcomeUnknown: error.outcomeUnknown, attempts: error.attempts }).toEqual({ code, outcomeUnknown: true, attempts: 1 });
+    expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(1);
+  });
+
+  test('when a transfer cannot connect at all (ECONNREFUSED), then it is sent again: nothing reached the server', async () => {
+    const api = new FakeApi().script('/partner/v1/disbursement/transfer', { networkError: 'ECONNREFUSED' }, ok(transferred));
+    const client = clientOf(api);
+
+    await expect(client.transferDisbursement(transferBody)).resolves.toEqual(transferred);
+    expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(2);
+  });
+
+  test('when a transfer is answered 504 PKC_7004, then the same quoteId and externalId are sent again', async () => {
+    const api = new FakeApi().script('/partner/v1/disbursement/transfer', refusal(504, 'PKC_7004'), ok(transferred));
+    const client = clientOf(api);
+
+    await expect(client.transferDisbursement(transferBody)).resolves.toEqual(transferred);
+    expect(api.sentTo('/partner/v1/disbursement/transfer').map((request) => request.body)).toEqual([transferBody, transferBody]);
+  });
+
+  test('when a collection request is answered 504 PKC_7004, then it is not retried (only transfers are)', async () => {
+    const api = new FakeApi().script('/partner/v1/collection/request', refusal(504, 'PKC_7004'));
+    const client = clientOf(api);
+
+    const error = await refusalOf(client.requestCollection({ quoteId, externalId: 'order-1' }));
+
+    expect(error.code).toBe('PKC_7004');
+    expect(api.sentTo('/partner/v1/collection/request')).toHaveLength(1);
+  });
+
+  test('when a transfer gets no answer within its timeout, then it fails with SDK_TIMEOUT, outcome unknown, and is not sent again', async () => {
+    const api = new FakeApi().script('/partner/v1/disbursement/transfer', { hang: true }, ok(transferred));
+    const client = clientOf(api, fakeClock(), { transferTimeoutMs: 50 });
+
+    const error = await refusalOf(client.transferDisbursement(transferBody));
+
+    expect({ code: error.code, status: error.status, outcomeUnknown: error.outcomeUnknown }).toEqual({ code: 'SDK_TIMEOUT', status: 0, outcomeUnknown: true });
+    expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(1);
+  });
+
+  test('when a read gets no answer within its timeout, then it is tried again and succeeds', async () => {
+    const api = new FakeApi().script('/partner/v1/balance', { hang: true }, ok(balance));
+    const client = clientOf(api, fakeClock(), { timeoutMs: 50 });
+
+    await expect(client.getBalance()).resolves.toEqual(balance);
+    expect(api.sentTo('/partner/v1/balance')).toHaveLength(2);
+  });
+
+  test('when no transfer timeout is given, then a transfer waits 30 s and other calls 15 s before giving up', async () => {
+    const timeouts: number[] = [];
+    const realSetTimeout = global.setTimeout;
+    const spy = jest.spyOn(global, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => {
+      timeouts.push(ms ?? 0);
+      return realSetTimeout(callback, 0x7fffffff);
+    }));
+    try {
+      const api = new FakeApi().script('/partner/v1/disbursement/transfer', ok(transferred)).script('/partner/v1/balance', ok(balance));
+      const client = clientOf(api);
+      await client.transferDisbursement(transferBody);
+      await client.getBalance();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(timeouts).toEqual([15_000, 30_000, 15_000]);
+  });
+});

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
+import { collectionsMigrationsDirectory, collectionsSchema } from '../../src/service-paths';
+import { listQueryOf, type CollectionListFilter } from '../../src/store/collection-list-store';
+import type { CollectionsDependencies } from '../../src/use-cases/dependencies';
+import { listCollections } from '../../src/use-cases/list-collections';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
+
+/**
+ * The collections list's store and use case against a real Postgres: keyset pages that neither
+ * skip nor repeat rows created in the same microsecond, processing shown and filtered as
+ * pending_approval, and plans that are index scans in list order for each filter shape.
+ */
+describe('the collections list', () => {
+  const database = new URL(serverUrls().postgres);
+  database.pathname = `/pwa_collections_list_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const databaseUrl = database.toString();
+  let pool: Pool;
+  let dependencies: CollectionsDependencies;
+
+  beforeAll(async () => {
+    await ensureDatabase(databaseUrl);
+    await migrate({ databaseUrl, schema: collectionsSchema, directory: collectionsMigrationsDirectory });
+    pool = createPool({ connectionString: databaseUrl, applicationName: 'list-test', schema: collectionsSchema, maxConnections: 2 });
+    // The list reads nothing but the pool.
+    dependencies = { pool } as unknown as CollectionsDependencies;
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await dropDatabase(databaseUrl);
+  });
+
+  /** `count` rows of the partner from generate_series: status and created_at by n. */
+  async function insertRows(partnerId: string, count: number, createdAtSql: string, statusSql = "'pending_approval'"): Promise<void> {
+    await pool.query(
+      `INSERT INTO collection_requests (id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, status, expires_at, created_at, next_posting_at)
+       SELECT gen_random_uuid(), 'PKC-1-' || upper(replace(gen_random_uuid()::text, '-', '')), $1, 'row-' || n, gen_random_uuid(), '+231770000001', 'Musu',
+              CASE WHEN n % 3 = 0 THEN 'LRD' ELSE 'USD' END, 100, 1, ${statusSql}, now() + interval '10 minutes', ${createdAtSql}, now()
+         FROM generate_series(1, $2) AS n`,
+      [partnerId, count],
+    );
+  }
+
+  test('when rows share a microsecond and some are processing, then pages of two visit each once in order, and processing is listed and filtered as pending_approval', async () => {
+    const partnerId = randomUUID();
+    await insertRows(partnerId, 7, "'2024-06-10T00:00:00.123456Z'::timestamptz + (n / 3) * interval '1 microsecond'", "CASE WHEN n % 2 = 0 THEN 'processing' ELSE 'pending_approval' END");
+    const expected = await pool.query<{ reference_id: string }>('SELECT reference_id FROM collection_requests WHERE partner_id = $1 ORDER BY created_at DESC, id DESC', [partnerId]);
+
+    const seen: Record<string, unknown>[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page += 1) {
+      const result = await listCollections(dependencies, partnerId, { limit: '2', status: 'pending_approval', ...(cursor === null ? {} : { cursor }) });
+      seen.push(...result.items);
+      cursor = result.nextCursor;
+      if (!result.hasMore) break;
+    }
+
+    expect(seen.map((item) => item.referenceId)).toEqual(expected.rows.map((row) => row.reference_id));
+    expect(new Set(seen.map((item) => item.status))).toEqual(new Set(['pending_approval']));
+  });
+
+  test('when the table holds many partners, then each filter shape is an index scan in list order', async () => {
+    const partnerId = randomUUID();
+    await insertRows(partnerId, 10_000, "now() - n * interval '1 minute'", "CASE WHEN n % 10 = 0 THEN 'declined' WHEN n % 7 = 0 THEN 'expired' ELSE 'pending_approval' END");
+    for (let other = 0; other < 3; other += 1) await insertRows(randomUUID(), 10_000, "now() - n * interval '1 minute'");
+    await pool.query('ANALYZE collection_requests');
+    const shapes: [CollectionListFilter, string][] = [
+      [{ partnerId, rowCount: 21 }, 'collection_requests_partner_created'],
+      [{ partnerId, status: 'declined', rowCount: 21 }, 'collection_requests_partner_status_created'],
+      [{ partnerId, currency: 'LRD', rowCount: 21 }, 'collection_requests_partner_currency_created'],
+      [{ partnerId, externalId: 'row-42', rowCount: 21 }, 'collection_requests_partner_external_id_created'],
+    ];
+    for (const [filter, index] of shapes) {
+      const { sql, values } = listQueryOf(filter);
+      const plan = (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, values)).rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan).toContain(`Index Scan Backward using ${index} `);
+      expect(plan).not.toMatch(/Sort|Seq Scan/);
+    }
+  });
+});

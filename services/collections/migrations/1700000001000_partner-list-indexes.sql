@@ -10,12 +10,13 @@
 --   * partner and currency;
 --   * partner and external_id: every request, not only the one the unique index holds.
 -- Indexes only: no row changes. Built in the migration's transaction (the table is small where this
--- runs first; on a large table build them CONCURRENTLY by hand before deploying).
-CREATE INDEX collection_requests_partner_created ON collection_requests (partner_id, created_at, id);
-CREATE INDEX collection_requests_partner_status_created
+-- runs first; on a large table create them CONCURRENTLY by hand, same names, before deploying: IF
+-- NOT EXISTS then leaves them as they are).
+CREATE INDEX IF NOT EXISTS collection_requests_partner_created ON collection_requests (partner_id, created_at, id);
+CREATE INDEX IF NOT EXISTS collection_requests_partner_status_created
   ON collection_requests (partner_id, (CASE status WHEN 'processing' THEN 'pending_approval' ELSE status END), created_at, id);
-CREATE INDEX collection_requests_partner_currency_created ON collection_requests (partner_id, currency, created_at, id);
-CREATE INDEX collection_requests_partner_external_id_created ON collection_requests (partner_id, external_id, created_at, id);
+CREATE INDEX IF NOT EXISTS collection_requests_partner_currency_created ON collection_requests (partner_id, currency, created_at, id);
+CREATE INDEX IF NOT EXISTS collection_requests_partner_external_id_created ON collection_requests (partner_id, external_id, created_at, id);
 
 -- Down Migration
 DROP INDEX collection_requests_partner_external_id_created;

@@ -10,12 +10,13 @@
 --   * partner and currency;
 --   * partner and external_id: every attempt, not only the active one the unique index holds.
 -- Indexes only: no row changes. Built in the migration's transaction (the table is small where this
--- runs first; on a large table build them CONCURRENTLY by hand before deploying).
-CREATE INDEX disbursements_partner_created_idx ON disbursements (partner_id, created_at, disbursement_id);
-CREATE INDEX disbursements_partner_status_created_idx
+-- runs first; on a large table create them CONCURRENTLY by hand, same names, before deploying: IF
+-- NOT EXISTS then leaves them as they are).
+CREATE INDEX IF NOT EXISTS disbursements_partner_created_idx ON disbursements (partner_id, created_at, disbursement_id);
+CREATE INDEX IF NOT EXISTS disbursements_partner_status_created_idx
   ON disbursements (partner_id, (CASE status WHEN 'processing' THEN 'pending' WHEN 'timed_out' THEN 'failed' ELSE status END), created_at, disbursement_id);
-CREATE INDEX disbursements_partner_currency_created_idx ON disbursements (partner_id, currency, created_at, disbursement_id);
-CREATE INDEX disbursements_partner_external_id_created_idx ON disbursements (partner_id, external_id, created_at, disbursement_id);
+CREATE INDEX IF NOT EXISTS disbursements_partner_currency_created_idx ON disbursements (partner_id, currency, created_at, disbursement_id);
+CREATE INDEX IF NOT EXISTS disbursements_partner_external_id_created_idx ON disbursements (partner_id, external_id, created_at, disbursement_id);
 
 -- Down Migration
 DROP INDEX disbursements_partner_external_id_created_idx;

@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createServer, type RequestListener } from 'node:http';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { isPartnerApiError, PartnerApiClient, PartnerApiError, type FetchFunction, type PartnerApiClientOptions, type WebhookEvent } from '@partner-wallet/sdk';
+import { collect } from '../../examples/collection-with-polling';
+import { payOut } from '../../examples/disbursement';
+import { webhookRequestListener } from '../../examples/webhook-receiver';
+import { centsOfApiAmount, moneySnapshot } from '../../../test/support/disbursement-helpers';
+import { onboardPartner, pollUntil, type OnboardedPartner } from '../../../test/support/partners';
+import { startStack, type Stack } from '../../../test/support/stack';
+import { createWalletUser, creditWallet, fundPartner, type WalletUser } from '../../../test/support/wallet-users';
+
+/**
+ * The SDK against the real stack over HTTPS (the gateway and every service, built): the examples
+ * of sdk/examples run as a partner would run them, refusals become PartnerApiError with their
+ * fields, tokens issued for 5 seconds expire during the run, and a partner limited to 3 requests a
+ * minute meets a real 429 with Retry-After. Every request the SDK sends goes through a recording
+ * fetch (undici's, trusting the stack's certificate), so the tests count what was sent.
+ */
+const tokenTtlSeconds = 5;
+
+interface Exchange {
+  method: string;
+  path: string;
+  status: number;
+}
+
+describe('the SDK against the stack', () => {
+  let stack: Stack;
+  let agent: Agent;
+  let partner: OnboardedPartner;
+  let user: WalletUser;
+  let runStartedAt: string;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      logLevel: 'warn',
+      tokenTtlSeconds,
+      serviceEnv: {
+        collections: { OUTBOX_POLL_INTERVAL_MS: '100' },
+        disbursements: { OUTBOX_POLL_INTERVAL_MS: '100' },
+        webhooks: { WEBHOOK_POLL_INTERVAL_MS: '100', WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000' },
+      },
+    });
+    agent = new Agent({ connect: { ca: stack.certificatePem } });
+    partner = await onboardPartner(stack, { rateLimitPerMinute: 100_000 });
+    runStartedAt = new Date(Date.now() - 1_000).toISOString();
+    await fundPartner(stack, partner.partnerId, 'USD', '50000.00');
+    user = await createWalletUser(stack, { tier: 'Gold' });
+    await creditWallet(stack, user, 'USD', '5000.00');
+  });
+
+  afterAll(async () => {
+    try {
+      if (stack) expect(await stack.walletOperator(['check-ledger'])).toMatchObject({ ok: true, problems: [] });
+    } finally {
+      await agent?.close();
+      await stack?.stop();
+    }
+  });
+
+  /** A client of the stack whose requests are recorded in `exchanges`. */
+  function clientFor(credentials: { clientId: string; clientSecret: string }, options: Partial<PartnerApiClientOptions> = {}): { client: PartnerApiClient; exchanges: Exchange[] } {
+    const exchanges: Exchange[] = [];
+    const recordingFetch: FetchFunction = async (url, init) => {
+      const answer = await undiciFetch(url, { ...init, dispatcher: agent });
+      exchanges.push({ method: init.method, path: new URL(url).pathname.replace(/^\/api\/v1/, ''), status: answer.status });
+      return answer;
+    };
+    return { client: new PartnerApiClient({ baseUrl: stack.baseUrl, clientId: credentials.clientId, clientSecret: credentials.clientSecret, fetch: recordingFetch, ...options }), exchanges };
+  }
+
+  const statusesOf = (exchanges: Exchange[], path: string): number[] => exchanges.filter((exchange) => exchange.path === path).map((exchange) => exchange.status);
+
+  test('when the disbursement example pays a user, then the transfer completes once, the money moves to the cent and the status and the list agree', async () => {
+    const { client, exchanges } = clientFor(partner);
+    const before = await moneySnapshot(stack, partner.partnerId, user);
+    const externalId = `payout-${randomUUID()}`;
+
+    const result = await payOut(client, { phone: user.localPhone, amount: 42.5, currency: 'USD', externalId, note: 'SDK e2e' });
+
+    if (result.outcome !== 'completed') throw new Error(`expected a completed payout, got ${JSON.stringify(result)}`);
+    const after = await moneySnapshot(stack, partner.partnerId, user);
+    expect(after.userCents - before.userCents).toBe(4250n);
+    expect(before.partnerCents - after.partnerCents).toBe(centsOfApiAmount(result.totalDebit));
+    expect(statusesOf(exchanges, '/partner/v1/disbursement/transfer')).toEqual([200]);
+
+    const shown = await client.getDisbursement(result.referenceId);
+    expect(shown).toMatchObject({ referenceId: result.referenceId, externalId, status: 'completed', amount: 42.5, currency: 'USD', netAmount: 42.5 });
+    const listed = await client.listDisbursements({ externalId });
+    expect(listed.items.map((item) => item.referenceId)).toEqual([result.referenceId]);
+  });
+
+  test('when three disbursements exist and the iterator reads one per page, then it yields all of them, newest first, across pages', async () => {
+    const { client, exchanges } = clientFor(partner);
+    const referenceIds: string[] = [];
+    for (const amount of [1, 2, 3]) {
+      const result = await payOut(client, { phone: user.localPhone, amount, currency: 'USD', externalId: `payout-${randomUUID()}` });
+      if (result.outcome !== 'completed') throw new Error(`payout ${amount} did not complete: ${JSON.stringify(result)}`);
+      referenceIds.push(result.referenceId);
+    }
+    const since = (await client.getDisbursement(referenceIds[0] ?? '')).createdAt;
+
+    const iterated: string[] = [];
+    for await (const disbursement of client.iterateDisbursements({ createdFrom: since, limit: 1 })) iterated.push(disbursement.referenceId);
+
+    expect(iterated).toEqual([...referenceIds].reverse());
+    expect(statusesOf(exchanges, '/partner/v1/disbursements')).toEqual([200, 200, 200]);
+  });
+
+  test('when a transfer repeats an externalId, then PartnerApiError carries 409 PKC_6001 with the holder’s referenceId and status and the request id, and the transfer is sent once', async () => {
+    const { client, exchanges } = clientFor(partner);
+    const externalId = `payout-${randomUUID()}`;
+    const first = await payOut(client, { phone: user.localPhone, amount: 5, currency: 'USD', externalId });
+    if (first.outcome !== 'completed') throw new Error('the first payout did not complete');
+    const quote = await client.quoteDisbursement({ phone: user.localPhone, amount: 5, currency: 'USD' });
+    exchanges.length = 0;
+
+    const error = await client.transferDisbursement({ quoteId: quote.quoteId, externalId }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+
+    expect(error).toBeInstanceOf(PartnerApiError);
+    if (!isPartnerApiError(error)) throw new Error('expected a PartnerApiError');
+    expect(error).toMatchObject({ code: 'PKC_6001', status: 409, operationId: 'transferDisbursement', referenceId: first.referenceId, fields: { referenceId: first.referenceId, status: 'completed' }, attempts: 1, outcomeUnknown: false });
+    expect(error.message.length).toBeGreaterThan(0);
+    expect(error.requestId).toMatch(/\S+/);
+    expect(statusesOf(exchanges, '/partner/v1/disbursement/transfer')).toEqual([409]);
+  });
+
+  test('when the collection example asks and the sandbox approves, then polling sees it completed and the iterator lists it', async () => {
+    const { client } = clientFor(partner);
+    const externalId = `order-${randomUUID()}`;
+
+    const collection = await collect(client, { phone: user.phone, amount: 12.25, currency: 'USD', externalId }, { approveInSandbox: true, pollIntervalMs: 200, waitMaxMs: 20_000 });
+
+    expect(collection).toMatchObject({ externalId, status: 'completed', amount: 12.25, currency: 'USD' });
+    const listed: string[] = [];
+    for await (const item of client.iterateCollections({ externalId })) listed.push(item.referenceId);
+    expect(listed).toEqual([collection.referenceId]);
+  });
+
+  test('when the statement of the run is iterated two movements a page, then it has the funding, the payouts and their fees, and closes at the balance', async () => {
+    const { client, exchanges } = clientFor(partner);
+    const query = { currency: 'USD' as const, from: runStartedAt, to: new Date(Date.now() + 60_000).toISOString() };
+
+    const movements = [];
+    for await (const movement of client.iterateStatement({ ...query, limit: 2 })) movements.push(movement);
+    const firstPage = await client.getStatement({ ...query, limit: 100 });
+    const balance = await client.getBalance();
+    const csv = await client.getStatementCsv({ ...query, limit: 100 });
+
+    expect(movements.map((movement) => movement.type)).toEqual(expect.arrayContaining(['funding', 'disbursement', 'disbursement_fee', 'collection']));
+    expect(statusesOf(exchanges, '/partner/v1/statement').length).toBeGreaterThanOrEqual(Math.ceil(movements.length / 2));
+    expect(firstPage.items).toEqual(movements);
+    expect(firstPage.closingBalance).toBe(balance.USD);
+    expect(movements[movements.length - 1]?.balanceAfter).toBe(balance.USD);
+    expect(csv.split('\n').length).toBeGreaterThan(movements.length);
+    expect(csv).toContain(movements[1]?.referenceId ?? 'no movement');
+  });
+
+  test('when a collection is refused for the user’s balance, then PartnerApiError carries its PKC code, status and operation', async () => {
+    const { client } = clientFor(partner);
+    const poor = await createWalletUser(stack, { currencies: ['USD'] });
+
+    const error = await client.quoteCollection({ phone: poor.phone, amount: 50, currency: 'USD' }).catch((caught: unknown) => caught);
+
+    expect(error).toMatchObject({ name: 'PartnerApiError', code: 'PKC_4001', status: 400, operationId: 'quoteCollection' });
+  });
+
+  test('when the webhook receiver example gets the stack’s signed webhook of an approved collection, then verifyWebhook accepts it, the deliveries iterator lists it delivered and the event log has it under the webhook-id', async () => {
+    const events: WebhookEvent[] = [];
+    const webhookIds: string[] = [];
+    // The partner's URL must exist before onboarding, which reveals the secret the handler needs.
+    let listener: RequestListener | undefined;
+    const server = createServer((req, res) => (listener ? listener(req, res) : res.writeHead(503).end()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      const onboarded = await stack.operator(['onboard', '--name', `SDK webhook partner ${randomUUID().slice(0, 8)}`, '--permissions', 'collection', '--rate-limit', '100000', '--webhook-url', url]);
+      listener = webhookRequestListener({
+        secret: String(onboarded.webhookSecret),
+        onEvent: (event, webhookId) => {
+          events.push(event);
+          webhookIds.push(webhookId);
+        },
+      });
+      const { client } = clientFor({ clientId: String(onboarded.clientId), clientSecret: String(onboarded.clientSecret) });
+
+      const collection = await collect(client, { phone: user.phone, amount: 3, currency: 'USD', externalId: `order-${randomUUID()}` }, { approveInSandbox: true, pollIntervalMs: 200, waitMaxMs: 20_000 });
+      const received = await pollUntil(() => Promise.resolve(events.slice()), (seen) => seen.length > 0, 20_000);
+
+      expect(received).toEqual([expect.objectContaining({ event: 'collection.completed', referenceId: collection.referenceId, status: 'completed', amount: 3 })]);
+      const deliveries = await pollUntil(
+        async () => {
+          const all = [];
+          for await (const delivery of client.iterateWebhookDeliveries({ referenceId: collection.referenceId })) all.push(delivery);
+          return all;
+        },
+        (all) => all.some((delivery) => delivery.status === 'delivered'),
+        10_000,
+      );
+      expect(deliveries).toEqual([expect.objectContaining({ referenceId: collection.referenceId, event: 'collection.completed', status: 'delivered' })]);
+
+      const logged = [];
+      for await (const event of client.iterateEvents({ limit: 1 })) logged.push(event);
+      expect(logged).toEqual([expect.objectContaining({ type: 'collection.completed', deliveryStatus: 'delivered', payload: expect.objectContaining({ referenceId: collection.referenceId }) })]);
+      expect(logged[0]?.eventId).toBe(webhookIds[0]);
+      expect(await client.getEvent(logged[0]?.eventId ?? '')).toEqual(logged[0]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  test('when tokens live 5 seconds and calls go on for longer, then the client renews before expiry and no call is refused', async () => {
+    const { client, exchanges } = clientFor(partner);
+    const balances = [];
+    const runUntil = Date.now() + (tokenTtlSeconds * 2 + 1) * 1000;
+    while (Date.now() < runUntil) {
+      balances.push(await client.getBalance());
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+
+    expect(balances.length).toBeGreaterThan(10);
+    expect(statusesOf(exchanges, '/partner/auth/token').length).toBeGreaterThanOrEqual(3);
+    expect(exchanges.filter((exchange) => exchange.status !== 200)).toEqual([]);
+  });
+
+  test('when the client’s clock runs slow and its token expires under it, then the gateway’s 401 PKC_1003 makes it renew once and the call succeeds', async () => {
+    const startedAt = Date.now();
+    const slowClock = { now: () => startedAt + (Date.now() - startedAt) / 100 };
+    const { client, exchanges } = clientFor(partner, { clock: slowClock });
+    await client.getBalance();
+    await new Promise((resolve) => setTimeout(resolve, (tokenTtlSeconds + 1) * 1000));
+
+    const balance = await client.getBalance();
+
+    expect(balance).toEqual(expect.objectContaining({ USD: expect.any(Number) }));
+    expect(statusesOf(exchanges, '/partner/v1/balance')).toEqual([200, 401, 200]);
+    expect(statusesOf(exchanges, '/partner/auth/token')).toEqual([200, 200]);
+  });
+
+  test('when a partner limited to 3 requests a minute transfers after using them, then the SDK waits out the 429’s Retry-After and the transfer happens once', async () => {
+    const limited = await onboardPartner(stack, { rateLimitPerMinute: 3 });
+    await fundPartner(stack, limited.partnerId, 'USD', '1000.00');
+    const { client, exchanges } = clientFor(limited, { retry: { retryAfterMaxMs: 90_000 } });
+    const before = await moneySnapshot(stack, limited.partnerId, user);
+    const quote = await client.quoteDisbursement({ phone: user.localPhone, amount: 7, currency: 'USD' });
+    await client.getBalance();
+    await client.getBalance();
+
+    const transfer = await client.transferDisbursement({ quoteId: quote.quoteId, externalId: `payout-${randomUUID()}` });
+
+    expect(transfer).toMatchObject({ status: 'completed', amount: 7 });
+    expect(statusesOf(exchanges, '/partner/v1/disbursement/transfer')).toEqual([429, 200]);
+    const after = await moneySnapshot(stack, limited.partnerId, user);
+    expect(before.partnerCents - after.partnerCents).toBe(centsOfApiAmount(transfer.totalDebit));
+    expect(after.userCents - before.userCents).toBe(700n);
+  }, 150_000);
+
+  test('when a refused request’s Retry-After is longer than the client will wait, then the call fails at once with PKC_7001 and retryAfter', async () => {
+    const limited = await onboardPartner(stack, { rateLimitPerMinute: 1 });
+    const { client, exchanges } = clientFor(limited, { retry: { retryAfterMaxMs: 5_000 } });
+    await client.getBalance();
+
+    const error = await client.getBalance().catch((caught: unknown) => caught);
+
+    expect(error).toMatchObject({ code: 'PKC_7001', status: 429, attempts: 1 });
+    expect((error as PartnerApiError).retryAfter).toBeGreaterThan(5);
+    expect(statusesOf(exchanges, '/partner/v1/balance')).toEqual([200, 429]);
+  });
+});

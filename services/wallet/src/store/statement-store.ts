@@ -69,7 +69,9 @@ export async function readStatementPage(db: Queryable, window: StatementWindow):
           WHERE s.account_id = a.account_id AND (s.posted_at, s.line_id) >= ($5::timestamptz, $6::bigint) AND s.posted_at < $4
           ORDER BY s.posted_at, s.line_id LIMIT $7
        ) l ON true
-       LEFT JOIN transfers t ON t.transfer_id = l.transfer_id
+       -- LIMIT 1 keeps this a lookup by primary key per line: without it the generic plan (LIMIT $7
+       -- unknown) may hash-join the whole transfers table (EXPLAIN in decision 0050).
+       LEFT JOIN LATERAL (SELECT t.* FROM transfers t WHERE t.transfer_id = l.transfer_id LIMIT 1) t ON true
       ORDER BY l.posted_at, l.line_id`,
     [window.partnerId, window.currency, window.from, window.until, window.startPostedAtExact, window.startLineId.toString(), window.lineCountMax],
   );

@@ -279,6 +279,9 @@ function printSummary(settings: Settings, local: LocalStack, facts: SandboxFacts
   log(`  CA certificate ${facts.caCertFile}`);
   log(`  Webhook secret ${String(facts.webhookSecret)}`);
   log('');
+  log(`API reference  ${facts.baseUrl}/docs (in a browser: trust the CA certificate above, or accept the self-signed certificate once)`);
+  log(`Contract       ${facts.baseUrl}/openapi.json, Postman collection ${facts.baseUrl}/postman.json; TypeScript SDK in sdk/ (sdk/README.md)`);
+  log('');
   if (webhookReceiverActive(settings)) {
     const where = settings.logOutput === 'files' ? relative(settings, path.join(settings.files.logs, 'webhook-receiver.log')) : 'this console (webhook-receiver lines)';
     log(`Webhooks: the sandbox partner's deliveries go to ${settings.webhookReceiver.url}`);

@@ -1,6 +1,6 @@
 /**
- * Send money to a wallet user: quote, then transfer with your own externalId, and know what
- * happened even when the network fails. Run: PWA_BASE_URL=… PWA_CLIENT_ID=… PWA_CLIENT_SECRET=…
+ * Send money to a wallet user: quote, then transfer with your own externalId (client.disburse),
+ * and know what happened even when the network fails. Run: PWA_BASE_URL=… PWA_CLIENT_ID=… PWA_CLIENT_SECRET=…
  * node disbursement.js 0770123456 25.50 USD order-1001 (after compiling with tsc).
  */
 import { randomUUID } from 'node:crypto';
@@ -23,8 +23,8 @@ export type PayOutResult =
 
 export async function payOut(client: PartnerApiClient, order: PayOut): Promise<PayOutResult> {
   try {
-    const quote = await client.quoteDisbursement({ phone: order.phone, amount: order.amount, currency: order.currency });
-    const transfer = await client.transferDisbursement({ quoteId: quote.quoteId, externalId: order.externalId, ...(order.note === undefined ? {} : { note: order.note }) });
+    // Quote, then transfer; if the server's budget runs out (504 PKC_7004, nothing posted) it quotes again and resends the externalId.
+    const transfer = await client.disburse(order);
     return { outcome: 'completed', referenceId: transfer.referenceId, transactionId: transfer.transactionId, totalDebit: transfer.totalDebit };
   } catch (error) {
     if (!isPartnerApiError(error)) throw error;

@@ -71,6 +71,16 @@ export type ListOperationId = {
 export type ItemOf<Id extends ListOperationId> = AnswerOf<Id> extends { items: (infer Item)[] } ? Item : never;
 type ListQuery<Id extends ListOperationId> = Omit<QueryOf<Id>, 'cursor'>;
 
+/** What disburse() pays: the quote's fields and the transfer's. */
+export interface DisburseOrder {
+  phone: BodyOf<'quoteDisbursement'>['phone'];
+  amount: BodyOf<'quoteDisbursement'>['amount'];
+  currency: BodyOf<'quoteDisbursement'>['currency'];
+  /** Yours, unique per payout: kept across the attempts. */
+  externalId: BodyOf<'transferDisbursement'>['externalId'];
+  note?: BodyOf<'transferDisbursement'>['note'];
+}
+
 const sdkVersion = '0.1.0';
 /** Connection errors that happen before a byte of the request is sent: repeating them is always safe. */
 const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -184,13 +194,33 @@ export class PartnerApiClient {
   }
 
   /**
-   * Moves money. Timeout 30 s by default. Retried on 429 PKC_7001 and on 504 PKC_7004 (nothing was
-   * posted; the same quoteId and externalId are sent again); never after a timeout, a lost
-   * connection or a 5xx that may hide a completed transfer (then `error.outcomeUnknown` is true:
-   * look it up with listDisbursements({ externalId })).
+   * Moves money. Timeout 30 s by default. Retried only on 429 PKC_7001 (refused before any service
+   * saw it); never after a timeout, a lost connection or a 5xx that may hide a completed transfer
+   * (then `error.outcomeUnknown` is true: look it up with listDisbursements({ externalId })). A 504
+   * PKC_7004 (nothing was posted) is not resent with the same quoteId: the attempt spent the quote.
+   * `disburse()` re-quotes and sends the same externalId again.
    */
   transferDisbursement(body: BodyOf<'transferDisbursement'>, options?: CallOptions): Promise<AnswerOf<'transferDisbursement'>> {
     return this.call('transferDisbursement', { body }, options);
+  }
+
+  /**
+   * Quote and transfer in one call, with your externalId. When the server's 25-second budget runs
+   * out (504 PKC_7004: nothing was posted, the externalId is free again, the quote is spent) it
+   * gets a new quote and sends the same externalId again, up to `budgetAttemptsMax` transfers
+   * (default 3), waiting between them as between retries. Every other refusal is thrown as is.
+   */
+  async disburse(order: DisburseOrder, options: CallOptions & { budgetAttemptsMax?: number } = {}): Promise<AnswerOf<'transferDisbursement'>> {
+    const budgetAttemptsMax = options.budgetAttemptsMax ?? 3;
+    for (let attempt = 1; ; attempt += 1) {
+      const quote = await this.quoteDisbursement({ phone: order.phone, amount: order.amount, currency: order.currency }, options);
+      try {
+        return await this.transferDisbursement({ quoteId: quote.quoteId, externalId: order.externalId, ...(order.note === undefined ? {} : { note: order.note }) }, options);
+      } catch (error) {
+        if (!(error instanceof PartnerApiError) || error.code !== 'PKC_7004' || attempt >= budgetAttemptsMax) throw error;
+        await this.clock.sleep(retryDelayMs(attempt + 1, undefined, this.retry, () => this.clock.random()) ?? 0, options.signal);
+      }
+    }
   }
 
   getDisbursement(referenceId: PathOf<'getDisbursement'>['referenceId'], options?: CallOptions): Promise<AnswerOf<'getDisbursement'>> {

@@ -37,7 +37,7 @@ export interface PartnerApiErrorDetails {
   /**
    * true when the request may have reached the server and the SDK cannot know whether it acted:
    * a money call that timed out or lost its connection, or answered 500/502/503/504 without
-   * PKC_7004. Look the transaction up (listDisbursements / listCollections with your externalId)
+   * PKC_7004 (which says nothing was posted). Look the transaction up (listDisbursements / listCollections with your externalId)
    * before sending it again.
    */
   outcomeUnknown: boolean;

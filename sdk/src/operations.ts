@@ -12,8 +12,10 @@ export type OperationId = Exclude<keyof operations, `on${string}`>;
  *   429, 500, 502, 503, 504, network errors and timeouts.
  * - `money`: it can start or complete a money movement (a collection request, a sandbox decision);
  *   retried only on 429 PKC_7001, which the gateway answers before the request reaches any service.
- * - `transfer`: a disbursement transfer; as `money`, and also on 504 PKC_7004 (the server's budget
- *   ran out, nothing was posted, the same externalId and quoteId may be sent again, as the spec says).
+ * - `transfer`: a disbursement transfer; retried as `money`, with its own timeout (30 s). A 504
+ *   PKC_7004 is not resent as is: the timed-out attempt spent its quote (services/disbursements
+ *   consumes the quote first, "it stays used whatever happens next"), so the same body could only
+ *   earn 400 PKC_5002. `disburse()` gets a new quote and sends the same externalId again instead.
  */
 export type RetryClass = 'safe' | 'money' | 'transfer';
 

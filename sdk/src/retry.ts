@@ -21,15 +21,14 @@ export type AttemptOutcome =
 
 /**
  * Whether an outcome may be retried for a call of that class, by what a repeat could do. Only
- * answers that prove nothing happened are retried on calls that can move money: 429 PKC_7001 (the
- * gateway's rate limit refuses before forwarding) and, for a transfer, 504 PKC_7004 (the server's
- * budget ran out and nothing was posted). A timeout, a lost connection, a 500 or a 503 on a money
- * call may hide a completed movement, so it is never repeated.
+ * the answer that proves nothing happened is retried on calls that can move money: 429 PKC_7001
+ * (the gateway's rate limit refuses before forwarding). A timeout, a lost connection, a 500 or a 503 on a money
+ * call may hide a completed movement, so it is never repeated. (A transfer's 504 PKC_7004 is
+ * retried one level up, by PartnerApiClient.disburse, with a new quote: its quote is spent.)
  */
 export function isRetryable(retryClass: RetryClass, outcome: AttemptOutcome): boolean {
   if (outcome.kind === 'no-answer') return retryClass === 'safe' || !outcome.sent;
   if (outcome.status === 429) return outcome.code === 'PKC_7001' || (retryClass === 'safe' && outcome.code === undefined);
-  if (retryClass === 'transfer' && outcome.status === 504 && outcome.code === 'PKC_7004') return true;
   if (retryClass !== 'safe') return false;
   return outcome.status === 500 || outcome.status === 502 || outcome.status === 503 || outcome.status === 504;
 }

@@ -219,12 +219,42 @@ describe('retries', () => {
     expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(2);
   });
 
-  test('when a transfer is answered 504 PKC_7004, then the same quoteId and externalId are sent again', async () => {
+  test('when a transfer is answered 504 PKC_7004, then transferDisbursement does not send the spent quote again and says nothing was posted', async () => {
     const api = new FakeApi().script('/partner/v1/disbursement/transfer', refusal(504, 'PKC_7004'), ok(transferred));
     const client = clientOf(api);
 
-    await expect(client.transferDisbursement(transferBody)).resolves.toEqual(transferred);
-    expect(api.sentTo('/partner/v1/disbursement/transfer').map((request) => request.body)).toEqual([transferBody, transferBody]);
+    const error = await refusalOf(client.transferDisbursement(transferBody));
+
+    expect({ code: error.code, status: error.status, outcomeUnknown: error.outcomeUnknown }).toEqual({ code: 'PKC_7004', status: 504, outcomeUnknown: false });
+    expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(1);
+  });
+
+  test('when disburse meets 504 PKC_7004, then it gets a new quote and sends the same externalId with it', async () => {
+    const secondQuoteId = '7a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d';
+    const api = new FakeApi()
+      .script('/partner/v1/disbursement/quote', ok({ quoteId }), ok({ quoteId: secondQuoteId }))
+      .script('/partner/v1/disbursement/transfer', refusal(504, 'PKC_7004'), ok(transferred));
+    const client = clientOf(api);
+
+    await expect(client.disburse({ phone: '0770000001', amount: 10, currency: 'USD', externalId: 'payout-1', note: 'n' })).resolves.toEqual(transferred);
+    expect(api.sentTo('/partner/v1/disbursement/transfer').map((request) => request.body)).toEqual([
+      { quoteId, externalId: 'payout-1', note: 'n' },
+      { quoteId: secondQuoteId, externalId: 'payout-1', note: 'n' },
+    ]);
+  });
+
+  test('when every transfer of disburse runs out of budget, then it stops after budgetAttemptsMax with PKC_7004; other refusals stop it at once', async () => {
+    const api = new FakeApi().script('/partner/v1/disbursement/quote', ok({ quoteId })).script('/partner/v1/disbursement/transfer', refusal(504, 'PKC_7004'));
+    const client = clientOf(api);
+    const refusedApi = new FakeApi().script('/partner/v1/disbursement/quote', ok({ quoteId })).script('/partner/v1/disbursement/transfer', refusal(400, 'PKC_4002'));
+
+    const error = await refusalOf(client.disburse({ phone: '0770000001', amount: 10, currency: 'USD', externalId: 'payout-1' }, { budgetAttemptsMax: 2 }));
+    const refused = await refusalOf(clientOf(refusedApi).disburse({ phone: '0770000001', amount: 10, currency: 'USD', externalId: 'payout-2' }));
+
+    expect(error.code).toBe('PKC_7004');
+    expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(2);
+    expect(refused.code).toBe('PKC_4002');
+    expect(refusedApi.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(1);
   });
 
   test('when a collection request is answered 504 PKC_7004, then it is not retried (only transfers are)', async () => {

@@ -214,6 +214,43 @@ describe('the SDK against the stack', () => {
     }
   });
 
+  test('when the server’s budget runs out (504 PKC_7004), then transferDisbursement does not resend the spent quote, disburse re-quotes with the same externalId, and the money moves once', async () => {
+    // A wallet whose postings stall 3 s before claiming the transfer id, behind a disbursements
+    // process with a 1 s budget and a gateway of its own: every transfer through it ends in PKC_7004.
+    const lateWallet = await stack.startExtraService('wallet', { WALLET_POST_DELAY_MS: '3000', WALLET_POST_DELAY_POINT: 'before_claim' });
+    const lateDisbursements = await stack.startExtraService('disbursements', { WALLET_URL: lateWallet.url, DISBURSEMENT_BUDGET_MS: '1000' });
+    const lateGateway = await stack.startExtraGateway({ DISBURSEMENTS_URL: lateDisbursements.url });
+    try {
+      const late = clientFor(partner, { baseUrl: lateGateway.baseUrl });
+      const before = await moneySnapshot(stack, partner.partnerId, user);
+      const externalId = `payout-${randomUUID()}`;
+      const quote = await late.client.quoteDisbursement({ phone: user.localPhone, amount: 9, currency: 'USD' });
+
+      const timedOut = await late.client.transferDisbursement({ quoteId: quote.quoteId, externalId }).catch((caught: unknown) => caught);
+      const sameQuoteAgain = await late.client.transferDisbursement({ quoteId: quote.quoteId, externalId }).catch((caught: unknown) => caught);
+      const disburseThroughLate = await late.client.disburse({ phone: user.localPhone, amount: 9, currency: 'USD', externalId }, { budgetAttemptsMax: 2 }).catch((caught: unknown) => caught);
+
+      expect(timedOut).toMatchObject({ code: 'PKC_7004', status: 504, outcomeUnknown: false, attempts: 1 });
+      expect(sameQuoteAgain).toMatchObject({ code: 'PKC_5002', status: 400 });
+      expect(disburseThroughLate).toMatchObject({ code: 'PKC_7004' });
+      expect(statusesOf(late.exchanges, '/partner/v1/disbursement/transfer')).toEqual([504, 400, 504, 504]);
+      expect(statusesOf(late.exchanges, '/partner/v1/disbursement/quote')).toEqual([200, 200, 200]);
+
+      const { client } = clientFor(partner);
+      const transfer = await client.disburse({ phone: user.localPhone, amount: 9, currency: 'USD', externalId });
+      // The stalled postings resume 3 s after they began and must find their transfer ids cancelled.
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      const after = await moneySnapshot(stack, partner.partnerId, user);
+      expect(transfer).toMatchObject({ status: 'completed', amount: 9 });
+      expect(after.userCents - before.userCents).toBe(900n);
+      expect(before.partnerCents - after.partnerCents).toBe(centsOfApiAmount(transfer.totalDebit));
+    } finally {
+      await lateGateway.stop();
+      await lateDisbursements.stop();
+      await lateWallet.stop();
+    }
+  });
+
   test('when tokens live 5 seconds and calls go on for longer, then the client renews before expiry and no call is refused', async () => {
     const { client, exchanges } = clientFor(partner);
     const balances = [];

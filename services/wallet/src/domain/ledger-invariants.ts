@@ -8,8 +8,9 @@ import type { Currency } from '@pwa/money';
  *   posting_has_entries     every posted transfer has entries
  *   not_negative            no account but the funding account is below zero
  *   currency_sums_to_zero   all balances of a currency together are zero
+ *   statement_matches_balance  every partner account's last statement line holds its balance (decision 0050)
  */
-export type InvariantName = 'balance_equals_entries' | 'posting_balanced' | 'posting_has_entries' | 'not_negative' | 'currency_sums_to_zero';
+export type InvariantName = 'balance_equals_entries' | 'posting_balanced' | 'posting_has_entries' | 'not_negative' | 'currency_sums_to_zero' | 'statement_matches_balance';
 
 export interface CurrencyTotals {
   currency: Currency;
@@ -25,6 +26,8 @@ export interface InvariantFacts {
   unbalancedPostings: { transferId: string; currency: Currency; sumMinor: bigint }[];
   postingsWithoutEntries: { transferId: string }[];
   negativeAccounts: { accountId: string; kind: string; currency: Currency; balanceMinor: bigint }[];
+  /** Partner accounts whose last statement line (or zero without one) is not their balance. */
+  statementsOutOfStep: { accountId: string; currency: Currency; balanceMinor: bigint; lastLineBalanceMinor: bigint }[];
 }
 
 export interface InvariantProblem {
@@ -61,6 +64,10 @@ export function invariantReport(facts: InvariantFacts): InvariantReport {
     ...facts.negativeAccounts.map((account) => ({
       invariant: 'not_negative' as const,
       message: `${account.kind} account ${account.accountId} (${account.currency}) is at ${account.balanceMinor}`,
+    })),
+    ...facts.statementsOutOfStep.map((account) => ({
+      invariant: 'statement_matches_balance' as const,
+      message: `partner account ${account.accountId} (${account.currency}) stores ${account.balanceMinor} but its last statement line says ${account.lastLineBalanceMinor}`,
     })),
     ...facts.currencies
       .filter((totals) => totals.balancesSumMinor !== 0n)

@@ -38,7 +38,21 @@ export async function loadInvariantFacts(db: Queryable): Promise<InvariantFacts>
     `SELECT account_id, kind, currency, balance_minor FROM ledger_accounts
       WHERE kind <> 'funding' AND balance_minor < 0 ORDER BY account_id LIMIT ${offendersMax}`,
   );
+  const statements = await db.query<{ account_id: string; currency: Currency; balance_minor: string; last_line_minor: string }>(
+    `SELECT a.account_id, a.currency, a.balance_minor, coalesce(l.balance_after_minor, 0)::text AS last_line_minor
+       FROM ledger_accounts a
+       LEFT JOIN LATERAL (SELECT s.balance_after_minor FROM partner_statement_lines s WHERE s.account_id = a.account_id
+                           ORDER BY s.posted_at DESC, s.line_id DESC LIMIT 1) l ON true
+      WHERE a.kind = 'partner' AND a.balance_minor <> coalesce(l.balance_after_minor, 0)
+      ORDER BY a.account_id LIMIT ${offendersMax}`,
+  );
   return {
+    statementsOutOfStep: statements.rows.map((row) => ({
+      accountId: row.account_id,
+      currency: row.currency,
+      balanceMinor: minorFromDatabase(row.balance_minor),
+      lastLineBalanceMinor: minorFromDatabase(row.last_line_minor),
+    })),
     currencies: totals.rows.map((row) => ({
       currency: row.currency,
       balancesSumMinor: minorFromDatabase(row.balances_sum),

@@ -148,6 +148,16 @@ describe('GET /partner/v1/statement', () => {
     }
   });
 
+  it('when a statement line is written, changed or deleted by SQL directly, then the database refuses it', async () => {
+    await partnerWithThreeTransfers();
+    const line = (await harness.sql.query<{ line_id: string; account_id: string; entry_id: string; transfer_id: string }>('SELECT line_id, account_id, entry_id, transfer_id FROM partner_statement_lines LIMIT 1')).rows[0];
+    await expect(
+      harness.sql.query('INSERT INTO partner_statement_lines (account_id, entry_id, transfer_id, amount_minor, balance_after_minor) VALUES ($1, $2, $3, 1, 1)', [line?.account_id, line?.entry_id, line?.transfer_id]),
+    ).rejects.toThrow(/written only by the ledger entries trigger/);
+    await expect(harness.sql.query('UPDATE partner_statement_lines SET balance_after_minor = 0 WHERE line_id = $1', [line?.line_id])).rejects.toThrow(/append-only/);
+    await expect(harness.sql.query('DELETE FROM partner_statement_lines WHERE line_id = $1', [line?.line_id])).rejects.toThrow(/append-only/);
+  });
+
   it('when the ledger is read directly, then every partner account’s last statement line holds its balance', async () => {
     await partnerWithThreeTransfers();
     const drift = await harness.sql.query(

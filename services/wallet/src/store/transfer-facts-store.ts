@@ -185,11 +185,15 @@ export async function readPostingFactsAndLockAccounts(
 ): Promise<PostingFacts> {
   const result = await client.query<PostingFactsRow>(
     `WITH locked AS (
+       -- The ids come from an InitPlan (= ANY (ARRAY(...))), run once before the locking scan, so
+       -- that scan reads ledger_accounts alone: a row another posting moved while this one waited
+       -- is re-read in its newest version and kept. Joined to a subquery over the same table
+       -- (IN (...)), some plans dropped that row on the recheck, and the partner's balance read 0.
        SELECT account_id, balance_minor FROM ledger_accounts
-        WHERE account_id IN (
+        WHERE account_id = ANY (ARRAY(
           SELECT w.account_id FROM wallets w WHERE w.user_id = $2 AND w.currency = $4
           UNION ALL
-          SELECT p.account_id FROM ledger_accounts p WHERE p.kind = 'partner' AND p.partner_id = $3 AND p.currency = $4)
+          SELECT p.account_id FROM ledger_accounts p WHERE p.kind = 'partner' AND p.partner_id = $3 AND p.currency = $4))
         ORDER BY account_id
         FOR UPDATE
      ), balances AS (

@@ -84,6 +84,22 @@ describe('concurrent postings', () => {
     expect(await balanceOfPartner(harness, partnerId, 'LRD')).toBe(0n);
   });
 
+  it('when many affordable disbursements of one partner to different users arrive at once, then every one posts (the partner account, locked after another posting moved it, is still read)', async () => {
+    const partnerId = await createTestPartner(harness, { USD: 1_000_000n });
+    const users = await Promise.all(Array.from({ length: 24 }, () => createTestUser(harness)));
+
+    for (let round = 0; round < 3; round += 1) {
+      const answers = await Promise.all(
+        users.map((user) =>
+          postJson(transfersUrl(), transferBody({ type: 'disbursement', partnerId, phone: user.phone, currency: 'USD', amountMinor: '100', feeMinor: '1' })),
+        ),
+      );
+      expect(outcomes(answers)).toEqual({ posted: 24 });
+    }
+    expect(await balanceOfPartner(harness, partnerId, 'USD')).toBe(1_000_000n - 3n * 24n * 101n);
+    for (const user of users) expect(await balanceOfWallet(harness, user.phone, 'USD')).toBe(300n);
+  });
+
   it('when concurrent collections from different partners together exceed a daily count, then exactly the allowed number post', async () => {
     await setLimit(harness.pool, { tier: 'Platinum', transactionType: 'collection', currency: 'LRD' }, { perDayCountMax: 3, perHourCountMax: 3 });
     const user = await createTestUser(harness, { tier: 'Platinum', balances: { LRD: 1_000_000n } });

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -68,5 +69,40 @@ describe('the built package', () => {
     const outside = [...specifiers].filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'));
     expect(outside).toEqual([]);
     expect(specifiers).toContain('node:crypto');
+  });
+  test('when a TypeScript project with module node16 imports it from an .mts file and requires it from a .cts file, then each finds its own declarations and both type-check strictly', () => {
+    const consumer = mkdtempSync(path.join(os.tmpdir(), 'sdk-consumer-'));
+    try {
+      mkdirSync(path.join(consumer, 'node_modules/@partner-wallet'), { recursive: true });
+      symlinkSync(sdkRoot, path.join(consumer, 'node_modules/@partner-wallet/sdk'));
+      symlinkSync(path.join(repoRoot, 'node_modules/@types'), path.join(consumer, 'node_modules/@types'));
+      writeFileSync(
+        path.join(consumer, 'esm.mts'),
+        [
+          "import { PartnerApiClient, isPartnerApiError, type AnswerOf } from '@partner-wallet/sdk';",
+          "const client = new PartnerApiClient({ baseUrl: 'https://example.test/api/v1', clientId: 'a', clientSecret: 'b' });",
+          "export async function usd(): Promise<AnswerOf<'getBalance'>['USD']> {",
+          '  try { return (await client.getBalance()).USD; } catch (error) { if (isPartnerApiError(error)) return error.status; throw error; }',
+          '}',
+        ].join('\n'),
+      );
+      writeFileSync(
+        path.join(consumer, 'cjs.cts'),
+        [
+          "import sdk = require('@partner-wallet/sdk');",
+          "const client = new sdk.PartnerApiClient({ baseUrl: 'https://example.test/api/v1', clientId: 'a', clientSecret: 'b' });",
+          'export const send = (quoteId: string, externalId: string): Promise<string> => client.transferDisbursement({ quoteId, externalId }).then((transfer) => transfer.referenceId);',
+        ].join('\n'),
+      );
+      const compilerOptions = { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, noEmit: true, types: ['node'], skipLibCheck: false };
+      writeFileSync(path.join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['esm.mts', 'cjs.cts'] }));
+
+      const trace = runNode([path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', consumer, '--traceResolution']);
+
+      expect(trace).toContain(`'@partner-wallet/sdk' was successfully resolved to '${path.join(sdkRoot, 'dist/esm/index.d.ts')}'`);
+      expect(trace).toContain(`'@partner-wallet/sdk' was successfully resolved to '${path.join(sdkRoot, 'dist/cjs/index.d.ts')}'`);
+    } finally {
+      rmSync(consumer, { recursive: true, force: true });
+    }
   });
 });

@@ -32,7 +32,7 @@ export interface PartnerApiErrorDetails {
   requestId?: string;
   /** Seconds, from Retry-After (429). */
   retryAfter?: number;
-  /** How many requests this call sent. */
+  /** How many attempts this call made (the one resend after renewing an expired token is not counted). */
   attempts: number;
   /**
    * true when the request may have reached the server and the SDK cannot know whether it acted:

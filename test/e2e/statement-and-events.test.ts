@@ -120,7 +120,7 @@ describe('statement and events', () => {
       for (const page of pages) expect([page.openingBalance, page.closingBalance]).toEqual([whole.openingBalance, whole.closingBalance]);
     });
 
-    test('when the CSV form is asked for (format=csv), then it holds the JSON page’s rows as RFC 4180 lines, with the balances in headers', async () => {
+    test('when the CSV form is asked for (format=csv, or Accept: text/csv through the gateway), then it holds the JSON page’s rows as RFC 4180 lines, with the balances in headers', async () => {
       const partner = await onboard();
       await fundPartner(stack, partner.partnerId, 'USD', '100.00');
       await disburse(partner, 10, 'payout,"quoted"');
@@ -137,6 +137,10 @@ describe('statement and events', () => {
         '',
       ].join('\r\n');
       expect(csv.text).toBe(expected);
+      // The same page asked for by content negotiation: the gateway passes Accept on for this route.
+      const negotiated = await stack.client.get(`/partner/v1/statement?${new URLSearchParams(query).toString()}`, { bearer: partner.token, headers: { accept: 'text/csv' } });
+      expect([negotiated.status, negotiated.headers['content-type'], negotiated.text]).toEqual([200, csv.headers['content-type'], expected]);
+      expect(negotiated.headers['x-closing-balance']).toBe(String(json.closingBalance));
     });
 
     test.each([

@@ -24,6 +24,8 @@ export interface RouteDefinition {
   sandboxOnly?: boolean;
   /** Besides JSON, the body may be a form (application/x-www-form-urlencoded): the token endpoint, as RFC 6749 §4.4 has it. */
   acceptsFormBody?: boolean;
+  /** The answer comes in more than one media type (the statement: JSON or CSV), so the client's Accept is passed on; other routes always ask for JSON. */
+  negotiatesMediaType?: boolean;
 }
 
 /** The one route table of the public API. A path not listed here is never forwarded anywhere. */
@@ -45,7 +47,7 @@ export const routeTable: readonly RouteDefinition[] = [
   { method: 'POST', pathTemplate: '/partner/v1/webhooks/deliveries/:deliveryId/redeliver', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/webhooks/redeliver', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   // Additions for reconciliation (issue 18): the statement from the ledger and the events list; any active partner.
-  { method: 'GET', pathTemplate: '/partner/v1/statement', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
+  { method: 'GET', pathTemplate: '/partner/v1/statement', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard', negotiatesMediaType: true },
   { method: 'GET', pathTemplate: '/partner/v1/events', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   { method: 'GET', pathTemplate: '/partner/v1/events/:eventId', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/approve', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },

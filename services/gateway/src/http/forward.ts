@@ -5,7 +5,7 @@ import type { Logger } from '@pwa/logging';
 import { currentTraceparent } from '@pwa/telemetry';
 import { admitTokenRequestForClient, recordTokenOutcome, tokenRequestNotNow, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
 import { clientIdOfTokenRequest } from '../domain/credential-stuffing';
-import type { TimeoutClass, UpstreamName } from '../domain/routes';
+import type { RouteDefinition, TimeoutClass, UpstreamName } from '../domain/routes';
 import { isBreakerRefusal, type UpstreamBreaker } from '../upstream/circuit-breakers';
 import { isUpstreamTransportError, type UpstreamRequest, type UpstreamResponse } from '../upstream/upstream-client';
 import { contextOf } from './request-context';
@@ -94,9 +94,19 @@ async function send(breaker: UpstreamBreaker, request: UpstreamRequest, unavaila
  * one client credential passed on is the token endpoint's `Authorization` (client_secret_basic):
  * auth is the one to check it. A bearer route's token stays at the gateway.
  */
+/** Longer Accept headers are not a media-type choice any route offers; they are cut, never relayed whole. */
+const acceptLengthMax = 256;
+
+/** JSON, except where the route's answer comes in more than one media type: there the client's Accept chooses. */
+function acceptFor(req: Request, route: RouteDefinition | undefined): string {
+  const accept = req.header('accept');
+  if (route?.negotiatesMediaType !== true || accept === undefined || accept.trim() === '') return 'application/json';
+  return accept.slice(0, acceptLengthMax);
+}
+
 function upstreamHeadersOf(req: Request, res: Response): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestIdOf(res) };
   const { route, admission } = contextOf(res);
+  const headers: Record<string, string> = { accept: acceptFor(req, route), 'x-request-id': requestIdOf(res) };
   const authorization = req.header('authorization');
   if (route?.authentication === 'none' && authorization !== undefined) headers.authorization = authorization;
   const partner = admission?.partner;

@@ -10,3 +10,4 @@ export {
   type SuccessEnvelope,
 } from './pkc-error';
 export { echoInput, echoedInputLengthMax } from './echo';
+export { invalidParametersError, invalidParametersErrorOf, type ParameterIssue } from './invalid-parameters';

@@ -1,7 +1,7 @@
 import { decodePageCursor, pageOfRows, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import { statusView } from '../domain/collection-views';
-import { invalidParametersError, invalidQueryError } from '../domain/list-query';
+import { invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
 import { listPartnerCollections, type CollectionListPosition } from '../store/collection-list-store';
 import type { CollectionsDependencies } from './dependencies';
 
@@ -19,7 +19,7 @@ const positionSchema: z.ZodType<CollectionListPosition> = z.strictObject({
  */
 export async function listCollections(dependencies: CollectionsDependencies, partnerId: string, query: unknown): Promise<Page<Record<string, unknown>>> {
   const parsed = publicApi.collectionListQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidQueryError(parsed.error.issues);
+  if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues);
   const { limit, cursor, ...filters } = parsed.data;
   const scope: PageCursorScope = { partnerId, list: 'collections', filters };
   const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, positionSchema);

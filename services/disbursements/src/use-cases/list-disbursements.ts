@@ -2,7 +2,7 @@ import { decodePageCursor, pageOfRows, publicApi, type Page, type PageCursorScop
 import { z } from '@pwa/config';
 import type { Pool } from '@pwa/db';
 import { statusView, type StatusView } from '../domain/disbursement';
-import { invalidParametersError, invalidQueryError } from '../domain/list-query';
+import { invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
 import { listPartnerDisbursements, type DisbursementListPosition } from '../store/disbursement-list-store';
 
 /** What a cursor of this list carries: the last row's created_at (microseconds, UTC) and id. */
@@ -19,7 +19,7 @@ const positionSchema: z.ZodType<DisbursementListPosition> = z.strictObject({
  */
 export async function listDisbursements(pool: Pool, partnerId: string, query: unknown): Promise<Page<StatusView>> {
   const parsed = publicApi.disbursementListQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidQueryError(parsed.error.issues);
+  if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues);
   const { limit, cursor, ...filters } = parsed.data;
   const scope: PageCursorScope = { partnerId, list: 'disbursements', filters };
   const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, positionSchema);

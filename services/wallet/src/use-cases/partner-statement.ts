@@ -10,7 +10,7 @@ import {
   type PublicStatementPage,
 } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
-import { PkcError, echoInput } from '@pwa/errors';
+import { invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
 import { toApiAmount, type MinorUnits } from '@pwa/money';
 import { isAfter, movementsOfLine, type MovementPosition, type StatementMovement } from '../domain/statement-lines';
 import { csvOf } from '../domain/statement-csv';
@@ -38,21 +38,16 @@ export interface StatementAnswer {
   csv(): string;
 }
 
-/** A query that does not parse: 400 PKC_2008 naming the parameters, never echoing their values. */
-function badParameters(names: readonly string[]): PkcError {
-  const listed = [...new Set(names)].slice(0, 10).map((name) => echoInput(name));
-  return new PkcError('PKC_2008', `Invalid or missing query parameters: ${listed.join(', ')}`);
-}
 
 function parseQuery(query: unknown) {
   const parsed = statementQuerySchema.safeParse(query);
   if (!parsed.success) {
-    throw badParameters(parsed.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.join('.') || 'query'])));
+    throw invalidParametersErrorOf(parsed.error.issues);
   }
   const from = new Date(parsed.data.from);
   const to = new Date(parsed.data.to);
   // from inclusive, to exclusive: an empty or reversed period, or one longer than the limit, is the caller's mistake.
-  if (to.getTime() <= from.getTime() || to.getTime() - from.getTime() > statementPeriodDaysMax * dayMs) throw badParameters(['to']);
+  if (to.getTime() <= from.getTime() || to.getTime() - from.getTime() > statementPeriodDaysMax * dayMs) throw invalidParametersError(['to']);
   return { ...parsed.data, from, to };
 }
 
@@ -69,7 +64,7 @@ export async function partnerStatement(pool: Pool, partnerId: string, query: unk
     filters: { currency: request.currency, from: request.from.toISOString(), to: request.to.toISOString() },
   };
   const position = request.cursor === undefined ? undefined : decodePageCursor(scope, request.cursor, positionSchema);
-  if (request.cursor !== undefined && (position === undefined || !isWithin(position, request.from, request.to))) throw badParameters(['cursor']);
+  if (request.cursor !== undefined && (position === undefined || !isWithin(position, request.from, request.to))) throw invalidParametersError(['cursor']);
   const until = position !== undefined ? new Date(position.until) : periodEnd(request.from, request.to, await databaseNow(pool));
 
   const read = await readStatementPage(pool, {

@@ -1,5 +1,5 @@
 import { isUuid, webhookDeliveryListQuerySchema, webhookRedeliverRequestSchema } from '@pwa/contracts';
-import { PkcError, echoInput } from '@pwa/errors';
+import { PkcError, invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
 import { z } from '@pwa/config';
 import {
   attemptsOf,
@@ -42,21 +42,6 @@ const redeliverBodySchema = webhookRedeliverRequestSchema;
 
 const cursorSchema = z.object({ createdAt: z.iso.datetime(), deliveryId: z.uuid() });
 
-/** How many field names one refusal lists at most. */
-const namedFieldsMax = 10;
-
-/**
- * Filters that do not parse are the caller's mistake: PKC_2008, naming the fields (an unknown
- * field by its own name, `foo`, not the object holding it), never echoing values, each name
- * capped by echoInput and at most ten of them.
- */
-function badRequest(error: z.ZodError): PkcError {
-  const names = error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || 'body']));
-  const fields = [...new Set(names)];
-  const listed = fields.slice(0, namedFieldsMax).map((name) => echoInput(name));
-  const more = fields.length > namedFieldsMax ? ` and ${fields.length - namedFieldsMax} more` : '';
-  return new PkcError('PKC_2008', `Invalid or unknown fields: ${listed.join(', ')}${more}`);
-}
 
 /** The partner's deliveries, newest first, with every attempt; `nextCursor` continues the list. */
 export async function listPartnerDeliveries(
@@ -65,7 +50,7 @@ export async function listPartnerDeliveries(
   query: unknown,
 ): Promise<{ deliveries: DeliveryView[]; nextCursor: string | null }> {
   const parsed = listQuerySchema.safeParse(query);
-  if (!parsed.success) throw badRequest(parsed.error);
+  if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues, 'body');
   const filters = parsed.data;
   const after = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor);
   const deliveries = await listDeliveries(dependencies.pool, {
@@ -109,7 +94,7 @@ export async function redeliverFailedDeliveries(
   body: unknown,
 ): Promise<{ redelivered: number; deliveryIds: string[]; more: boolean }> {
   const parsed = redeliverBodySchema.safeParse(body ?? {});
-  if (!parsed.success) throw badRequest(parsed.error);
+  if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues, 'body');
   const max = dependencies.settings.redeliverBatchMax;
   const deliveryIds = await redeliverFailedSince(dependencies.pool, partnerId, new Date(parsed.data.since), max);
   if (deliveryIds.length > 0) dependencies.wakeWorker();
@@ -149,6 +134,6 @@ function decodeCursor(cursor: string): { createdAt: Date; deliveryId: string } {
     const parsed = cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
     return { createdAt: new Date(parsed.createdAt), deliveryId: parsed.deliveryId };
   } catch {
-    throw new PkcError('PKC_2008', 'Invalid or unknown fields: cursor');
+    throw invalidParametersError(['cursor']);
   }
 }

@@ -8,7 +8,7 @@ import {
   type PageCursorScope,
   type PublicPartnerEvent,
 } from '@pwa/contracts';
-import { PkcError, echoInput } from '@pwa/errors';
+import { PkcError, invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
 import { z } from '@pwa/config';
 import { findLoggedEvent, listLoggedEvents, pruneSettledDeliveries, type LoggedEvent } from '../store/event-log-store';
 import type { WebhooksDependencies } from './dependencies';
@@ -22,10 +22,6 @@ export function retentionStart(now: Date): Date {
   return new Date(now.getTime() - partnerEventRetentionDays * dayMs);
 }
 
-function badParameters(names: readonly string[]): PkcError {
-  const listed = [...new Set(names)].slice(0, 10).map((name) => echoInput(name));
-  return new PkcError('PKC_2008', `Invalid or unknown query parameters: ${listed.join(', ')}`);
-}
 
 /** An event as the partner sees it: the body exactly as the webhook carries it, parsed. */
 function eventView(event: LoggedEvent): PublicPartnerEvent {
@@ -45,13 +41,13 @@ function eventView(event: LoggedEvent): PublicPartnerEvent {
 export async function listPartnerEvents(dependencies: WebhooksDependencies, partnerId: string, query: unknown, now = new Date()): Promise<Page<PublicPartnerEvent>> {
   const parsed = partnerEventListQuerySchema.safeParse(query);
   if (!parsed.success) {
-    throw badParameters(parsed.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.join('.') || 'query'])));
+    throw invalidParametersErrorOf(parsed.error.issues);
   }
   const request = parsed.data;
   const since = request.since === undefined ? undefined : new Date(request.since);
   const scope: PageCursorScope = { partnerId, list: 'events', filters: { type: request.type, since: since?.toISOString() } };
   const after = request.cursor === undefined ? undefined : decodePageCursor(scope, request.cursor, positionSchema);
-  if (request.cursor !== undefined && after === undefined) throw badParameters(['cursor']);
+  if (request.cursor !== undefined && after === undefined) throw invalidParametersError(['cursor']);
   const events = await listLoggedEvents(dependencies.pool, {
     partnerId,
     notBefore: retentionStart(now),

@@ -46,6 +46,19 @@ export {
   type DisbursementEventData,
   type DisbursementEvent,
 } from './disbursement-events';
+export {
+  refundEventTypes,
+  refundStatuses,
+  refundReferenceIdPattern,
+  refundEventDataSchema,
+  parseRefundEventData,
+  parseRefundEvent,
+  isRefundEventType,
+  type RefundEventType,
+  type RefundStatus,
+  type RefundEventData,
+  type RefundEvent,
+} from './refund-events';
 export { parseConfirmRequestBody, isUuid, externalIdLengthMax, noteLengthMax, type ConfirmRequestBody } from './confirm-request';
 export * as internal from './internal';
 export {

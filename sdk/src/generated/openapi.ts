@@ -975,6 +975,11 @@ export interface components {
                 completedAt: string;
             };
             /**
+             * @description Only when completed: the sum of the collection’s refunds in progress or completed (0 when none). What is left to refund is amount − refundedAmount.
+             * @example 0
+             */
+            refundedAmount?: number;
+            /**
              * Format: date-time
              * @description An ISO 8601 date-time in UTC (ends in Z).
              * @example 2024-06-10T06:15:02.000Z

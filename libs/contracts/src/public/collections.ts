@@ -69,6 +69,11 @@ export const collectionStatusSchema = z
       })
       .optional()
       .meta({ description: 'Only when completed: the wallet transaction that moved the money.' }),
+    refundedAmount: z
+      .number()
+      .min(0)
+      .optional()
+      .meta({ description: 'Only when completed: the sum of the collection’s refunds in progress or completed (0 when none). What is left to refund is amount − refundedAmount.', example: 0 }),
     expiresAt: instantField,
     createdAt: instantField,
     failureReason: failureReasonSchema.optional(),

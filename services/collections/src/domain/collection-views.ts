@@ -21,6 +21,7 @@ export function confirmView(collection: Collection): Record<string, unknown> {
 /**
  * data of GET /partner/v1/collection/{referenceId}: the spec's fields, plus expiresAt for every
  * status; transactionId (an object) only when completed, since only then did money move;
+ * refundedAmount (the sum of its refunds in progress or completed) only when completed;
  * failureReason (code and partner message) only when failed.
  */
 export function statusView(collection: Collection): Record<string, unknown> {
@@ -36,6 +37,7 @@ export function statusView(collection: Collection): Record<string, unknown> {
     ...(collection.status === 'completed' && collection.transactionId !== null
       ? { transactionId: { transactionId: collection.transactionId, status: 'completed', completedAt: (collection.resolvedAt ?? collection.createdAt).toISOString() } }
       : {}),
+    ...(collection.status === 'completed' ? { refundedAmount: toApiAmount(collection.refundedMinor) } : {}),
     expiresAt: collection.expiresAt.toISOString(),
     createdAt: collection.createdAt.toISOString(),
     ...(failureReason === undefined ? {} : { failureReason }),

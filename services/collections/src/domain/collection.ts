@@ -24,6 +24,8 @@ export interface Collection {
   /** The partner message of the failure (failed only; null on rows that failed before it was stored). */
   failureMessage: string | null;
   postingAttempts: number;
+  /** The sum of the collection's refunds in progress or completed (0 unless completed); never above amountMinor. */
+  refundedMinor: bigint;
 }
 
 export function totalDebitMinorOf(collection: Pick<Collection, 'amountMinor' | 'feeMinor'>): bigint {

@@ -26,6 +26,7 @@ export interface CollectionRow {
   failure_code: string | null;
   failure_message: string | null;
   posting_attempts: number;
+  refunded_minor: string;
 }
 
 export function toCollection(row: CollectionRow): Collection {
@@ -50,6 +51,7 @@ export function toCollection(row: CollectionRow): Collection {
     failureCode: row.failure_code,
     failureMessage: row.failure_message,
     postingAttempts: row.posting_attempts,
+    refundedMinor: minorFromDatabase(row.refunded_minor),
   };
 }
 
@@ -58,7 +60,8 @@ export function columnsOf(alias = ''): string {
   return `${alias}id, ${alias}reference_id, ${alias}partner_id, ${alias}external_id, ${alias}quote_id, ${alias}phone,
     ${alias}recipient_name, ${alias}currency, ${alias}amount_minor::text AS amount_minor, ${alias}fee_minor::text AS fee_minor,
     ${alias}note, ${alias}status, ${alias}expires_at, ${alias}created_at, ${alias}approved_at, ${alias}resolved_at,
-    ${alias}transaction_id, ${alias}failure_code, ${alias}failure_message, ${alias}posting_attempts`;
+    ${alias}transaction_id, ${alias}failure_code, ${alias}failure_message, ${alias}posting_attempts,
+    ${alias}refunded_minor::text AS refunded_minor`;
 }
 const columns = columnsOf();
 

@@ -25,6 +25,7 @@ const pending: Collection = {
   failureCode: null,
   failureMessage: null,
   postingAttempts: 0,
+  refundedMinor: 0n,
 };
 
 const failed: Collection = {

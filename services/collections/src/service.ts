@@ -18,13 +18,15 @@ import type { CollectionsConfig } from './config';
 import { mountAppRoutes } from './http/app-routes';
 import { createCollectionMetrics } from './http/collection-metrics';
 import { mountPartnerRoutes } from './http/partner-routes';
+import { mountRefundRoutes } from './http/refund-routes';
 import { mountSandboxRoutes } from './http/sandbox-routes';
 import { collectionsMigrationsDirectory, collectionsSchema } from './service-paths';
 import { createQuoteConsumer } from './upstream/quotes-client';
 import { createWallet } from './upstream/wallet-client';
 import type { CollectionsDependencies } from './use-cases/dependencies';
 import { sweepExpiredCollections } from './workers/expiry-sweeper';
-import { recoverPendingPostings } from './workers/posting-recovery';
+import { recoverPendingPostings, type RecoverySettings } from './workers/posting-recovery';
+import { recoverPendingRefunds } from './workers/refund-recovery';
 import { resolveTestPhoneCollections } from './workers/sandbox-auto-resolver';
 
 export { collectionsSchema };
@@ -32,7 +34,7 @@ export { collectionsSchema };
 /**
  * Starts collections: migrations, the partner, app and (sandbox only) simulation routes, the
  * quotes and wallet clients with deadline and breaker, the outbox relay, the expiry sweeper, the
- * posting recovery worker and (sandbox only) the test phones' auto-resolver.
+ * posting and refund recovery workers and (sandbox only) the test phones' auto-resolver.
  */
 export async function startCollectionsService(config: Readonly<CollectionsConfig>): Promise<HostedService> {
   const logger = createLogger({ service: 'collections', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
@@ -86,6 +88,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
     hosted = await prepared.listen({
       routes: (app) => {
         mountPartnerRoutes(app, dependencies, metrics);
+        mountRefundRoutes(app, dependencies);
         mountAppRoutes(app, dependencies);
         if (sandbox) mountSandboxRoutes(app, dependencies);
       },
@@ -99,6 +102,12 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
     throw error;
   }
   const relay = startServiceOutboxRelay({ context: hosted, bus, config, startDelayMs: config.OUTBOX_RELAY_START_DELAY_MS });
+  const recovery: RecoverySettings = {
+    batchSize: config.RECOVERY_BATCH_SIZE,
+    delayMs: config.RECOVERY_DELAY_MS,
+    delayMsMax: config.RECOVERY_DELAY_MS_MAX,
+    postingAttemptsMax: config.RECOVERY_POSTING_ATTEMPTS_MAX,
+  };
   const tasks: PeriodicTask<void>[] = [
     startPeriodicTask({
       name: 'expiry-sweeper',
@@ -111,13 +120,13 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
     startPeriodicTask({
       name: 'posting-recovery',
       intervalMs: config.RECOVERY_INTERVAL_MS,
-      run: () =>
-        recoverPendingPostings(dependencies, {
-          batchSize: config.RECOVERY_BATCH_SIZE,
-          delayMs: config.RECOVERY_DELAY_MS,
-          delayMsMax: config.RECOVERY_DELAY_MS_MAX,
-          postingAttemptsMax: config.RECOVERY_POSTING_ATTEMPTS_MAX,
-        }),
+      run: () => recoverPendingPostings(dependencies, recovery),
+      logger,
+    }),
+    startPeriodicTask({
+      name: 'refund-recovery',
+      intervalMs: config.RECOVERY_INTERVAL_MS,
+      run: () => recoverPendingRefunds(dependencies, recovery),
       logger,
     }),
   ];

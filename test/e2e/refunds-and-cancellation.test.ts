@@ -1,0 +1,349 @@
+import { randomUUID } from 'node:crypto';
+import { actAsUser, balancesOf, createCollection, getJson, type Balances } from '../support/collection-flow';
+import { databaseFingerprint } from '../support/database-fingerprint';
+import { disbursementQuote, transfer } from '../support/disbursement-helpers';
+import { accessTokenFor, pollUntil } from '../support/partners';
+import { startStack, type Stack } from '../support/stack';
+import { createWalletUser, creditWallet, fundPartner, updateWalletUser, type WalletUser } from '../support/wallet-users';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * Issue 19 through the gateway over HTTPS, as a partner calls it: cancelling a pending collection
+ * and refunding a completed one (whole, in parts, refused), each with the user's and the partner's
+ * balances before and after to the cent and the ledger's invariants after every test; the races
+ * the database decides (cancel against approve; parallel partial refunds beyond the amount).
+ */
+interface TestPartner {
+  partnerId: string;
+  token: string;
+}
+
+const refundReferencePattern = /^PKR-\d{13,16}-[0-9A-F]{24}$/;
+
+describe('refunds and cancellation', () => {
+  let stack: Stack;
+  let endpoint: WebhookReceiver;
+
+  beforeAll(async () => {
+    endpoint = await startWebhookReceiver();
+    stack = await startStack({
+      logLevel: 'warn',
+      serviceEnv: {
+        collections: { OUTBOX_POLL_INTERVAL_MS: '100' },
+        webhooks: { WEBHOOK_POLL_INTERVAL_MS: '100', WEBHOOK_ATTEMPT_TIMEOUT_MS: '1000', WEBHOOK_RETRY_DELAYS_MS: '200,200,200' },
+      },
+    });
+  });
+
+  afterEach(async () => {
+    if (stack) expect(await stack.walletOperator(['check-ledger'])).toMatchObject({ ok: true, problems: [] });
+  });
+
+  afterAll(async () => {
+    await endpoint?.close();
+    await stack?.stop();
+  });
+
+  async function onboard(webhookUrl?: string): Promise<TestPartner> {
+    const args = ['onboard', '--name', `Refund partner ${Math.random().toString(36).slice(2, 8)}`, '--permissions', 'collection,disbursement', '--rate-limit', '100000'];
+    if (webhookUrl !== undefined) args.push('--webhook-url', webhookUrl);
+    const { partnerId, clientId, clientSecret } = (await stack.operator(args)) as Record<string, string>;
+    return { partnerId: partnerId ?? '', token: await accessTokenFor(stack.client, { clientId: clientId ?? '', clientSecret: clientSecret ?? '' }) };
+  }
+
+  async function payingUser(amount = '1000.00'): Promise<WalletUser> {
+    const user = await createWalletUser(stack, { tier: 'Gold', currencies: ['USD'] });
+    await creditWallet(stack, user, 'USD', amount);
+    return user;
+  }
+
+  /** A collection the user approved in the sandbox: completed, the partner credited with its amount. */
+  async function completedCollection(partner: TestPartner, user: WalletUser, amount: number): Promise<string> {
+    const referenceId = await createCollection(stack.client, partner.token, { phone: user.phone, amount, currency: 'USD', externalId: `order-${randomUUID()}` });
+    const approved = await stack.client.post(`/partner/v1/sandbox/collection/${referenceId}/approve`, {}, { bearer: partner.token });
+    expect([approved.status, approved.body?.data?.status]).toEqual([200, 'completed']);
+    return referenceId;
+  }
+
+  const balances = (partner: TestPartner, user: WalletUser): Promise<Balances> => balancesOf(stack, user.phone, partner.partnerId, 'USD');
+  const refund = (partner: TestPartner, referenceId: string, body: unknown) =>
+    stack.client.post(`/partner/v1/collection/${encodeURIComponent(referenceId)}/refund`, body, { bearer: partner.token });
+  const cancel = (partner: TestPartner, referenceId: string) => stack.client.post(`/partner/v1/collection/${encodeURIComponent(referenceId)}/cancel`, {}, { bearer: partner.token });
+  const moved = (before: Balances, after: Balances) => ({
+    user: after.userMinor - before.userMinor,
+    partner: after.partnerMinor - before.partnerMinor,
+    fees: after.feeRevenueMinor - before.feeRevenueMinor,
+  });
+  const nothingMoved = { user: 0n, partner: 0n, fees: 0n };
+
+  /** The webhook delivered about a referenceId (the shared receiver checks every delivery against the document). */
+  async function webhookFor(referenceId: string): Promise<Record<string, unknown> | undefined> {
+    const payload = await pollUntil(
+      () => Promise.resolve(endpoint.received.map((hook) => JSON.parse(hook.body) as Record<string, unknown>).find((candidate) => candidate.referenceId === referenceId)),
+      (found) => found !== undefined,
+      10_000,
+    );
+    expect(endpoint.contractMismatches).toEqual([]);
+    return payload;
+  }
+
+  describe('POST /partner/v1/collection/{referenceId}/cancel', () => {
+    test('when the partner cancels a pending collection, then it is cancelled, the user no longer sees it, approving it is refused, nothing moves, and collection.cancelled is delivered', async () => {
+      const partner = await onboard(endpoint.url);
+      const user = await payingUser();
+      const referenceId = await createCollection(stack.client, partner.token, { phone: user.phone, amount: 25, currency: 'USD' });
+      const before = await balances(partner, user);
+
+      const cancelled = await cancel(partner, referenceId);
+      expect([cancelled.status, cancelled.body.data?.status, cancelled.body.data?.referenceId]).toEqual([200, 'cancelled', referenceId]);
+      const status = await stack.client.get(`/partner/v1/collection/${referenceId}`, { bearer: partner.token });
+      expect(status.body.data.status).toBe('cancelled');
+      const app = await getJson(`${stack.internalUrls.collections}/internal/app/users/${encodeURIComponent(user.phone)}/collections`);
+      expect(app.body.data.collections.map((item: { referenceId: string }) => item.referenceId)).not.toContain(referenceId);
+      const approve = await actAsUser(stack.internalUrls.collections, referenceId, 'approve');
+      expect([approve.status, approve.body.code]).toEqual([409, 'PKC_6004']);
+
+      expect(moved(before, await balances(partner, user))).toEqual(nothingMoved);
+      expect(await webhookFor(referenceId)).toMatchObject({ event: 'collection.cancelled', status: 'cancelled', referenceId, amount: 25, currency: 'USD' });
+    });
+
+    test.each([
+      ['completed', 409, 'PKC_6004'],
+      ['declined', 409, 'PKC_6004'],
+      ['cancelled', 409, 'PKC_6004'],
+      ['expired', 410, 'PKC_6003'],
+    ] as const)('when the collection is already %s, then cancel answers %i %s and nothing moves', async (state, httpStatus, code) => {
+      const partner = await onboard();
+      const user = await payingUser();
+      const referenceId = await createCollection(stack.client, partner.token, { phone: user.phone, amount: 10, currency: 'USD' });
+      const action = { completed: 'approve', declined: 'decline', cancelled: 'cancel', expired: 'expire' }[state];
+      const first =
+        action === 'cancel' ? await cancel(partner, referenceId) : await stack.client.post(`/partner/v1/sandbox/collection/${referenceId}/${action}`, {}, { bearer: partner.token });
+      expect(first.status).toBe(200);
+      const before = await balances(partner, user);
+
+      const answer = await cancel(partner, referenceId);
+      expect([answer.status, answer.body.code]).toEqual([httpStatus, code]);
+      expect(moved(before, await balances(partner, user))).toEqual(nothingMoved);
+    });
+
+    test('when another partner or an unknown referenceId is cancelled, then 403 PKC_6005 and 404 PKC_6002, and the collection stays pending', async () => {
+      const owner = await onboard();
+      const stranger = await onboard();
+      const user = await payingUser();
+      const referenceId = await createCollection(stack.client, owner.token, { phone: user.phone, amount: 10, currency: 'USD' });
+      const before = await balances(owner, user);
+      const foreign = await cancel(stranger, referenceId);
+      expect([foreign.status, foreign.body.code]).toEqual([403, 'PKC_6005']);
+      const unknown = await cancel(owner, 'PKC-1718000000000-00000000000000000000000000000000');
+      expect([unknown.status, unknown.body.code]).toEqual([404, 'PKC_6002']);
+      expect((await stack.client.get(`/partner/v1/collection/${referenceId}`, { bearer: owner.token })).body.data.status).toBe('pending_approval');
+      expect(moved(before, await balances(owner, user))).toEqual(nothingMoved);
+    });
+
+    test('when cancel races the user’s approval 30 times, then exactly one wins each time, the loser gets 409 PKC_6004, and money moved only for the approvals that won', async () => {
+      const partner = await onboard();
+      const user = await payingUser('5000.00');
+      const referenceIds: string[] = [];
+      for (let index = 0; index < 30; index += 1) referenceIds.push(await createCollection(stack.client, partner.token, { phone: user.phone, amount: 2, currency: 'USD' }));
+      const before = await balances(partner, user);
+
+      const outcomes = await Promise.all(
+        referenceIds.map(async (referenceId) => {
+          const [cancelled, approved] = await Promise.all([cancel(partner, referenceId), actAsUser(stack.internalUrls.collections, referenceId, 'approve')]);
+          return { cancelled, approved, final: (await stack.client.get(`/partner/v1/collection/${referenceId}`, { bearer: partner.token })).body.data.status as string };
+        }),
+      );
+
+      let approvals = 0n;
+      for (const { cancelled, approved, final } of outcomes) {
+        const cancelWon = cancelled.status === 200;
+        const approveWon = approved.status === 200;
+        expect(cancelWon !== approveWon).toBe(true);
+        if (cancelWon) {
+          expect([approved.status, approved.body.code, final]).toEqual([409, 'PKC_6004', 'cancelled']);
+        } else {
+          expect([cancelled.status, cancelled.body.code, approved.body.data.status, final]).toEqual([409, 'PKC_6004', 'completed', 'completed']);
+          approvals += 1n;
+        }
+      }
+      const change = moved(before, await balances(partner, user));
+      expect(change.partner).toBe(approvals * 200n);
+      expect(change.user).toBe(-(change.partner + change.fees));
+    });
+  });
+
+  describe('POST /partner/v1/collection/{referenceId}/refund', () => {
+    test('when a completed collection is refunded without an amount, then the whole amount goes back: partner debited, user credited, fee kept, and the refund is readable, listed on the collection, the statement and the events, with refund.completed delivered', async () => {
+      const partner = await onboard(endpoint.url);
+      const user = await payingUser();
+      const referenceId = await completedCollection(partner, user, 40.5);
+      const before = await balances(partner, user);
+      const externalId = `refund-${randomUUID()}`;
+
+      const answer = await refund(partner, referenceId, { externalId, reason: 'Goods returned' });
+      expect(answer.status).toBe(200);
+      const data = answer.body.data;
+      expect(data).toMatchObject({ collectionReferenceId: referenceId, externalId, status: 'completed', amount: 40.5, currency: 'USD', fee: 0, reason: 'Goods returned', collectionRefundedAmount: 40.5 });
+      expect(data.referenceId).toMatch(refundReferencePattern);
+      expect(data.transactionId).toMatch(/^TXN-/);
+      expect(moved(before, await balances(partner, user))).toEqual({ user: 4050n, partner: -4050n, fees: 0n });
+
+      const read = await stack.client.get(`/partner/v1/refund/${data.referenceId}`, { bearer: partner.token });
+      expect([read.status, read.body.data]).toEqual([200, data]);
+      const collection = await stack.client.get(`/partner/v1/collection/${referenceId}`, { bearer: partner.token });
+      expect([collection.body.data.status, collection.body.data.refundedAmount]).toEqual(['completed', 40.5]);
+
+      expect(await webhookFor(data.referenceId as string)).toMatchObject({ event: 'refund.completed', status: 'completed', referenceId: data.referenceId, collectionReferenceId: referenceId, externalId, amount: 40.5, fee: 0, transactionId: data.transactionId });
+
+      const hour = 60 * 60 * 1000;
+      const statement = await stack.client.get(
+        `/partner/v1/statement?${new URLSearchParams({ currency: 'USD', from: new Date(Date.now() - hour).toISOString(), to: new Date(Date.now() + hour).toISOString() }).toString()}`,
+        { bearer: partner.token },
+      );
+      expect(statement.body.data.items.at(-1)).toMatchObject({ type: 'refund', amount: -40.5, referenceId: data.referenceId, externalId, balanceAfter: 0 });
+      const events = await pollUntil(
+        () => stack.client.get('/partner/v1/events', { bearer: partner.token }),
+        (list) => (list.body?.data?.items ?? []).some((item: { type: string }) => item.type === 'refund.completed'),
+        10_000,
+      );
+      expect(events.body.data.items.map((item: { type: string }) => item.type)).toEqual(expect.arrayContaining(['collection.completed', 'refund.completed']));
+    });
+
+    test('when a collection is refunded in parts, then each part moves its amount, the refunded total grows, and a part beyond what is left is 409 PKC_6006 moving nothing', async () => {
+      const partner = await onboard();
+      const user = await payingUser();
+      const referenceId = await completedCollection(partner, user, 30);
+      const before = await balances(partner, user);
+
+      const first = await refund(partner, referenceId, { externalId: `part-${randomUUID()}`, amount: 10.25 });
+      expect([first.status, first.body.data.amount, first.body.data.collectionRefundedAmount]).toEqual([200, 10.25, 10.25]);
+      const second = await refund(partner, referenceId, { externalId: `part-${randomUUID()}`, amount: 4.75 });
+      expect([second.status, second.body.data.collectionRefundedAmount]).toEqual([200, 15]);
+      const afterParts = await balances(partner, user);
+      expect(moved(before, afterParts)).toEqual({ user: 1500n, partner: -1500n, fees: 0n });
+
+      const beyond = await refund(partner, referenceId, { externalId: `part-${randomUUID()}`, amount: 15.01 });
+      expect([beyond.status, beyond.body.code, beyond.body.refundableAmount]).toEqual([409, 'PKC_6006', 15]);
+      expect(moved(afterParts, await balances(partner, user))).toEqual(nothingMoved);
+
+      const rest = await refund(partner, referenceId, { externalId: `part-${randomUUID()}` });
+      expect([rest.status, rest.body.data.amount, rest.body.data.collectionRefundedAmount]).toEqual([200, 15, 30]);
+      const none = await refund(partner, referenceId, { externalId: `part-${randomUUID()}` });
+      expect([none.status, none.body.code]).toEqual([409, 'PKC_6006']);
+      expect(moved(before, await balances(partner, user))).toEqual({ user: 3000n, partner: -3000n, fees: 0n });
+    });
+
+    test('when a refund’s externalId is used again, then 409 PKC_6001 names the first refund and nothing moves', async () => {
+      const partner = await onboard();
+      const user = await payingUser();
+      const referenceId = await completedCollection(partner, user, 20);
+      const externalId = `refund-${randomUUID()}`;
+      const first = await refund(partner, referenceId, { externalId, amount: 5 });
+      expect(first.status).toBe(200);
+      const before = await balances(partner, user);
+
+      const again = await refund(partner, referenceId, { externalId, amount: 5 });
+      expect([again.status, again.body.code, again.body.referenceId]).toEqual([409, 'PKC_6001', first.body.data.referenceId]);
+      expect(again.body.message).toContain(first.body.data.referenceId);
+      expect(moved(before, await balances(partner, user))).toEqual(nothingMoved);
+    });
+
+    test('when the collection is pending, another partner’s or unknown, then 409 PKC_6004, 403 PKC_6005 and 404 PKC_6002, and nothing moves', async () => {
+      const owner = await onboard();
+      const stranger = await onboard();
+      const user = await payingUser();
+      const pending = await createCollection(stack.client, owner.token, { phone: user.phone, amount: 10, currency: 'USD' });
+      const completed = await completedCollection(owner, user, 10);
+      const before = await balances(owner, user);
+
+      const notYet = await refund(owner, pending, { externalId: `r-${randomUUID()}` });
+      expect([notYet.status, notYet.body.code, notYet.body.message]).toEqual([409, 'PKC_6004', expect.stringContaining('pending_approval')]);
+      const foreign = await refund(stranger, completed, { externalId: `r-${randomUUID()}` });
+      expect([foreign.status, foreign.body.code]).toEqual([403, 'PKC_6005']);
+      const unknown = await refund(owner, 'PKC-1718000000000-00000000000000000000000000000000', { externalId: `r-${randomUUID()}` });
+      expect([unknown.status, unknown.body.code]).toEqual([404, 'PKC_6002']);
+      const unknownRefund = await stack.client.get('/partner/v1/refund/PKR-1718000000000-000000000000000000000000', { bearer: owner.token });
+      expect([unknownRefund.status, unknownRefund.body.code]).toEqual([404, 'PKC_6002']);
+      expect(moved(before, await balances(owner, user))).toEqual(nothingMoved);
+    });
+
+    test.each([
+      ['no externalId', { amount: 1 }, 400, 'PKC_2008'],
+      ['a mistyped amount field', { externalId: 'x-1', ammount: 1 }, 400, 'PKC_2008'],
+      ['an amount as a string', { externalId: 'x-2', amount: '1.00' }, 400, 'PKC_2002'],
+      ['a zero amount', { externalId: 'x-3', amount: 0 }, 400, 'PKC_2002'],
+      ['three decimals', { externalId: 'x-4', amount: 1.005 }, 400, 'PKC_2002'],
+      ['an externalId of 101 characters', { externalId: 'x'.repeat(101), amount: 1 }, 400, 'PKC_2006'],
+      ['a reason of 201 characters', { externalId: 'x-5', amount: 1, reason: 'r'.repeat(201) }, 400, 'PKC_2007'],
+      ['a body that is an array', [1, 2], 400, 'PKC_2008'],
+    ])('when the refund body has %s, then %i %s and nothing is written or moved', async (_case, body, httpStatus, code) => {
+      const partner = await onboard();
+      const user = await payingUser();
+      const referenceId = await completedCollection(partner, user, 10);
+      const before = await balances(partner, user);
+      const rows = await databaseFingerprint(stack.databaseUrl, ['collections', 'wallet']);
+
+      const answer = await refund(partner, referenceId, body);
+      expect([answer.status, answer.body.code]).toEqual([httpStatus, code]);
+      expect(await databaseFingerprint(stack.databaseUrl, ['collections', 'wallet'])).toEqual(rows);
+      expect(moved(before, await balances(partner, user))).toEqual(nothingMoved);
+    });
+
+    test('when the partner’s balance no longer covers the refund, then 400 PKC_4002, and nothing is written or moved', async () => {
+      const partner = await onboard();
+      const user = await payingUser();
+      const referenceId = await completedCollection(partner, user, 10);
+      // Spend most of what was collected: a payout to another user.
+      const payee = await createWalletUser(stack, { tier: 'Gold', currencies: ['USD'] });
+      const quote = await disbursementQuote(stack.client, partner.token, payee, 6);
+      const paid = await transfer(stack.client, partner.token, { quoteId: quote.quoteId, externalId: `payout-${randomUUID()}` });
+      expect(paid.status).toBe(200);
+      const before = await balances(partner, user);
+      const rows = await databaseFingerprint(stack.databaseUrl, ['collections', 'wallet']);
+
+      const answer = await refund(partner, referenceId, { externalId: `r-${randomUUID()}` });
+      expect([answer.status, answer.body.code]).toEqual([400, 'PKC_4002']);
+      expect(await databaseFingerprint(stack.databaseUrl, ['collections', 'wallet'])).toEqual(rows);
+      expect(moved(before, await balances(partner, user))).toEqual(nothingMoved);
+      // Funded again, the same refund goes through.
+      await fundPartner(stack, partner.partnerId, 'USD', '10.00');
+      expect((await refund(partner, referenceId, { externalId: `r-${randomUUID()}` })).status).toBe(200);
+    });
+
+    test.each([
+      ['suspended', ['--status', 'suspended'], 403, 'PKC_3002'],
+      ['whose USD wallet is frozen', ['--freeze', 'USD'], 403, 'PKC_3004'],
+    ])('when the user is %s, then the refund answers %i %s and nothing moves', async (_case, change, httpStatus, code) => {
+      const partner = await onboard();
+      const user = await payingUser();
+      const referenceId = await completedCollection(partner, user, 10);
+      await updateWalletUser(stack, user, change);
+      const before = await balances(partner, user);
+
+      const answer = await refund(partner, referenceId, { externalId: `r-${randomUUID()}` });
+      expect([answer.status, answer.body.code]).toEqual([httpStatus, code]);
+      expect(moved(before, await balances(partner, user))).toEqual(nothingMoved);
+      const collection = await stack.client.get(`/partner/v1/collection/${referenceId}`, { bearer: partner.token });
+      expect(collection.body.data.refundedAmount).toBe(0);
+    });
+
+    test('when 30 partial refunds whose sum exceeds the collected amount race, then the refunded total never exceeds it and the balances agree with the refunds that succeeded', async () => {
+      const partner = await onboard();
+      const user = await payingUser();
+      const referenceId = await completedCollection(partner, user, 30);
+      const before = await balances(partner, user);
+
+      const answers = await Promise.all(Array.from({ length: 30 }, () => refund(partner, referenceId, { externalId: `race-${randomUUID()}`, amount: 1.5 })));
+      const succeeded = answers.filter((answer) => answer.status === 200);
+      for (const answer of answers) {
+        if (answer.status !== 200) expect([answer.status, answer.body.code]).toEqual([409, 'PKC_6006']);
+      }
+      expect(succeeded.length).toBe(20);
+      const refundedMinor = BigInt(succeeded.length) * 150n;
+      expect(moved(before, await balances(partner, user))).toEqual({ user: refundedMinor, partner: -refundedMinor, fees: 0n });
+      const collection = await stack.client.get(`/partner/v1/collection/${referenceId}`, { bearer: partner.token });
+      expect(collection.body.data.refundedAmount).toBe(30);
+    });
+  });
+});

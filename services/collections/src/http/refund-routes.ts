@@ -6,6 +6,7 @@ import { refundView } from '../domain/refund-views';
 import type { CollectionsDependencies } from '../use-cases/dependencies';
 import { refundCollection } from '../use-cases/refund-collection';
 import { refundForPartner } from '../use-cases/read-refunds';
+import { listRefunds } from '../use-cases/list-refunds';
 import { partnerIdOf } from './partner-routes';
 
 /**
@@ -19,6 +20,10 @@ export function mountRefundRoutes(app: Express, dependencies: CollectionsDepende
     const body: unknown = jsonBodyAsWritten(req, writtenNumber) ?? req.body;
     const refund = await refundCollection(dependencies, partnerIdOf(req), req.params.referenceId, body, requestIdOf(res));
     res.status(refund.status === 'processing' ? 202 : 200).json(successEnvelope(refundView(refund)));
+  });
+
+  app.get('/partner/v1/refunds', async (req, res) => {
+    res.status(200).json(successEnvelope(await listRefunds(dependencies, partnerIdOf(req), req.query)));
   });
 
   app.get('/partner/v1/refund/:referenceId', async (req, res) => {

@@ -5,7 +5,7 @@ import type { Refund } from '../domain/refund';
 
 type Queryable = Pool | PoolClient;
 
-interface RefundRow {
+export interface RefundRow {
   id: string;
   reference_id: string;
   collection_id: string;
@@ -26,7 +26,7 @@ interface RefundRow {
   posting_attempts: number;
 }
 
-function toRefund(row: RefundRow): Refund {
+export function toRefund(row: RefundRow): Refund {
   return {
     id: row.id,
     referenceId: row.reference_id,
@@ -54,7 +54,7 @@ function toRefund(row: RefundRow): Refund {
  * Every read and every transition returns this shape, so an answer always names the collection's
  * refunded total as of that statement.
  */
-function refundColumns(r: string, c: string): string {
+export function refundColumns(r: string, c: string): string {
   return `${r}.id, ${r}.reference_id, ${r}.collection_id, ${c}.reference_id AS collection_reference_id,
     ${c}.refunded_minor::text AS collection_refunded_minor, ${r}.partner_id, ${r}.external_id, ${r}.phone, ${r}.currency,
     ${r}.amount_minor::text AS amount_minor, ${r}.reason, ${r}.status, ${r}.created_at, ${r}.resolved_at,
@@ -107,7 +107,7 @@ export async function reserveRefund(db: Queryable, refund: NewRefund): Promise<R
   return result.rows[0] && toRefund(result.rows[0]);
 }
 
-const fromRefunds = 'FROM collection_refunds r JOIN collection_requests c ON c.id = r.collection_id';
+export const fromRefunds = 'FROM collection_refunds r JOIN collection_requests c ON c.id = r.collection_id';
 
 export async function findRefundByReferenceId(db: Queryable, referenceId: string): Promise<Refund | undefined> {
   const result = await db.query<RefundRow>(`SELECT ${refundColumns('r', 'c')} ${fromRefunds} WHERE r.reference_id = $1`, [referenceId]);

@@ -1,0 +1,33 @@
+import { decodePageCursor, pageOfRows, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
+import { z } from '@pwa/config';
+import { invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
+import { refundView } from '../domain/refund-views';
+import { listPartnerRefunds, type RefundListPosition } from '../store/refund-list-store';
+import type { CollectionsDependencies } from './dependencies';
+
+/** What a cursor of this list carries: the last row's created_at (microseconds, UTC) and id. */
+const positionSchema: z.ZodType<RefundListPosition> = z.strictObject({
+  createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
+  id: z.guid(),
+});
+
+/**
+ * GET /partner/v1/refunds: the partner's refunds, newest first, filtered, one keyset page at a
+ * time; the same query rules and cursor binding as the collections list (decision 0049).
+ */
+export async function listRefunds(dependencies: CollectionsDependencies, partnerId: string, query: unknown): Promise<Page<Record<string, unknown>>> {
+  const parsed = publicApi.refundListQuerySchema.safeParse(query);
+  if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues);
+  const { limit, cursor, ...filters } = parsed.data;
+  const scope: PageCursorScope = { partnerId, list: 'refunds', filters };
+  const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, positionSchema);
+  if (cursor !== undefined && after === undefined) throw invalidParametersError(['cursor']);
+  const rows = await listPartnerRefunds(dependencies.pool, { partnerId, ...filters, after, rowCount: limit + 1 });
+  return pageOfRows(
+    rows,
+    limit,
+    scope,
+    (row) => row.position,
+    (row) => refundView(row.refund),
+  );
+}

@@ -187,6 +187,40 @@ export class PartnerApiClient {
     return this.paginate('listCollections', query, options);
   }
 
+  /**
+   * Withdraws a pending collection (it becomes cancelled; no money moves). Never retried but on 429
+   * PKC_7001: after a lost answer, read the collection instead (a repeat would answer 409 PKC_6004).
+   */
+  cancelCollection(referenceId: PathOf<'cancelCollection'>['referenceId'], options?: CallOptions): Promise<AnswerOf<'cancelCollection'>> {
+    return this.call('cancelCollection', { path: { referenceId } }, options);
+  }
+
+  // ---- Refunds --------------------------------------------------------------------------------
+
+  /**
+   * Gives money back on a completed collection (amount left out: what is left to refund). Resolves
+   * with the refund, completed (200) or processing (202: it completes on its own; read it with
+   * getRefund). Moves money: timeout 30 s, retried only on 429 PKC_7001; after a timeout or a lost
+   * connection (`error.outcomeUnknown`), look it up with listRefunds({ externalId }) or send the
+   * same externalId again (409 PKC_6001 names the refund that holds it).
+   */
+  refundCollection(referenceId: PathOf<'refundCollection'>['referenceId'], body: BodyOf<'refundCollection'>, options?: CallOptions): Promise<AnswerOf<'refundCollection'>> {
+    return this.call('refundCollection', { path: { referenceId }, body }, options);
+  }
+
+  getRefund(referenceId: PathOf<'getRefund'>['referenceId'], options?: CallOptions): Promise<AnswerOf<'getRefund'>> {
+    return this.call('getRefund', { path: { referenceId } }, options);
+  }
+
+  listRefunds(query: QueryOf<'listRefunds'> = {}, options?: CallOptions): Promise<AnswerOf<'listRefunds'>> {
+    return this.call('listRefunds', { query }, options);
+  }
+
+  /** Every refund matching the filters, newest first, fetching pages as you iterate. */
+  iterateRefunds(query: ListQuery<'listRefunds'> = {}, options?: CallOptions & PaginateOptions): AsyncGenerator<ItemOf<'listRefunds'>, void, undefined> {
+    return this.paginate('listRefunds', query, options);
+  }
+
   // ---- Disbursements --------------------------------------------------------------------------
 
   quoteDisbursement(body: BodyOf<'quoteDisbursement'>, options?: CallOptions): Promise<AnswerOf<'quoteDisbursement'>> {

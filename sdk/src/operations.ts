@@ -10,9 +10,10 @@ export type OperationId = Exclude<keyof operations, `on${string}`>;
  * How an operation may be retried, by what a repeat could do:
  * - `safe`: it cannot move money (reads, the token call, quotes, webhook redeliveries); retried on
  *   429, 500, 502, 503, 504, network errors and timeouts.
- * - `money`: it can start or complete a money movement (a collection request, a sandbox decision);
+ * - `money`: it can start or complete a money movement or end a transaction (a collection request, a
+ *   sandbox decision, a cancel);
  *   retried only on 429 PKC_7001, which the gateway answers before the request reaches any service.
- * - `transfer`: a disbursement transfer; retried as `money`, with its own timeout (30 s). A 504
+ * - `transfer`: a disbursement transfer or a refund; retried as `money`, with its own timeout (30 s). A 504
  *   PKC_7004 is not resent as is: the timed-out attempt spent its quote (services/disbursements
  *   consumes the quote first, "it stays used whatever happens next"), so the same body could only
  *   earn 400 PKC_5002. `disburse()` gets a new quote and sends the same externalId again instead.
@@ -61,4 +62,8 @@ export const operationTable = {
   getStatement: { method: 'GET', path: '/partner/v1/statement', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   listEvents: { method: 'GET', path: '/partner/v1/events', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   getEvent: { method: 'GET', path: '/partner/v1/events/{eventId}', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
+  cancelCollection: { method: 'POST', path: '/partner/v1/collection/{referenceId}/cancel', authentication: 'bearer', retryClass: 'money', answer: 'envelope' },
+  refundCollection: { method: 'POST', path: '/partner/v1/collection/{referenceId}/refund', authentication: 'bearer', retryClass: 'transfer', answer: 'envelope' },
+  getRefund: { method: 'GET', path: '/partner/v1/refund/{referenceId}', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
+  listRefunds: { method: 'GET', path: '/partner/v1/refunds', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
 } as const satisfies Record<OperationId, OperationSpec>;

@@ -8,8 +8,11 @@ export type WebhookEvent =
   | Schemas['CollectionDeclinedEvent']
   | Schemas['CollectionExpiredEvent']
   | Schemas['CollectionFailedEvent']
+  | Schemas['CollectionCancelledEvent']
   | Schemas['DisbursementCompletedEvent']
-  | Schemas['DisbursementFailedEvent'];
+  | Schemas['DisbursementFailedEvent']
+  | Schemas['RefundCompletedEvent']
+  | Schemas['RefundFailedEvent'];
 export type WebhookEventType = WebhookEvent['event'];
 
 const webhookEventTypes: readonly WebhookEventType[] = [
@@ -17,8 +20,11 @@ const webhookEventTypes: readonly WebhookEventType[] = [
   'collection.declined',
   'collection.expired',
   'collection.failed',
+  'collection.cancelled',
   'disbursement.completed',
   'disbursement.failed',
+  'refund.completed',
+  'refund.failed',
 ];
 
 export type WebhookVerificationCode =

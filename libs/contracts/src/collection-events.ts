@@ -5,11 +5,12 @@ import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, failureR
 /**
  * Published by the collections service (routing key = type); the webhooks service turns them into
  * the spec's webhook. collection.requested also notifies the user (it names the phone and the note).
+ * collection.cancelled (issue 19) is the partner withdrawing a pending request.
  */
-export const collectionEventTypes = ['collection.requested', 'collection.completed', 'collection.declined', 'collection.expired', 'collection.failed'] as const;
+export const collectionEventTypes = ['collection.requested', 'collection.completed', 'collection.declined', 'collection.expired', 'collection.failed', 'collection.cancelled'] as const;
 export type CollectionEventType = (typeof collectionEventTypes)[number];
 
-export const collectionEventStatuses = ['pending_approval', 'completed', 'declined', 'expired', 'failed'] as const;
+export const collectionEventStatuses = ['pending_approval', 'completed', 'declined', 'expired', 'failed', 'cancelled'] as const;
 export type CollectionEventStatus = (typeof collectionEventStatuses)[number];
 
 /** The collection's status right after the change each event reports. */
@@ -19,6 +20,7 @@ export const collectionStatusOfEvent: Readonly<Record<CollectionEventType, Colle
   'collection.declined': 'declined',
   'collection.expired': 'expired',
   'collection.failed': 'failed',
+  'collection.cancelled': 'cancelled',
 });
 
 /**

@@ -1,4 +1,4 @@
-export { errorCatalogue, allPkcCodes, isPkcCode, httpStatusOf, type PkcCode } from './catalogue';
+export { errorCatalogue, allPkcCodes, codesAddedToTheSpec, isPkcCode, httpStatusOf, type PkcCode } from './catalogue';
 export {
   PkcError,
   isPkcError,

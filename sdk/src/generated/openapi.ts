@@ -488,6 +488,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partner/v1/collection/{referenceId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending collection
+         * @description Withdraws one of your collection requests while it waits for the user: it becomes cancelled (final, no money moves), the user’s app no longer shows it, its externalId is free again, and collection.cancelled is sent to your webhook. No body is needed. If the user approves at the same moment exactly one of the two wins: a collection the user already approved, declined, or that you already cancelled, is 409 PKC_6004 (the message names its status; read it); one whose approval window has passed is 410 PKC_6003 (it is expired). Another partner’s is 403 PKC_6005.
+         *
+         *     Needs the `collection` permission (403 PKC_1008 otherwise).
+         */
+        post: operations["cancelCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/collection/{referenceId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a completed collection
+         * @description Gives money back to the user of one of your completed collections, in whole (leave amount out: what is left to refund) or in part; the refunds of a collection never add up to more than its amount (409 PKC_6006). Your balance in the collection’s currency is debited and the user’s wallet credited in one posting; a refund has no fee, and the collection’s fee is not given back. It does not count against the user’s limits. Idempotent by externalId: one held by a refund of yours in progress or completed is 409 PKC_6001 naming that refund. Checks, in order: the body, the collection (404 PKC_6002, 403 PKC_6005, not completed: 409 PKC_6004), the externalId, what is left to refund, then the user (PKC_3001–3005: they can no longer receive) and your balance (400 PKC_4002); any refusal moves nothing. 200 when the money has moved; 202 when the wallet could not be reached in time: the refund is processing and completes (or fails) on its own, with refund.completed or refund.failed to your webhook; read it with GET /refund/{referenceId}. Use a client timeout of at least 30 seconds, as for transfers.
+         *
+         *     Needs the `collection` permission (403 PKC_1008 otherwise).
+         */
+        post: operations["refundCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/refund/{referenceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a refund
+         * @description A refund as it is now, with its collection’s refunded total; the source of truth while one is processing. Another partner’s is 403 PKC_6005; an unknown or malformed referenceId 404 PKC_6002.
+         *
+         *     Needs the `collection` permission (403 PKC_1008 otherwise).
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your refunds
+         * @description Your refunds, each as GET /refund/{referenceId} answers it. Newest first (by creation time). Filters combine: status, currency, externalId (exact), collectionReferenceId (exact), createdFrom (inclusive) and createdTo (exclusive). Pages of limit items (1 to 100, default 20); pass nextCursor as cursor, with the same filters, for the next page. Unknown or invalid parameters, createdFrom after createdTo, and a cursor that is another partner’s, another list’s or made with other filters are 400 PKC_2008 naming the parameter. To find the refund you asked for with an externalId whose answer you lost, ask with externalId=…: the ones created with it, or an empty page when none was.
+         *
+         *     Needs the `collection` permission (403 PKC_1008 otherwise).
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "collection.completed": {
@@ -598,6 +686,33 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "collection.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * collection.cancelled event
+         * @description You cancelled the pending collection; no money moved (addition to the spec).
+         *
+         *     Each delivery is a POST of the compact JSON body to your registered URL, signed twice with your webhook secret (`whsec_` + base64, shown once):
+         *
+         *     - `X-Service-Signature` (the specification’s): `sha256=` + lowercase hex HMAC-SHA256 of the **raw body**, keyed with the whole secret string (`whsec_` included) as UTF-8 bytes. During a secret rotation it is made with the new secret only.
+         *     - `webhook-signature` ([Standard Webhooks](https://www.standardwebhooks.com/), recommended): `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_`; during a rotation one `v1,…` per valid secret, separated by spaces. Reject a `webhook-timestamp` more than 5 minutes from your clock.
+         *
+         *     Verify before parsing, over the bytes received, with a constant-time comparison. Answer any 2xx within 10 seconds; anything else is retried 3 times (about 10 s, 1 min and 5 min later). Delivery is at least once: deduplicate on `webhook-id`.
+         */
+        post: operations["onCollectionCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "disbursement.completed": {
         parameters: {
             query?: never;
@@ -646,6 +761,60 @@ export interface webhooks {
          *     Verify before parsing, over the bytes received, with a constant-time comparison. Answer any 2xx within 10 seconds; anything else is retried 3 times (about 10 s, 1 min and 5 min later). Delivery is at least once: deduplicate on `webhook-id`.
          */
         post: operations["onDisbursementFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.completed event
+         * @description The refund moved the money back to the user; collectionReferenceId names the refunded collection (addition to the spec).
+         *
+         *     Each delivery is a POST of the compact JSON body to your registered URL, signed twice with your webhook secret (`whsec_` + base64, shown once):
+         *
+         *     - `X-Service-Signature` (the specification’s): `sha256=` + lowercase hex HMAC-SHA256 of the **raw body**, keyed with the whole secret string (`whsec_` included) as UTF-8 bytes. During a secret rotation it is made with the new secret only.
+         *     - `webhook-signature` ([Standard Webhooks](https://www.standardwebhooks.com/), recommended): `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_`; during a rotation one `v1,…` per valid secret, separated by spaces. Reject a `webhook-timestamp` more than 5 minutes from your clock.
+         *
+         *     Verify before parsing, over the bytes received, with a constant-time comparison. Answer any 2xx within 10 seconds; anything else is retried 3 times (about 10 s, 1 min and 5 min later). Delivery is at least once: deduplicate on `webhook-id`.
+         */
+        post: operations["onRefundCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.failed event
+         * @description A refund that was processing ended without moving money; its amount can be refunded again and its externalId is free (addition to the spec).
+         *
+         *     Each delivery is a POST of the compact JSON body to your registered URL, signed twice with your webhook secret (`whsec_` + base64, shown once):
+         *
+         *     - `X-Service-Signature` (the specification’s): `sha256=` + lowercase hex HMAC-SHA256 of the **raw body**, keyed with the whole secret string (`whsec_` included) as UTF-8 bytes. During a secret rotation it is made with the new secret only.
+         *     - `webhook-signature` ([Standard Webhooks](https://www.standardwebhooks.com/), recommended): `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_`; during a rotation one `v1,…` per valid secret, separated by spaces. Reject a `webhook-timestamp` more than 5 minutes from your clock.
+         *
+         *     Verify before parsing, over the bytes received, with a constant-time comparison. Answer any 2xx within 10 seconds; anything else is retried 3 times (about 10 s, 1 min and 5 min later). Delivery is at least once: deduplicate on `webhook-id`.
+         */
+        post: operations["onRefundFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -727,6 +896,44 @@ export interface components {
             /** @description For people; the wording may change. */
             message: string;
         };
+        /** @description The body of collection.cancelled. */
+        CollectionCancelledEvent: {
+            /** @enum {string} */
+            event: "collection.cancelled";
+            referenceId: components["schemas"]["CollectionReferenceId"];
+            /**
+             * @description Your reference from the confirm call.
+             * @example order-1001
+             */
+            externalId: string;
+            /**
+             * @description As in the confirm answer (major units, at most 2 decimals).
+             * @example 25.5
+             */
+            amount: number;
+            /**
+             * @description LRD or USD.
+             * @example USD
+             * @enum {string}
+             */
+            currency: "LRD" | "USD";
+            /**
+             * @description As in the confirm answer (major units, at most 2 decimals).
+             * @example 0.26
+             */
+            fee: number;
+            /**
+             * @description The status after the change (final).
+             * @enum {string}
+             */
+            status: "cancelled";
+            /**
+             * Format: date-time
+             * @description When the event happened (for a completed disbursement or refund, when the money moved), UTC.
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            timestamp: string;
+        };
         /** @description The body of collection.completed. */
         CollectionCompletedEvent: {
             /** @enum {string} */
@@ -765,7 +972,7 @@ export interface components {
             transactionId: string;
             /**
              * Format: date-time
-             * @description When the event happened (for a completed disbursement, when the money moved), UTC.
+             * @description When the event happened (for a completed disbursement or refund, when the money moved), UTC.
              * @example 2024-06-10T06:15:02.000Z
              */
             timestamp: string;
@@ -803,7 +1010,7 @@ export interface components {
             status: "declined";
             /**
              * Format: date-time
-             * @description When the event happened (for a completed disbursement, when the money moved), UTC.
+             * @description When the event happened (for a completed disbursement or refund, when the money moved), UTC.
              * @example 2024-06-10T06:15:02.000Z
              */
             timestamp: string;
@@ -841,7 +1048,7 @@ export interface components {
             status: "expired";
             /**
              * Format: date-time
-             * @description When the event happened (for a completed disbursement, when the money moved), UTC.
+             * @description When the event happened (for a completed disbursement or refund, when the money moved), UTC.
              * @example 2024-06-10T06:15:02.000Z
              */
             timestamp: string;
@@ -879,7 +1086,7 @@ export interface components {
             status: "failed";
             /**
              * Format: date-time
-             * @description When the event happened (for a completed disbursement, when the money moved), UTC.
+             * @description When the event happened (for a completed disbursement or refund, when the money moved), UTC.
              * @example 2024-06-10T06:15:02.000Z
              */
             timestamp: string;
@@ -953,11 +1160,11 @@ export interface components {
             referenceId: components["schemas"]["CollectionReferenceId"];
             externalId: components["schemas"]["ExternalId"];
             /**
-             * @description pending_approval (waiting for the user, also while an approval is processed), completed (the money moved), declined, expired, failed (approved but the payment could not be made; see failureReason). All but pending_approval are final.
+             * @description pending_approval (waiting for the user, also while an approval is processed), completed (the money moved), declined, expired, failed (approved but the payment could not be made; see failureReason), cancelled (you withdrew it while it was pending; no money moved). All but pending_approval are final.
              * @example completed
              * @enum {string}
              */
-            status: "pending_approval" | "completed" | "declined" | "expired" | "failed";
+            status: "pending_approval" | "completed" | "declined" | "expired" | "failed" | "cancelled";
             amount: components["schemas"]["Amount"];
             currency: components["schemas"]["Currency"];
             fee: components["schemas"]["Fee"];
@@ -1059,7 +1266,7 @@ export interface components {
             transactionId: string;
             /**
              * Format: date-time
-             * @description When the event happened (for a completed disbursement, when the money moved), UTC.
+             * @description When the event happened (for a completed disbursement or refund, when the money moved), UTC.
              * @example 2024-06-10T06:15:02.000Z
              */
             timestamp: string;
@@ -1097,7 +1304,7 @@ export interface components {
             status: "failed";
             /**
              * Format: date-time
-             * @description When the event happened (for a completed disbursement, when the money moved), UTC.
+             * @description When the event happened (for a completed disbursement or refund, when the money moved), UTC.
              * @example 2024-06-10T06:15:02.000Z
              */
             timestamp: string;
@@ -1280,7 +1487,7 @@ export interface components {
              * @example collection.completed
              * @enum {string}
              */
-            type: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "disbursement.completed" | "disbursement.failed";
+            type: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed";
             /**
              * Format: date-time
              * @description When the event was recorded for delivery (the list’s order).
@@ -1294,7 +1501,7 @@ export interface components {
              */
             deliveryStatus: "pending" | "delivering" | "delivered" | "failed" | "skipped";
             /** @description The webhook body, exactly as sent (or to be sent): the same fields and values, timestamp included. */
-            payload: components["schemas"]["CollectionCompletedEvent"] | components["schemas"]["CollectionDeclinedEvent"] | components["schemas"]["CollectionExpiredEvent"] | components["schemas"]["CollectionFailedEvent"] | components["schemas"]["DisbursementCompletedEvent"] | components["schemas"]["DisbursementFailedEvent"];
+            payload: components["schemas"]["CollectionCompletedEvent"] | components["schemas"]["CollectionDeclinedEvent"] | components["schemas"]["CollectionExpiredEvent"] | components["schemas"]["CollectionFailedEvent"] | components["schemas"]["CollectionCancelledEvent"] | components["schemas"]["DisbursementCompletedEvent"] | components["schemas"]["DisbursementFailedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"];
         };
         /** @description A page of your events, oldest first. */
         PartnerEventPage: {
@@ -1356,6 +1563,203 @@ export interface components {
             /** @description true when the per-call limit (1,000) was reached: call again. */
             more: boolean;
         };
+        /** @description A refund as it is now. transactionId and completedAt only when completed, failureReason only when failed. */
+        Refund: {
+            referenceId: components["schemas"]["RefundReferenceId"];
+            /**
+             * @description The refunded collection.
+             * @example PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E
+             */
+            collectionReferenceId: string;
+            /**
+             * @description Your reference from the refund call.
+             * @example refund-1001
+             */
+            externalId: string;
+            /**
+             * @description processing (the wallet could not be reached yet; the refund completes or fails on its own and refund.completed or refund.failed follows), completed (the user was paid back), failed (nothing moved; see failureReason; its amount can be refunded again). completed and failed are final.
+             * @example completed
+             * @enum {string}
+             */
+            status: "processing" | "completed" | "failed";
+            amount: components["schemas"]["Amount"];
+            currency: components["schemas"]["Currency"];
+            /**
+             * @description Always 0: a refund carries no fee (the collection’s fee is not given back).
+             * @example 0
+             * @enum {number}
+             */
+            fee: 0;
+            /**
+             * @description The reason you gave, or null.
+             * @example Goods returned
+             */
+            reason: string | null;
+            /**
+             * @description Only when completed: the wallet transaction that moved the money.
+             * @example TXN-8D41E6B09A2C7F35
+             */
+            transactionId?: string;
+            failureReason?: components["schemas"]["FailureReason"];
+            /**
+             * Format: date-time
+             * @description An ISO 8601 date-time in UTC (ends in Z).
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Only when completed: when the money moved (UTC).
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            completedAt?: string;
+            /**
+             * @description The collection’s refunded total now (its refundedAmount): the sum of its refunds in progress or completed, this one included unless it failed.
+             * @example 10
+             */
+            collectionRefundedAmount: number;
+        };
+        /** @description The body of refund.completed. */
+        RefundCompletedEvent: {
+            /** @enum {string} */
+            event: "refund.completed";
+            referenceId: components["schemas"]["RefundReferenceId"];
+            /**
+             * @description Your reference from the refund call.
+             * @example refund-1001
+             */
+            externalId: string;
+            /**
+             * @description The refunded amount (major units, at most 2 decimals).
+             * @example 25.5
+             */
+            amount: number;
+            /**
+             * @description LRD or USD.
+             * @example USD
+             * @enum {string}
+             */
+            currency: "LRD" | "USD";
+            /**
+             * @description Always 0: a refund carries no fee.
+             * @example 0
+             */
+            fee: number;
+            /**
+             * @description The status after the change (final).
+             * @enum {string}
+             */
+            status: "completed";
+            /**
+             * @description TXN-<uppercase hex>: the wallet transaction that moved the money.
+             * @example TXN-3C9A0F7B12E45D68
+             */
+            transactionId: string;
+            /**
+             * Format: date-time
+             * @description When the event happened (for a completed disbursement or refund, when the money moved), UTC.
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            timestamp: string;
+            /**
+             * @description The refunded collection’s referenceId (addition to the spec’s fields).
+             * @example PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E
+             */
+            collectionReferenceId: string;
+        };
+        /** @description The body of refund.failed. */
+        RefundFailedEvent: {
+            /** @enum {string} */
+            event: "refund.failed";
+            referenceId: components["schemas"]["RefundReferenceId"];
+            /**
+             * @description Your reference from the refund call.
+             * @example refund-1001
+             */
+            externalId: string;
+            /**
+             * @description The refunded amount (major units, at most 2 decimals).
+             * @example 25.5
+             */
+            amount: number;
+            /**
+             * @description LRD or USD.
+             * @example USD
+             * @enum {string}
+             */
+            currency: "LRD" | "USD";
+            /**
+             * @description Always 0: a refund carries no fee.
+             * @example 0
+             */
+            fee: number;
+            /**
+             * @description The status after the change (final).
+             * @enum {string}
+             */
+            status: "failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (for a completed disbursement or refund, when the money moved), UTC.
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            timestamp: string;
+            /**
+             * @description Why no money moved.
+             * @example {
+             *       "code": "PKC_4002",
+             *       "message": "Partner balance insufficient for amount plus fee"
+             *     }
+             */
+            failureReason: {
+                code: string;
+                message: string;
+            };
+            /**
+             * @description The refunded collection’s referenceId (addition to the spec’s fields).
+             * @example PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E
+             */
+            collectionReferenceId: string;
+        };
+        /** @description A page of your refunds, newest first; each item is what GET /refund/{referenceId} answers. */
+        RefundPage: {
+            /** @description This page, in the list’s order. */
+            items: components["schemas"]["Refund"][];
+            /** @description Opaque; pass it as cursor for the next page. null on the last page. */
+            nextCursor: string | null;
+            /** @description true when there is a next page (then nextCursor is set). */
+            hasMore: boolean;
+        };
+        /**
+         * @description A refund's id: PKR-<digits>-<uppercase hex>. Treat it as an opaque string.
+         * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
+         */
+        RefundReferenceId: string;
+        /**
+         * @description A refund of a completed collection. Unknown fields are 400 PKC_2008. A refused body reserves nothing and leaves the externalId free.
+         * @example {
+         *       "externalId": "refund-1001",
+         *       "amount": 10,
+         *       "reason": "Goods returned"
+         *     }
+         */
+        RefundRequest: {
+            /**
+             * @description Your unique reference for this refund, 1 to 100 characters. Missing, empty or not a string: 400 PKC_2008; longer: 400 PKC_2006; held by a refund of yours in progress or completed: 409 PKC_6001 naming it (a failed refund frees it).
+             * @example refund-1001
+             */
+            externalId: string;
+            /**
+             * @description How much to give back, in major units (at most 2 decimals; not a positive number with at most 2 decimals: 400 PKC_2002). Leave it out to refund what is left (amount − refundedAmount). More than what is left: 409 PKC_6006.
+             * @example 10
+             */
+            amount?: number;
+            /**
+             * @description Why, for your records and the user’s transaction history; at most 200 characters (longer: 400 PKC_2007). Absent, null and "" all mean none.
+             * @example Goods returned
+             */
+            reason?: string | null;
+        };
         /** @description One movement of your partner account. */
         StatementMovement: {
             /**
@@ -1366,13 +1770,13 @@ export interface components {
             postedAt: string;
             type: components["schemas"]["StatementMovementType"];
             /**
-             * @description The collection’s PKC-… or the disbursement’s PKD-… referenceId; for funding, the transactionId.
+             * @description The collection’s PKC-…, the disbursement’s PKD-… (for a reversal too: the disbursement it reversed) or the refund’s PKR-… referenceId; for funding, the transactionId.
              * @example PKD-1718000000000-4B7E19C2D05A83F6E1B2C3D4
              */
             referenceId: string;
             transactionId: components["schemas"]["TransactionId"];
             /**
-             * @description Your externalId of the collection or disbursement; null for funding and for movements posted before the ledger kept it.
+             * @description Your externalId of the collection, disbursement or refund (for a reversal: of the disbursement it reversed); null for funding and for movements posted before the ledger kept it.
              * @example order-1001
              */
             externalId: string | null;
@@ -1388,11 +1792,11 @@ export interface components {
             balanceAfter: number;
         };
         /**
-         * @description funding (money you sent the operator), collection (a collection’s amount credited), collection_fee (a collection fee you bear: none today, the user bears it), disbursement (a disbursement’s amount debited), disbursement_fee (its fee debited). More may be added (refund, reversal): ignore types you do not know.
+         * @description funding (money you sent the operator), collection (a collection’s amount credited), collection_fee (a collection fee you bear: none today, the user bears it), disbursement (a disbursement’s amount debited), disbursement_fee (its fee debited), refund (a refund of one of your collections debited: its referenceId is the refund’s PKR-…; no fee), reversal (a disbursement the operator reversed, its amount credited back: its referenceId is the disbursement’s PKD-…; the disbursement fee is not returned). More may be added: ignore types you do not know.
          * @example disbursement
          * @enum {string}
          */
-        StatementMovementType: "funding" | "collection" | "collection_fee" | "disbursement" | "disbursement_fee";
+        StatementMovementType: "funding" | "collection" | "collection_fee" | "disbursement" | "disbursement_fee" | "refund" | "reversal";
         /** @description A page of your statement, with the period’s opening and closing balance. */
         StatementPage: {
             currency: components["schemas"]["Currency"];
@@ -1467,7 +1871,7 @@ export interface components {
             eventId: string;
             event: components["schemas"]["WebhookEventType"];
             /**
-             * @description The collection’s PKC-… or the disbursement’s PKD-… referenceId.
+             * @description The collection’s PKC-…, the disbursement’s PKD-… or the refund’s PKR-… referenceId.
              * @example PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E
              */
             referenceId: string;
@@ -1539,7 +1943,7 @@ export interface components {
          * @example collection.completed
          * @enum {string}
          */
-        WebhookEventType: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "disbursement.completed" | "disbursement.failed";
+        WebhookEventType: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed";
     };
     responses: never;
     parameters: never;
@@ -3511,7 +3915,7 @@ export interface operations {
                 /** @description Only deliveries in this status. */
                 status?: "pending" | "delivering" | "delivered" | "failed" | "skipped";
                 /** @description Only deliveries of this event kind. */
-                event?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "disbursement.completed" | "disbursement.failed";
+                event?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed";
                 /** @description Only one transaction’s deliveries. */
                 referenceId?: string;
                 /**
@@ -5163,7 +5567,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only collections in this status (the status endpoint’s). */
-                status?: "pending_approval" | "completed" | "declined" | "expired" | "failed";
+                status?: "pending_approval" | "completed" | "declined" | "expired" | "failed" | "cancelled";
                 /** @description Only collections in this currency. */
                 currency?: "LRD" | "USD";
                 /**
@@ -5732,7 +6136,7 @@ export interface operations {
                  * @description Only events of this kind.
                  * @example collection.completed
                  */
-                type?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "disbursement.completed" | "disbursement.failed";
+                type?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed";
                 /**
                  * @description Only events recorded at or after this time (ISO 8601 with Z or an offset). Events older than 30 days are gone either way.
                  * @example 2024-06-10T00:00:00Z
@@ -6093,6 +6497,941 @@ export interface operations {
             };
         };
     };
+    cancelCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The referenceId the collection request returned (PKC-…).
+                 * @example PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E
+                 */
+                referenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection, now cancelled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CollectionStatus"];
+                    };
+                };
+            };
+            /** @description PKC_2008: One or more required body fields missing */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2008";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1008: Partner lacks permission for this operation; PKC_1009: Partner account not active; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1008" | "PKC_1009" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_6002: Not found for this referenceId */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_6002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_6004: Collection already approved or declined; it cannot be changed */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_6004";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_6003: Collection request expired; no funds moved */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_6003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    refundCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The referenceId the collection request returned (PKC-…).
+                 * @example PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E
+                 */
+                referenceId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Your reference, and optionally the amount and a reason. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundRequest"];
+            };
+        };
+        responses: {
+            /** @description Completed: the user was paid back. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description Processing: the wallet could not be reached in time; the refund completes or fails on its own (refund.completed or refund.failed follows). Its amount stays reserved meanwhile. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description PKC_2002: Amount must be a positive number greater than zero; PKC_2006: externalId longer than 100 characters; PKC_2007: note longer than 200 characters; PKC_2008: One or more required body fields missing; PKC_4002: Partner balance insufficient for amount plus fee */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2002" | "PKC_2006" | "PKC_2007" | "PKC_2008" | "PKC_4002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
+                         */
+                        referenceId?: string;
+                        /**
+                         * @description On 409 PKC_6001: that refund’s status.
+                         * @enum {string}
+                         */
+                        status?: "processing" | "completed";
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
+                         */
+                        referenceId?: string;
+                        /**
+                         * @description On 409 PKC_6001: that refund’s status.
+                         * @enum {string}
+                         */
+                        status?: "processing" | "completed";
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1008: Partner lacks permission for this operation; PKC_1009: Partner account not active; PKC_3002: User account not active (suspended or closed); PKC_3004: User's wallet is frozen; PKC_3005: User's KYC is not approved; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1008" | "PKC_1009" | "PKC_3002" | "PKC_3004" | "PKC_3005" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
+                         */
+                        referenceId?: string;
+                        /**
+                         * @description On 409 PKC_6001: that refund’s status.
+                         * @enum {string}
+                         */
+                        status?: "processing" | "completed";
+                    };
+                };
+            };
+            /** @description PKC_3001: No account for this phone number; PKC_3003: User has no active wallet in the requested currency; PKC_6002: Not found for this referenceId */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_3001" | "PKC_3003" | "PKC_6002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
+                         */
+                        referenceId?: string;
+                        /**
+                         * @description On 409 PKC_6001: that refund’s status.
+                         * @enum {string}
+                         */
+                        status?: "processing" | "completed";
+                    };
+                };
+            };
+            /** @description PKC_6001: externalId already used for a completed or in-progress transaction; PKC_6004: Collection already approved or declined; it cannot be changed; PKC_6006: Refund amount exceeds what is left to refund on this collection */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_6001" | "PKC_6004" | "PKC_6006";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
+                         */
+                        referenceId?: string;
+                        /**
+                         * @description On 409 PKC_6001: that refund’s status.
+                         * @enum {string}
+                         */
+                        status?: "processing" | "completed";
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
+                         */
+                        referenceId?: string;
+                        /**
+                         * @description On 409 PKC_6001: that refund’s status.
+                         * @enum {string}
+                         */
+                        status?: "processing" | "completed";
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
+                         */
+                        referenceId?: string;
+                        /**
+                         * @description On 409 PKC_6001: that refund’s status.
+                         * @enum {string}
+                         */
+                        status?: "processing" | "completed";
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
+                         */
+                        referenceId?: string;
+                        /**
+                         * @description On 409 PKC_6001: that refund’s status.
+                         * @enum {string}
+                         */
+                        status?: "processing" | "completed";
+                    };
+                };
+            };
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The referenceId the refund call returned (PKR-…).
+                 * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
+                 */
+                referenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description PKC_2008: One or more required body fields missing */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2008";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1008: Partner lacks permission for this operation; PKC_1009: Partner account not active; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1008" | "PKC_1009" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_6002: Not found for this referenceId */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_6002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /** @description Only refunds in this status (the status endpoint’s). */
+                status?: "processing" | "completed" | "failed";
+                /** @description Only refunds in this currency. */
+                currency?: "LRD" | "USD";
+                /**
+                 * @description Only the refund with your externalId (exact match): finds the one you created with it, or an empty page. Failed attempts that freed it are listed too, newest first.
+                 * @example order-1001
+                 */
+                externalId?: string;
+                /**
+                 * @description Created at or after this time (inclusive; ISO 8601 with Z or an offset).
+                 * @example 2024-06-10T00:00:00Z
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Created before this time (exclusive; ISO 8601 with Z or an offset). Not before createdFrom.
+                 * @example 2024-06-11T00:00:00Z
+                 */
+                createdTo?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description The nextCursor of the previous page. Keep the same filters: a cursor is only good for the list and filters it came from, and only for you (anything else is 400 PKC_2008). */
+                cursor?: string;
+                /**
+                 * @description Only the refunds of this collection (its PKC-… referenceId, exact match).
+                 * @example PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E
+                 */
+                collectionReferenceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RefundPage"];
+                    };
+                };
+            };
+            /** @description PKC_2008: One or more required body fields missing */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2008";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1008: Partner lacks permission for this operation; PKC_1009: Partner account not active; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1008" | "PKC_1009" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     onCollectionCompleted: {
         parameters: {
             query?: never;
@@ -6317,6 +7656,62 @@ export interface operations {
             };
         };
     };
+    onCollectionCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Your client ID.
+                 * @example 3f0c2a5e-8b1d-4c7a-9e6f-2d4b8a1c5e90
+                 */
+                "X-Service-Partner-Id": string;
+                /**
+                 * @description The specification’s signature: sha256= and the lowercase hex HMAC-SHA256 of the raw body, keyed with your webhook secret exactly as given to you (the whole whsec_… string as UTF-8 bytes). During a rotation it is made with the new secret only. It does not cover a timestamp.
+                 * @example sha256=174f13b04bb75c761e665a599ba4f63da77b907e60013e04645f740e023c3d2c
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (Standard Webhooks): the same on every retry and redelivery. Deduplicate on it.
+                 * @example 5d6f0a1e-2b3c-4d5e-8f90-a1b2c3d4e5f6
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix time in seconds when this attempt started (new on every attempt). Reject a request more than 5 minutes from your clock.
+                 * @example 1718000102
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: v1, and the base64 HMAC-SHA256 of <webhook-id>.<webhook-timestamp>.<raw body>, keyed with the base64-decoded part of your secret after whsec_. During a rotation one v1,… per valid secret, separated by spaces.
+                 * @example v1,Xu9uojkSrMjSTeKZcOf+Ppt3EYgZnpGiVaQKhCKwxFI=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as compact JSON. Verify a signature over these raw bytes first. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 seconds acknowledges the delivery; the body of the answer is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt (also any 3xx, 5xx, no answer within 10 seconds, a connection or TLS error): retried 3 times, then the delivery is failed. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     onDisbursementCompleted: {
         parameters: {
             query?: never;
@@ -6410,6 +7805,118 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DisbursementFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 seconds acknowledges the delivery; the body of the answer is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt (also any 3xx, 5xx, no answer within 10 seconds, a connection or TLS error): retried 3 times, then the delivery is failed. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Your client ID.
+                 * @example 3f0c2a5e-8b1d-4c7a-9e6f-2d4b8a1c5e90
+                 */
+                "X-Service-Partner-Id": string;
+                /**
+                 * @description The specification’s signature: sha256= and the lowercase hex HMAC-SHA256 of the raw body, keyed with your webhook secret exactly as given to you (the whole whsec_… string as UTF-8 bytes). During a rotation it is made with the new secret only. It does not cover a timestamp.
+                 * @example sha256=174f13b04bb75c761e665a599ba4f63da77b907e60013e04645f740e023c3d2c
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (Standard Webhooks): the same on every retry and redelivery. Deduplicate on it.
+                 * @example 5d6f0a1e-2b3c-4d5e-8f90-a1b2c3d4e5f6
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix time in seconds when this attempt started (new on every attempt). Reject a request more than 5 minutes from your clock.
+                 * @example 1718000102
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: v1, and the base64 HMAC-SHA256 of <webhook-id>.<webhook-timestamp>.<raw body>, keyed with the base64-decoded part of your secret after whsec_. During a rotation one v1,… per valid secret, separated by spaces.
+                 * @example v1,Xu9uojkSrMjSTeKZcOf+Ppt3EYgZnpGiVaQKhCKwxFI=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as compact JSON. Verify a signature over these raw bytes first. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 seconds acknowledges the delivery; the body of the answer is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt (also any 3xx, 5xx, no answer within 10 seconds, a connection or TLS error): retried 3 times, then the delivery is failed. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Your client ID.
+                 * @example 3f0c2a5e-8b1d-4c7a-9e6f-2d4b8a1c5e90
+                 */
+                "X-Service-Partner-Id": string;
+                /**
+                 * @description The specification’s signature: sha256= and the lowercase hex HMAC-SHA256 of the raw body, keyed with your webhook secret exactly as given to you (the whole whsec_… string as UTF-8 bytes). During a rotation it is made with the new secret only. It does not cover a timestamp.
+                 * @example sha256=174f13b04bb75c761e665a599ba4f63da77b907e60013e04645f740e023c3d2c
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (Standard Webhooks): the same on every retry and redelivery. Deduplicate on it.
+                 * @example 5d6f0a1e-2b3c-4d5e-8f90-a1b2c3d4e5f6
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix time in seconds when this attempt started (new on every attempt). Reject a request more than 5 minutes from your clock.
+                 * @example 1718000102
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: v1, and the base64 HMAC-SHA256 of <webhook-id>.<webhook-timestamp>.<raw body>, keyed with the base64-decoded part of your secret after whsec_. During a rotation one v1,… per valid secret, separated by spaces.
+                 * @example v1,Xu9uojkSrMjSTeKZcOf+Ppt3EYgZnpGiVaQKhCKwxFI=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as compact JSON. Verify a signature over these raw bytes first. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundFailedEvent"];
             };
         };
         responses: {

@@ -303,3 +303,56 @@ describe('retries', () => {
     expect(timeouts).toEqual([15_000, 30_000, 15_000]);
   });
 });
+
+describe('cancel and refunds', () => {
+  const referenceId = 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E';
+  const refundPath = `/partner/v1/collection/${referenceId}/refund`;
+  const refundBody = { externalId: 'refund-1', amount: 10 };
+  const refund = { referenceId: 'PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4', collectionReferenceId: referenceId, externalId: 'refund-1', status: 'processing', amount: 10, currency: 'USD', fee: 0, reason: null, createdAt: '2024-06-10T07:15:00.000Z', collectionRefundedAmount: 10 };
+
+  test('when a refund is answered 202 processing, then it resolves with the refund, sent once with its body to the collection’s refund path', async () => {
+    const api = new FakeApi().script(refundPath, ok(refund, 202));
+    const client = clientOf(api);
+
+    await expect(client.refundCollection(referenceId, refundBody)).resolves.toEqual(refund);
+    expect(api.sentTo(refundPath).map((request) => request.body)).toEqual([refundBody]);
+  });
+
+  test('when a refund is answered 429 PKC_7001, then it is sent again; on 503 PKC_7003 or a lost connection it is not, and the outcome is unknown', async () => {
+    const limited = new FakeApi().script(refundPath, refusal(429, 'PKC_7001', {}, { 'retry-after': '1' }), ok(refund));
+    await expect(clientOf(limited).refundCollection(referenceId, refundBody)).resolves.toEqual(refund);
+    expect(limited.sentTo(refundPath)).toHaveLength(2);
+
+    for (const scripted of [refusal(503, 'PKC_7003'), { networkError: 'ECONNRESET' }] as const) {
+      const api = new FakeApi().script(refundPath, scripted, ok(refund));
+      const error = await refusalOf(clientOf(api).refundCollection(referenceId, refundBody));
+      expect({ outcomeUnknown: error.outcomeUnknown, attempts: error.attempts }).toEqual({ outcomeUnknown: true, attempts: 1 });
+      expect(api.sentTo(refundPath)).toHaveLength(1);
+    }
+  });
+
+  test('when a cancel is answered 500 PKC_7002, then it is not sent again; 409 PKC_6004 is thrown as is', async () => {
+    const cancelPath = `/partner/v1/collection/${referenceId}/cancel`;
+    const failing = new FakeApi().script(cancelPath, refusal(500, 'PKC_7002'), ok({ referenceId, status: 'cancelled' }));
+    const error = await refusalOf(clientOf(failing).cancelCollection(referenceId));
+    expect({ code: error.code, outcomeUnknown: error.outcomeUnknown }).toEqual({ code: 'PKC_7002', outcomeUnknown: true });
+    expect(failing.sentTo(cancelPath)).toHaveLength(1);
+
+    const refused = new FakeApi().script(cancelPath, refusal(409, 'PKC_6004'));
+    expect((await refusalOf(clientOf(refused).cancelCollection(referenceId))).code).toBe('PKC_6004');
+  });
+
+  test('when refunds are iterated, then the pages are followed with the same filters until the last', async () => {
+    const second = { ...refund, referenceId: 'PKR-1718003500000-0F1E2D3C4B5A69788796A5B4' };
+    const api = new FakeApi().script('/partner/v1/refunds', ok({ items: [refund], nextCursor: 'c1', hasMore: true }), ok({ items: [second], nextCursor: null, hasMore: false }));
+    const seen: string[] = [];
+
+    for await (const item of clientOf(api).iterateRefunds({ collectionReferenceId: referenceId, limit: 1 })) seen.push(item.referenceId);
+
+    expect(seen).toEqual([refund.referenceId, second.referenceId]);
+    expect(api.sent.filter((request) => request.path.startsWith('/partner/v1/refunds')).map((request) => request.path)).toEqual([
+      `/partner/v1/refunds?collectionReferenceId=${referenceId}&limit=1`,
+      `/partner/v1/refunds?collectionReferenceId=${referenceId}&limit=1&cursor=c1`,
+    ]);
+  });
+});

@@ -26,7 +26,7 @@ export const confirmRequestSchema = z
   });
 export type PublicConfirmRequest = z.infer<typeof confirmRequestSchema>;
 
-export const collectionStatuses = ['pending_approval', 'completed', 'declined', 'expired', 'failed'] as const;
+export const collectionStatuses = ['pending_approval', 'completed', 'declined', 'expired', 'failed', 'cancelled'] as const;
 
 export const collectionReferenceIdParamsSchema = z.object({
   referenceId: z.string().meta({
@@ -54,7 +54,7 @@ export const collectionStatusSchema = z
     externalId: externalIdField,
     status: z.enum(collectionStatuses).meta({
       description:
-        'pending_approval (waiting for the user, also while an approval is processed), completed (the money moved), declined, expired, failed (approved but the payment could not be made; see failureReason). All but pending_approval are final.',
+        'pending_approval (waiting for the user, also while an approval is processed), completed (the money moved), declined, expired, failed (approved but the payment could not be made; see failureReason), cancelled (you withdrew it while it was pending; no money moved). All but pending_approval are final.',
       example: 'completed',
     }),
     amount: amountField,

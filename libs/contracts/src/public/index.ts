@@ -10,6 +10,7 @@ export * from './accounts';
 export * from './quotes';
 export * from './collections';
 export * from './disbursements';
+export * from './refunds';
 export * from './webhook-deliveries';
 export * from './webhook-events';
 export * from './pagination';

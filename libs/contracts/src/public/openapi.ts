@@ -24,6 +24,7 @@ const tagDescriptions: Readonly<Record<PublicTag, string>> = {
   Accounts: 'Wallet users and your own balance.',
   Quotes: 'The first step of a collection or a disbursement: every check runs, nothing moves.',
   Collections: 'Ask a wallet user to pay; they approve or decline in the app within 10 minutes.',
+  Refunds: 'Give money back on a completed collection, in whole or in part; a refund has no fee.',
   Disbursements: 'Send money to a wallet user; their wallet is credited at once.',
   'Webhook deliveries': 'Your webhook delivery log and redelivery (additions to the spec).',
   Sandbox: 'Sandbox-only simulation of the user’s answer to a collection (`x-sandbox-only: true`; production answers 404 PKC_6002).',
@@ -37,8 +38,11 @@ const webhookDescriptions: Readonly<Record<WebhookEventType, string>> = {
   'collection.declined': 'The user declined; no money moved.',
   'collection.expired': '10 minutes passed without an answer; no money moved.',
   'collection.failed': 'The user approved but the payment could not be made; no money moved (addition to the spec).',
+  'collection.cancelled': 'You cancelled the pending collection; no money moved (addition to the spec).',
   'disbursement.completed': 'The money reached the user.',
   'disbursement.failed': 'A transfer attempt ended without moving money; its externalId is free again (addition to the spec).',
+  'refund.completed': 'The refund moved the money back to the user; collectionReferenceId names the refunded collection (addition to the spec).',
+  'refund.failed': 'A refund that was processing ended without moving money; its amount can be refunded again and its externalId is free (addition to the spec).',
 };
 
 const signatureScheme = [
@@ -187,6 +191,22 @@ function successResponseOf(operation: PublicOperation): ResponseConfig {
   };
 }
 
+/** The second success status of an operation that has one: the same JSON body, its own description and examples. */
+function alsoAnsweredResponseOf(operation: PublicOperation): Record<string, ResponseConfig> {
+  const also = operation.success.alsoAnswered;
+  if (also === undefined) return {};
+  if (also.status === operation.success.status || (operation.success.json ?? true) === false) throw new Error(`${operation.operationId}: alsoAnswered is another status of a JSON answer`);
+  const schema = operation.success.enveloped ? successEnvelopeSchema(operation.success.schema) : operation.success.schema;
+  const examples = Object.fromEntries(Object.entries(also.examples).map(([name, { summary, value }]) => [name, { summary, value: operation.success.enveloped ? { success: true, data: value } : value }]));
+  return {
+    [String(also.status)]: {
+      description: also.description,
+      headers: headersOf(operation, also.status),
+      content: { 'application/json': { schema, ...(Object.keys(examples).length === 0 ? {} : { examples }) } },
+    },
+  };
+}
+
 function routeOf(operation: PublicOperation): RouteConfig {
   const { success, request } = operation;
   const successResponse = successResponseOf(operation);
@@ -209,7 +229,7 @@ function routeOf(operation: PublicOperation): RouteConfig {
         ? { body: { description: body.description, required: body.required, content: Object.fromEntries(body.mediaTypes.map((mediaType) => [mediaType, { schema: body.schema }])) } }
         : {}),
     },
-    responses: { [String(success.status)]: successResponse, ...errorResponsesOf(operation) },
+    responses: { [String(success.status)]: successResponse, ...alsoAnsweredResponseOf(operation), ...errorResponsesOf(operation) },
   };
 }
 

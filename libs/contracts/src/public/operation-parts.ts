@@ -9,7 +9,7 @@ import type { ErrorExtraFields } from './envelopes';
  * family of routes) and are gathered into `publicOperations` in operations.ts.
  */
 
-export type PublicTag = 'Authentication' | 'Accounts' | 'Quotes' | 'Collections' | 'Disbursements' | 'Webhook deliveries' | 'Sandbox' | 'Statements' | 'Events' | 'Contract';
+export type PublicTag = 'Authentication' | 'Accounts' | 'Quotes' | 'Collections' | 'Refunds' | 'Disbursements' | 'Webhook deliveries' | 'Sandbox' | 'Statements' | 'Events' | 'Contract';
 
 /** Who may call: nobody needs a token for the contract; the token endpoint takes client credentials; every other route a bearer token. */
 export type PublicAuthentication = 'none' | 'client-credentials' | 'bearer';
@@ -59,6 +59,11 @@ export interface PublicOperation {
      * schema (usually a string), what it holds, and an example body as text.
      */
     otherMediaTypes?: Readonly<Record<string, OtherMediaType>>;
+    /**
+     * A second success status with the same JSON body (a refund: 200 completed, 202 still
+     * processing): its own response in the document, with its description and examples.
+     */
+    alsoAnswered?: { status: 200 | 202; description: string; examples: Readonly<Record<string, { summary: string; value: unknown }>> };
   };
   /** Every PKC code the operation can answer; status and meaning come from the catalogue. */
   errorCodes: readonly PkcCode[];

@@ -40,6 +40,7 @@ import {
 import { contractDocumentOperations } from './contract-documents';
 import { statementAndEventOperations } from './statement-and-events';
 import { transactionListOperations } from './transaction-lists';
+import { refundOperations } from './refund-operations';
 import { collectionReferenceIdField, disbursementReferenceIdField } from './fields';
 import { collectionQuoteExample, collectionQuoteSchema, disbursementQuoteExample, disbursementQuoteSchema, quoteRequestSchema } from './quotes';
 import {
@@ -348,6 +349,7 @@ export const publicOperations: readonly PublicOperation[] = [
   ...contractDocumentOperations,
   ...transactionListOperations,
   ...statementAndEventOperations,
+  ...refundOperations,
 ];
 
 export type { PublicAuthentication, PublicOperation, PublicTag } from './operation-parts';

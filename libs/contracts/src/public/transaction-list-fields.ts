@@ -3,40 +3,48 @@ import { currencyField } from './fields';
 import { pageQueryFields } from './pagination';
 
 /**
- * The query of the two transaction lists (GET /partner/v1/collections, GET /partner/v1/disbursements):
- * the same filters for both, with that type's statuses. Unknown parameters and invalid values are
+ * The query fields of the transaction lists (GET /partner/v1/collections, /disbursements,
+ * /refunds): the same filters for each, with that type's statuses. A list with a filter of its own
+ * (the refunds' collectionReferenceId) spreads these beside it and refines with createdRangeIsValid.
+ */
+export function transactionListFieldsOf<const Statuses extends readonly [string, ...string[]]>(statuses: Statuses, noun: string) {
+  return {
+    status: z.enum(statuses).optional().meta({ param: { description: `Only ${noun}s in this status (the status endpoint’s).` } }),
+    currency: currencyField.optional().meta({ param: { description: `Only ${noun}s in this currency.` } }),
+    externalId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ param: { description: `Only the ${noun} with your externalId (exact match): finds the one you created with it, or an empty page. Failed attempts that freed it are listed too, newest first.`, example: 'order-1001' } }),
+    createdFrom: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ param: { description: 'Created at or after this time (inclusive; ISO 8601 with Z or an offset).', example: '2024-06-10T00:00:00Z' } }),
+    createdTo: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ param: { description: 'Created before this time (exclusive; ISO 8601 with Z or an offset). Not before createdFrom.', example: '2024-06-11T00:00:00Z' } }),
+    limit: pageQueryFields.limit,
+    cursor: pageQueryFields.cursor,
+  };
+}
+
+/** The checks across fields of a list query: no year 0000, createdFrom not after createdTo (400 PKC_2008 naming the field). */
+export function createdRangeIsValid<Query extends { createdFrom?: string | undefined; createdTo?: string | undefined }>(query: Query, context: z.RefinementCtx<Query>): void {
+  // Year 0000 is ISO 8601 but no date Postgres (or the Gregorian calendar) knows: refused like any bad date.
+  for (const field of ['createdFrom', 'createdTo'] as const) {
+    if (query[field]?.startsWith('0000-') === true) context.addIssue({ code: 'custom', path: [field], message: `${field} is out of range` });
+  }
+  if (query.createdFrom !== undefined && query.createdTo !== undefined && Date.parse(query.createdFrom) > Date.parse(query.createdTo)) {
+    context.addIssue({ code: 'custom', path: ['createdTo'], message: 'createdTo is before createdFrom' });
+  }
+}
+
+/**
+ * The query of the collections and disbursements lists. Unknown parameters and invalid values are
  * 400 PKC_2008 naming them; createdFrom after createdTo is 400 PKC_2008 naming createdTo.
  */
 export function transactionListQuerySchemaOf<const Statuses extends readonly [string, ...string[]]>(statuses: Statuses, noun: string) {
-  return z
-    .object({
-      status: z.enum(statuses).optional().meta({ param: { description: `Only ${noun}s in this status (the status endpoint’s).` } }),
-      currency: currencyField.optional().meta({ param: { description: `Only ${noun}s in this currency.` } }),
-      externalId: z
-        .string()
-        .min(1)
-        .max(100)
-        .optional()
-        .meta({ param: { description: `Only the ${noun} with your externalId (exact match): finds the one you created with it, or an empty page. Failed attempts that freed it are listed too, newest first.`, example: 'order-1001' } }),
-      createdFrom: z.iso
-        .datetime({ offset: true })
-        .optional()
-        .meta({ param: { description: 'Created at or after this time (inclusive; ISO 8601 with Z or an offset).', example: '2024-06-10T00:00:00Z' } }),
-      createdTo: z.iso
-        .datetime({ offset: true })
-        .optional()
-        .meta({ param: { description: 'Created before this time (exclusive; ISO 8601 with Z or an offset). Not before createdFrom.', example: '2024-06-11T00:00:00Z' } }),
-      limit: pageQueryFields.limit,
-      cursor: pageQueryFields.cursor,
-    })
-    .strict()
-    .superRefine((query, context) => {
-      // Year 0000 is ISO 8601 but no date Postgres (or the Gregorian calendar) knows: refused like any bad date.
-      for (const field of ['createdFrom', 'createdTo'] as const) {
-        if (query[field]?.startsWith('0000-') === true) context.addIssue({ code: 'custom', path: [field], message: `${field} is out of range` });
-      }
-      if (query.createdFrom !== undefined && query.createdTo !== undefined && Date.parse(query.createdFrom) > Date.parse(query.createdTo)) {
-        context.addIssue({ code: 'custom', path: ['createdTo'], message: 'createdTo is before createdFrom' });
-      }
-    });
+  return z.object(transactionListFieldsOf(statuses, noun)).strict().superRefine(createdRangeIsValid);
 }

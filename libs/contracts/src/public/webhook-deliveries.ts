@@ -1,15 +1,22 @@
 import { z } from 'zod';
 import { collectionReferenceIdPattern, instantField, instantInputField, uuidField } from './fields';
 import { disbursementReferenceIdPattern } from '../disbursement-events';
+import { refundReferenceIdPattern } from '../refund-events';
 
-/** The events that become webhooks: the spec's four plus collection.failed and disbursement.failed. */
+/**
+ * The events that become webhooks: the spec's four plus collection.failed and disbursement.failed,
+ * and (issue 19) collection.cancelled, refund.completed and refund.failed.
+ */
 export const webhookEventTypes = [
   'collection.completed',
   'collection.declined',
   'collection.expired',
   'collection.failed',
+  'collection.cancelled',
   'disbursement.completed',
   'disbursement.failed',
+  'refund.completed',
+  'refund.failed',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
@@ -24,11 +31,11 @@ const deliveryStatusField = z.enum(webhookDeliveryStatuses).meta({
 
 const eventTypeField = z.enum(webhookEventTypes).meta({ id: 'WebhookEventType', description: 'The event kind. More may be added: ignore kinds you do not know.', example: 'collection.completed' });
 
-/** A collection's or a disbursement's referenceId. */
+/** A collection's, a disbursement's or a refund's referenceId. */
 const transactionReferenceIdField = z
   .string()
-  .regex(new RegExp(`${collectionReferenceIdPattern.source}|${disbursementReferenceIdPattern.source}`))
-  .meta({ description: 'The collection’s PKC-… or the disbursement’s PKD-… referenceId.', example: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E' });
+  .regex(new RegExp(`${collectionReferenceIdPattern.source}|${disbursementReferenceIdPattern.source}|${refundReferenceIdPattern.source}`))
+  .meta({ description: 'The collection’s PKC-…, the disbursement’s PKD-… or the refund’s PKR-… referenceId.', example: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E' });
 
 /**
  * GET /partner/v1/webhooks/deliveries: the query as the webhooks service parses it. Unknown or

@@ -1,56 +1,80 @@
 import { z } from 'zod';
 import { collectionEventDataSchema, collectionStatusOfEvent } from '../collection-events';
 import { disbursementEventDataSchema } from '../disbursement-events';
+import { refundEventDataSchema } from '../refund-events';
 import { amountDecimalPlacesMax, collectionReferenceIdField, disbursementReferenceIdField, failureReasonSchema, instantField } from './fields';
+import { refundReferenceIdField } from './refunds';
 import { webhookEventTypes, type WebhookEventType } from './webhook-deliveries';
 
 /**
  * The webhook body as the webhooks service sends it (services/webhooks/src/domain/webhook-payload.ts):
- * the spec's fields of the event data contracts (collection-events.ts, disbursement-events.ts), in
- * the spec's order, plus failureReason on failed events. Nothing else of the event leaks out.
+ * the spec's fields of the event data contracts (collection-events.ts, disbursement-events.ts,
+ * refund-events.ts), in the spec's order, plus failureReason on failed events and, on refund
+ * events, collectionReferenceId (the refunded collection) at the end. Nothing else of the event
+ * leaks out.
  */
 const collection = collectionEventDataSchema.shape;
 const disbursement = disbursementEventDataSchema.shape;
+const refund = refundEventDataSchema.shape;
 
 const decimals = { 'x-decimal-places': amountDecimalPlacesMax } as const;
 
-function payloadFields(family: 'collection' | 'disbursement') {
-  const shape = family === 'collection' ? collection : disbursement;
+type Family = 'collection' | 'disbursement' | 'refund';
+
+const referenceIdFields = { collection: collectionReferenceIdField, disbursement: disbursementReferenceIdField, refund: refundReferenceIdField } as const;
+const shapes = { collection, disbursement, refund } as const;
+
+function payloadFields(family: Family) {
+  const shape = shapes[family];
   return {
-    referenceId: family === 'collection' ? collectionReferenceIdField : disbursementReferenceIdField,
-    externalId: shape.externalId.meta({ description: 'Your reference from the confirm call.', example: 'order-1001' }),
-    amount: shape.amount.meta({ description: 'As in the confirm answer (major units, at most 2 decimals).', example: 25.5, ...decimals }),
+    referenceId: referenceIdFields[family],
+    externalId: shape.externalId.meta({ description: family === 'refund' ? 'Your reference from the refund call.' : 'Your reference from the confirm call.', example: family === 'refund' ? 'refund-1001' : 'order-1001' }),
+    amount: shape.amount.meta({ description: family === 'refund' ? 'The refunded amount (major units, at most 2 decimals).' : 'As in the confirm answer (major units, at most 2 decimals).', example: 25.5, ...decimals }),
     currency: shape.currency.meta({ description: 'LRD or USD.', example: 'USD' }),
-    fee: shape.fee.meta({ description: 'As in the confirm answer (major units, at most 2 decimals).', example: 0.26, ...decimals }),
+    fee: shape.fee.meta({ description: family === 'refund' ? 'Always 0: a refund carries no fee.' : 'As in the confirm answer (major units, at most 2 decimals).', example: family === 'refund' ? 0 : 0.26, ...decimals }),
   };
 }
 
-const timestampField = instantField.meta({ description: 'When the event happened (for a completed disbursement, when the money moved), UTC.' });
+function familyOf(event: WebhookEventType): Family {
+  if (event.startsWith('collection.')) return 'collection';
+  return event.startsWith('refund.') ? 'refund' : 'disbursement';
+}
+
+const timestampField = instantField.meta({ description: 'When the event happened (for a completed disbursement or refund, when the money moved), UTC.' });
 const transactionIdField = collection.transactionId.unwrap().meta({ description: 'TXN-<uppercase hex>: the wallet transaction that moved the money.', example: 'TXN-3C9A0F7B12E45D68' });
+const collectionReferenceIdOfRefund = collectionReferenceIdField.meta({ description: 'The refunded collection’s referenceId (addition to the spec’s fields).' });
 
 const statusOfEvent: Readonly<Record<WebhookEventType, string>> = {
   ...collectionStatusOfEvent,
   'disbursement.completed': 'completed',
   'disbursement.failed': 'failed',
+  'refund.completed': 'completed',
+  'refund.failed': 'failed',
 };
 
-/** The body of one event kind: `event` and `status` fixed, transactionId exactly on completed events, failureReason only on failed ones. */
+/**
+ * The body of one event kind: `event` and `status` fixed, transactionId exactly on completed
+ * events, failureReason only on failed ones, collectionReferenceId last on refund events.
+ */
 export function webhookPayloadSchema(event: WebhookEventType) {
-  const family = event.startsWith('collection.') ? 'collection' : 'disbursement';
+  const family = familyOf(event);
   const status = statusOfEvent[event];
   const base = {
     event: z.literal(event),
     ...payloadFields(family),
     status: z.literal(status).meta({ description: 'The status after the change (final).' }),
   };
+  const ofRefund = family === 'refund' ? { collectionReferenceId: collectionReferenceIdOfRefund } : {};
   if (status === 'completed') {
-    return z.strictObject({ ...base, transactionId: transactionIdField, timestamp: timestampField });
+    return z.strictObject({ ...base, transactionId: transactionIdField, timestamp: timestampField, ...ofRefund });
   }
   if (status === 'failed') {
     return z.strictObject({
       ...base,
       timestamp: timestampField,
-      failureReason: failureReasonSchema.optional().meta({ description: 'Why no money moved (addition to the spec); events recorded before it existed may lack it.' }),
+      // Refund events were born with a reason; collection and disbursement events recorded before it existed may lack one.
+      failureReason: family === 'refund' ? failureReasonSchema.meta({ description: 'Why no money moved.' }) : failureReasonSchema.optional().meta({ description: 'Why no money moved (addition to the spec); events recorded before it existed may lack it.' }),
+      ...ofRefund,
     });
   }
   return z.strictObject({ ...base, timestamp: timestampField });
@@ -118,6 +142,18 @@ export const webhookExampleHeaders = {
 } as const;
 
 const collectionExample = JSON.parse(webhookExampleBody) as Record<string, unknown>;
+const refundExample = {
+  event: 'refund.completed',
+  referenceId: 'PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4',
+  externalId: 'refund-1001',
+  amount: 10,
+  currency: 'USD',
+  fee: 0,
+  status: 'completed',
+  transactionId: 'TXN-5E2B7C09A14D3F68',
+  timestamp: '2024-06-10T07:13:20.412Z',
+  collectionReferenceId: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E',
+};
 const disbursementExample = {
   event: 'disbursement.completed',
   referenceId: 'PKD-1718000000000-4B7E19C2D05A83F6E1B2C3D4',
@@ -139,10 +175,18 @@ export const webhookPayloadExamples: Readonly<Record<WebhookEventType, Record<st
     ...withoutTransaction(collectionExample, 'collection.failed', 'failed'),
     failureReason: { code: 'PKC_4001', message: 'User balance insufficient for amount plus fee' },
   },
+  'collection.cancelled': withoutTransaction(collectionExample, 'collection.cancelled', 'cancelled'),
   'disbursement.completed': disbursementExample,
   'disbursement.failed': {
     ...withoutTransaction(disbursementExample, 'disbursement.failed', 'failed'),
     failureReason: { code: 'PKC_4002', message: 'Partner balance insufficient for amount plus fee' },
+  },
+  'refund.completed': refundExample,
+  'refund.failed': {
+    ...withoutTransaction(refundExample, 'refund.failed', 'failed'),
+    failureReason: { code: 'PKC_3002', message: 'User account not active (suspended or closed)' },
+    // The spec's order, then the addition: collectionReferenceId stays last.
+    collectionReferenceId: refundExample.collectionReferenceId,
   },
 };
 

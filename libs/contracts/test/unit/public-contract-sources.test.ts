@@ -42,7 +42,7 @@ const sameFields: Record<string, true> = {
   disbursementStatus: true satisfies SameKeys<StatusView, PublicDisbursementStatus>,
   webhookDelivery: true satisfies SameKeys<DeliveryView, PublicWebhookDelivery>,
   webhookDeliveryAttempt: true satisfies SameKeys<AttemptView, PublicWebhookDelivery['attempts'][number]>,
-  webhookPayload: true satisfies SameKeys<WebhookPayload, { event: 1; referenceId: 1; externalId: 1; amount: 1; currency: 1; fee: 1; status: 1; transactionId: 1; timestamp: 1; failureReason: 1 }>,
+  webhookPayload: true satisfies SameKeys<WebhookPayload, { event: 1; referenceId: 1; externalId: 1; amount: 1; currency: 1; fee: 1; status: 1; transactionId: 1; timestamp: 1; failureReason: 1; collectionReferenceId: 1 }>,
 };
 
 describe('the public contract and the services', () => {

@@ -18,18 +18,19 @@ import type { PkcCode } from '@pwa/errors';
  * recovery worker when the wallet could not be reached). Partners see it as pending_approval.
  * completed, declined, expired and failed are final.
  */
-export const collectionStatuses = ['pending_approval', 'processing', 'completed', 'declined', 'expired', 'failed'] as const;
+export const collectionStatuses = ['pending_approval', 'processing', 'completed', 'declined', 'expired', 'failed', 'cancelled'] as const;
 export type CollectionStatus = (typeof collectionStatuses)[number];
 
 /** The statuses under which the partner's externalId stays taken (the partial unique index says the same). */
 export const externalIdHoldingStatuses: readonly CollectionStatus[] = ['pending_approval', 'processing', 'completed'];
 
-export type CollectionAction = 'approve' | 'decline' | 'expire' | 'post' | 'fail';
+export type CollectionAction = 'approve' | 'decline' | 'expire' | 'cancel' | 'post' | 'fail';
 
 const transitions: Record<CollectionAction, { from: CollectionStatus; to: CollectionStatus }> = {
   approve: { from: 'pending_approval', to: 'processing' },
   decline: { from: 'pending_approval', to: 'declined' },
   expire: { from: 'pending_approval', to: 'expired' },
+  cancel: { from: 'pending_approval', to: 'cancelled' },
   post: { from: 'processing', to: 'completed' },
   fail: { from: 'processing', to: 'failed' },
 };
@@ -39,7 +40,7 @@ export function isCollectionStatus(value: unknown): value is CollectionStatus {
 }
 
 export function isFinal(status: CollectionStatus): boolean {
-  return status === 'completed' || status === 'declined' || status === 'expired' || status === 'failed';
+  return status === 'completed' || status === 'declined' || status === 'expired' || status === 'failed' || status === 'cancelled';
 }
 
 /** The status an action leads to from a status, or undefined when the machine has no such arrow. */
@@ -70,6 +71,7 @@ export function diagnoseRefusedAction(status: CollectionStatus, expiresAt: Date,
     case 'completed':
     case 'declined':
     case 'failed':
+    case 'cancelled':
       return { code: 'PKC_6004', expireNow: false };
   }
 }

@@ -8,11 +8,12 @@ import {
   type CollectionStatus,
 } from '../../src/domain/collection-state-machine';
 
-const actions: CollectionAction[] = ['approve', 'decline', 'expire', 'post', 'fail'];
+const actions: CollectionAction[] = ['approve', 'decline', 'expire', 'cancel', 'post', 'fail'];
 const allowed: Record<string, CollectionStatus> = {
   'pending_approval/approve': 'processing',
   'pending_approval/decline': 'declined',
   'pending_approval/expire': 'expired',
+  'pending_approval/cancel': 'cancelled',
   'processing/post': 'completed',
   'processing/fail': 'failed',
 };
@@ -29,7 +30,7 @@ describe('collection state machine', () => {
     for (const status of collectionStatuses.filter(isFinal)) {
       expect(actions.map((action) => nextStatus(status, action))).toEqual(actions.map(() => undefined));
     }
-    expect(collectionStatuses.filter(isFinal)).toEqual(['completed', 'declined', 'expired', 'failed']);
+    expect(collectionStatuses.filter(isFinal)).toEqual(['completed', 'declined', 'expired', 'failed', 'cancelled']);
   });
 
   describe('diagnosis of a refused user action', () => {
@@ -46,13 +47,13 @@ describe('collection state machine', () => {
       expect(diagnoseRefusedAction('pending_approval', now, now)).toEqual({ code: 'PKC_6003', expireNow: true });
     });
 
-    test.each(['processing', 'completed', 'declined', 'failed'] as const)('when it is %s, then it is 409 PKC_6004', (status) => {
+    test.each(['processing', 'completed', 'declined', 'failed', 'cancelled'] as const)('when it is %s, then it is 409 PKC_6004', (status) => {
       expect(diagnoseRefusedAction(status, future, now)).toEqual({ code: 'PKC_6004', expireNow: false });
       expect(diagnoseRefusedAction(status, past, now)).toEqual({ code: 'PKC_6004', expireNow: false });
     });
   });
 
   test('when the partner reads a processing collection, then it shows as pending_approval; every other status as it is', () => {
-    expect(collectionStatuses.map(partnerVisibleStatus)).toEqual(['pending_approval', 'pending_approval', 'completed', 'declined', 'expired', 'failed']);
+    expect(collectionStatuses.map(partnerVisibleStatus)).toEqual(['pending_approval', 'pending_approval', 'completed', 'declined', 'expired', 'failed', 'cancelled']);
   });
 });

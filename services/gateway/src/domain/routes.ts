@@ -50,6 +50,11 @@ export const routeTable: readonly RouteDefinition[] = [
   { method: 'GET', pathTemplate: '/partner/v1/statement', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard', negotiatesMediaType: true },
   { method: 'GET', pathTemplate: '/partner/v1/events', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
   { method: 'GET', pathTemplate: '/partner/v1/events/:eventId', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
+  // Issue 19: the partner cancels a pending collection and refunds a completed one (the refund may post, hence the transfer deadline).
+  { method: 'POST', pathTemplate: '/partner/v1/collection/:referenceId/cancel', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
+  { method: 'POST', pathTemplate: '/partner/v1/collection/:referenceId/refund', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'transfer' },
+  { method: 'GET', pathTemplate: '/partner/v1/refund/:referenceId', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
+  { method: 'GET', pathTemplate: '/partner/v1/refunds', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/approve', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },
   { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/decline', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },
   { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/expire', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },

@@ -20,6 +20,10 @@ describe('matchRoute', () => {
     ['GET', '/api/v1/partner/v1/statement', '/partner/v1/statement', 'wallet'],
     ['GET', '/api/v1/partner/v1/events', '/partner/v1/events', 'webhooks'],
     ['GET', '/api/v1/partner/v1/events/0b5c2f7e-8a51-4c0e-9d43-3f3f0c1d2e4a', '/partner/v1/events/:eventId', 'webhooks'],
+    ['POST', '/api/v1/partner/v1/collection/PKC-123-ABC/cancel', '/partner/v1/collection/:referenceId/cancel', 'collections'],
+    ['POST', '/api/v1/partner/v1/collection/PKC-123-ABC/refund', '/partner/v1/collection/:referenceId/refund', 'collections'],
+    ['GET', '/api/v1/partner/v1/refund/PKR-123-ABC', '/partner/v1/refund/:referenceId', 'collections'],
+    ['GET', '/api/v1/partner/v1/refunds', '/partner/v1/refunds', 'collections'],
     ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/approve', '/partner/v1/sandbox/collection/:referenceId/approve', 'collections'],
     ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/decline', '/partner/v1/sandbox/collection/:referenceId/decline', 'collections'],
     ['POST', '/api/v1/partner/v1/sandbox/collection/PKC-123-ABC/expire', '/partner/v1/sandbox/collection/:referenceId/expire', 'collections'],
@@ -106,8 +110,13 @@ describe('matchRoute', () => {
     expect(routeTable.filter((route) => route.acceptsFormBody === true).map((route) => route.pathTemplate)).toEqual(['/partner/auth/token']);
   });
 
-  test('when the transfer route is listed, then it alone has the transfer deadline', () => {
-    expect(routeTable.filter((route) => route.timeoutClass === 'transfer').map((route) => route.pathTemplate)).toEqual(['/partner/v1/disbursement/transfer']);
+  test('when the routes that may post money synchronously are listed, then they alone have the transfer deadline', () => {
+    expect(routeTable.filter((route) => route.timeoutClass === 'transfer').map((route) => route.pathTemplate)).toEqual(['/partner/v1/disbursement/transfer', '/partner/v1/collection/:referenceId/refund']);
+  });
+
+  test('when a refund or cancel path is called with GET, then only POST is allowed (no read is hidden behind them)', () => {
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/collection/PKC-1-AB/cancel')).toEqual({ kind: 'method_not_allowed', allowedMethods: ['POST'] });
+    expect(matchRoute(routeTable, 'POST', '/api/v1/partner/v1/refunds')).toEqual({ kind: 'method_not_allowed', allowedMethods: ['GET'] });
   });
 
   describe('sandbox-only routes', () => {

@@ -1,9 +1,13 @@
-import type { CollectionEventData, DisbursementEventData, FailureReason } from '@pwa/contracts';
+import type { CollectionEventData, DisbursementEventData, FailureReason, RefundEventData } from '@pwa/contracts';
+
+/** The data of every event that becomes a webhook. */
+export type DeliveredEventData = CollectionEventData | DisbursementEventData | RefundEventData;
 import { errorCatalogue, isPkcCode } from '@pwa/errors';
 
 /**
- * The spec's webhook body, field for field and in the spec's order, plus one addition at the end:
- * `failureReason` (code and partner message) on failed events. Nothing else of the event leaks out.
+ * The spec's webhook body, field for field and in the spec's order, plus the additions at the end:
+ * `failureReason` (code and partner message) on failed events, and `collectionReferenceId` (the
+ * refunded collection) on refund events. Nothing else of the event leaks out.
  */
 export interface WebhookPayload {
   event: string;
@@ -16,9 +20,10 @@ export interface WebhookPayload {
   transactionId?: string;
   timestamp: string;
   failureReason?: FailureReason;
+  collectionReferenceId?: string;
 }
 
-export function webhookPayloadOf(data: CollectionEventData | DisbursementEventData): WebhookPayload {
+export function webhookPayloadOf(data: DeliveredEventData): WebhookPayload {
   const failureReason = failureReasonOf(data);
   return {
     event: data.event,
@@ -31,6 +36,7 @@ export function webhookPayloadOf(data: CollectionEventData | DisbursementEventDa
     ...(data.transactionId === undefined ? {} : { transactionId: data.transactionId }),
     timestamp: data.timestamp,
     ...(failureReason === undefined ? {} : { failureReason }),
+    ...('collectionReferenceId' in data ? { collectionReferenceId: data.collectionReferenceId } : {}),
   };
 }
 
@@ -38,7 +44,7 @@ export function webhookPayloadOf(data: CollectionEventData | DisbursementEventDa
  * A failed event's reason: as the producer gave it, or, for events recorded before producers gave
  * one (failureCode alone), that code with its catalogue message. Only failed events have one.
  */
-function failureReasonOf(data: CollectionEventData | DisbursementEventData): FailureReason | undefined {
+function failureReasonOf(data: DeliveredEventData): FailureReason | undefined {
   if (data.status !== 'failed') return undefined;
   if (data.failureReason !== undefined) return data.failureReason;
   const code = data.failureCode;
@@ -47,6 +53,6 @@ function failureReasonOf(data: CollectionEventData | DisbursementEventData): Fai
 }
 
 /** The body is serialised once, when the event is recorded, and every attempt sends these bytes. */
-export function webhookBodyOf(data: CollectionEventData | DisbursementEventData): string {
+export function webhookBodyOf(data: DeliveredEventData): string {
   return JSON.stringify(webhookPayloadOf(data));
 }

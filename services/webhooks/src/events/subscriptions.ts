@@ -1,17 +1,42 @@
 import type { Bus } from '@pwa/bus';
-import { isCollectionEventType, parseCollectionEvent, parseDisbursementEvent, parsePartnerEvent, partnerEventTypes } from '@pwa/contracts';
+import {
+  isCollectionEventType,
+  isRefundEventType,
+  parseCollectionEvent,
+  parseDisbursementEvent,
+  parsePartnerEvent,
+  parseRefundEvent,
+  partnerEventTypes,
+  type CollectionEvent,
+  type DisbursementEvent,
+  type EventEnvelope,
+  type RefundEvent,
+} from '@pwa/contracts';
 import type { WebhooksDependencies } from '../use-cases/dependencies';
 import { recordDelivery, recordPartner } from '../use-cases/record-delivery';
 
-/** The events that become webhooks: the spec's four plus the failures (see README). collection.requested is not one. */
+/**
+ * The events that become webhooks: the spec's four plus the failures (see README), and (issue 19)
+ * collection.cancelled and the refunds' two. collection.requested is not one.
+ */
 export const deliveredEventTypes = [
   'collection.completed',
   'collection.declined',
   'collection.expired',
   'collection.failed',
+  'collection.cancelled',
   'disbursement.completed',
   'disbursement.failed',
+  'refund.completed',
+  'refund.failed',
 ] as const;
+
+/** Narrows a delivered event by its family's contract; one that does not parse throws (the bus dead-letters it). */
+export function parseDeliveredEvent(envelope: EventEnvelope): CollectionEvent | DisbursementEvent | RefundEvent {
+  if (isCollectionEventType(envelope.type)) return parseCollectionEvent(envelope);
+  if (isRefundEventType(envelope.type)) return parseRefundEvent(envelope);
+  return parseDisbursementEvent(envelope);
+}
 
 /**
  * Two durable queues of the service (every replica consumes from the same ones): partner events
@@ -29,7 +54,6 @@ export async function subscribeToEvents(bus: Bus, exchange: string, dependencies
     queue: `${exchange}.webhooks.transaction-events`,
     routingKeys: [...deliveredEventTypes],
     kind: 'durable',
-    handler: (envelope) =>
-      recordDelivery(dependencies, isCollectionEventType(envelope.type) ? parseCollectionEvent(envelope) : parseDisbursementEvent(envelope)),
+    handler: (envelope) => recordDelivery(dependencies, parseDeliveredEvent(envelope)),
   });
 }

@@ -328,6 +328,41 @@ describe('refunds and cancellation', () => {
       expect(collection.body.data.refundedAmount).toBe(0);
     });
 
+    test('when a partner lists its refunds, then GET /partner/v1/refunds pages them newest first, filtered by collection, status and externalId, and another partner sees none', async () => {
+      const partner = await onboard();
+      const stranger = await onboard();
+      const user = await payingUser();
+      const first = await completedCollection(partner, user, 12);
+      const second = await completedCollection(partner, user, 8);
+      const made: string[] = [];
+      for (const [referenceId, amount] of [[first, 2], [second, 3], [first, 4]] as const) {
+        const answer = await refund(partner, referenceId, { externalId: `list-${randomUUID()}`, amount });
+        expect(answer.status).toBe(200);
+        made.push(answer.body.data.referenceId as string);
+      }
+      const list = (owner: TestPartner, query: Record<string, string>) => stack.client.get(`/partner/v1/refunds?${new URLSearchParams(query).toString()}`, { bearer: owner.token });
+
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 5; page += 1) {
+        const answer = await list(partner, { limit: '2', ...(cursor === undefined ? {} : { cursor }) });
+        expect(answer.status).toBe(200);
+        seen.push(...answer.body.data.items.map((item: { referenceId: string }) => item.referenceId));
+        cursor = answer.body.data.nextCursor ?? undefined;
+        if (cursor === undefined) break;
+      }
+      expect(seen).toEqual([...made].reverse());
+      const ofFirst = await list(partner, { collectionReferenceId: first });
+      expect(ofFirst.body.data.items.map((item: { amount: number }) => item.amount)).toEqual([4, 2]);
+      const byExternalId = await list(partner, { externalId: (await stack.client.get(`/partner/v1/refund/${made[1]}`, { bearer: partner.token })).body.data.externalId, status: 'completed' });
+      expect(byExternalId.body.data.items.map((item: { referenceId: string }) => item.referenceId)).toEqual([made[1]]);
+      expect((await list(stranger, {})).body.data.items).toEqual([]);
+      const foreignRefund = await stack.client.get(`/partner/v1/refund/${made[0]}`, { bearer: stranger.token });
+      expect([foreignRefund.status, foreignRefund.body.code]).toEqual([403, 'PKC_6005']);
+      const bad = await list(partner, { status: 'refunded' });
+      expect([bad.status, bad.body.code, bad.body.message]).toEqual([400, 'PKC_2008', expect.stringContaining('status')]);
+    });
+
     test('when 30 partial refunds whose sum exceeds the collected amount race, then the refunded total never exceeds it and the balances agree with the refunds that succeeded', async () => {
       const partner = await onboard();
       const user = await payingUser();

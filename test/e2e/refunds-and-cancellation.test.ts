@@ -381,4 +381,45 @@ describe('refunds and cancellation', () => {
       expect(collection.body.data.refundedAmount).toBe(30);
     });
   });
+
+  describe('a refund the wallet does not answer in time', () => {
+    test('when the posting outlasts the collections service’s deadline, then 202 processing, and the recovery worker settles it completed once: the money moved exactly once and refund.completed is delivered', async () => {
+      // A wallet whose postings stall 3 s before claiming the transfer id, behind a collections
+      // process that waits 1 s for it and whose recovery re-drives after 4 s, with its own gateway.
+      const slowWallet = await stack.startExtraService('wallet', { WALLET_POST_DELAY_MS: '3000', WALLET_POST_DELAY_POINT: 'before_claim' });
+      const collections = await stack.startExtraService('collections', {
+        WALLET_URL: slowWallet.url,
+        UPSTREAM_TIMEOUT_MS: '1000',
+        RECOVERY_DELAY_MS: '4000',
+        RECOVERY_INTERVAL_MS: '200',
+        RECOVERY_POSTING_ATTEMPTS_MAX: '1',
+        OUTBOX_POLL_INTERVAL_MS: '100',
+      });
+      const gateway = await stack.startExtraGateway({ COLLECTIONS_URL: collections.url });
+      try {
+        const partner = await onboard(endpoint.url);
+        const user = await payingUser();
+        const referenceId = await completedCollection(partner, user, 9);
+        const before = await balances(partner, user);
+
+        const answer = await gateway.client.post(`/partner/v1/collection/${referenceId}/refund`, { externalId: `slow-${randomUUID()}` }, { bearer: partner.token });
+        expect([answer.status, answer.body.data?.status, answer.body.data?.collectionRefundedAmount]).toEqual([202, 'processing', 9]);
+        const refundId = answer.body.data.referenceId as string;
+
+        const settled = await pollUntil(
+          () => stack.client.get(`/partner/v1/refund/${refundId}`, { bearer: partner.token }),
+          (read) => read.body?.data?.status !== 'processing',
+          20_000,
+          200,
+        );
+        expect(settled.body.data).toMatchObject({ status: 'completed', transactionId: expect.stringMatching(/^TXN-/), collectionRefundedAmount: 9 });
+        expect(moved(before, await balances(partner, user))).toEqual({ user: 900n, partner: -900n, fees: 0n });
+        expect(await webhookFor(refundId)).toMatchObject({ event: 'refund.completed', transactionId: settled.body.data.transactionId });
+      } finally {
+        await gateway.stop();
+        await collections.stop();
+        await slowWallet.stop();
+      }
+    });
+  });
 });

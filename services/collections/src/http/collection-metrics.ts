@@ -30,7 +30,7 @@ export function createCollectionMetrics(registry: Registry, pool: Pool): Collect
   });
   const ended = new Counter({
     name: 'collections_terminal_total',
-    help: 'Collections that reached a final state: completed, declined, expired, failed',
+    help: 'Collections that reached a final state: completed, declined, expired, failed, cancelled',
     labelNames: ['state'] as const,
     registers: [registry],
   });

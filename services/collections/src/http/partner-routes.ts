@@ -7,6 +7,7 @@ import type { CollectionsDependencies } from '../use-cases/dependencies';
 import { requestCollection } from '../use-cases/request-collection';
 import { collectionForPartner } from '../use-cases/read-collections';
 import { listCollections } from '../use-cases/list-collections';
+import { cancelCollection } from '../use-cases/act-on-collection';
 import type { Collection } from '../domain/collection';
 import type { CollectionServiceMetrics } from './collection-metrics';
 
@@ -29,6 +30,12 @@ export function mountPartnerRoutes(app: Express, dependencies: CollectionsDepend
 
   app.get('/partner/v1/collections', async (req, res) => {
     res.status(200).json(successEnvelope(await listCollections(dependencies, partnerIdOf(req), req.query)));
+  });
+
+  // Issue 19: the partner withdraws one of its pending collections; no body is needed.
+  app.post('/partner/v1/collection/:referenceId/cancel', async (req, res) => {
+    const collection = await cancelCollection(dependencies, req.params.referenceId, partnerIdOf(req));
+    res.status(200).json(successEnvelope(statusView(collection)));
   });
 
   app.get('/partner/v1/collection/:referenceId', async (req, res) => {

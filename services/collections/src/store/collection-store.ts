@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { Collection } from '../domain/collection';
-import type { CollectionStatus } from '../domain/collection-state-machine';
+import type { CollectionActor, CollectionStatus, RefusedActionFacts } from '../domain/collection-state-machine';
 
 type Queryable = Pool | PoolClient;
 
@@ -142,47 +142,94 @@ export async function listPendingForPhone(db: Queryable, phone: string, limit: n
 }
 
 /**
- * pending_approval → processing, only within the window. This one statement is what gives
- * approve-vs-decline and approve-vs-expiry exactly one winner: a concurrent update makes it wait
- * and then re-check the row it finds. The first posting attempt counts now; the recovery worker
- * leaves the row alone until `recoveryDelayMs` has passed.
+ * The actor's part of an action's WHERE: the partner that owns the collection, or the user's phone
+ * when the app names one (none for the system's own actions: the sweeper, the sandbox's test phones).
+ * The placeholder is the next one of `values`, which it extends.
  */
-export async function markApproved(db: Queryable, referenceId: string, recoveryDelayMs: number): Promise<Collection | undefined> {
+function actorCondition(actor: CollectionActor | undefined, values: unknown[]): string {
+  if (actor === undefined || (actor.kind === 'user' && actor.phone === undefined)) return '';
+  values.push(actor.kind === 'partner' ? actor.partnerId : actor.phone);
+  return actor.kind === 'partner' ? ` AND partner_id = $${values.length}` : ` AND phone = $${values.length}`;
+}
+
+/**
+ * pending_approval → processing, only within the window and for its actor. This one statement is
+ * what gives approve-vs-decline, approve-vs-cancel and approve-vs-expiry exactly one winner: a
+ * concurrent update makes it wait and then re-check the row it finds. The first posting attempt
+ * counts now; the recovery worker leaves the row alone until `recoveryDelayMs` has passed.
+ */
+export async function markApproved(db: Queryable, referenceId: string, recoveryDelayMs: number, actor?: CollectionActor): Promise<Collection | undefined> {
+  const values: unknown[] = [referenceId, recoveryDelayMs];
   const result = await db.query<CollectionRow>(
     `UPDATE collection_requests
         SET status = 'processing', approved_at = now(), updated_at = now(), posting_attempts = 1,
             next_posting_at = now() + make_interval(secs => $2::double precision / 1000)
-      WHERE reference_id = $1 AND status = 'pending_approval' AND expires_at > now()
+      WHERE reference_id = $1 AND status = 'pending_approval' AND expires_at > now()${actorCondition(actor, values)}
       RETURNING ${columns}`,
-    [referenceId, recoveryDelayMs],
+    values,
   );
   return result.rows[0] && toCollection(result.rows[0]);
 }
 
-/** pending_approval → declined, only within the window. */
-export async function markDeclined(client: PoolClient, referenceId: string): Promise<Collection | undefined> {
+/** pending_approval → declined, only within the window and for its actor. */
+export async function markDeclined(client: PoolClient, referenceId: string, actor: CollectionActor): Promise<Collection | undefined> {
+  const values: unknown[] = [referenceId];
   const result = await client.query<CollectionRow>(
     `UPDATE collection_requests SET status = 'declined', resolved_at = now(), updated_at = now()
-      WHERE reference_id = $1 AND status = 'pending_approval' AND expires_at > now()
+      WHERE reference_id = $1 AND status = 'pending_approval' AND expires_at > now()${actorCondition(actor, values)}
       RETURNING ${columns}`,
-    [referenceId],
+    values,
+  );
+  return result.rows[0] && toCollection(result.rows[0]);
+}
+
+/**
+ * pending_approval → cancelled by the partner that owns it, only within the window: past it the
+ * collection is expired, whatever the sweeper has reached. Against an approval the row lock decides.
+ */
+export async function markCancelled(client: PoolClient, referenceId: string, partnerId: string): Promise<Collection | undefined> {
+  const values: unknown[] = [referenceId];
+  const result = await client.query<CollectionRow>(
+    `UPDATE collection_requests SET status = 'cancelled', resolved_at = now(), updated_at = now()
+      WHERE reference_id = $1 AND status = 'pending_approval' AND expires_at > now()${actorCondition({ kind: 'partner', partnerId }, values)}
+      RETURNING ${columns}`,
+    values,
   );
   return result.rows[0] && toCollection(result.rows[0]);
 }
 
 /**
  * pending_approval → expired for one collection. `evenWithinWindow` is the sandbox's simulated
- * expiry (expiresAt is then moved to now); otherwise only a collection past its window expires.
+ * expiry (expiresAt is then moved to now) by its actor; otherwise only a collection past its
+ * window expires (the expiry on touch, for anyone).
  */
-export async function markExpired(client: PoolClient, referenceId: string, evenWithinWindow: boolean): Promise<Collection | undefined> {
+export async function markExpired(client: PoolClient, referenceId: string, evenWithinWindow: boolean, actor?: CollectionActor): Promise<Collection | undefined> {
+  const values: unknown[] = [referenceId, evenWithinWindow];
   const result = await client.query<CollectionRow>(
     `UPDATE collection_requests
         SET status = 'expired', resolved_at = now(), updated_at = now(), expires_at = least(expires_at, now())
-      WHERE reference_id = $1 AND status = 'pending_approval' AND ($2 OR expires_at <= now())
+      WHERE reference_id = $1 AND status = 'pending_approval' AND ($2 OR expires_at <= now())${actorCondition(actor, values)}
       RETURNING ${columns}`,
-    [referenceId, evenWithinWindow],
+    values,
   );
   return result.rows[0] && toCollection(result.rows[0]);
+}
+
+/**
+ * The one read after an action changed nothing: what the diagnosis needs of the row, and the
+ * database's now() from the same statement (the clock the UPDATE's window was judged by).
+ */
+export async function findRefusalFacts(db: Queryable, referenceId: string): Promise<RefusedActionFacts> {
+  const result = await db.query<{ now: Date; status: CollectionStatus | null; expires_at: Date | null; partner_id: string | null; phone: string | null }>(
+    `SELECT now() AS now, c.status, c.expires_at, c.partner_id, c.phone
+       FROM (SELECT 1) AS one LEFT JOIN collection_requests c ON c.reference_id = $1`,
+    [referenceId],
+  );
+  const row = result.rows[0];
+  if (row === undefined) throw new Error('the statement returned no row');
+  const { status, expires_at: expiresAt, partner_id: partnerId, phone } = row;
+  if (status === null || expiresAt === null || partnerId === null || phone === null) return { now: row.now, collection: undefined };
+  return { now: row.now, collection: { status, expiresAt, partnerId, phone } };
 }
 
 /**

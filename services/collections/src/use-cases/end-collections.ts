@@ -7,14 +7,15 @@ import { collectionEvent } from '../events/collection-events';
 import type { CollectionsDependencies } from './dependencies';
 
 /** The final states; each has its event. */
-export type FinalStatus = Extract<CollectionStatus, 'completed' | 'declined' | 'expired' | 'failed'>;
-export const finalStatuses: readonly FinalStatus[] = ['completed', 'declined', 'expired', 'failed'];
+export type FinalStatus = Extract<CollectionStatus, 'completed' | 'declined' | 'expired' | 'failed' | 'cancelled'>;
+export const finalStatuses: readonly FinalStatus[] = ['completed', 'declined', 'expired', 'failed', 'cancelled'];
 
 const eventOfFinalStatus: Record<FinalStatus, CollectionEventType> = {
   completed: 'collection.completed',
   declined: 'collection.declined',
   expired: 'collection.expired',
   failed: 'collection.failed',
+  cancelled: 'collection.cancelled',
 };
 
 function isFinalStatus(status: CollectionStatus): status is FinalStatus {

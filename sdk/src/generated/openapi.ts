@@ -1736,7 +1736,7 @@ export interface components {
          */
         RefundReferenceId: string;
         /**
-         * @description A refund of a completed collection. Unknown fields are 400 PKC_2008. A refused body reserves nothing and leaves the externalId free.
+         * @description A refund of a completed collection. Checked in this order: unknown fields, externalId missing, null or empty, externalId or reason not a string (400 PKC_2008); the amount (400 PKC_2002); externalId longer than 100 characters (400 PKC_2006); reason longer than 200 (400 PKC_2007); a control character in externalId or reason (400 PKC_2008). A refused body reserves nothing and leaves the externalId free.
          * @example {
          *       "externalId": "refund-1001",
          *       "amount": 10,
@@ -1750,10 +1750,10 @@ export interface components {
              */
             externalId: string;
             /**
-             * @description How much to give back, in major units (at most 2 decimals; not a positive number with at most 2 decimals: 400 PKC_2002). Leave it out to refund what is left (amount − refundedAmount). More than what is left: 409 PKC_6006.
+             * @description How much to give back, in major units (at most 2 decimals; not a positive number with at most 2 decimals: 400 PKC_2002). Left out or null: what is left to refund (amount − refundedAmount). More than what is left: 409 PKC_6006.
              * @example 10
              */
-            amount?: number;
+            amount?: number | null;
             /**
              * @description Why, for your records and the user’s transaction history; at most 200 characters (longer: 400 PKC_2007). Absent, null and "" all mean none.
              * @example Goods returned
@@ -6788,7 +6788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description PKC_2002: Amount must be a positive number greater than zero; PKC_2006: externalId longer than 100 characters; PKC_2007: note longer than 200 characters; PKC_2008: One or more required body fields missing; PKC_4002: Partner balance insufficient for amount plus fee */
+            /** @description PKC_2002: Amount must be a positive number greater than zero; PKC_2004: Amount above the per-transaction maximum (10,000 USD or 1,850,000 LRD); PKC_2006: externalId longer than 100 characters; PKC_2007: note longer than 200 characters; PKC_2008: One or more required body fields missing; PKC_4002: Partner balance insufficient for amount plus fee */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6805,19 +6805,24 @@ export interface operations {
                          * @description The PKC code: act on it.
                          * @enum {string}
                          */
-                        code: "PKC_2002" | "PKC_2006" | "PKC_2007" | "PKC_2008" | "PKC_4002";
+                        code: "PKC_2002" | "PKC_2004" | "PKC_2006" | "PKC_2007" | "PKC_2008" | "PKC_4002";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                         /**
-                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @description On 409 PKC_6001: the refund that holds the externalId. On a refusal of the wallet after the refund was recorded (the user can no longer receive, your balance does not cover it): that refund, now failed (read it; its amount is refundable again).
                          * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
                          */
                         referenceId?: string;
                         /**
-                         * @description On 409 PKC_6001: that refund’s status.
+                         * @description That refund’s status.
                          * @enum {string}
                          */
-                        status?: "processing" | "completed";
+                        status?: "processing" | "completed" | "failed";
+                        /**
+                         * @description On 409 PKC_6006: what is left to refund on the collection now (0 when it is refunded in full).
+                         * @example 15.5
+                         */
+                        refundableAmount?: number;
                     };
                 };
             };
@@ -6840,15 +6845,20 @@ export interface operations {
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                         /**
-                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @description On 409 PKC_6001: the refund that holds the externalId. On a refusal of the wallet after the refund was recorded (the user can no longer receive, your balance does not cover it): that refund, now failed (read it; its amount is refundable again).
                          * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
                          */
                         referenceId?: string;
                         /**
-                         * @description On 409 PKC_6001: that refund’s status.
+                         * @description That refund’s status.
                          * @enum {string}
                          */
-                        status?: "processing" | "completed";
+                        status?: "processing" | "completed" | "failed";
+                        /**
+                         * @description On 409 PKC_6006: what is left to refund on the collection now (0 when it is refunded in full).
+                         * @example 15.5
+                         */
+                        refundableAmount?: number;
                     };
                 };
             };
@@ -6870,15 +6880,20 @@ export interface operations {
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                         /**
-                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @description On 409 PKC_6001: the refund that holds the externalId. On a refusal of the wallet after the refund was recorded (the user can no longer receive, your balance does not cover it): that refund, now failed (read it; its amount is refundable again).
                          * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
                          */
                         referenceId?: string;
                         /**
-                         * @description On 409 PKC_6001: that refund’s status.
+                         * @description That refund’s status.
                          * @enum {string}
                          */
-                        status?: "processing" | "completed";
+                        status?: "processing" | "completed" | "failed";
+                        /**
+                         * @description On 409 PKC_6006: what is left to refund on the collection now (0 when it is refunded in full).
+                         * @example 15.5
+                         */
+                        refundableAmount?: number;
                     };
                 };
             };
@@ -6903,15 +6918,20 @@ export interface operations {
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                         /**
-                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @description On 409 PKC_6001: the refund that holds the externalId. On a refusal of the wallet after the refund was recorded (the user can no longer receive, your balance does not cover it): that refund, now failed (read it; its amount is refundable again).
                          * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
                          */
                         referenceId?: string;
                         /**
-                         * @description On 409 PKC_6001: that refund’s status.
+                         * @description That refund’s status.
                          * @enum {string}
                          */
-                        status?: "processing" | "completed";
+                        status?: "processing" | "completed" | "failed";
+                        /**
+                         * @description On 409 PKC_6006: what is left to refund on the collection now (0 when it is refunded in full).
+                         * @example 15.5
+                         */
+                        refundableAmount?: number;
                     };
                 };
             };
@@ -6936,15 +6956,20 @@ export interface operations {
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                         /**
-                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @description On 409 PKC_6001: the refund that holds the externalId. On a refusal of the wallet after the refund was recorded (the user can no longer receive, your balance does not cover it): that refund, now failed (read it; its amount is refundable again).
                          * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
                          */
                         referenceId?: string;
                         /**
-                         * @description On 409 PKC_6001: that refund’s status.
+                         * @description That refund’s status.
                          * @enum {string}
                          */
-                        status?: "processing" | "completed";
+                        status?: "processing" | "completed" | "failed";
+                        /**
+                         * @description On 409 PKC_6006: what is left to refund on the collection now (0 when it is refunded in full).
+                         * @example 15.5
+                         */
+                        refundableAmount?: number;
                     };
                 };
             };
@@ -6970,15 +6995,20 @@ export interface operations {
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                         /**
-                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @description On 409 PKC_6001: the refund that holds the externalId. On a refusal of the wallet after the refund was recorded (the user can no longer receive, your balance does not cover it): that refund, now failed (read it; its amount is refundable again).
                          * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
                          */
                         referenceId?: string;
                         /**
-                         * @description On 409 PKC_6001: that refund’s status.
+                         * @description That refund’s status.
                          * @enum {string}
                          */
-                        status?: "processing" | "completed";
+                        status?: "processing" | "completed" | "failed";
+                        /**
+                         * @description On 409 PKC_6006: what is left to refund on the collection now (0 when it is refunded in full).
+                         * @example 15.5
+                         */
+                        refundableAmount?: number;
                     };
                 };
             };
@@ -7003,15 +7033,20 @@ export interface operations {
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                         /**
-                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @description On 409 PKC_6001: the refund that holds the externalId. On a refusal of the wallet after the refund was recorded (the user can no longer receive, your balance does not cover it): that refund, now failed (read it; its amount is refundable again).
                          * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
                          */
                         referenceId?: string;
                         /**
-                         * @description On 409 PKC_6001: that refund’s status.
+                         * @description That refund’s status.
                          * @enum {string}
                          */
-                        status?: "processing" | "completed";
+                        status?: "processing" | "completed" | "failed";
+                        /**
+                         * @description On 409 PKC_6006: what is left to refund on the collection now (0 when it is refunded in full).
+                         * @example 15.5
+                         */
+                        refundableAmount?: number;
                     };
                 };
             };
@@ -7036,15 +7071,20 @@ export interface operations {
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                         /**
-                         * @description On 409 PKC_6001: the refund that holds the externalId.
+                         * @description On 409 PKC_6001: the refund that holds the externalId. On a refusal of the wallet after the refund was recorded (the user can no longer receive, your balance does not cover it): that refund, now failed (read it; its amount is refundable again).
                          * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
                          */
                         referenceId?: string;
                         /**
-                         * @description On 409 PKC_6001: that refund’s status.
+                         * @description That refund’s status.
                          * @enum {string}
                          */
-                        status?: "processing" | "completed";
+                        status?: "processing" | "completed" | "failed";
+                        /**
+                         * @description On 409 PKC_6006: what is left to refund on the collection now (0 when it is refunded in full).
+                         * @example 15.5
+                         */
+                        refundableAmount?: number;
                     };
                 };
             };

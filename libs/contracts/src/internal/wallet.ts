@@ -6,14 +6,14 @@ import {
   minorUnitsField,
   minorUnitsWire,
   transactionIdField,
-  transactionTypeField,
   uuidField,
-  type TransactionType,
+  walletMovementTypeField,
+  type WalletMovementType,
 } from './wire-fields';
 
 /**
  * The wallet's internal HTTP API, owned by the wallet (it parses requests with these schemas) and
- * used by every caller (quotes, collections, disbursements), which read answers with them.
+ * used by every caller (quotes, collections and its refunds, disbursements), which read answers with them.
  * docs/internal-contracts.md, "Wallet service HTTP API", is checked against them by a test.
  */
 export const walletPaths = {
@@ -24,8 +24,13 @@ export const walletPaths = {
 
 // ---- POST /internal/checks -------------------------------------------------------------------
 
-export const walletCheckRequestSchema = z.object({
-  type: transactionTypeField,
+const walletCheckRequestFields = z.object({
+  /**
+   * collection or disbursement (quoted, counted against the user's limits), or refund: a
+   * completed collection's money going back, partner -amount and user wallet +amount, with no fee
+   * and no limits (decision 0053).
+   */
+  type: walletMovementTypeField,
   partnerId: uuidField,
   /** Any form the public API accepts; the wallet normalises it (400 PKC_2001 when not Liberian). */
   phone: z.string().min(1).max(32),
@@ -33,6 +38,14 @@ export const walletCheckRequestSchema = z.object({
   amountMinor: minorUnitsField.refine((minor) => minor > 0n, 'must be greater than zero'),
   feeMinor: minorUnitsField,
 });
+
+/** A refund carries no fee (decision 0053): any other fee is a malformed body (400 PKC_2008), never a posting. */
+function refundHasNoFee(body: { type: WalletMovementType; feeMinor: bigint }): boolean {
+  return body.type !== 'refund' || body.feeMinor === 0n;
+}
+const refundFeeIssue = { message: 'a refund carries no fee: must be "0"', path: ['feeMinor'] };
+
+export const walletCheckRequestSchema = walletCheckRequestFields.refine(refundHasNoFee, refundFeeIssue);
 export type WalletCheckRequest = z.output<typeof walletCheckRequestSchema>;
 
 export const walletCheckAnswerSchema = z.object({
@@ -49,7 +62,7 @@ export const walletCheckAnswerSchema = z.object({
 export type WalletCheckAnswer = z.output<typeof walletCheckAnswerSchema>;
 
 export interface WalletMovement {
-  type: TransactionType;
+  type: WalletMovementType;
   partnerId: string;
   phone: string;
   currency: Currency;
@@ -71,19 +84,19 @@ export function walletCheckBody(movement: WalletMovement): z.input<typeof wallet
 
 // ---- POST /internal/transfers ----------------------------------------------------------------
 
-export const walletTransferRequestSchema = walletCheckRequestSchema.extend({
+export const walletTransferRequestSchema = walletCheckRequestFields.extend({
   /** The caller's idempotency id: posting it again answers the first result and moves nothing. */
   transferId: uuidField,
   reference: z.string().max(200).nullish(),
   /**
-   * The public referenceId (PKC-… or PKD-…) and the partner's externalId of the collection or
-   * disbursement, kept on the ledger's transfer so the partner's statement (GET
-   * /partner/v1/statement) names them from the ledger itself. Optional: a caller that does not send
-   * them still posts (the statement then shows the transactionId and no externalId).
+   * The public referenceId (PKC-…, PKD-…, or the refund's PKR-…) and the partner's externalId of
+   * the collection, disbursement or refund, kept on the ledger's transfer so the partner's
+   * statement (GET /partner/v1/statement) names them from the ledger itself. Optional: a caller
+   * that does not send them still posts (the statement then shows the transactionId and no externalId).
    */
   referenceId: z.string().min(1).max(100).nullish(),
   externalId: z.string().min(1).max(400).nullish(),
-});
+}).refine(refundHasNoFee, refundFeeIssue);
 export type WalletTransferRequest = z.output<typeof walletTransferRequestSchema>;
 
 /** 200: posted (now, or by an earlier call with the same transferId). A cancelled id answers 409 PKC_7004. */

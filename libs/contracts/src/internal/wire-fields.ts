@@ -28,8 +28,17 @@ export const currencyField = z.enum(currencies);
 
 export const instantField = z.iso.datetime({ offset: true });
 
+/** The two partner operations that quotes price and limits count: a collection and a disbursement. */
 export const transactionTypeField = z.enum(['collection', 'disbursement']);
 export type TransactionType = z.infer<typeof transactionTypeField>;
+
+/**
+ * What the wallet's internal checks and transfers move: a transaction type, or a refund of a
+ * completed collection (partner -amount, user wallet +amount, no fee; decision 0053). Wallet-only:
+ * a refund has no quote, so transactionTypeField stays as quotes use it.
+ */
+export const walletMovementTypeField = z.enum(['collection', 'disbursement', 'refund']);
+export type WalletMovementType = z.infer<typeof walletMovementTypeField>;
 
 export const transactionIdField = z.string().regex(/^TXN-[0-9A-F]+$/, 'must be TXN- and uppercase hex');
 

@@ -14,10 +14,12 @@ export const statementPeriodDaysMax = 31;
 /**
  * What moved the partner account. A disbursement is two movements (its amount and its fee); a
  * collection is one (the user bears the collection fee, so collection_fee appears only if a
- * partner is ever made to bear one). More types (refund, reversal) may be added: ignore the ones
- * you do not know, the amounts still add up.
+ * partner is ever made to bear one). A refund of a collection is one movement (negative, named by
+ * the refund's PKR-…; no fee, and the collection's fee is not given back); a reversal of a
+ * disbursement by the operator is one (positive, named by the disbursement's PKD-…; its fee is not
+ * given back). More types may be added: ignore the ones you do not know, the amounts still add up.
  */
-export const statementMovementTypes = ['funding', 'collection', 'collection_fee', 'disbursement', 'disbursement_fee'] as const;
+export const statementMovementTypes = ['funding', 'collection', 'collection_fee', 'disbursement', 'disbursement_fee', 'refund', 'reversal'] as const;
 export type StatementMovementType = (typeof statementMovementTypes)[number];
 
 /** The CSV form's columns, in order (the header row). */
@@ -63,12 +65,12 @@ export const statementMovementSchema = z
     type: z.enum(statementMovementTypes).meta({
       id: 'StatementMovementType',
       description:
-        'funding (money you sent the operator), collection (a collection’s amount credited), collection_fee (a collection fee you bear: none today, the user bears it), disbursement (a disbursement’s amount debited), disbursement_fee (its fee debited). More may be added (refund, reversal): ignore types you do not know.',
+        'funding (money you sent the operator), collection (a collection’s amount credited), collection_fee (a collection fee you bear: none today, the user bears it), disbursement (a disbursement’s amount debited), disbursement_fee (its fee debited), refund (a refund of one of your collections debited: its referenceId is the refund’s PKR-…; no fee), reversal (a disbursement the operator reversed, its amount credited back: its referenceId is the disbursement’s PKD-…; the disbursement fee is not returned). More may be added: ignore types you do not know.',
       example: 'disbursement',
     }),
-    referenceId: z.string().min(1).meta({ description: 'The collection’s PKC-… or the disbursement’s PKD-… referenceId; for funding, the transactionId.', example: 'PKD-1718000000000-4B7E19C2D05A83F6E1B2C3D4' }),
+    referenceId: z.string().min(1).meta({ description: 'The collection’s PKC-…, the disbursement’s PKD-… (for a reversal too: the disbursement it reversed) or the refund’s PKR-… referenceId; for funding, the transactionId.', example: 'PKD-1718000000000-4B7E19C2D05A83F6E1B2C3D4' }),
     transactionId: transactionIdField,
-    externalId: z.string().nullable().meta({ description: 'Your externalId of the collection or disbursement; null for funding and for movements posted before the ledger kept it.', example: 'order-1001' }),
+    externalId: z.string().nullable().meta({ description: 'Your externalId of the collection, disbursement or refund (for a reversal: of the disbursement it reversed); null for funding and for movements posted before the ledger kept it.', example: 'order-1001' }),
     amount: signedAmountField,
     balanceAfter: balanceField.meta({ description: 'The account’s balance right after this movement (major units).' }),
   })

@@ -7,7 +7,7 @@ import type { PostingKind } from './posting';
  * movements: the amount, then the fee. Pure: the store reads the lines, this splits them.
  */
 
-export type StatementMovementType = 'funding' | 'collection' | 'collection_fee' | 'disbursement' | 'disbursement_fee';
+export type StatementMovementType = 'funding' | 'collection' | 'collection_fee' | 'disbursement' | 'disbursement_fee' | 'refund' | 'reversal';
 
 export interface StatementLine {
   lineId: bigint;
@@ -42,9 +42,10 @@ export interface StatementMovement {
 /**
  * A line's movements. A disbursement's entry is -(amount + fee): the amount (balance after it: the
  * line's balance plus the fee), then the fee. A collection's entry is +amount (the user bears the
- * fee), or +(amount - fee) should a partner bear one: then the amount and the collection fee. An
- * entry that matches no known shape is shown as it is, one movement of the entry's amount, so the
- * statement still adds up.
+ * fee), or +(amount - fee) should a partner bear one: then the amount and the collection fee. A
+ * refund (-amount, named by its PKR-…) and a reversal (+amount, named by the reversed
+ * disbursement's PKD-…) carry no fee, so each is one movement. An entry that matches no known
+ * shape is shown as it is, one movement of the entry's amount, so the statement still adds up.
  */
 export function movementsOfLine(line: StatementLine): StatementMovement[] {
   const base = {
@@ -75,6 +76,8 @@ function typeOfKind(kind: PostingKind): StatementMovementType {
   switch (kind) {
     case 'collection':
     case 'disbursement':
+    case 'refund':
+    case 'reversal':
     case 'funding':
       return kind;
     case 'sandbox_credit':

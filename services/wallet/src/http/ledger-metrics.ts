@@ -1,14 +1,14 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Pool } from '@pwa/db';
 import { currencies, type Currency } from '@pwa/money';
-import { transactionTypes, type TransactionType } from '../domain/transaction-type';
+import { movementTypes, type MovementType } from '../domain/transaction-type';
 
 /** Account kinds as the catalogue names them; the table stores the user's as `user_wallet`. */
 const accountKinds = ['user', 'partner', 'fee_revenue', 'funding'] as const;
 
 export interface LedgerMetrics {
   /** A new posting committed (not a replay of an earlier one). */
-  posted(type: TransactionType, currency: Currency, amountMinor: bigint): void;
+  posted(type: MovementType, currency: Currency, amountMinor: bigint): void;
   /** The periodic invariant check found the ledger sound (true) or not (false). */
   invariantChecked(ok: boolean): void;
 }
@@ -54,7 +54,7 @@ export function createLedgerMetrics(registry: Registry, pool: Pool): LedgerMetri
     registers: [registry],
   });
   invariantOk.set(Number.NaN);
-  for (const type of transactionTypes) {
+  for (const type of movementTypes) {
     for (const currency of currencies) {
       postings.inc({ type, currency }, 0);
       postedMinor.inc({ type, currency }, 0);

@@ -1,8 +1,8 @@
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { PoolClient } from '@pwa/db';
-import { limitLookupOf, type LimitLookup, type LimitUsage } from '../domain/tier-limits';
+import { limitLookupOf, noUsage, type LimitLookup, type LimitUsage } from '../domain/tier-limits';
 import type { LimitWindows } from '../domain/limit-windows';
-import type { TransactionType } from '../domain/transaction-type';
+import { limitedTypeOf, type MovementType, type TransactionType } from '../domain/transaction-type';
 import type { AccountStatus, KycStatus, Tier, WalletStatus } from '../domain/user';
 import { toRule, toUsage, usageSelect, windowParameters, type TierLimitRow, type UsageRow } from './limit-store';
 import { toTransferRecord, transferColumnList, type TransferRecord, type TransferRow } from './transfer-store';
@@ -12,6 +12,9 @@ import type { Queryable } from './queryable';
  * The facts a check or a posting needs, read in as few statements as the rules allow: every
  * statement is a round trip, and round trips are most of a posting's cost. Each function says
  * which statement of the posting it is and why it cannot be merged with its neighbours.
+ *
+ * A refund has no limits (decision 0053): for one, neither statement reads the tier's rule or the
+ * user's usage (their columns, joins and parameters are left out), so no limit fact can refuse it.
  */
 
 /** The one limit rule of a tier, type and currency, and whether the tier has any rule at all. */
@@ -52,12 +55,23 @@ function limitLookupFromRow(row: RuleColumns): LimitLookup {
   return limitLookupOf(toRule(ruleRow), true);
 }
 
+/** What a statement reads of the limits: the rule, whether the tier has any, the usage; nothing for an unlimited movement. */
+interface LimitReading {
+  limits: LimitLookup | undefined;
+  usage: LimitUsage;
+}
+
+function limitReadingOf(limitedType: TransactionType | undefined, row: RuleColumns & Partial<UsageRow>): LimitReading {
+  return limitedType === undefined ? { limits: undefined, usage: noUsage } : { limits: limitLookupFromRow(row), usage: usageOf(row) };
+}
+
 export interface CheckFacts {
   user: { userId: string; phone: string; name: string; accountStatus: AccountStatus; kycStatus: KycStatus; tier: Tier } | undefined;
   wallet: { status: WalletStatus; balanceMinor: bigint } | undefined;
   partnerBalanceMinor: bigint;
-  limits: LimitLookup;
-  /** The user's usage in the windows asked for (those of the application's clock). */
+  /** The tier's rule; undefined for a movement without limits (a refund). */
+  limits: LimitLookup | undefined;
+  /** The user's usage in the windows asked for (those of the application's clock); none for a refund. */
   usage: LimitUsage;
   /** The database clock, the one that counts: the caller checks the windows asked for are its windows. */
   now: Date;
@@ -85,25 +99,26 @@ interface CheckFactsRow extends RuleColumns, Partial<UsageRow> {
  */
 export async function readCheckFacts(
   db: Queryable,
-  intent: { phone: string; partnerId: string; currency: Currency; type: TransactionType },
+  intent: { phone: string; partnerId: string; currency: Currency; type: MovementType },
   windows: LimitWindows,
 ): Promise<CheckFacts> {
+  const limitedType = limitedTypeOf(intent.type);
   const result = await db.query<CheckFactsRow>(
     `SELECT u.user_id, u.phone, u.name, u.account_status, u.kyc_status, u.tier,
             w.status AS wallet_status, wa.balance_minor::text AS wallet_balance_minor,
             p.balance_minor::text AS partner_balance_minor,
-            ${ruleSelectList},
+            ${limitedType === undefined ? '' : `${ruleSelectList},
             EXISTS (SELECT 1 FROM tier_limits t WHERE t.tier = u.tier) AS tier_has_rules,
-            usage.*,
+            usage.*,`}
             clock_timestamp() AS now
        FROM (VALUES (1)) AS one (row_number)
        LEFT JOIN users u ON u.phone = $1
        LEFT JOIN wallets w ON w.user_id = u.user_id AND w.currency = $3
        LEFT JOIN ledger_accounts wa ON wa.account_id = w.account_id
        LEFT JOIN ledger_accounts p ON p.kind = 'partner' AND p.partner_id = $2 AND p.currency = $3
-       LEFT JOIN tier_limits r ON r.tier = u.tier AND r.transaction_type = $4 AND r.currency = $3
-       LEFT JOIN LATERAL (${usageSelect({ userId: 'u.user_id', transactionType: '$4', currency: '$3' }, 5)}) AS usage ON true`,
-    [intent.phone, intent.partnerId, intent.currency, intent.type, ...windowParameters(windows)],
+       ${limitedType === undefined ? '' : `LEFT JOIN tier_limits r ON r.tier = u.tier AND r.transaction_type = $4 AND r.currency = $3
+       LEFT JOIN LATERAL (${usageSelect({ userId: 'u.user_id', transactionType: '$4', currency: '$3' }, 5)}) AS usage ON true`}`,
+    [intent.phone, intent.partnerId, intent.currency, ...(limitedType === undefined ? [] : [limitedType, ...windowParameters(windows)])],
   );
   const row = result.rows[0];
   if (!row) throw new Error('the check facts query returned no row');
@@ -117,8 +132,7 @@ export async function readCheckFacts(
         ? undefined
         : { status: row.wallet_status, balanceMinor: minorFromDatabase(row.wallet_balance_minor) },
     partnerBalanceMinor: row.partner_balance_minor === null ? 0n : minorFromDatabase(row.partner_balance_minor),
-    limits: limitLookupFromRow(row),
-    usage: usageOf(row),
+    ...limitReadingOf(limitedType, row),
     now: row.now,
   };
 }
@@ -137,10 +151,11 @@ export interface PostingFacts {
   wallet: { status: WalletStatus; accountId: string } | undefined;
   partnerAccountId: string | undefined;
   feeRevenueAccountId: string | undefined;
-  limits: LimitLookup;
+  /** The tier's rule; undefined for a movement without limits (a refund). */
+  limits: LimitLookup | undefined;
   /** Balances of the wallet's and the partner's ledger accounts, locked by this statement. */
   lockedBalances: Map<string, bigint>;
-  /** The user's usage in the windows asked for (those of the application's clock). */
+  /** The user's usage in the windows asked for (those of the application's clock); none for a refund. */
   usage: LimitUsage;
   /** The database clock, read after the user's lock was granted. */
   now: Date;
@@ -180,9 +195,10 @@ function transferOf(row: PostingFactsRow): TransferRecord | undefined {
  */
 export async function readPostingFactsAndLockAccounts(
   client: PoolClient,
-  intent: { transferId: string; userId: string; tier: Tier; partnerId: string; currency: Currency; type: TransactionType },
+  intent: { transferId: string; userId: string; tier: Tier; partnerId: string; currency: Currency; type: MovementType },
   windows: LimitWindows,
 ): Promise<PostingFacts> {
+  const limitedType = limitedTypeOf(intent.type);
   const result = await client.query<PostingFactsRow>(
     `WITH locked AS (
        -- The ids come from an InitPlan (= ANY (ARRAY(...))), run once before the locking scan, so
@@ -203,19 +219,22 @@ export async function readPostingFactsAndLockAccounts(
             w.status AS wallet_status, w.account_id::text AS wallet_account_id,
             p.account_id::text AS partner_account_id,
             f.account_id::text AS fee_revenue_account_id,
-            ${ruleSelectList},
+            ${limitedType === undefined ? '' : `${ruleSelectList},
             EXISTS (SELECT 1 FROM tier_limits t WHERE t.tier = $5) AS tier_has_rules,
+            usage.*,`}
             balances.locked_account_ids, balances.locked_balances_minor,
-            usage.*,
             clock_timestamp() AS now
        FROM balances
-       CROSS JOIN LATERAL (${usageSelect({ userId: '$2', transactionType: '$6', currency: '$4' }, 7)}) AS usage
+       ${limitedType === undefined ? '' : `CROSS JOIN LATERAL (${usageSelect({ userId: '$2', transactionType: '$6', currency: '$4' }, 7)}) AS usage`}
        LEFT JOIN transfers t ON t.transfer_id = $1
        LEFT JOIN wallets w ON w.user_id = $2 AND w.currency = $4
        LEFT JOIN ledger_accounts p ON p.kind = 'partner' AND p.partner_id = $3 AND p.currency = $4
        LEFT JOIN ledger_accounts f ON f.kind = 'fee_revenue' AND f.currency = $4
-       LEFT JOIN tier_limits r ON r.tier = $5 AND r.transaction_type = $6 AND r.currency = $4`,
-    [intent.transferId, intent.userId, intent.partnerId, intent.currency, intent.tier, intent.type, ...windowParameters(windows)],
+       ${limitedType === undefined ? '' : 'LEFT JOIN tier_limits r ON r.tier = $5 AND r.transaction_type = $6 AND r.currency = $4'}`,
+    [
+      intent.transferId, intent.userId, intent.partnerId, intent.currency,
+      ...(limitedType === undefined ? [] : [intent.tier, limitedType, ...windowParameters(windows)]),
+    ],
   );
   const row = result.rows[0];
   if (!row) throw new Error('the posting facts query returned no row');
@@ -226,9 +245,8 @@ export async function readPostingFactsAndLockAccounts(
     wallet: row.wallet_status === null || row.wallet_account_id === null ? undefined : { status: row.wallet_status, accountId: row.wallet_account_id },
     partnerAccountId: row.partner_account_id ?? undefined,
     feeRevenueAccountId: row.fee_revenue_account_id ?? undefined,
-    limits: limitLookupFromRow(row),
+    ...limitReadingOf(limitedType, row),
     lockedBalances: new Map(ids.map((id, index) => [id, minorFromDatabase(balances[index] ?? '')])),
-    usage: usageOf(row),
     now: row.now,
   };
 }

@@ -4,6 +4,7 @@ import type { AccountStatus, KycStatus } from '../domain/user';
 import { firstFailingCheck, type TransferIntent } from '../domain/transfer-checks';
 import { limitWindowsAt, sameLimitWindows } from '../domain/limit-windows';
 import { noUsage } from '../domain/tier-limits';
+import { limitedTypeOf } from '../domain/transaction-type';
 import { usageWithin } from '../store/limit-store';
 import { readCheckFacts } from '../store/transfer-facts-store';
 
@@ -22,7 +23,8 @@ export interface TransferCheckResult {
 /**
  * The read-only pre-validation behind a quote: every rule in the contract's order, against one
  * consistent snapshot (one statement, in the common case). It writes nothing, so it never consumes
- * limit budget and never opens a partner account. Throws a PkcError with the first failing rule's code.
+ * limit budget and never opens a partner account. A refund is checked for the account rules and
+ * the partner's balance only (decision 0053). Throws a PkcError with the first failing rule's code.
  */
 export async function checkTransfer(pool: Pool, request: TransferCheckRequest): Promise<TransferCheckResult> {
   // One statement (one snapshot) reads everything, the usage for the windows of this process's
@@ -33,11 +35,12 @@ export async function checkTransfer(pool: Pool, request: TransferCheckRequest): 
   // No account is the first rule, and nothing else about the user can be loaded without one.
   if (!user) throw new PkcError('PKC_3001');
   const databaseWindows = limitWindowsAt(now);
-  const usage = !limits.found
+  const limitedType = limitedTypeOf(request.type);
+  const usage = limitedType === undefined || limits?.found !== true
     ? noUsage
     : sameLimitWindows(windows, databaseWindows)
       ? usageInWindows
-      : await usageWithin(pool, user.userId, request.type, request.currency, databaseWindows);
+      : await usageWithin(pool, user.userId, limitedType, request.currency, databaseWindows);
   const refusal = firstFailingCheck(request, { user, wallet, partnerBalanceMinor, limits, usage });
   if (refusal) throw new PkcError(refusal);
   return {

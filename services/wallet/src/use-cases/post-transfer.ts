@@ -10,6 +10,7 @@ import { readPostingFactsAndLockAccounts } from '../store/transfer-facts-store';
 import { usageWithin } from '../store/limit-store';
 import { limitWindowsAt, sameLimitWindows } from '../domain/limit-windows';
 import { noUsage } from '../domain/tier-limits';
+import { limitedTypeOf } from '../domain/transaction-type';
 import { retryOnTransientConflict } from '../store/transactions';
 import type { PostDelayPoint, PostingFaultInjection } from '../config';
 import type { TransferCheckRequest } from './check-transfer';
@@ -25,9 +26,10 @@ export interface TransferRequest extends TransferCheckRequest {
 }
 
 /**
- * Posts a collection or disbursement: in one transaction, under row locks, it re-runs every check,
- * consumes the limit budget (the posting itself is the usage later checks count) and writes the
- * balanced entries. Lock order, the same for every posting: the user's row, then the ledger
+ * Posts a collection, disbursement or refund: in one transaction, under row locks, it re-runs every
+ * check, consumes the limit budget (the posting itself is the usage later checks count; a refund,
+ * of its own kind, is never counted and checks no limit: decision 0053) and writes the balanced
+ * entries. Lock order, the same for every posting: the user's row, then the ledger
  * accounts of the user's wallet and the partner in ascending account id; the fee revenue account is
  * locked last, by the entry that credits it, and is never held while waiting for another lock.
  * Throws a PkcError with the first failing rule's code; nothing is written then. `faults` is the
@@ -78,11 +80,12 @@ async function postUnderLocks(client: PoolClient, request: TransferRequest, faul
   // The database clock counts: in the rare case it falls in other windows than this process's, the
   // usage is read again (under the same user lock, so it is the same rows either way).
   const databaseWindows = limitWindowsAt(now);
-  const usage = !facts.limits.found
+  const limitedType = limitedTypeOf(request.type);
+  const usage = limitedType === undefined || facts.limits?.found !== true
     ? noUsage
     : sameLimitWindows(windows, databaseWindows)
       ? facts.usage
-      : await usageWithin(client, user.userId, request.type, request.currency, databaseWindows);
+      : await usageWithin(client, user.userId, limitedType, request.currency, databaseWindows);
   const refusal = firstFailingCheck(request, {
     user,
     wallet: wallet && { status: wallet.status, balanceMinor: facts.lockedBalances.get(wallet.accountId) ?? 0n },

@@ -256,7 +256,8 @@ describe('POST /internal/checks', () => {
     ['a zero amount', { amountMinor: '0' }],
     ['a negative fee', { feeMinor: '-1' }],
     ['an unknown currency', { currency: 'EUR' }],
-    ['an unknown type', { type: 'refund' }],
+    // A reversal is the operator's alone (reverse-disbursement), never a movement of the internal API.
+    ['an unknown type', { type: 'reversal' }],
     ['a partner id that is not a UUID', { partnerId: 'acme' }],
     ['no amount', { amountMinor: undefined }],
   ])('when the body has %s, then PKC_2008', async (_problem, fields) => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { buildPosting, postingSumMinor, type PostingKind } from '../../src/domain/posting';
 
-const kinds: PostingKind[] = ['collection', 'disbursement', 'funding', 'sandbox_credit'];
+const kinds: PostingKind[] = ['collection', 'disbursement', 'refund', 'reversal', 'funding', 'sandbox_credit'];
 
 describe('posting construction', () => {
   it('when a collection is posted, then the user pays amount plus fee, the partner gets the amount and fee revenue the fee', () => {
@@ -39,6 +39,28 @@ describe('posting construction', () => {
       'user_wallet',
       'partner',
     ]);
+  });
+
+  it('when a refund is posted, then the partner pays back exactly the amount to the user wallet, with no fee leg', () => {
+    expect(buildPosting({ kind: 'refund', currency: 'USD', amountMinor: 1_234n, feeMinor: 0n })).toEqual({
+      currency: 'USD',
+      legs: [
+        { role: 'partner', amountMinor: -1_234n },
+        { role: 'user_wallet', amountMinor: 1_234n },
+      ],
+    });
+  });
+
+  it('when a disbursement is reversed, then the user wallet pays exactly the amount back to the partner, with no fee leg', () => {
+    expect(buildPosting({ kind: 'reversal', currency: 'LRD', amountMinor: 50_001n, feeMinor: 0n }).legs).toEqual([
+      { role: 'user_wallet', amountMinor: -50_001n },
+      { role: 'partner', amountMinor: 50_001n },
+    ]);
+  });
+
+  it('when a refund or a reversal is given a fee, then it is refused (the original fee stays earned)', () => {
+    expect(() => buildPosting({ kind: 'refund', currency: 'USD', amountMinor: 100n, feeMinor: 1n })).toThrow(RangeError);
+    expect(() => buildPosting({ kind: 'reversal', currency: 'USD', amountMinor: 100n, feeMinor: 1n })).toThrow(RangeError);
   });
 
   it('when the amount is not positive, the fee negative, or a funding posting has a fee, then it is refused', () => {

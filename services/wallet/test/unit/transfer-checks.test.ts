@@ -18,6 +18,7 @@ const rule: TierLimitRule = {
 
 const collection: TransferIntent = { type: 'collection', currency: 'LRD', amountMinor: 10_000n, feeMinor: 500n };
 const disbursement: TransferIntent = { ...collection, type: 'disbursement' };
+const refund: TransferIntent = { ...collection, type: 'refund', feeMinor: 0n };
 
 const passing: TransferFacts = {
   user: { accountStatus: 'active', kycStatus: 'approved' },
@@ -77,6 +78,30 @@ describe('transfer checks', () => {
     expect(firstFailingCheck(collection, facts)).toBe('PKC_4001');
   });
 
+  it('when a refund is checked, then the account rules apply in the same order and the partner pays: PKC_4002 below the amount', () => {
+    expect(firstFailingCheck(refund, passing)).toBeUndefined();
+    expect(firstFailingCheck(refund, { ...passing, user: undefined })).toBe('PKC_3001');
+    expect(firstFailingCheck(refund, { ...passing, user: { accountStatus: 'suspended', kycStatus: 'approved' } })).toBe('PKC_3002');
+    expect(firstFailingCheck(refund, { ...passing, wallet: undefined })).toBe('PKC_3003');
+    expect(firstFailingCheck(refund, { ...passing, wallet: { status: 'frozen', balanceMinor: 0n } })).toBe('PKC_3004');
+    expect(firstFailingCheck(refund, { ...passing, user: { accountStatus: 'active', kycStatus: 'pending' } })).toBe('PKC_3005');
+    expect(firstFailingCheck(refund, { ...passing, partnerBalanceMinor: 9_999n })).toBe('PKC_4002');
+    expect(firstFailingCheck(refund, { ...passing, partnerBalanceMinor: 10_000n })).toBeUndefined();
+    // The user's own balance does not matter: the user receives.
+    expect(firstFailingCheck(refund, { ...passing, wallet: { status: 'active', balanceMinor: 0n } })).toBeUndefined();
+  });
+
+  it('when a refund meets any limit facts (none read, no rule, used up), then no limit refuses it', () => {
+    const usedUp = { hourCount: 99, dayCount: 99, dayAmountMinor: 10n ** 12n, weekAmountMinor: 10n ** 12n, monthAmountMinor: 10n ** 12n, yearAmountMinor: 10n ** 12n };
+    for (const limits of [undefined, { found: false as const, refusal: 'PKC_4011' as const }, { found: false as const, refusal: 'PKC_4012' as const }, { found: true as const, rule }]) {
+      expect(firstFailingCheck({ ...refund, amountMinor: 10n ** 9n }, { ...passing, limits, usage: usedUp, partnerBalanceMinor: 10n ** 10n })).toBeUndefined();
+    }
+  });
+
+  it('when the limits of a collection or disbursement were not read, then the check fails loudly instead of letting it pass', () => {
+    expect(() => firstFailingCheck(collection, { ...passing, limits: undefined })).toThrow('were not read');
+  });
+
   it('when any facts are combined, then the code is the first failing rule of the documented order', () => {
     const facts = fc.record({
       user: fc.option(fc.record({ accountStatus: fc.constantFrom(...accountStatuses), kycStatus: fc.constantFrom(...kycStatuses) }), { nil: undefined }),
@@ -93,11 +118,11 @@ describe('transfer checks', () => {
       }),
     });
     const intent = fc.record({
-      type: fc.constantFrom('collection' as const, 'disbursement' as const),
+      type: fc.constantFrom('collection' as const, 'disbursement' as const, 'refund' as const),
       currency: fc.constant('LRD' as const),
       amountMinor: fc.bigInt({ min: 1n, max: 150_000n }),
       feeMinor: fc.bigInt({ min: 0n, max: 5_000n }),
-    });
+    }).map((drawn) => (drawn.type === 'refund' ? { ...drawn, feeMinor: 0n } : drawn));
     fc.assert(
       fc.property(intent, facts, (request, known) => {
         const total = request.amountMinor + request.feeMinor;
@@ -121,8 +146,8 @@ describe('transfer checks', () => {
           [() => known.wallet?.status !== 'active', 'PKC_3004'],
           [() => known.user?.kycStatus !== 'approved', 'PKC_3005'],
           [() => request.type === 'collection' && (known.wallet?.balanceMinor ?? 0n) < total, 'PKC_4001'],
-          [() => request.type === 'disbursement' && known.partnerBalanceMinor < total, 'PKC_4002'],
-          [() => limitBroken() !== undefined, limitBroken()],
+          [() => request.type !== 'collection' && known.partnerBalanceMinor < total, 'PKC_4002'],
+          [() => request.type !== 'refund' && limitBroken() !== undefined, limitBroken()],
         ];
         const expected = documentedOrder.find(([fails]) => fails())?.[1];
         expect(firstFailingCheck(request, known)).toBe(expected);

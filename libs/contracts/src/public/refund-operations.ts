@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { collectionReferenceIdParamsSchema, collectionStatusExample, collectionStatusSchema, type PublicCollectionStatus } from './collections';
 import { errorExample, type ErrorExtraFields } from './envelopes';
 import { anyRoute, codes, example, json, ownTransactionRead, permissionAdmission, userChecks, type PublicOperation } from './operation-parts';
+import { refundStatuses } from '../refund-events';
+import { nonNegativeAmountField } from './fields';
 import { pageLimitDefault, pageLimitMax } from './pagination';
 import {
   processingRefundExample,
@@ -27,8 +29,12 @@ const cancelledCollectionExample: PublicCollectionStatus = (() => {
 })();
 
 const refundRefusalFields: ErrorExtraFields = {
-  referenceId: refundReferenceIdField.meta({ description: 'On 409 PKC_6001: the refund that holds the externalId.' }),
-  status: z.enum(['processing', 'completed']).meta({ description: 'On 409 PKC_6001: that refund’s status.' }),
+  referenceId: refundReferenceIdField.meta({
+    description:
+      'On 409 PKC_6001: the refund that holds the externalId. On a refusal of the wallet after the refund was recorded (the user can no longer receive, your balance does not cover it): that refund, now failed (read it; its amount is refundable again).',
+  }),
+  status: z.enum(refundStatuses).meta({ description: 'That refund’s status.' }),
+  refundableAmount: nonNegativeAmountField.meta({ description: 'On 409 PKC_6006: what is left to refund on the collection now (0 when it is refunded in full).', example: 15.5 }),
 };
 
 const refundListRules = `Newest first (by creation time). Filters combine: status, currency, externalId (exact), collectionReferenceId (exact), createdFrom (inclusive) and createdTo (exclusive). Pages of limit items (1 to ${pageLimitMax}, default ${pageLimitDefault}); pass nextCursor as cursor, with the same filters, for the next page. Unknown or invalid parameters, createdFrom after createdTo, and a cursor that is another partner’s, another list’s or made with other filters are 400 PKC_2008 naming the parameter.`;
@@ -76,7 +82,7 @@ export const refundOperations: readonly PublicOperation[] = [
         examples: { processing: example('Waiting for the wallet', processingRefundExample) },
       },
     },
-    errorCodes: codes(anyRoute, permissionAdmission, ['PKC_2002', 'PKC_2006', 'PKC_2007'], ['PKC_6001', 'PKC_6002', 'PKC_6004', 'PKC_6005', 'PKC_6006'], userChecks, ['PKC_4002']),
+    errorCodes: codes(anyRoute, permissionAdmission, ['PKC_2002', 'PKC_2004', 'PKC_2006', 'PKC_2007'], ['PKC_6001', 'PKC_6002', 'PKC_6004', 'PKC_6005', 'PKC_6006'], userChecks, ['PKC_4002']),
     errorFields: refundRefusalFields,
     errorExamples: {
       PKC_6001: {
@@ -85,6 +91,14 @@ export const refundOperations: readonly PublicOperation[] = [
       },
       PKC_6004: { ...errorExample('PKC_6004'), message: 'Collection PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E is pending_approval; only a completed collection can be refunded' },
       PKC_2007: { ...errorExample('PKC_2007'), message: 'reason longer than 200 characters' },
+      PKC_6006: {
+        ...errorExample('PKC_6006', { refundableAmount: 15.5 }),
+        message: 'Refund of 20.00 exceeds the 15.50 left to refund on collection PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E; nothing was refunded',
+      },
+      PKC_3002: {
+        ...errorExample('PKC_3002', { referenceId: 'PKR-1718003800000-0F1E2D3C4B5A69788796A5B4', status: 'failed' }),
+        message: 'User account not active (suspended or closed). Refund PKR-1718003800000-0F1E2D3C4B5A69788796A5B4 is recorded as failed; no money moved',
+      },
     },
   },
   {

@@ -27,8 +27,8 @@ export const refundRequestSchema = z
       description: `Your unique reference for this refund, 1 to ${externalIdLengthMax} characters. Missing, empty or not a string: 400 PKC_2008; longer: 400 PKC_2006; held by a refund of yours in progress or completed: 409 PKC_6001 naming it (a failed refund frees it).`,
       example: 'refund-1001',
     }),
-    amount: amountField.optional().meta({
-      description: `How much to give back, in major units (at most ${amountDecimalPlacesMax} decimals; not a positive number with at most 2 decimals: 400 PKC_2002). Leave it out to refund what is left (amount − refundedAmount). More than what is left: 409 PKC_6006.`,
+    amount: amountField.nullable().optional().meta({
+      description: `How much to give back, in major units (at most ${amountDecimalPlacesMax} decimals; not a positive number with at most 2 decimals: 400 PKC_2002). Left out or null: what is left to refund (amount − refundedAmount). More than what is left: 409 PKC_6006.`,
       example: 10,
     }),
     reason: z
@@ -41,7 +41,8 @@ export const refundRequestSchema = z
   .strict()
   .meta({
     id: 'RefundRequest',
-    description: 'A refund of a completed collection. Unknown fields are 400 PKC_2008. A refused body reserves nothing and leaves the externalId free.',
+    description:
+      'A refund of a completed collection. Checked in this order: unknown fields, externalId missing, null or empty, externalId or reason not a string (400 PKC_2008); the amount (400 PKC_2002); externalId longer than 100 characters (400 PKC_2006); reason longer than 200 (400 PKC_2007); a control character in externalId or reason (400 PKC_2008). A refused body reserves nothing and leaves the externalId free.',
     example: { externalId: 'refund-1001', amount: 10, reason: 'Goods returned' },
   });
 export type PublicRefundRequest = z.infer<typeof refundRequestSchema>;

@@ -55,20 +55,22 @@ export async function prepareFaultScenario(servers: Partial<ServerUrls>): Promis
     database = new Pool({ connectionString: stack.databaseUrl, max: 2 });
     // Idle connections are cut by a server restart (and by the drop WITH FORCE at the end): not an error of the test.
     database.on('error', () => undefined);
-    await setLimit(stack, { tier: 'Platinum', type: 'disbursement', currency: 'USD' }, {
-      daily: raisedAmountLimit,
-      weekly: raisedAmountLimit,
-      monthly: raisedAmountLimit,
-      yearly: raisedAmountLimit,
-      perHourCount: raisedCountLimit,
-      perDayCount: raisedCountLimit,
-    });
-    const onboarded = await stack.operator(['onboard', '--name', 'Fault test partner', '--permissions', 'disbursement', '--rate-limit', '100000', '--webhook-url', receiver.url]);
-    const { partnerId, clientId, clientSecret } = onboarded as Record<string, string>;
-    if (partnerId === undefined || clientId === undefined || clientSecret === undefined) throw new Error('onboard printed no credentials');
-    await fundPartner(stack, partnerId, 'USD', '1000000.00');
-    const users: WalletUser[] = [];
-    for (let index = 0; index < trafficLoops; index += 1) users.push(await createWalletUser(stack, { tier: 'Platinum', currencies: ['USD'] }));
+    const started = stack;
+    // The limits, the partner (then its funding) and the users do not depend on one another: each
+    // operator CLI call is a process of about a second, so they run side by side.
+    const [, onboarded, users] = await Promise.all([
+      setLimit(started, { tier: 'Platinum', type: 'disbursement', currency: 'USD' }, {
+        daily: raisedAmountLimit,
+        weekly: raisedAmountLimit,
+        monthly: raisedAmountLimit,
+        yearly: raisedAmountLimit,
+        perHourCount: raisedCountLimit,
+        perDayCount: raisedCountLimit,
+      }),
+      onboardAndFund(started, receiver.url),
+      Promise.all(Array.from({ length: trafficLoops }, () => createWalletUser(started, { tier: 'Platinum', currencies: ['USD'] }))),
+    ]);
+    const { partnerId, clientId, clientSecret } = onboarded;
     const token = await accessTokenFor(stack.client, { clientId, clientSecret });
     // The webhooks service learns the partner (and its URL) from auth's event; wait for it before any fault.
     const pool = database;
@@ -79,6 +81,15 @@ export async function prepareFaultScenario(servers: Partial<ServerUrls>): Promis
     await dispose();
     throw error;
   }
+}
+
+/** The fault test's partner (webhooks to the receiver), funded for the whole run. */
+async function onboardAndFund(stack: Stack, webhookUrl: string): Promise<{ partnerId: string; clientId: string; clientSecret: string }> {
+  const onboarded = await stack.operator(['onboard', '--name', 'Fault test partner', '--permissions', 'disbursement', '--rate-limit', '100000', '--webhook-url', webhookUrl]);
+  const { partnerId, clientId, clientSecret } = onboarded as Record<string, string>;
+  if (partnerId === undefined || clientId === undefined || clientSecret === undefined) throw new Error('onboard printed no credentials');
+  await fundPartner(stack, partnerId, 'USD', '1000000.00');
+  return { partnerId, clientId, clientSecret };
 }
 
 /** When the fault began and ended (the server is away between the two, or restarting). */

@@ -145,15 +145,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     isolation: { databaseUrl: withDatabase(servers.postgres, `pwa_e2e_${runId}`), busExchange, redisKeyPrefix },
     databaseRoles: {},
     keys: { authKeyEncryptionKey: randomBytes(32).toString('base64'), webhookSecretSealingKey },
-    serviceEnv: {
-      ...options.serviceEnv,
-      auth: {
-        OUTBOX_POLL_INTERVAL_MS: '100',
-        ...(options.tokenTtlSeconds === undefined ? {} : { TOKEN_TTL_SECONDS: String(options.tokenTtlSeconds) }),
-        ...options.serviceEnv?.auth,
-      },
-    },
+    serviceEnv: serviceEnvironments(options),
     gatewayEnv: {
+      ...testStopSettings,
       TLS_MODE: 'terminate',
       // Every test mints tokens from 127.0.0.1; the per-address limit has its own test.
       TOKEN_ENDPOINT_IP_LIMIT_PER_MINUTE: '1000',
@@ -236,6 +230,28 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await stopEverything();
     throw error;
   }
+}
+
+/**
+ * Every process of a test stack stops without the drain delay (SHUTDOWN_DRAIN_DELAY_MS, 2 s by
+ * default: /readyz answers 503 that long so load balancers stop sending first). No load balancer
+ * is in front of a test stack, and the delay made every stop of a stack, of an extra service and of
+ * an extra gateway 2 s longer. The drain itself has its own test (graceful-shutdown.test.ts, which
+ * sets it on the process it starts); a test can still set it through serviceEnv or gatewayEnv.
+ */
+const testStopSettings: Readonly<Record<string, string>> = { SHUTDOWN_DRAIN_DELAY_MS: '0' };
+
+/** Each internal service's environment: the stop settings, auth's test defaults, then the caller's. */
+function serviceEnvironments(options: StackOptions): Record<InternalServiceName, Record<string, string>> {
+  const defaults: Partial<Record<InternalServiceName, Record<string, string>>> = {
+    auth: {
+      OUTBOX_POLL_INTERVAL_MS: '100',
+      ...(options.tokenTtlSeconds === undefined ? {} : { TOKEN_TTL_SECONDS: String(options.tokenTtlSeconds) }),
+    },
+  };
+  const environments = {} as Record<InternalServiceName, Record<string, string>>;
+  for (const name of internalServiceNames) environments[name] = { ...testStopSettings, ...defaults[name], ...options.serviceEnv?.[name] };
+  return environments;
 }
 
 function withDatabase(postgresUrl: string, database: string): string {

@@ -15,10 +15,13 @@ import { createWalletUser, creditWallet, fundPartner, type WalletUser } from '..
  * The SDK against the real stack over HTTPS (the gateway and every service, built): the examples
  * of sdk/examples run as a partner would run them, refusals become PartnerApiError with their
  * fields, tokens issued for 5 seconds expire during the run, and a partner limited to 3 requests a
- * minute meets a real 429 with Retry-After. Every request the SDK sends goes through a recording
+ * window meets a real 429 with Retry-After. The gateway's window is shortened from a minute to
+ * rateLimitWindowSeconds (its sandbox test hook, RATE_LIMIT_WINDOW_SECONDS), so the SDK waits that
+ * long rather than a minute; it stays above the 5 s the PKC_7001 test's client will wait. Every request the SDK sends goes through a recording
  * fetch (undici's, trusting the stack's certificate), so the tests count what was sent.
  */
 const tokenTtlSeconds = 5;
+const rateLimitWindowSeconds = 15;
 
 interface Exchange {
   method: string;
@@ -45,6 +48,7 @@ describe('the SDK against the stack', () => {
     stack = await startStack({
       logLevel: 'warn',
       tokenTtlSeconds,
+      gatewayEnv: { RATE_LIMIT_WINDOW_SECONDS: String(rateLimitWindowSeconds) },
       serviceEnv: {
         collections: { OUTBOX_POLL_INTERVAL_MS: '100' },
         disbursements: { OUTBOX_POLL_INTERVAL_MS: '100' },
@@ -57,8 +61,8 @@ describe('the SDK against the stack', () => {
     await fundPartner(stack, partner.partnerId, 'USD', '50000.00');
     user = await createWalletUser(stack, { tier: 'Gold' });
     await creditWallet(stack, user, 'USD', '5000.00');
-    // The 429 scenario waits out a Retry-After of about a minute (the gateway's window): it starts
-    // here and waits while the other tests run; its own test checks the outcome.
+    // The 429 scenario waits out a Retry-After of about the gateway's window: it starts here and
+    // waits while the other tests run; its own test checks the outcome.
     limitedTransfer = transferPastTheRateLimit();
     limitedTransfer.catch(() => undefined);
   });
@@ -83,7 +87,7 @@ describe('the SDK against the stack', () => {
     return { client: new PartnerApiClient({ baseUrl: stack.baseUrl, clientId: credentials.clientId, clientSecret: credentials.clientSecret, fetch: recordingFetch, ...options }), exchanges };
   }
 
-  /** A partner limited to 3 requests a minute uses them (a quote, two balances), then transfers: the gateway answers 429 and the SDK waits. */
+  /** A partner limited to 3 requests a window uses them (a quote, two balances), then transfers: the gateway answers 429 and the SDK waits. */
   async function transferPastTheRateLimit(): Promise<LimitedTransferOutcome> {
     const limited = await onboardPartner(stack, { rateLimitPerMinute: 3 });
     const payee = await createWalletUser(stack, { tier: 'Gold' });
@@ -305,7 +309,7 @@ describe('the SDK against the stack', () => {
     expect(statusesOf(exchanges, '/partner/auth/token')).toEqual([200, 200]);
   });
 
-  test('when a partner limited to 3 requests a minute transfers after using them, then the SDK waits out the 429’s Retry-After and the transfer happens once', async () => {
+  test('when a partner limited to 3 requests a window transfers after using them, then the SDK waits out the 429’s Retry-After and the transfer happens once', async () => {
     const { transfer, exchanges, before, after } = await limitedTransfer;
 
     expect(transfer).toMatchObject({ status: 'completed', amount: 7 });

@@ -122,6 +122,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     verifiedTokens: new VerifiedTokenCache(config.VERIFIED_TOKEN_CACHE_ENTRIES),
     ...createRedisPorts(redis, {
       keyPrefix: config.REDIS_KEY_PREFIX,
+      partnerWindowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
       tokenEndpointSourceLimitPerMinute: config.TOKEN_ENDPOINT_IP_LIMIT_PER_MINUTE,
       clientLockoutSeconds: config.TOKEN_ENDPOINT_CLIENT_LOCKOUT_SECONDS,
       trustedSourceSeconds: config.TOKEN_ENDPOINT_TRUSTED_SOURCE_TTL_SECONDS,

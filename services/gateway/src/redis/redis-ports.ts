@@ -9,6 +9,8 @@ import { readClientLockout, recordCredentialFailure, recordCredentialSuccess, ty
 export interface RedisPortSettings {
   /** REDIS_KEY_PREFIX; every key of the gateway lives under `<prefix>gateway:`. */
   keyPrefix: string;
+  /** Length of the per-partner window: a minute (RATE_LIMIT_PER_MINUTE), shorter only under the sandbox's test hook. */
+  partnerWindowSeconds: number;
   tokenEndpointSourceLimitPerMinute: number;
   clientLockoutSeconds: number;
   trustedSourceSeconds: number;
@@ -37,7 +39,7 @@ export function createRedisPorts(
     failures: key(`token-failures:${clientId}`),
     trustedSource: key(`token-trusted:${clientId}:${sourceAddress}`),
   });
-  const partnerWindows = new InsuredWindowLimiter(redis, { keyPrefix: key('rate:partner'), windowSeconds: oneMinuteSeconds, fallback });
+  const partnerWindows = new InsuredWindowLimiter(redis, { keyPrefix: key('rate:partner'), windowSeconds: settings.partnerWindowSeconds, fallback });
   const sourceWindows = new InsuredWindowLimiter(redis, { keyPrefix: key('rate:token-source'), windowSeconds: oneMinuteSeconds, fallback });
   const failOpen = async <T>(call: () => Promise<T>, whileAway: T): Promise<T> => {
     if (!fallback.shouldTryRedis()) return whileAway;

@@ -44,6 +44,20 @@ describe('readGatewayConfig', () => {
     expect(readGatewayConfig({ TLS_MODE: 'proxy' })).toMatchObject({ TLS_MODE: 'proxy', TRUSTED_PROXIES: 'loopback' });
   });
 
+  test('when the rate-limit window hook is not set, then the window is the spec\'s minute, in the sandbox and in production', () => {
+    expect(readGatewayConfig(tlsFiles).RATE_LIMIT_WINDOW_SECONDS).toBe(60);
+    expect(readGatewayConfig({ ...tlsFiles, ENVIRONMENT: 'production' }).RATE_LIMIT_WINDOW_SECONDS).toBe(60);
+  });
+
+  test('when a sandbox test shortens the rate-limit window, then it applies; production refuses to boot with it', () => {
+    expect(readGatewayConfig({ ...tlsFiles, RATE_LIMIT_WINDOW_SECONDS: '5' }).RATE_LIMIT_WINDOW_SECONDS).toBe(5);
+    expect(() => readGatewayConfig({ ...tlsFiles, ENVIRONMENT: 'production', RATE_LIMIT_WINDOW_SECONDS: '5' })).toThrow(/RATE_LIMIT_WINDOW_SECONDS: a test hook, read in the sandbox only/);
+  });
+
+  test.each(['0', '61', '2.5', 'soon', '-1'])('when the rate-limit window is %s, then the gateway refuses to start and names the key', (value) => {
+    expect(() => readGatewayConfig({ ...tlsFiles, RATE_LIMIT_WINDOW_SECONDS: value })).toThrow(/RATE_LIMIT_WINDOW_SECONDS/);
+  });
+
   test('when a value is invalid, then the error names the key', () => {
     expect(() => readGatewayConfig({ ...tlsFiles, UPSTREAM_TIMEOUT_MS: 'soon' })).toThrow(/UPSTREAM_TIMEOUT_MS/);
   });

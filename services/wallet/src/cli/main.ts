@@ -6,7 +6,7 @@ import { authPartnerLookup, readOperatorAuthUrl } from './auth-partner-lookup';
 import { runOperatorCommand, operatorUsage, OperatorUsageError, type OperatorContext } from './operator-commands';
 
 /**
- * The wallet's operator CLI (users, balances, limits, ledger); the shared runner handles --json,
+ * The wallet's operator CLI (users, balances, limits, ledger, reversals); the shared runner handles --json,
  * usage and exit codes: 0 done, 1 refused or failed (check-ledger: an invariant broken), 2 usage.
  */
 runOperatorCli<OperatorContext>({
@@ -14,6 +14,7 @@ runOperatorCli<OperatorContext>({
   stringOptions: [
     'phone', 'name', 'tier', 'kyc', 'status', 'currencies', 'freeze', 'unfreeze', 'add-currency', 'close-wallet', 'reopen-wallet', 'reference', 'transfer-id',
     'partner', 'type', 'currency', 'per-transaction', 'daily', 'weekly', 'monthly', 'yearly', 'per-hour-count', 'per-day-count',
+    'reference-id', 'transaction-id', 'reason', 'operator',
   ],
   isUsageError: (error) => error instanceof OperatorUsageError,
   open: async () => {

@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { uuidPattern } from '@pwa/contracts';
 import { isCurrency, parseMajorUnitsText, type Currency } from '@pwa/money';
 import { normaliseLiberianPhone } from '@pwa/phone';
@@ -77,6 +78,44 @@ export function parseKycStatusArgument(text: string): KycStatus {
 export function parseTransactionTypeArgument(text: string): TransactionType {
   if (!isTransactionType(text)) throw new OperatorUsageError(`Unknown transaction type: ${text} (collection or disbursement)`);
   return text;
+}
+
+/** A disbursement's public referenceId, PKD-<digits>-<hex> (upper-cased: the services write it so). */
+export function parseDisbursementReferenceIdArgument(text: string): string {
+  const referenceId = text.trim().toUpperCase();
+  if (!/^PKD-[0-9]{1,20}-[0-9A-F]{1,64}$/.test(referenceId)) throw new OperatorUsageError(`Not a disbursement referenceId: ${text} (PKD-<digits>-<hex>)`);
+  return referenceId;
+}
+
+/** A ledger transaction id, TXN-<16 hex digits>. */
+export function parseTransactionIdArgument(text: string): string {
+  const transactionId = text.trim().toUpperCase();
+  if (!/^TXN-[0-9A-F]{16}$/.test(transactionId)) throw new OperatorUsageError(`Not a transaction id: ${text} (TXN-<16 hex digits>)`);
+  return transactionId;
+}
+
+/** Why an operator corrects the ledger: kept in the audit record, so it must say something (1 to 500 characters). */
+export function parseReasonArgument(text: string): string {
+  const reason = text.trim();
+  if (reason.length === 0 || reason.length > 500) throw new OperatorUsageError('--reason must be 1 to 500 characters');
+  return reason;
+}
+
+/** Who runs the command, for the audit record: --operator, else the OS user running the CLI. */
+export function operatorName(flag: string | undefined): string {
+  const name = (flag ?? currentOsUser())?.trim();
+  if (name === undefined || name.length === 0) throw new OperatorUsageError('Cannot tell who runs this command: give --operator <your name>');
+  if (name.length > 200) throw new OperatorUsageError('--operator must be at most 200 characters');
+  return name;
+}
+
+function currentOsUser(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    // No passwd entry for this uid (some containers): the operator names themselves with --operator.
+    return undefined;
+  }
 }
 
 export function optional<T>(value: string | undefined, parse: (text: string) => T): T | undefined {

@@ -7,17 +7,22 @@ import { creditWalletInSandbox, fundKnownPartner, type PartnerLookup } from '../
 import { setLimit, showLimits } from '../use-cases/manage-limits';
 import { checkLedger } from '../use-cases/check-ledger';
 import { seedSandbox } from '../use-cases/seed-sandbox';
+import { reverseDisbursement, type ReversalTarget } from '../use-cases/reverse-disbursement';
 import {
   OperatorUsageError,
+  operatorName,
   optional,
   parseAccountStatusArgument,
   parseAmountArgument,
   parseCountArgument,
   parseCurrencyArgument,
   parseCurrencyList,
+  parseDisbursementReferenceIdArgument,
   parseKycStatusArgument,
   parsePhoneArgument,
+  parseReasonArgument,
   parseTierArgument,
+  parseTransactionIdArgument,
   parseTransactionTypeArgument,
   parseUuidArgument,
   requireArgument,
@@ -28,9 +33,11 @@ import {
   describeBalances,
   describeLimits,
   describePosting,
+  describeReversal,
   describeUser,
   limitView,
   postingView,
+  reversalView,
   userView,
 } from './operator-views';
 
@@ -55,6 +62,12 @@ Money (amounts in major units, at most 2 decimals: 1500.50)
                                                       (AUTH_URL); an id it does not know is refused
   show-balances [--partner <partnerId>]               partner accounts, fee revenue, funding account
   check-ledger                                        ledger invariants; exit 1 when one fails
+  reverse-disbursement (--reference-id PKD-… | --transaction-id TXN-…) --reason <text> [--operator <name>]
+                                                      a disbursement sent in error, posted back as its own
+                                                      transfer (user wallet -amount, partner +amount; the
+                                                      fee stays earned); once per disbursement, only when
+                                                      the wallet holds the amount; audited with the reason
+                                                      and the operator (default: the OS user)
 
 Limits (per tier, transaction type and currency)
   show-limits [--tier <tier>]
@@ -99,6 +112,10 @@ export interface OperatorOptions {
   yearly?: string | undefined;
   perHourCount?: string | undefined;
   perDayCount?: string | undefined;
+  referenceId?: string | undefined;
+  transactionId?: string | undefined;
+  reason?: string | undefined;
+  operator?: string | undefined;
 }
 
 export interface OperatorResult {
@@ -164,6 +181,14 @@ const commands: Record<string, CommandHandler> = {
       text: `partner ${partner.name} (${partner.status}): ${describePosting(outcome)}`,
     };
   },
+  'reverse-disbursement': async ({ pool }, _args, options) => {
+    const summary = await reverseDisbursement(pool, {
+      target: reversalTarget(options),
+      reason: parseReasonArgument(requireOption(options.reason, 'reason')),
+      operator: operatorName(options.operator),
+    });
+    return { data: reversalView(summary), text: describeReversal(summary) };
+  },
   'show-balances': async ({ pool }, _args, options) => {
     const report = {
       partners: await listPartnerAccounts(pool, optional(options.partner, (text) => parseUuidArgument(text, 'partner id'))),
@@ -226,6 +251,14 @@ export async function runOperatorCommand(
   const handler = commands[command];
   if (!handler) throw new OperatorUsageError(`Unknown command: ${command}`);
   return handler(context, args, options);
+}
+
+/** Exactly one of --reference-id and --transaction-id names the disbursement. */
+function reversalTarget(options: OperatorOptions): ReversalTarget {
+  if (options.referenceId !== undefined && options.transactionId !== undefined) throw new OperatorUsageError('Give --reference-id or --transaction-id, not both');
+  if (options.referenceId !== undefined) return { referenceId: parseDisbursementReferenceIdArgument(options.referenceId) };
+  if (options.transactionId !== undefined) return { transactionId: parseTransactionIdArgument(options.transactionId) };
+  throw new OperatorUsageError('Missing --reference-id PKD-… (or --transaction-id TXN-…)');
 }
 
 function parseName(text: string): string {

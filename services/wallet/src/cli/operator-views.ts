@@ -3,6 +3,7 @@ import type { TierLimitRule } from '../domain/tier-limits';
 import type { User } from '../domain/user';
 import type { PartnerAccount } from '../store/account-store';
 import type { PostingOutcome } from '../use-cases/transfer-outcome';
+import type { ReversalSummary } from '../use-cases/reverse-disbursement';
 
 /**
  * What the CLI prints. Amounts are decimal strings of major units ("1500.50"), the form the
@@ -110,5 +111,42 @@ export function describeBalances(report: BalancesReport): string {
     ...(partners.length === 0 ? ['  none'] : partners),
     `fee revenue:      LRD ${majorUnitsText(report.feeRevenue.LRD)}  USD ${majorUnitsText(report.feeRevenue.USD)}`,
     `funding account:  LRD ${majorUnitsText(report.funding.LRD)}  USD ${majorUnitsText(report.funding.USD)}  (negative: money brought in from outside)`,
+  ].join('\n');
+}
+
+export function reversalView(summary: ReversalSummary): Record<string, unknown> {
+  const { disbursement, reversal } = summary;
+  return {
+    state: 'posted',
+    reversal: { transferId: reversal.transferId, transactionId: reversal.transactionId, postedAt: reversal.postedAt.toISOString() },
+    disbursement: {
+      transferId: disbursement.transferId,
+      transactionId: disbursement.transactionId,
+      referenceId: disbursement.referenceId,
+      externalId: disbursement.externalId,
+      postedAt: disbursement.postedAt.toISOString(),
+      amount: majorUnitsText(disbursement.amountMinor),
+      fee: majorUnitsText(disbursement.feeMinor),
+    },
+    currency: summary.currency,
+    amount: majorUnitsText(summary.amountMinor),
+    user: { phone: summary.user.phone, balanceBefore: majorUnitsText(summary.user.beforeMinor), balanceAfter: majorUnitsText(summary.user.afterMinor) },
+    partner: { partnerId: summary.partner.partnerId, balanceBefore: majorUnitsText(summary.partner.beforeMinor), balanceAfter: majorUnitsText(summary.partner.afterMinor) },
+    reason: summary.reason,
+    operator: summary.operator,
+  };
+}
+
+export function describeReversal(summary: ReversalSummary): string {
+  const { disbursement, reversal, currency } = summary;
+  const change = (before: bigint, after: bigint): string => `${currency} ${majorUnitsText(before).padStart(16)} -> ${majorUnitsText(after).padStart(16)}`;
+  return [
+    `reversed disbursement ${disbursement.referenceId ?? '(no referenceId)'} (${disbursement.transactionId}, posted ${disbursement.postedAt.toISOString()})`,
+    `  posted ${reversal.transactionId} (transfer ${reversal.transferId}) at ${reversal.postedAt.toISOString()}`,
+    `  amount:   ${currency} ${majorUnitsText(summary.amountMinor)} back from the user to the partner; the fee of ${majorUnitsText(disbursement.feeMinor)} stays earned`,
+    `  user ${summary.user.phone ?? '(unknown phone)'}:`.padEnd(50) + change(summary.user.beforeMinor, summary.user.afterMinor),
+    `  partner ${summary.partner.partnerId}:`.padEnd(50) + change(summary.partner.beforeMinor, summary.partner.afterMinor),
+    `  reason:   ${summary.reason}`,
+    `  operator: ${summary.operator}`,
   ].join('\n');
 }

@@ -65,6 +65,13 @@ export async function lockUserByPhone(client: PoolClient, phone: string): Promis
   return row ? toUser(row, []) : undefined;
 }
 
+/** lockUserByPhone for a caller that knows the user by id (the operator's reversal, from the disbursement's transfer). */
+export async function lockUserById(client: PoolClient, userId: string): Promise<User | undefined> {
+  const result = await client.query<UserRow>(`SELECT ${userColumns} FROM users WHERE user_id = $1 FOR UPDATE`, [userId]);
+  const row = result.rows[0];
+  return row ? toUser(row, []) : undefined;
+}
+
 export async function walletsOfUser(db: Queryable, userId: string): Promise<WalletAccount[]> {
   const result = await db.query<WalletRow>(
     `SELECT w.user_id, w.currency, w.status, w.account_id, a.balance_minor

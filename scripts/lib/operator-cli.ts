@@ -15,7 +15,7 @@ export const cliEntry = cliEntryOf('auth');
 
 /** Which service's CLI owns each command (see docs/internal-contracts.md, "Operator CLI routing"). */
 export const commandOwners: Readonly<Record<'wallet' | 'quotes', readonly string[]>> = {
-  wallet: ['create-user', 'update-user', 'show-user', 'credit-wallet', 'fund-partner', 'show-balances', 'show-limits', 'set-limit', 'check-ledger', 'seed-sandbox'],
+  wallet: ['create-user', 'update-user', 'show-user', 'credit-wallet', 'fund-partner', 'show-balances', 'show-limits', 'set-limit', 'check-ledger', 'reverse-disbursement', 'seed-sandbox'],
   quotes: ['show-fees', 'set-fee'],
 };
 

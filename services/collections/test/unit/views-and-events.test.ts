@@ -93,4 +93,17 @@ describe('events', () => {
       expect(data).not.toHaveProperty('failureReason');
     }
   });
+
+  test('when the partner cancelled a collection, then the status view says cancelled without transactionId, and collection.cancelled parses with the webhook fields', () => {
+    const cancelled: Collection = { ...pending, status: 'cancelled', resolvedAt: new Date('2024-05-01T00:02:00.000Z') };
+    const view = statusView(cancelled);
+    expect(view).toMatchObject({ referenceId: pending.referenceId, status: 'cancelled', amount: 100, fee: 1 });
+    expect(view).not.toHaveProperty('transactionId');
+    expect(view).not.toHaveProperty('refundedAmount');
+
+    const envelope = collectionEvent('collection.cancelled', cancelled, new Date('2024-05-01T00:02:00.000Z'));
+    expect(envelope.type).toBe('collection.cancelled');
+    expect(parseCollectionEventData(envelope.data)).toMatchObject({ event: 'collection.cancelled', status: 'cancelled', referenceId: pending.referenceId, amount: 100, fee: 1, timestamp: '2024-05-01T00:02:00.000Z' });
+    expect(envelope.data).not.toHaveProperty('transactionId');
+  });
 });

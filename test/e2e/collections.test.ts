@@ -134,8 +134,8 @@ describe('collections', () => {
     test('when the user approves in the app, then it completes: user −totalDebit, partner +amount, fee revenue +fee, and collection.completed carries the spec fields', async () => {
       const user = await userWith('500.00');
       const externalId = nextExternalId();
-      const referenceId = await createCollection(stack.client, token, { phone: user.localPhone, amount: 100, currency: 'USD', externalId });
-      const before = await balances(user);
+      // A pending collection moves no money: the balances before it is approved are read beside its creation.
+      const [referenceId, before] = await Promise.all([createCollection(stack.client, token, { phone: user.localPhone, amount: 100, currency: 'USD', externalId }), balances(user)]);
 
       const approved = await actAsUser(stack.internalUrls.collections, referenceId, 'approve', { phone: user.phone });
 
@@ -166,8 +166,7 @@ describe('collections', () => {
 
     test('when the partner approves through the sandbox endpoint, then it completes and the money moves to the cent', async () => {
       const user = await userWith('300.00');
-      const referenceId = await createCollection(stack.client, token, { phone: user.localPhone, amount: 100.5, currency: 'USD' });
-      const before = await balances(user);
+      const [referenceId, before] = await Promise.all([createCollection(stack.client, token, { phone: user.localPhone, amount: 100.5, currency: 'USD' }), balances(user)]);
 
       const approved = await sandboxAction(referenceId, 'approve');
 
@@ -178,8 +177,7 @@ describe('collections', () => {
 
     test('when the user declines, then it is declined, no money moves, collection.declined is published, and approving afterwards is 409 PKC_6004', async () => {
       const user = await userWith('300.00');
-      const referenceId = await createCollection(stack.client, token, { phone: user.localPhone, amount: 100, currency: 'USD' });
-      const before = await balances(user);
+      const [referenceId, before] = await Promise.all([createCollection(stack.client, token, { phone: user.localPhone, amount: 100, currency: 'USD' }), balances(user)]);
 
       const declined = await actAsUser(stack.internalUrls.collections, referenceId, 'decline');
       const approveAfter = await actAsUser(stack.internalUrls.collections, referenceId, 'approve');
@@ -206,8 +204,7 @@ describe('collections', () => {
   describe('expiry', () => {
     test('when the partner expires one through the sandbox, then it is expired, the status says so, and approving is 410 PKC_6003', async () => {
       const user = await userWith('300.00');
-      const referenceId = await createCollection(stack.client, token, { phone: user.localPhone, amount: 100, currency: 'USD' });
-      const before = await balances(user);
+      const [referenceId, before] = await Promise.all([createCollection(stack.client, token, { phone: user.localPhone, amount: 100, currency: 'USD' }), balances(user)]);
 
       const expired = await sandboxAction(referenceId, 'expire');
       const approve = await actAsUser(stack.internalUrls.collections, referenceId, 'approve');
@@ -238,8 +235,10 @@ describe('collections', () => {
   describe('races', () => {
     test('when approve and decline of one collection arrive together, then exactly one wins and the money agrees with the outcome', async () => {
       const user = await userWith('2000.00');
-      const referenceIds = await Promise.all(Array.from({ length: 4 }, () => createCollection(stack.client, token, { phone: user.localPhone, amount: 100, currency: 'USD' })));
-      const before = await balances(user);
+      const [referenceIds, before] = await Promise.all([
+        Promise.all(Array.from({ length: 4 }, () => createCollection(stack.client, token, { phone: user.localPhone, amount: 100, currency: 'USD' }))),
+        balances(user),
+      ]);
 
       const outcomes = await Promise.all(
         referenceIds.map(async (referenceId) => {

@@ -68,8 +68,8 @@ describe('disbursements through the gateway', () => {
   describe('success', () => {
     test('when a quoted transfer is sent, then the partner pays amount + fee, the user gets the amount, revenue the fee, and the status call agrees', async () => {
       const user = await createWalletUser(stack, { name: 'Korto Sirleaf' });
-      const quote = await quoteFor(user, 75.5);
-      const before = await moneySnapshot(stack, partner.partnerId, user);
+      // A quote moves no money: the balances before the transfer are read beside it.
+      const [quote, before] = await Promise.all([quoteFor(user, 75.5), moneySnapshot(stack, partner.partnerId, user)]);
       const externalId = `order-${randomUUID()}`;
 
       const response = await send({ quoteId: quote.quoteId, externalId, note: 'Salary advance' });
@@ -286,8 +286,7 @@ describe('disbursements through the gateway', () => {
   describe('concurrency', () => {
     test('when 30 transfers race on one quote, then exactly one succeeds and the others get PKC_5002', async () => {
       const user = await createWalletUser(stack);
-      const quote = await quoteFor(user, 4);
-      const before = await moneySnapshot(stack, partner.partnerId, user);
+      const [quote, before] = await Promise.all([quoteFor(user, 4), moneySnapshot(stack, partner.partnerId, user)]);
 
       const responses = await Promise.all(Array.from({ length: 30 }, (_, index) => send({ quoteId: quote.quoteId, externalId: `race-${index}-${randomUUID()}` })));
 
@@ -300,8 +299,7 @@ describe('disbursements through the gateway', () => {
 
     test('when 30 transfers race with one externalId and 30 quotes, then exactly one succeeds, the others get PKC_6001, and the partner pays once', async () => {
       const user = await createWalletUser(stack);
-      const quotes = await Promise.all(Array.from({ length: 30 }, () => quoteFor(user, 2)));
-      const before = await moneySnapshot(stack, partner.partnerId, user);
+      const [quotes, before] = await Promise.all([Promise.all(Array.from({ length: 30 }, () => quoteFor(user, 2))), moneySnapshot(stack, partner.partnerId, user)]);
       const externalId = `same-${randomUUID()}`;
 
       const responses = await Promise.all(quotes.map((quote) => send({ quoteId: quote.quoteId, externalId })));
@@ -364,8 +362,7 @@ describe('disbursements through the gateway', () => {
 
     test('when the posting commits after the budget ran out, then the cancellation learns it posted and the answer is 200 completed, not 7004', async () => {
       const user = await createWalletUser(stack);
-      const quote = await quoteFor(user, 7);
-      const before = await moneySnapshot(stack, partner.partnerId, user);
+      const [quote, before] = await Promise.all([quoteFor(user, 7), moneySnapshot(stack, partner.partnerId, user)]);
 
       const response = await send({ quoteId: quote.quoteId, externalId: `late-${randomUUID()}` }, token, postedLateGateway.client);
 

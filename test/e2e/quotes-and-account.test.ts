@@ -239,10 +239,14 @@ describe('account, balance and quotes through the gateway', () => {
     });
 
     test("when the partner's balance does not cover amount plus fee, then the disbursement quote answers PKC_4002", async () => {
-      const poor = await onboardPartner(stack);
-      await fundPartner(stack, poor.partnerId, 'USD', '10.00');
-      const poorToken = await accessTokenFor(stack.client, poor);
-      const user = await createWalletUser(stack);
+      // The partner (funded, then its token) and the user are made side by side: each operator call is a process.
+      const [poorToken, user] = await Promise.all([
+        onboardPartner(stack).then(async (poor) => {
+          await fundPartner(stack, poor.partnerId, 'USD', '10.00');
+          return accessTokenFor(stack.client, poor);
+        }),
+        createWalletUser(stack),
+      ]);
 
       // 9.65 + fee 0.35 (0.25 + 1 %) = 10.00 is exactly covered; 9.66 + 0.35 is not.
       expect((await quote('disbursement', { phone: user.localPhone, amount: 9.65, currency: 'USD' }, poorToken)).status).toBe(200);
@@ -261,8 +265,10 @@ describe('account, balance and quotes through the gateway', () => {
     });
 
     test('when today’s usage plus the amount exceeds the daily limit, then the quote answers PKC_4004', async () => {
-      await setLimit(stack, { tier: 'Silver', type: 'disbursement', currency: 'USD' }, { perTransaction: '100.00', daily: '100.00' });
-      const user = await createWalletUser(stack, { tier: 'Silver' });
+      const [, user] = await Promise.all([
+        setLimit(stack, { tier: 'Silver', type: 'disbursement', currency: 'USD' }, { perTransaction: '100.00', daily: '100.00' }),
+        createWalletUser(stack, { tier: 'Silver' }),
+      ]);
       await postWalletTransfer(stack, { type: 'disbursement', partnerId: partner.partnerId, user, currency: 'USD', amountMinor: 6_000n });
 
       expect((await quote('disbursement', { phone: user.localPhone, amount: 40, currency: 'USD' })).status).toBe(200);
@@ -270,16 +276,20 @@ describe('account, balance and quotes through the gateway', () => {
     });
 
     test('when the user has made as many transactions today as the tier allows, then the quote answers PKC_4009', async () => {
-      await setLimit(stack, { tier: 'Gold', type: 'disbursement', currency: 'USD' }, { perHourCount: 1, perDayCount: 1 });
-      const user = await createWalletUser(stack, { tier: 'Gold' });
+      const [, user] = await Promise.all([
+        setLimit(stack, { tier: 'Gold', type: 'disbursement', currency: 'USD' }, { perHourCount: 1, perDayCount: 1 }),
+        createWalletUser(stack, { tier: 'Gold' }),
+      ]);
       await postWalletTransfer(stack, { type: 'disbursement', partnerId: partner.partnerId, user, currency: 'USD', amountMinor: 1_000n });
 
       await expectRefusedWithoutTrace(() => quote('disbursement', { phone: user.localPhone, amount: 10, currency: 'USD' }), 400, 'PKC_4009');
     });
 
     test('when the user has made as many transactions this hour as the tier allows, then the quote answers 429 PKC_4010', async () => {
-      await setLimit(stack, { tier: 'Gold', type: 'disbursement', currency: 'LRD' }, { perHourCount: 1, perDayCount: 5 });
-      const user = await createWalletUser(stack, { tier: 'Gold' });
+      const [, user] = await Promise.all([
+        setLimit(stack, { tier: 'Gold', type: 'disbursement', currency: 'LRD' }, { perHourCount: 1, perDayCount: 5 }),
+        createWalletUser(stack, { tier: 'Gold' }),
+      ]);
       await postWalletTransfer(stack, { type: 'disbursement', partnerId: partner.partnerId, user, currency: 'LRD', amountMinor: 10_000n });
 
       await expectRefusedWithoutTrace(() => quote('disbursement', { phone: user.localPhone, amount: 100, currency: 'LRD' }), 429, 'PKC_4010');

@@ -10,6 +10,7 @@ import { findRefundHoldingExternalId, isRefundExternalIdConflict, reserveRefund 
 import { collectionForPartner } from './read-collections';
 import type { CollectionsDependencies } from './dependencies';
 import { postReservedRefund } from './settle-refund';
+import { refundCheckRefusalsPassedOn } from '../upstream/wallet-client';
 
 /**
  * POST /partner/v1/collection/{referenceId}/refund, as a story: validate the body; read the
@@ -86,10 +87,15 @@ async function reserve(dependencies: CollectionsDependencies, collection: Collec
   throw exceedsRefundable(collection.referenceId, amountMinor, refundableMinorOf(current));
 }
 
-/** A completed or processing refund is the answer; a failed one answers its code, naming the refund. */
+/**
+ * A completed or processing refund is the answer; a failed one answers its code, naming the refund:
+ * the wallet's refusals a refund documents (the user can no longer receive, the partner's balance)
+ * as they are, any other code as PKC_7002, so the answer stays within the contract.
+ */
 function answerOf(refund: Refund): Refund {
   if (refund.status !== 'failed') return refund;
-  const code: PkcCode = refund.failureCode !== null && isPkcCode(refund.failureCode) ? refund.failureCode : 'PKC_7002';
+  const failureCode = refund.failureCode ?? 'PKC_7002';
+  const code: PkcCode = isPkcCode(failureCode) && refundCheckRefusalsPassedOn.has(failureCode) ? failureCode : 'PKC_7002';
   const because = (refund.failureMessage ?? 'The refund failed').replace(/\.$/, '');
   throw new PkcError(code, `${because}. Refund ${refund.referenceId} is recorded as failed; no money moved`, {
     fields: { referenceId: refund.referenceId, status: refund.status },

@@ -47,12 +47,18 @@ describe('reconciliation', () => {
 
   beforeAll(async () => {
     stack = await startStack({ logLevel: 'warn' });
-    const result = (await stack.operator(['onboard', '--name', `Reconciling partner ${seed}`, '--permissions', 'collection,disbursement', '--rate-limit', '100000'])) as Record<string, string>;
-    partnerId = result.partnerId ?? '';
-    token = await accessTokenFor(stack.client, { clientId: result.clientId ?? '', clientSecret: result.clientSecret ?? '' });
+    const started = stack;
+    // The partner and the payer do not depend on each other: each operator call is a process, so they are made side by side.
+    const onboarding = started.operator(['onboard', '--name', `Reconciling partner ${seed}`, '--permissions', 'collection,disbursement', '--rate-limit', '100000']);
     // Platinum: 30 transactions of a type an hour, room for any mix of this size.
-    payer = await createWalletUser(stack, { tier: 'Platinum', currencies: ['USD'] });
-    await creditWallet(stack, payer, 'USD', '50000');
+    const paying = createWalletUser(started, { tier: 'Platinum', currencies: ['USD'] }).then(async (created) => {
+      await creditWallet(started, created, 'USD', '50000');
+      return created;
+    });
+    const [result, created] = await Promise.all([onboarding as Promise<Record<string, string>>, paying]);
+    partnerId = result.partnerId ?? '';
+    payer = created;
+    token = await accessTokenFor(stack.client, { clientId: result.clientId ?? '', clientSecret: result.clientSecret ?? '' });
   });
 
   afterAll(async () => {

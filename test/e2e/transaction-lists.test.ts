@@ -57,9 +57,13 @@ describe('transaction lists through the gateway', () => {
 
   beforeAll(async () => {
     stack = await startStack({ logLevel: 'warn' });
-    [partner, otherPartner] = await Promise.all([onboardPartner(stack, { rateLimitPerMinute: 100_000 }), onboardPartner(stack, { rateLimitPerMinute: 100_000 })]);
-    payers = await Promise.all(Array.from({ length: 4 }, () => createWalletUser(stack, { tier: 'Gold' })));
-    payees = await Promise.all(Array.from({ length: 4 }, () => createWalletUser(stack, { tier: 'Gold' })));
+    const started = stack;
+    const goldUsers = (): Promise<WalletUser[]> => Promise.all(Array.from({ length: 4 }, () => createWalletUser(started, { tier: 'Gold' })));
+    [[partner, otherPartner], payers, payees] = await Promise.all([
+      Promise.all([onboardPartner(stack, { rateLimitPerMinute: 100_000 }), onboardPartner(stack, { rateLimitPerMinute: 100_000 })]),
+      goldUsers(),
+      goldUsers(),
+    ]);
     await Promise.all([
       fundPartner(stack, partner.partnerId, 'USD', '10000.00'),
       fundPartner(stack, otherPartner.partnerId, 'USD', '10000.00'),

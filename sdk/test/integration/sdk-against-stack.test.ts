@@ -56,15 +56,22 @@ describe('the SDK against the stack', () => {
       },
     });
     agent = new Agent({ connect: { ca: stack.certificatePem } });
-    partner = await onboardPartner(stack, { rateLimitPerMinute: 100_000 });
-    runStartedAt = new Date(Date.now() - 1_000).toISOString();
-    await fundPartner(stack, partner.partnerId, 'USD', '50000.00');
-    user = await createWalletUser(stack, { tier: 'Gold' });
-    await creditWallet(stack, user, 'USD', '5000.00');
     // The 429 scenario waits out a Retry-After of about the gateway's window: it starts here and
     // waits while the other tests run; its own test checks the outcome.
     limitedTransfer = transferPastTheRateLimit();
     limitedTransfer.catch(() => undefined);
+    runStartedAt = new Date(Date.now() - 1_000).toISOString();
+    // The partner (then its funding) and the user (then its credit) are made side by side: each operator call is a process.
+    [partner, user] = await Promise.all([
+      onboardPartner(stack, { rateLimitPerMinute: 100_000 }).then(async (onboarded) => {
+        await fundPartner(stack, onboarded.partnerId, 'USD', '50000.00');
+        return onboarded;
+      }),
+      createWalletUser(stack, { tier: 'Gold' }).then(async (created) => {
+        await creditWallet(stack, created, 'USD', '5000.00');
+        return created;
+      }),
+    ]);
   });
 
   afterAll(async () => {

@@ -28,7 +28,6 @@ const windowSeconds = 2;
 
 describe('collections', () => {
   let stack: Stack;
-  let production: Stack;
   let shortWindow: ExtraServiceProcess;
   let shortWindowGateway: GatewayProcess;
   let events: EventListener;
@@ -38,20 +37,18 @@ describe('collections', () => {
   let otherPartner: OnboardedPartner;
 
   beforeAll(async () => {
-    [stack, production] = await Promise.all([
-      startStack({
-        logLevel: 'warn',
-        serviceEnv: {
-          collections: {
-            EXPIRY_SWEEP_INTERVAL_MS: '200',
-            OUTBOX_POLL_INTERVAL_MS: '100',
-            SANDBOX_AUTO_RESOLVE_DELAY_MS: '1000',
-            SANDBOX_AUTO_RESOLVE_INTERVAL_MS: '200',
-          },
+    // Production's lack of the sandbox endpoints is tested in environments-and-expiry.test.ts, on its production stack.
+    stack = await startStack({
+      logLevel: 'warn',
+      serviceEnv: {
+        collections: {
+          EXPIRY_SWEEP_INTERVAL_MS: '200',
+          OUTBOX_POLL_INTERVAL_MS: '100',
+          SANDBOX_AUTO_RESOLVE_DELAY_MS: '1000',
+          SANDBOX_AUTO_RESOLVE_INTERVAL_MS: '200',
         },
-      }),
-      startStack({ environment: 'production', logLevel: 'warn' }),
-    ]);
+      },
+    });
     events = await listenToEvents(stack, serverUrls().amqp, ['collection.*']);
     // A second collections process with a 2 s approval window, reached through its own gateway.
     shortWindow = await stack.startExtraService('collections', { COLLECTION_APPROVAL_WINDOW_SECONDS: String(windowSeconds), EXPIRY_SWEEP_INTERVAL_MS: '200' });
@@ -69,7 +66,7 @@ describe('collections', () => {
       if (stack) expect(await stack.walletOperator(['check-ledger'])).toMatchObject({ ok: true, problems: [] });
     } finally {
       await events?.close();
-      await Promise.all([stack?.stop(), production?.stop()]);
+      await stack?.stop();
     }
   });
 
@@ -401,25 +398,6 @@ describe('collections', () => {
       const simulatedFailure = { code: 'PKC_7002', message: expect.stringContaining('simulated') };
       expect(failedEvent.data).toMatchObject({ status: 'failed', failureCode: 'PKC_7002', failureReason: simulatedFailure });
       expect((await status(failed ?? '')).body.data).toMatchObject({ status: 'failed', failureReason: simulatedFailure });
-    });
-
-    test('when production is asked for the sandbox endpoints, then the gateway and the service answer 404 PKC_6002', async () => {
-      const productionPartner = await onboardPartner(production);
-      const bearer = await accessTokenFor(production.client, productionPartner);
-
-      for (const action of ['approve', 'decline', 'expire']) {
-        const response = await production.client.post(`/partner/v1/sandbox/collection/PKC-1-AB/${action}`, {}, { bearer });
-        expect({ status: response.status, body: response.body }).toEqual({ status: 404, body: { success: false, code: 'PKC_6002', message: 'No such endpoint' } });
-        const direct = await fetch(`${production.internalUrls.collections}/partner/v1/sandbox/collection/PKC-1-AB/${action}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-partner-id': productionPartner.partnerId },
-          body: '{}',
-        });
-        expect(direct.status).toBe(404);
-      }
-      // The partner's own endpoints are there.
-      const read = await production.client.get('/partner/v1/collection/PKC-1-AB', { bearer });
-      expect(read.body).toMatchObject({ code: 'PKC_6002', message: expect.stringContaining('PKC-1-AB') });
     });
   });
 });

@@ -4,7 +4,7 @@ import { decodeToken } from '../support/tokens';
 
 const productionTokenTtlSeconds = 2;
 
-/** Credentials are per environment, and a token is good for its lifetime only. */
+/** Credentials are per environment, production has no sandbox endpoints, and a token is good for its lifetime only. */
 describe('environments and token expiry', () => {
   let sandbox: Stack;
   let production: Stack;
@@ -52,6 +52,26 @@ describe('environments and token expiry', () => {
 
     expect(response.status).toBe(401);
     expect(response.body).toMatchObject({ success: false, code: 'PKC_1002' });
+  });
+
+  test('when production is asked for the sandbox endpoints, then the gateway and the service answer 404 PKC_6002', async () => {
+    const productionPartner = await onboardPartner(production);
+    // Production tokens live 2 s here: each call through the gateway gets a fresh one.
+    const bearer = (): Promise<string> => accessTokenFor(production.client, productionPartner);
+
+    for (const action of ['approve', 'decline', 'expire']) {
+      const response = await production.client.post(`/partner/v1/sandbox/collection/PKC-1-AB/${action}`, {}, { bearer: await bearer() });
+      expect({ status: response.status, body: response.body }).toEqual({ status: 404, body: { success: false, code: 'PKC_6002', message: 'No such endpoint' } });
+      const direct = await fetch(`${production.internalUrls.collections}/partner/v1/sandbox/collection/PKC-1-AB/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-partner-id': productionPartner.partnerId },
+        body: '{}',
+      });
+      expect(direct.status).toBe(404);
+    }
+    // The partner's own endpoints are there.
+    const read = await production.client.get('/partner/v1/collection/PKC-1-AB', { bearer: await bearer() });
+    expect(read.body).toMatchObject({ code: 'PKC_6002', message: expect.stringContaining('PKC-1-AB') });
   });
 
   test('when a token has expired, then the answer is 401 PKC_1003, while it was accepted before', async () => {

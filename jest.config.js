@@ -5,7 +5,7 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es
 const shared = {
   transform: { '^.+\\.ts$': swc },
   // The SDK's files import each other with .js (its ESM build needs it); jest reads the .ts beside them.
-  moduleNameMapper: { '^@pwa/([a-z-]+)$': '<rootDir>/libs/$1/src', '^@partner-wallet/sdk$': '<rootDir>/sdk/src', '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: { '^@pwa/runtime/operator-cli$': '<rootDir>/libs/runtime/src/operator-cli', '^@pwa/([a-z-]+)$': '<rootDir>/libs/$1/src', '^@partner-wallet/sdk$': '<rootDir>/sdk/src', '^(\\.{1,2}/.*)\\.js$': '$1' },
   testEnvironment: 'node',
   rootDir: __dirname,
 };

@@ -1,5 +1,6 @@
 import { createPool, migrate } from '@pwa/db';
-import { runOperatorCli } from '@pwa/runtime';
+// The runner alone, not the runtime barrel (the service host, express, the bus): every CLI call starts faster.
+import { runOperatorCli } from '@pwa/runtime/operator-cli';
 import { readAuthStoreConfig } from '../config';
 import { authMigrationsDirectory, authSchema } from '../service-paths';
 import { runOperatorCommand, operatorUsage, OperatorUsageError, type OperatorContext } from './operator-commands';

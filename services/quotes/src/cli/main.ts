@@ -1,5 +1,6 @@
 import { createPool, migrate, type Pool } from '@pwa/db';
-import { runOperatorCli } from '@pwa/runtime';
+// The runner alone, not the runtime barrel (the service host, express, the bus): every CLI call starts faster.
+import { runOperatorCli } from '@pwa/runtime/operator-cli';
 import { readQuotesStoreConfig } from '../config';
 import { quotesMigrationsDirectory, quotesSchema } from '../service-paths';
 import { OperatorUsageError, operatorUsage, runOperatorCommand } from './operator-commands';

@@ -1,6 +1,6 @@
 import { breakerConfigFields, breakerSettingsOf, fields, loadConfig, z } from '@pwa/config';
 import { internal } from '@pwa/contracts';
-import { createUpstreamClient, isUpstreamFailure, type UpstreamAnswer } from '@pwa/http';
+import type { UpstreamAnswer } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
 import type { PartnerLookup, KnownPartner } from '../use-cases/operator-postings';
 import { OperatorRefusal } from '../use-cases/operator-refusal';
@@ -34,6 +34,9 @@ export function authPartnerLookup(authUrl: string | undefined): PartnerLookup {
 }
 
 async function askAuth(authUrl: string, partnerId: string): Promise<KnownPartner | undefined> {
+  // Loaded here, by the one command that calls auth: @pwa/http brings express and its app, half a
+  // second that every other CLI call (create-user, show-balances, check-ledger...) need not pay.
+  const { createUpstreamClient, isUpstreamFailure } = await import('@pwa/http');
   const auth = createUpstreamClient({
     name: 'auth',
     baseUrl: authUrl,

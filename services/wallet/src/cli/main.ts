@@ -1,5 +1,6 @@
 import { createPool, migrate } from '@pwa/db';
-import { runOperatorCli } from '@pwa/runtime';
+// The runner alone, not the runtime barrel (the service host, express, the bus): every CLI call starts faster.
+import { runOperatorCli } from '@pwa/runtime/operator-cli';
 import { readWalletStoreConfig } from '../config';
 import { walletMigrationsDirectory, walletSchema } from '../service-paths';
 import { authPartnerLookup, readOperatorAuthUrl } from './auth-partner-lookup';

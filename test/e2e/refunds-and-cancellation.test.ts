@@ -386,6 +386,32 @@ describe('refunds and cancellation', () => {
     });
   });
 
+  describe('the operator’s reversal of a disbursement sent in error', () => {
+    test('when the operator reverses a completed disbursement, then the user gives back the amount, the partner gets it back without the fee, the statement shows a reversal, and a second reversal is refused', async () => {
+      await fundPartner(stack, partner.partnerId, 'USD', '100.00');
+      const payee = await createWalletUser(stack, { tier: 'Gold', currencies: ['USD'] });
+      const quote = await disbursementQuote(stack.client, partner.token, payee, 12.5);
+      const externalId = `payout-${randomUUID()}`;
+      const paid = await transfer(stack.client, partner.token, { quoteId: quote.quoteId, externalId });
+      expect(paid.status).toBe(200);
+      const disbursement = paid.body.data.referenceId as string;
+      const before = await balances(partner, payee);
+
+      const reversal = await stack.walletOperator(['reverse-disbursement', '--reference-id', disbursement, '--reason', 'paid to the wrong number']);
+      expect(JSON.stringify(reversal)).toContain('TXN-');
+      const after = await balances(partner, payee);
+      expect(moved(before, after)).toEqual({ user: -1250n, partner: 1250n, fees: 0n });
+
+      const statement = await stack.client.get(
+        `/partner/v1/statement?${new URLSearchParams({ currency: 'USD', from: new Date(Date.now() - 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() }).toString()}`,
+        { bearer: partner.token },
+      );
+      expect(statement.body.data.items.at(-1)).toMatchObject({ type: 'reversal', amount: 12.5, referenceId: disbursement, externalId, balanceAfter: Number(after.partnerMinor) / 100 });
+      await expect(stack.walletOperator(['reverse-disbursement', '--reference-id', disbursement, '--reason', 'again'])).rejects.toThrow(/already reversed/);
+      expect(moved(after, await balances(partner, payee))).toEqual(nothingMoved);
+    });
+  });
+
   describe('a refund the wallet does not answer in time', () => {
     test('when the posting outlasts the collections service’s deadline, then 202 processing, and the recovery worker settles it completed once: the money moved exactly once and refund.completed is delivered', async () => {
       // A wallet whose postings stall 3 s before claiming the transfer id, behind a collections

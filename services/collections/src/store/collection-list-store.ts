@@ -3,6 +3,7 @@ import type { Currency } from '@pwa/money';
 import type { Collection } from '../domain/collection';
 import type { CollectionStatus } from '../domain/collection-state-machine';
 import { columnsOf, toCollection, type CollectionRow } from './collection-store';
+import { positionKeySql, type ListPosition } from './list-position';
 
 /**
  * The partner-visible status as SQL: the same expression as the index
@@ -10,12 +11,6 @@ import { columnsOf, toCollection, type CollectionRow } from './collection-store'
  * uses when the query's expression is the same.
  */
 const publicStatusSql = "(CASE status WHEN 'processing' THEN 'pending_approval' ELSE status END)";
-
-/** Where a page ended: the last row's created_at to the microsecond (as text, UTC) and its id. */
-export interface CollectionListPosition {
-  createdAt: string;
-  id: string;
-}
 
 export interface CollectionListFilter {
   partnerId: string;
@@ -25,14 +20,14 @@ export interface CollectionListFilter {
   /** ISO 8601 texts, passed to Postgres as timestamptz: inclusive, exclusive. */
   createdFrom?: string;
   createdTo?: string;
-  after?: CollectionListPosition;
+  after?: ListPosition;
   /** Rows to read: the page size plus one, which only says there is more. */
   rowCount: number;
 }
 
 export interface ListedCollection {
   collection: Collection;
-  position: CollectionListPosition;
+  position: ListPosition;
 }
 
 /**
@@ -65,7 +60,7 @@ export function listQueryOf(filter: CollectionListFilter): { sql: string; values
     conditions.push(`(created_at, id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
   }
   values.push(filter.rowCount);
-  const sql = `SELECT ${columnsOf()}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_key
+  const sql = `SELECT ${columnsOf()}, ${positionKeySql()}
      FROM collection_requests WHERE ${conditions.join(' AND ')}
      ORDER BY created_at DESC, id DESC LIMIT $${values.length}`;
   return { sql, values };

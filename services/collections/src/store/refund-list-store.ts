@@ -3,12 +3,7 @@ import type { RefundStatus } from '@pwa/contracts';
 import type { Currency } from '@pwa/money';
 import type { Refund } from '../domain/refund';
 import { fromRefunds, refundColumns, toRefund, type RefundRow } from './refund-store';
-
-/** Where a page ended: the last row's created_at to the microsecond (as text, UTC) and its id. */
-export interface RefundListPosition {
-  createdAt: string;
-  id: string;
-}
+import { positionKeySql, type ListPosition } from './list-position';
 
 export interface RefundListFilter {
   partnerId: string;
@@ -19,14 +14,14 @@ export interface RefundListFilter {
   /** ISO 8601 texts, passed to Postgres as timestamptz: inclusive, exclusive. */
   createdFrom?: string;
   createdTo?: string;
-  after?: RefundListPosition;
+  after?: ListPosition;
   /** Rows to read: the page size plus one, which only says there is more. */
   rowCount: number;
 }
 
 export interface ListedRefund {
   refund: Refund;
-  position: RefundListPosition;
+  position: ListPosition;
 }
 
 /**
@@ -56,7 +51,7 @@ export async function listPartnerRefunds(pool: Pool, filter: RefundListFilter): 
   }
   values.push(filter.rowCount);
   const result = await pool.query<RefundRow & { created_at_key: string }>(
-    `SELECT ${refundColumns('r', 'c')}, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_key
+    `SELECT ${refundColumns('r', 'c')}, ${positionKeySql('r.')}
        ${fromRefunds} WHERE ${conditions.join(' AND ')}
       ORDER BY r.created_at DESC, r.id DESC LIMIT $${values.length}`,
     values,

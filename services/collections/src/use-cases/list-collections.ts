@@ -1,16 +1,9 @@
 import { decodePageCursor, pageOfRows, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
-import { z } from '@pwa/config';
 import { statusView } from '../domain/collection-views';
 import { invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
-import { listPartnerCollections, type CollectionListPosition } from '../store/collection-list-store';
+import { listPartnerCollections } from '../store/collection-list-store';
+import { listPositionSchema } from '../store/list-position';
 import type { CollectionsDependencies } from './dependencies';
-
-/** What a cursor of this list carries: the last row's created_at (microseconds, UTC) and id. */
-const positionSchema: z.ZodType<CollectionListPosition> = z.strictObject({
-  createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
-  // Any UUID the table holds (z.uuid() would insist on an RFC 9562 version, which ids written by other means need not have).
-  id: z.guid(),
-});
 
 /**
  * GET /partner/v1/collections: the partner's collections, newest first, filtered, one keyset page
@@ -22,7 +15,7 @@ export async function listCollections(dependencies: CollectionsDependencies, par
   if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues);
   const { limit, cursor, ...filters } = parsed.data;
   const scope: PageCursorScope = { partnerId, list: 'collections', filters };
-  const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, positionSchema);
+  const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, listPositionSchema);
   if (cursor !== undefined && after === undefined) throw invalidParametersError(['cursor']);
   const rows = await listPartnerCollections(dependencies.pool, { partnerId, ...filters, after, rowCount: limit + 1 });
   return pageOfRows(

@@ -1,15 +1,9 @@
 import { decodePageCursor, pageOfRows, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
-import { z } from '@pwa/config';
 import { invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
 import { refundView } from '../domain/refund-views';
-import { listPartnerRefunds, type RefundListPosition } from '../store/refund-list-store';
+import { listPartnerRefunds } from '../store/refund-list-store';
+import { listPositionSchema } from '../store/list-position';
 import type { CollectionsDependencies } from './dependencies';
-
-/** What a cursor of this list carries: the last row's created_at (microseconds, UTC) and id. */
-const positionSchema: z.ZodType<RefundListPosition> = z.strictObject({
-  createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
-  id: z.guid(),
-});
 
 /**
  * GET /partner/v1/refunds: the partner's refunds, newest first, filtered, one keyset page at a
@@ -20,7 +14,7 @@ export async function listRefunds(dependencies: CollectionsDependencies, partner
   if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues);
   const { limit, cursor, ...filters } = parsed.data;
   const scope: PageCursorScope = { partnerId, list: 'refunds', filters };
-  const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, positionSchema);
+  const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, listPositionSchema);
   if (cursor !== undefined && after === undefined) throw invalidParametersError(['cursor']);
   const rows = await listPartnerRefunds(dependencies.pool, { partnerId, ...filters, after, rowCount: limit + 1 });
   return pageOfRows(

@@ -20,6 +20,7 @@ export const walletPaths = {
   checks: '/internal/checks',
   transfers: '/internal/transfers',
   cancellation: (transferId: string): string => `/internal/transfers/${encodeURIComponent(transferId)}/cancel`,
+  transferBatches: '/internal/transfer-batches',
 } as const;
 
 // ---- POST /internal/checks -------------------------------------------------------------------
@@ -131,6 +132,93 @@ export type WalletCancellationAnswer = z.output<typeof walletCancellationAnswerS
 /** The code of 409 on POST /internal/transfers: the id was cancelled and never posts. */
 export const walletCancelledTransferCode = 'PKC_7004';
 
+// ---- POST /internal/transfer-batches --------------------------------------------------------
+
+/**
+ * The most items one batch may carry. Every item of a batch is posted in one database transaction
+ * that holds the partner's ledger account (and every recipient's row) until it commits, so the
+ * bound caps how long a batch keeps the partner's single postings waiting and how large its
+ * statements grow (decision 0054). A bulk of 1,000 payouts is five batches.
+ */
+export const walletTransferBatchItemsMax = 200;
+
+export const walletTransferBatchItemSchema = z.object({
+  /** The item's idempotency id, as for a single transfer: a batch sent again answers each item's first outcome. */
+  transferId: uuidField,
+  /** Any form the public API accepts; a phone that is not a Liberian mobile number refuses the item alone (PKC_2001). */
+  phone: z.string().min(1).max(32),
+  amountMinor: minorUnitsField.refine((minor) => minor > 0n, 'must be greater than zero'),
+  feeMinor: minorUnitsField,
+  reference: z.string().max(200).nullish(),
+  referenceId: z.string().min(1).max(100).nullish(),
+  externalId: z.string().min(1).max(400).nullish(),
+});
+export type WalletTransferBatchItem = z.output<typeof walletTransferBatchItemSchema>;
+
+function transferIdsUnique(body: { items: readonly { transferId: string }[] }): boolean {
+  return new Set(body.items.map((item) => item.transferId)).size === body.items.length;
+}
+
+/**
+ * Many postings of one partner, currency and type, each its own balanced posting with its own
+ * transaction id, decided one by one in this order (decision 0054). Only disbursements for now:
+ * the bulk payout flow is the one caller. A transferId twice in one batch is a malformed body.
+ */
+export const walletTransferBatchRequestSchema = z
+  .object({
+    partnerId: uuidField,
+    currency: currencyField,
+    type: z.literal('disbursement'),
+    items: z.array(walletTransferBatchItemSchema).min(1).max(walletTransferBatchItemsMax),
+  })
+  .refine(transferIdsUnique, { message: 'every transferId of a batch must be different', path: ['items'] });
+export type WalletTransferBatchRequest = z.output<typeof walletTransferBatchRequestSchema>;
+
+/** One item's outcome: posted (now, or earlier: replayed), refused with the first failing rule's code, or cancelled earlier. */
+export const walletTransferBatchResultSchema = z.discriminatedUnion('outcome', [
+  z.object({ transferId: uuidField, outcome: z.literal('posted'), transactionId: transactionIdField, postedAt: instantField, replayed: z.boolean() }),
+  z.object({ transferId: uuidField, outcome: z.literal('refused'), code: z.string().regex(/^PKC_\d{4}$/, 'must be a PKC code') }),
+  z.object({ transferId: uuidField, outcome: z.literal('cancelled') }),
+]);
+export type WalletTransferBatchResult = z.output<typeof walletTransferBatchResultSchema>;
+
+/** 200 with one result per item, in the request's order. */
+export const walletTransferBatchAnswerSchema = z.object({ results: z.array(walletTransferBatchResultSchema) });
+export type WalletTransferBatchAnswer = z.output<typeof walletTransferBatchAnswerSchema>;
+
+export interface WalletTransferBatchItemInput {
+  transferId: string;
+  phone: string;
+  amountMinor: MinorUnits;
+  feeMinor: MinorUnits;
+  reference?: string | null;
+  referenceId?: string;
+  externalId?: string;
+}
+
+/** The body of POST /internal/transfer-batches. */
+export function walletTransferBatchBody(batch: {
+  partnerId: string;
+  currency: Currency;
+  type: 'disbursement';
+  items: readonly WalletTransferBatchItemInput[];
+}): z.input<typeof walletTransferBatchRequestSchema> {
+  return {
+    partnerId: batch.partnerId,
+    currency: batch.currency,
+    type: batch.type,
+    items: batch.items.map((item) => ({
+      transferId: item.transferId,
+      phone: item.phone,
+      amountMinor: minorUnitsWire(item.amountMinor),
+      feeMinor: minorUnitsWire(item.feeMinor),
+      ...(item.reference === undefined ? {} : { reference: item.reference }),
+      ...(item.referenceId === undefined ? {} : { referenceId: item.referenceId }),
+      ...(item.externalId === undefined ? {} : { externalId: item.externalId }),
+    })),
+  };
+}
+
 /**
  * Documented examples (docs/internal-contracts.md); the wallet's contract test posts them through
  * its real routes, and every answer it gets must parse with the answer schemas above.
@@ -159,4 +247,19 @@ export const walletContractExamples = {
     { transferId: '0b7e6a52-8c1d-4e8f-9a3b-2c4d5e6f7a8b', state: 'cancelled' },
     { transferId: '0b7e6a52-8c1d-4e8f-9a3b-2c4d5e6f7a8b', state: 'posted', transactionId: 'TXN-92E90C2608552F71', postedAt: '2026-11-25T17:12:36.774Z' },
   ],
+  transferBatchRequest: {
+    partnerId: '6f1c2b9e-3d4a-4f5b-8c7d-9e0f1a2b3c4d',
+    currency: 'USD',
+    type: 'disbursement',
+    items: [
+      { transferId: '0b7e6a52-8c1d-4e8f-9a3b-2c4d5e6f7a8b', phone: '+231770000001', amountMinor: '1050', feeMinor: '35', reference: 'payroll November', referenceId: 'PKD-1764121956774-4B7E19C2D05A83F6E1B2C3D4', externalId: 'payroll-2026-11-0001' },
+      { transferId: '3c5d7e9f-1a2b-4c3d-8e4f-5a6b7c8d9e0f', phone: '+231770000002', amountMinor: '2000', feeMinor: '35' },
+    ],
+  },
+  transferBatchAnswer: {
+    results: [
+      { transferId: '0b7e6a52-8c1d-4e8f-9a3b-2c4d5e6f7a8b', outcome: 'posted', transactionId: 'TXN-92E90C2608552F71', postedAt: '2026-11-25T17:12:36.774Z', replayed: false },
+      { transferId: '3c5d7e9f-1a2b-4c3d-8e4f-5a6b7c8d9e0f', outcome: 'refused', code: 'PKC_3004' },
+    ],
+  },
 } as const;

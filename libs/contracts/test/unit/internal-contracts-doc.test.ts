@@ -10,6 +10,9 @@ import {
   walletCheckRequestSchema,
   walletContractExamples,
   walletTransferAnswerSchema,
+  walletTransferBatchAnswerSchema,
+  walletTransferBatchItemSchema,
+  walletTransferBatchRequestSchema,
   walletTransferRequestSchema,
 } from '../../src';
 
@@ -29,6 +32,8 @@ const examples: [string, unknown, z.ZodType][] = [
   ['wallet.checkRequest', walletContractExamples.checkRequest, walletCheckRequestSchema],
   ['wallet.checkAnswer', walletContractExamples.checkAnswer, walletCheckAnswerSchema],
   ['wallet.transferAnswer', walletContractExamples.transferAnswer, walletTransferAnswerSchema],
+  ['wallet.transferBatchRequest', walletContractExamples.transferBatchRequest, walletTransferBatchRequestSchema],
+  ['wallet.transferBatchAnswer', walletContractExamples.transferBatchAnswer, walletTransferBatchAnswerSchema],
   ['quotes.consumeRequest', quotesContractExamples.consumeRequest, quoteConsumeRequestSchema],
   ['quotes.consumedAnswer', quotesContractExamples.consumedAnswer, consumedQuoteAnswerSchema],
 ];
@@ -49,6 +54,9 @@ describe('docs/internal-contracts.md against libs/contracts', () => {
     ['wallet check answer', walletCheckAnswerSchema],
     ['wallet transfer request', walletTransferRequestSchema],
     ['wallet transfer answer', walletTransferAnswerSchema],
+    ['wallet transfer batch request', walletTransferBatchRequestSchema],
+    ['wallet transfer batch item', walletTransferBatchItemSchema],
+    ['wallet transfer batch answer', walletTransferBatchAnswerSchema],
     ['quote consume request', quoteConsumeRequestSchema],
     ['consumed quote answer', consumedQuoteAnswerSchema],
   ];

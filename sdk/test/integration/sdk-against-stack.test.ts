@@ -179,6 +179,29 @@ describe('the SDK against the stack', () => {
     expect(listed).toEqual([collection.referenceId]);
   });
 
+  test('when a completed collection is refunded in part and a pending one cancelled through the SDK, then the refund completes and reads back, the refunds iterator lists it, a repeated externalId is PartnerApiError 409 PKC_6001, and the cancelled collection reads cancelled', async () => {
+    const { client, exchanges } = clientFor(partner);
+    const collection = await collect(client, { phone: user.phone, amount: 8, currency: 'USD', externalId: `order-${randomUUID()}` }, { approveInSandbox: true, pollIntervalMs: 200, waitMaxMs: 20_000 });
+    const externalId = `refund-${randomUUID()}`;
+
+    const refund = await client.refundCollection(collection.referenceId, { externalId, amount: 3, reason: 'One item returned' });
+
+    expect(refund).toMatchObject({ status: 'completed', amount: 3, fee: 0, collectionReferenceId: collection.referenceId, collectionRefundedAmount: 3, reason: 'One item returned' });
+    expect(await client.getRefund(refund.referenceId)).toEqual(refund);
+    const listed: string[] = [];
+    for await (const item of client.iterateRefunds({ collectionReferenceId: collection.referenceId })) listed.push(item.referenceId);
+    expect(listed).toEqual([refund.referenceId]);
+    const again = await client.refundCollection(collection.referenceId, { externalId, amount: 3 }).catch((caught: unknown) => caught);
+    expect(again).toMatchObject({ name: 'PartnerApiError', code: 'PKC_6001', status: 409, operationId: 'refundCollection' });
+    // A refusal is not retried: the refund path was called twice in all.
+    expect(statusesOf(exchanges, `/partner/v1/collection/${collection.referenceId}/refund`)).toEqual([200, 409]);
+
+    const quote = await client.quoteCollection({ phone: user.phone, amount: 2, currency: 'USD' });
+    const pending = await client.requestCollection({ quoteId: quote.quoteId, externalId: `order-${randomUUID()}` });
+    expect(await client.cancelCollection(pending.referenceId)).toMatchObject({ referenceId: pending.referenceId, status: 'cancelled' });
+    expect(await client.getCollection(collection.referenceId)).toMatchObject({ status: 'completed', refundedAmount: 3 });
+  });
+
   test('when the statement of the run is iterated two movements a page, then it has the funding, the payouts and their fees, and closes at the balance', async () => {
     const { client, exchanges } = clientFor(partner);
     const query = { currency: 'USD' as const, from: runStartedAt, to: new Date(Date.now() + 60_000).toISOString() };

@@ -215,7 +215,7 @@ describe('refunds and cancellation', () => {
 
       // The partner is shared: the statement from just before this refund holds it as its last line.
       const statement = await stack.client.get(
-        `/partner/v1/statement?${new URLSearchParams({ currency: 'USD', from: new Date(Date.parse(data.createdAt as string) - 1000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() }).toString()}`,
+        `/partner/v1/statement?${new URLSearchParams({ currency: 'USD', from: new Date(Date.parse(data.createdAt as string) - 1000).toISOString(), to: new Date(Date.now() + 60_000).toISOString(), limit: '100' }).toString()}`,
         { bearer: partner.token },
       );
       expect(statement.body.data.items.at(-1)).toMatchObject({ type: 'refund', amount: -40.5, referenceId: data.referenceId, externalId, balanceAfter: Number(after.partnerMinor) / 100 });
@@ -396,6 +396,8 @@ describe('refunds and cancellation', () => {
       expect(paid.status).toBe(200);
       const disbursement = paid.body.data.referenceId as string;
       const before = await balances(partner, payee);
+      // The partner is shared: the statement from here on holds the reversal alone.
+      const since = new Date().toISOString();
 
       const reversal = await stack.walletOperator(['reverse-disbursement', '--reference-id', disbursement, '--reason', 'paid to the wrong number']);
       expect(JSON.stringify(reversal)).toContain('TXN-');
@@ -403,9 +405,10 @@ describe('refunds and cancellation', () => {
       expect(moved(before, after)).toEqual({ user: -1250n, partner: 1250n, fees: 0n });
 
       const statement = await stack.client.get(
-        `/partner/v1/statement?${new URLSearchParams({ currency: 'USD', from: new Date(Date.now() - 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() }).toString()}`,
+        `/partner/v1/statement?${new URLSearchParams({ currency: 'USD', from: since, to: new Date(Date.now() + 60_000).toISOString(), limit: '100' }).toString()}`,
         { bearer: partner.token },
       );
+      expect(statement.body.data.items).toHaveLength(1);
       expect(statement.body.data.items.at(-1)).toMatchObject({ type: 'reversal', amount: 12.5, referenceId: disbursement, externalId, balanceAfter: Number(after.partnerMinor) / 100 });
       await expect(stack.walletOperator(['reverse-disbursement', '--reference-id', disbursement, '--reason', 'again'])).rejects.toThrow(/already reversed/);
       expect(moved(after, await balances(partner, payee))).toEqual(nothingMoved);

@@ -34,6 +34,8 @@ export interface ListenOptions {
    */
   readinessChecks?: ReadinessCheck[];
   malformedBodyCodeFor?: CreateAppOptions['malformedBodyCodeFor'];
+  /** The largest JSON body accepted (express's size text, '16kb' unless given): the wallet's transfer batches need more. */
+  jsonBodyLimit?: CreateAppOptions['jsonBodyLimit'];
   /** Work that must finish before the service accepts requests (auth's first signing key, say). */
   beforeListen?: () => Promise<void>;
   /** Facts of the configuration worth having in the "listening" log line. */
@@ -102,6 +104,7 @@ export async function prepareService(options: PrepareServiceOptions): Promise<Pr
       logger,
       readinessChecks: [{ name: 'postgres', check: () => pingDatabase(pool) }, ...(listenOptions.readinessChecks ?? [])],
       malformedBodyCodeFor: listenOptions.malformedBodyCodeFor,
+      ...(listenOptions.jsonBodyLimit === undefined ? {} : { jsonBodyLimit: listenOptions.jsonBodyLimit }),
       isDependencyUnavailable: isDatabaseUnavailable,
       metrics,
       routes: listenOptions.routes,

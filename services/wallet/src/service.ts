@@ -19,6 +19,10 @@ export async function startWalletService(config: Readonly<WalletConfig>): Promis
   const { pool } = prepared;
   const metrics = createLedgerMetrics(prepared.registry, pool);
   const hosted = await prepared.listen({
+    // A transfer batch (POST /internal/transfer-batches) carries up to 200 items of at most about
+    // 950 bytes each; every other body of the wallet is far below 16 kB. The wallet is reached on
+    // the internal network only (the gateway keeps its own 16 kB limit for partners).
+    jsonBodyLimit: '256kb',
     routes: (app) => {
       mountPartnerRoutes(app, pool);
       mountInternalRoutes(app, pool, { postingFaults, metrics });

@@ -1,15 +1,16 @@
 import type { Express } from 'express';
 import type { z } from '@pwa/config';
-import type { walletCancellationAnswerSchema, walletCheckAnswerSchema, walletTransferAnswerSchema } from '@pwa/contracts';
+import type { walletCancellationAnswerSchema, walletCheckAnswerSchema, walletTransferAnswerSchema, walletTransferBatchAnswerSchema } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import { sendErrorEnvelope } from '@pwa/http';
 import { checkTransfer } from '../use-cases/check-transfer';
 import { postTransfer } from '../use-cases/post-transfer';
+import { postTransferBatch, type BatchItemResult } from '../use-cases/post-transfer-batch';
 import { cancelTransfer } from '../use-cases/cancel-transfer';
 import { checkLedger } from '../use-cases/check-ledger';
 import type { PostingOutcome } from '../use-cases/transfer-outcome';
 import type { PostingFaultInjection } from '../config';
-import { parseCheckRequest, parseTransferId, parseTransferRequest } from './request-schemas';
+import { parseCheckRequest, parseTransferBatchRequest, parseTransferId, parseTransferRequest } from './request-schemas';
 import type { LedgerMetrics } from './ledger-metrics';
 
 export interface InternalRouteSettings {
@@ -51,6 +52,17 @@ export function mountInternalRoutes(app: Express, pool: Pool, settings: Internal
     } satisfies z.input<typeof walletTransferAnswerSchema>);
   });
 
+  app.post('/internal/transfer-batches', async (req, res) => {
+    const request = parseTransferBatchRequest(req.body);
+    const results = await postTransferBatch(pool, request);
+    // Each item posted now is one posting of the ledger's metrics; replays and refusals moved nothing.
+    results.forEach((result, index) => {
+      const item = request.items[index];
+      if (result.state === 'posted' && !result.replayed && item) settings.metrics.posted(request.type, request.currency, item.amountMinor);
+    });
+    res.json({ results: results.map(batchResultView) } satisfies z.input<typeof walletTransferBatchAnswerSchema>);
+  });
+
   app.post('/internal/transfers/:transferId/cancel', async (req, res) => {
     res.json(cancellationView(await cancelTransfer(pool, parseTransferId(req.params.transferId))));
   });
@@ -58,6 +70,17 @@ export function mountInternalRoutes(app: Express, pool: Pool, settings: Internal
   app.get('/internal/ledger/invariants', async (_req, res) => {
     res.json(await checkLedger(pool));
   });
+}
+
+function batchResultView(result: BatchItemResult): z.input<typeof walletTransferBatchAnswerSchema>['results'][number] {
+  switch (result.state) {
+    case 'posted':
+      return { transferId: result.transferId, outcome: 'posted', transactionId: result.transactionId, postedAt: result.postedAt.toISOString(), replayed: result.replayed };
+    case 'refused':
+      return { transferId: result.transferId, outcome: 'refused', code: result.code };
+    case 'cancelled':
+      return { transferId: result.transferId, outcome: 'cancelled' };
+  }
 }
 
 function cancellationView(outcome: PostingOutcome): z.input<typeof walletCancellationAnswerSchema> {

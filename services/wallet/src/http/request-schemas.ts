@@ -1,9 +1,10 @@
 import type { z } from '@pwa/config';
-import { uuidField, walletCheckRequestSchema, walletTransferRequestSchema } from '@pwa/contracts';
+import { uuidField, walletCheckRequestSchema, walletTransferBatchRequestSchema, walletTransferRequestSchema } from '@pwa/contracts';
 import { PkcError, echoInput } from '@pwa/errors';
 import { normaliseLiberianPhone } from '@pwa/phone';
 import type { TransferCheckRequest } from '../use-cases/check-transfer';
 import type { TransferRequest } from '../use-cases/post-transfer';
+import type { TransferBatchRequest } from '../use-cases/post-transfer-batch';
 
 /**
  * Bodies of the internal API, parsed with the wallet's own contract (libs/contracts internal/wallet,
@@ -19,6 +20,29 @@ export function parseCheckRequest(body: unknown): TransferCheckRequest {
 export function parseTransferRequest(body: unknown): TransferRequest {
   const parsed = parseOrRefuse(walletTransferRequestSchema, body);
   return { ...parsed, phone: normalisedPhone(parsed.phone), reference: parsed.reference ?? null };
+}
+
+/**
+ * A batch's body: malformed as a whole (400 PKC_2008, nothing posted) or parsed item by item. A
+ * phone that is not Liberian is left undefined: that item alone is refused PKC_2001, because one
+ * bad item never fails its batch (decision 0054).
+ */
+export function parseTransferBatchRequest(body: unknown): TransferBatchRequest {
+  const parsed = parseOrRefuse(walletTransferBatchRequestSchema, body);
+  return {
+    partnerId: parsed.partnerId,
+    currency: parsed.currency,
+    type: parsed.type,
+    items: parsed.items.map((item) => ({
+      transferId: item.transferId,
+      phone: normaliseLiberianPhone(item.phone),
+      amountMinor: item.amountMinor,
+      feeMinor: item.feeMinor,
+      reference: item.reference ?? null,
+      referenceId: item.referenceId ?? null,
+      externalId: item.externalId ?? null,
+    })),
+  };
 }
 
 export function parseTransferId(text: string): string {

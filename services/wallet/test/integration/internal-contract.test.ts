@@ -9,8 +9,11 @@ import {
   walletContractExamples,
   walletPaths,
   walletTransferAnswerSchema,
+  walletTransferBatchAnswerSchema,
+  walletTransferBatchRequestSchema,
   walletTransferBody,
 } from '@pwa/contracts';
+import { changeUser } from '../../src/use-cases/manage-users';
 import { createTestPartner, createTestUser, postJson, startWalletHarness, type WalletHarness } from './wallet-harness';
 
 /**
@@ -62,6 +65,30 @@ describe('wallet internal contract', () => {
     const refused = await post(walletPaths.transfers, walletTransferBody({ ...movement, transferId: unposted, reference: null }));
     expect(refused.status).toBe(409);
     expect(refusalSchema.parse(refused.body).code).toBe(walletCancelledTransferCode);
+  });
+
+  test('when the documented batch example is posted for real users and a partner, then the answer is the documented one in shape and outcomes', async () => {
+    const [paid, frozen] = await Promise.all([createTestUser(harness), createTestUser(harness)]);
+    await changeUser(harness.pool, frozen.phone, { freeze: ['USD'] });
+    const partnerId = await createTestPartner(harness, { USD: 100_000n });
+    const [first, second] = walletContractExamples.transferBatchRequest.items;
+    const example = {
+      ...walletContractExamples.transferBatchRequest,
+      partnerId,
+      items: [
+        { ...first, transferId: randomUUID(), phone: paid.phone },
+        { ...second, transferId: randomUUID(), phone: frozen.phone },
+      ],
+    };
+    expect(walletTransferBatchRequestSchema.safeParse(example).success).toBe(true);
+    const answer = await post(walletPaths.transferBatches, example);
+    expect(answer.status).toBe(200);
+    const parsed = walletTransferBatchAnswerSchema.parse(answer.body);
+    expect(parsed.results.map((result) => [result.transferId, result.outcome])).toEqual(example.items.map((item, index) => [item.transferId, walletContractExamples.transferBatchAnswer.results[index]?.outcome]));
+    expect(parsed.results[1]).toEqual({ ...walletContractExamples.transferBatchAnswer.results[1], transferId: example.items[1]?.transferId });
+    for (const [index, result] of (answer.body as { results: object[] }).results.entries()) {
+      expect(Object.keys(result).sort()).toEqual(Object.keys(walletContractExamples.transferBatchAnswer.results[index] ?? {}).sort());
+    }
   });
 
   test('when a rule refuses a check, or the body breaks the contract, then the refusal parses as the envelope callers read', async () => {

@@ -2,6 +2,7 @@ import { connectBus, type Bus } from '@pwa/bus';
 import type { EventEnvelope } from '@pwa/contracts';
 import { createLogger } from '@pwa/logging';
 import type { HttpsJsonClient, JsonResponse } from './https-client';
+import { ledgerBalances } from './ledger-balances';
 import type { Stack } from './stack';
 
 /**
@@ -88,17 +89,11 @@ export interface Balances {
   feeRevenueMinor: bigint;
 }
 
-/** The user's wallet, the partner's account and fee revenue in one currency, through the wallet CLI. */
+/** The user's wallet, the partner's account and fee revenue in one currency, from the ledger's accounts. */
 export async function balancesOf(stack: Stack, phone: string, partnerId: string, currency: 'LRD' | 'USD'): Promise<Balances> {
-  const [user, report] = await Promise.all([stack.walletOperator(['show-user', phone]), stack.walletOperator(['show-balances', '--partner', partnerId])]);
-  const wallets = user.wallets as { currency: string; balance: string }[];
-  const partners = report.partners as { currency: string; balance: string }[];
-  const feeRevenue = report.feeRevenue as Record<string, string>;
-  return {
-    userMinor: minorOf(wallets.find((wallet) => wallet.currency === currency)?.balance),
-    partnerMinor: minorOf(partners.find((account) => account.currency === currency)?.balance ?? '0.00'),
-    feeRevenueMinor: minorOf(feeRevenue[currency]),
-  };
+  const read = await ledgerBalances(stack.databaseUrl, phone, partnerId, currency);
+  if (read.userMinor === undefined) throw new Error(`${phone} has no ${currency} wallet`);
+  return { userMinor: read.userMinor, partnerMinor: read.partnerMinor, feeRevenueMinor: read.feeRevenueMinor };
 }
 
 /** The stack's bus exchange (kept as a function for the suites that call it). */

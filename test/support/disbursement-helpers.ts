@@ -1,6 +1,7 @@
 import { connect as connectAmqp } from 'amqplib';
 import { Pool } from 'pg';
 import type { HttpsJsonClient, JsonResponse } from './https-client';
+import { ledgerBalances } from './ledger-balances';
 import type { Stack } from './stack';
 import type { WalletUser } from './wallet-users';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -8,7 +9,7 @@ const { serverUrls } = require('./server-urls') as { serverUrls: () => { amqp: s
 
 /**
  * Helpers of the disbursement e2e tests: quotes and transfers through a gateway, balances in
- * cents read through the wallet's operator CLI, and a listener on the stack's bus exchange.
+ * cents read from the wallet's ledger accounts, and a listener on the stack's bus exchange.
  */
 export async function disbursementQuote(client: HttpsJsonClient, bearer: string, user: WalletUser, amount: number, currency: 'LRD' | 'USD' = 'USD'): Promise<{ quoteId: string; fee: number; totalDebit: number }> {
   const response = await client.post('/partner/v1/disbursement/quote', { phone: user.localPhone, amount, currency }, { bearer });
@@ -40,19 +41,11 @@ export interface MoneySnapshot {
   feeRevenueCents: bigint;
 }
 
-/** Partner, user and fee revenue balances in one currency, read with show-balances / show-user --json. */
+/** Partner, user and fee revenue balances in one currency, from the ledger's accounts. */
 export async function moneySnapshot(stack: Stack, partnerId: string, user: WalletUser, currency: 'LRD' | 'USD' = 'USD'): Promise<MoneySnapshot> {
-  const [balances, shown] = await Promise.all([
-    stack.walletOperator(['show-balances', '--partner', partnerId]),
-    stack.walletOperator(['show-user', user.localPhone]),
-  ]);
-  const partners = balances.partners as { partnerId: string; currency: string; balance: string }[];
-  const partnerBalance = partners.find((account) => account.partnerId === partnerId && account.currency === currency)?.balance ?? '0.00';
-  const wallets = shown.wallets as { currency: string; balance: string }[];
-  const userBalance = wallets.find((wallet) => wallet.currency === currency)?.balance;
-  if (userBalance === undefined) throw new Error(`user has no ${currency} wallet`);
-  const feeRevenue = (balances.feeRevenue as Record<string, string>)[currency] ?? '0.00';
-  return { partnerCents: centsOf(partnerBalance), userCents: centsOf(userBalance), feeRevenueCents: centsOf(feeRevenue) };
+  const read = await ledgerBalances(stack.databaseUrl, user.phone, partnerId, currency);
+  if (read.userMinor === undefined) throw new Error(`user has no ${currency} wallet`);
+  return { partnerCents: read.partnerMinor, userCents: read.userMinor, feeRevenueCents: read.feeRevenueMinor };
 }
 
 /** The stack's bus exchange (kept as a function for the suites that call it). */

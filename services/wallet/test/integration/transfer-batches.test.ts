@@ -67,6 +67,21 @@ async function statementLinesOf(partnerId: string, transferIds: readonly string[
   return result.rows;
 }
 
+/** The wallet's backend whose statement (starting with this text) waits for a row lock; polled for up to 5 s. */
+async function backendWaitingFor(statementStart: string): Promise<number> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const found = await harness.sql.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND ltrim(query) LIKE $1 || '%'`,
+      [statementStart],
+    );
+    const pid = found.rows[0]?.pid;
+    if (pid !== undefined) return pid;
+    if (Date.now() > deadline) throw new Error(`no backend waits in a statement starting ${statementStart}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('POST /internal/transfer-batches', () => {
   it('when a batch mixes valid and failing items, then each item has its own outcome and only the valid ones move money, to the cent', async () => {
     const partnerId = await createTestPartner(harness, { USD: 1_000_000n });
@@ -188,6 +203,46 @@ describe('POST /internal/transfer-batches', () => {
     const collection = await postJson(`${harness.baseUrl}${walletPaths.transferBatches}`, { partnerId, currency: 'USD', type: 'collection', items: walletTransferBatchBody({ partnerId, currency: 'USD', type: 'disbursement', items: [item(user.phone, 1n)] }).items });
     expect([collection.status, collection.body.code]).toEqual([400, 'PKC_2008']);
     expect(await balanceOfPartner(harness, partnerId, 'USD')).toBe(10_000n);
+  });
+
+  it('when the database connection of a batch dies before its writes or in the middle of them, then nothing of it stays and sending it again posts every item once', async () => {
+    const partnerId = await createTestPartner(harness, { USD: 100_000n });
+    const users = await Promise.all(Array.from({ length: 3 }, () => createTestUser(harness)));
+    const items = users.map((user) => item(user.phone, 1_000n, 10n));
+    const body = walletTransferBatchBody({ partnerId, currency: 'USD', type: 'disbursement', items });
+    const ids = items.map((batchItem) => batchItem.transferId);
+    // Each row lock below stops the batch at one point: the partner's account in statement 2
+    // (facts and account locks, nothing written yet); the fee revenue account in statement 3, in
+    // the triggers that run after every item's transfer and entries were inserted (the entries'
+    // foreign key check or the ledger trigger, whichever reaches that row first).
+    const stops: [string, string][] = [
+      [`SELECT 1 FROM ledger_accounts WHERE kind = 'partner' AND partner_id = '${partnerId}' AND currency = 'USD' FOR UPDATE`, 'WITH locked AS'],
+      [`SELECT 1 FROM ledger_accounts WHERE kind = 'fee_revenue' AND currency = 'USD' FOR UPDATE`, 'WITH item AS'],
+    ];
+    for (const [lockRow, waitingStatement] of stops) {
+      const blocker = await harness.sql.connect();
+      try {
+        await blocker.query('BEGIN');
+        await blocker.query(lockRow);
+        const pending = postJson(`${harness.baseUrl}${walletPaths.transferBatches}`, body);
+        const pid = await backendWaitingFor(waitingStatement);
+        await harness.sql.query('SELECT pg_terminate_backend($1)', [pid]);
+        const answer = await pending;
+        expect([answer.status, answer.body.code]).toEqual([503, 'PKC_7003']);
+      } finally {
+        await blocker.query('ROLLBACK');
+        blocker.release();
+      }
+      const written = await harness.sql.query<{ count: number }>('SELECT count(*)::int AS count FROM transfers WHERE transfer_id = ANY ($1::uuid[])', [ids]);
+      expect([waitingStatement, written.rows[0]?.count]).toEqual([waitingStatement, 0]);
+      expect(await balanceOfPartner(harness, partnerId, 'USD')).toBe(100_000n);
+    }
+
+    const results = await postBatch(partnerId, items);
+
+    expect(results.map((result) => [result.outcome, result.outcome === 'posted' && result.replayed])).toEqual(items.map(() => ['posted', false]));
+    expect(await balanceOfPartner(harness, partnerId, 'USD')).toBe(100_000n - 3n * 1_010n);
+    expect(await Promise.all(users.map((user) => balanceOfWallet(harness, user.phone, 'USD')))).toEqual([1_000n, 1_000n, 1_000n]);
   });
 
   it('when two batches and 20 single postings of one partner run together, then all finish, each transfer posts once and the balances are exact', async () => {

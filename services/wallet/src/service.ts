@@ -20,9 +20,11 @@ export async function startWalletService(config: Readonly<WalletConfig>): Promis
   const metrics = createLedgerMetrics(prepared.registry, pool);
   const hosted = await prepared.listen({
     // A transfer batch (POST /internal/transfer-batches) carries up to 200 items of at most about
-    // 950 bytes each; every other body of the wallet is far below 16 kB. The wallet is reached on
-    // the internal network only (the gateway keeps its own 16 kB limit for partners).
-    jsonBodyLimit: '256kb',
+    // 2.4 kB each (700 characters of reference, referenceId and externalId at up to 3 bytes in
+    // UTF-8, plus ids and amounts): 1 MB holds the largest valid batch. Every other body of the
+    // wallet is far below 16 kB, and the wallet is reached on the internal network only (the
+    // gateway keeps its own 16 kB limit for partners).
+    jsonBodyLimit: '1mb',
     routes: (app) => {
       mountPartnerRoutes(app, pool);
       mountInternalRoutes(app, pool, { postingFaults, metrics });

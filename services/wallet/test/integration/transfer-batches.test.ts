@@ -205,6 +205,19 @@ describe('POST /internal/transfer-batches', () => {
     expect(await balanceOfPartner(harness, partnerId, 'USD')).toBe(10_000n);
   });
 
+  it('when a batch of 200 items carries the longest texts the contract allows, in non-ASCII letters, then its body is accepted and every item posts', async () => {
+    const partnerId = await createTestPartner(harness, { USD: 1_000_000n });
+    const users = await Promise.all(Array.from({ length: 10 }, () => createTestUser(harness)));
+    const items = Array.from({ length: walletTransferBatchItemsMax }, (_, index) =>
+      item(users[index % users.length]?.phone ?? '', 100n, 0n, { reference: 'é'.repeat(200), referenceId: 'ü'.repeat(100), externalId: 'ñ'.repeat(400) }),
+    );
+    expect(Buffer.byteLength(JSON.stringify(walletTransferBatchBody({ partnerId, currency: 'USD', type: 'disbursement', items })))).toBeGreaterThan(256 * 1024);
+
+    const results = await postBatch(partnerId, items);
+
+    expect(results.every((result) => result.outcome === 'posted')).toBe(true);
+  });
+
   it('when the database connection of a batch dies before its writes or in the middle of them, then nothing of it stays and sending it again posts every item once', async () => {
     const partnerId = await createTestPartner(harness, { USD: 100_000n });
     const users = await Promise.all(Array.from({ length: 3 }, () => createTestUser(harness)));

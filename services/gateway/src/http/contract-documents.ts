@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { openApiDocumentPath, openApiDocumentText, publicApi } from '@pwa/contracts';
 import { publicPathPrefix } from '../domain/routes';
-import { postmanCollectionText } from './postman-collection';
+import { postmanCollectionFor } from './postman-collection-cache';
 import { readRedocBundle, redocBundleName, redocLicenceName, referencePageContentSecurityPolicy, referencePageHtml } from './reference-page';
 
 /**
  * What the gateway answers itself, without a token, beside the partner routes: the OpenAPI
  * document, the reference page that renders it (and the page's script), and the Postman
- * collection converted from it. All are made once at boot from the one document, so they agree.
+ * collection converted from it (at build time when the build's collection is of this very document:
+ * postman-collection-cache.ts). All are made once at boot from the one document, so they agree.
  */
 export interface ContractDocument {
   /** The full path, /api/v1/…: also the metrics label. */
@@ -45,6 +46,6 @@ export function contractDocuments(): readonly ContractDocument[] {
     }),
     served(`${referencePageRoute}/${redocBundleName}`, 'text/javascript; charset=utf-8', redoc.script),
     served(`${referencePageRoute}/${redocLicenceName}`, 'text/plain; charset=utf-8', redoc.licence),
-    served(postmanCollectionRoute, json, postmanCollectionText(documentText)),
+    served(postmanCollectionRoute, json, postmanCollectionFor(documentText)),
   ];
 }

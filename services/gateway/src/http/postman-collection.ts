@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { convertV2, type Options } from 'openapi-to-postmanv2';
+import type { Options, convertV2 as ConvertV2 } from 'openapi-to-postmanv2';
 import { publicApi } from '@pwa/contracts';
 
 /**
@@ -32,11 +32,26 @@ const conversionOptions: Options = {
 type JsonObject = Record<string, unknown>;
 
 /** The converter's schema faker (json-schema-faker, bundled in the package): it keeps its own random function, and makes dates from the clock. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const schemaFaker = require('openapi-to-postmanv2/assets/json-schema-faker.js') as {
+interface SchemaFaker {
   option: (options: { random: () => number }) => void;
   random: { date: () => Date };
-};
+}
+
+/**
+ * The converter and its faker, loaded on the first conversion only: the package takes most of a
+ * second to load, and a gateway started from a build that holds the collection already
+ * (postman-collection-cache.ts) never converts.
+ */
+let converter: { convertV2: typeof ConvertV2; schemaFaker: SchemaFaker } | undefined;
+function loadConverter(): { convertV2: typeof ConvertV2; schemaFaker: SchemaFaker } {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  converter ??= {
+    convertV2: (require('openapi-to-postmanv2') as { convertV2: typeof ConvertV2 }).convertV2,
+    schemaFaker: require('openapi-to-postmanv2/assets/json-schema-faker.js') as SchemaFaker,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return converter;
+}
 
 /** Made-up dates fall in the year before this instant, not before the clock's. */
 const madeUpDatesBeforeMs = Date.UTC(2026, 0, 1);
@@ -120,6 +135,7 @@ export function postmanCollectionText(documentText: string): string {
  * becoming random.
  */
 function convert(documentText: string): JsonObject {
+  const { convertV2, schemaFaker } = loadConverter();
   const realRandom = Math.random;
   const realDate = schemaFaker.random.date;
   let answer: { error: string } | { collection: JsonObject } | undefined;

@@ -235,7 +235,7 @@ describe('refunds and cancellation', () => {
       expect(moved(before, await balances(partner, user))).toEqual({ user: 3000n, partner: -3000n, fees: 0n });
     });
 
-    test('when a refund’s externalId is used again, then 409 PKC_6001 names the first refund and nothing moves', async () => {
+    test('when a refund’s externalId is used again, also after a full refund, then 409 PKC_6001 names the first refund and nothing moves', async () => {
       const referenceId = await completedCollection(partner, user, 20);
       const externalId = `refund-${randomUUID()}`;
       const first = await refund(partner, referenceId, { externalId, amount: 5 });
@@ -246,6 +246,14 @@ describe('refunds and cancellation', () => {
       expect([again.status, again.body.code, again.body.referenceId]).toEqual([409, 'PKC_6001', first.body.data.referenceId]);
       expect(again.body.message).toContain(first.body.data.referenceId);
       expect(moved(before, await balances(partner, user))).toEqual(nothingMoved);
+
+      // A full refund sent again after a lost answer: the collection has nothing left, but the answer names the refund made.
+      const whole = await completedCollection(partner, user, 6);
+      const wholeExternalId = `refund-${randomUUID()}`;
+      const made = await refund(partner, whole, { externalId: wholeExternalId });
+      expect(made.status).toBe(200);
+      const retried = await refund(partner, whole, { externalId: wholeExternalId });
+      expect([retried.status, retried.body.code, retried.body.referenceId]).toEqual([409, 'PKC_6001', made.body.data.referenceId]);
     });
 
     test('when the collection is pending, another partner’s or unknown, then 409 PKC_6004, 403 PKC_6005 and 404 PKC_6002, and nothing moves', async () => {

@@ -15,7 +15,8 @@ import { refundCheckRefusalsPassedOn } from '../upstream/wallet-client';
 /**
  * POST /partner/v1/collection/{referenceId}/refund, as a story: validate the body; read the
  * partner's collection (404 PKC_6002, 403 PKC_6005) and refuse one that is not completed (409
- * PKC_6004) or an amount beyond what is left to refund (409 PKC_6006); ask the wallet, read-only,
+ * PKC_6004); answer a retry with the refund that holds the externalId (409 PKC_6001); refuse an
+ * amount beyond what is left to refund (409 PKC_6006); ask the wallet, read-only,
  * whether the user can still receive and the partner's balance covers it (their codes, nothing
  * written); reserve the amount and the externalId in one statement (the database decides both
  * under concurrency); post; settle with the event. Answers the refund: completed, or processing
@@ -26,20 +27,28 @@ import { refundCheckRefusalsPassedOn } from '../upstream/wallet-client';
 export async function refundCollection(dependencies: CollectionsDependencies, partnerId: string, referenceId: string, body: unknown, requestId?: string): Promise<Refund> {
   const request = parseRefundRequest(body);
   const collection = await collectionForPartner(dependencies, partnerId, referenceId);
-  const amountMinor = refundAmountOf(collection, request);
+  ensureCompleted(collection);
+  // The externalId before the amount (the documented order): a retry after a lost answer must be
+  // told of the refund it made (409 PKC_6001 naming it), not that nothing is left to refund
+  // because of that very refund.
   const holder = await findRefundHoldingExternalId(dependencies.pool, partnerId, request.externalId);
   if (holder) throw externalIdTakenBy(holder);
+  const amountMinor = refundAmountOf(collection, request);
   await dependencies.wallet.checkRefund({ partnerId, phone: collection.phone, currency: collection.currency, amountMinor }, requestId);
   const reserved = await reserve(dependencies, collection, request, amountMinor);
   const settled = await postReservedRefund(dependencies, reserved);
   return answerOf(settled);
 }
 
-/** The amount to refund: the one asked, or all that is left; within what is left, on a completed collection. */
-function refundAmountOf(collection: Collection, request: RefundRequest): MinorUnits {
+/** Only a completed collection moved money that can be given back. */
+function ensureCompleted(collection: Collection): void {
   if (collection.status !== 'completed') {
     throw new PkcError('PKC_6004', `Collection ${collection.referenceId} is ${partnerVisibleStatus(collection.status)}; only a completed collection can be refunded`);
   }
+}
+
+/** The amount to refund: the one asked, or all that is left; within what is left. */
+function refundAmountOf(collection: Collection, request: RefundRequest): MinorUnits {
   const refundable = refundableMinorOf(collection);
   const amountMinor = request.amountMinor ?? refundable;
   if (amountMinor <= 0n) throw new PkcError('PKC_6006', `Collection ${collection.referenceId} is refunded in full; nothing is left to refund`);

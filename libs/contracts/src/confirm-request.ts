@@ -13,7 +13,12 @@ export const noteLengthMax = 200;
 
 /** The API's text rule (libs/http text-safety.ts): \p{Cc} is C0, DEL and C1; with the u flag \p{Cs} matches only lone surrogates. */
 const unsafeCharacter = /[\p{Cc}\p{Cs}]/u;
-const unsafeTextRule = 'must not contain control characters (such as NUL, tab or line breaks) or lone surrogates';
+export const unsafeTextRule = 'must not contain control characters (such as NUL, tab or line breaks) or lone surrogates';
+
+/** Whether a partner's text breaks that rule (the confirm body's and the refund body's). */
+export function isUnsafeText(text: string): boolean {
+  return unsafeCharacter.test(text);
+}
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -49,7 +54,7 @@ export function parseConfirmRequestBody(body: unknown): ConfirmRequestBody {
   if (!isUuid(fields.quoteId)) throw new PkcError('PKC_2009');
   if ([...fields.externalId].length > externalIdLengthMax) throw new PkcError('PKC_2006');
   if (note !== null && [...note].length > noteLengthMax) throw new PkcError('PKC_2007');
-  if (unsafeCharacter.test(fields.externalId)) throw new PkcError('PKC_2008', `externalId ${unsafeTextRule}`);
-  if (note !== null && unsafeCharacter.test(note)) throw new PkcError('PKC_2008', `note ${unsafeTextRule}`);
+  if (isUnsafeText(fields.externalId)) throw new PkcError('PKC_2008', `externalId ${unsafeTextRule}`);
+  if (note !== null && isUnsafeText(note)) throw new PkcError('PKC_2008', `note ${unsafeTextRule}`);
   return { quoteId: fields.quoteId.toLowerCase(), externalId: fields.externalId, note };
 }

@@ -59,7 +59,7 @@ export {
   type RefundEventData,
   type RefundEvent,
 } from './refund-events';
-export { parseConfirmRequestBody, isUuid, externalIdLengthMax, noteLengthMax, type ConfirmRequestBody } from './confirm-request';
+export { parseConfirmRequestBody, isUuid, isUnsafeText, unsafeTextRule, externalIdLengthMax, noteLengthMax, type ConfirmRequestBody } from './confirm-request';
 export * as internal from './internal';
 export {
   refusalSchema,

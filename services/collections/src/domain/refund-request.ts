@@ -1,5 +1,5 @@
 import { PkcError } from '@pwa/errors';
-import { externalIdLengthMax } from '@pwa/contracts';
+import { externalIdLengthMax, isUnsafeText, unsafeTextRule } from '@pwa/contracts';
 import { parseAmount, type MinorUnits } from '@pwa/money';
 
 /** A refund request that passed every check of the body. */
@@ -13,10 +13,6 @@ export interface RefundRequest {
 
 export const refundReasonLengthMax = 200;
 const knownFields = new Set(['externalId', 'amount', 'reason']);
-
-/** The API's text rule (libs/http text-safety.ts), as the confirm body applies it. */
-const unsafeCharacter = /[\p{Cc}\p{Cs}]/u;
-const unsafeTextRule = 'must not contain control characters (such as NUL, tab or line breaks) or lone surrogates';
 
 const amountMessages = {
   not_a_number: 'amount must be a JSON number greater than zero (not a string)',
@@ -51,8 +47,8 @@ export function parseRefundRequest(body: unknown): RefundRequest {
   const amountMinor = fields.amount === undefined || fields.amount === null ? undefined : amountOf(fields.amount);
   if ([...fields.externalId].length > externalIdLengthMax) throw new PkcError('PKC_2006');
   if (reason !== null && [...reason].length > refundReasonLengthMax) throw new PkcError('PKC_2007', `reason longer than ${refundReasonLengthMax} characters`);
-  if (unsafeCharacter.test(fields.externalId)) throw new PkcError('PKC_2008', `externalId ${unsafeTextRule}`);
-  if (reason !== null && unsafeCharacter.test(reason)) throw new PkcError('PKC_2008', `reason ${unsafeTextRule}`);
+  if (isUnsafeText(fields.externalId)) throw new PkcError('PKC_2008', `externalId ${unsafeTextRule}`);
+  if (reason !== null && isUnsafeText(reason)) throw new PkcError('PKC_2008', `reason ${unsafeTextRule}`);
   return { externalId: fields.externalId, amountMinor, reason };
 }
 

@@ -290,7 +290,7 @@ export async function claimDuePostings(db: Queryable, batchSize: number, delayMs
         FOR UPDATE SKIP LOCKED)
      UPDATE collection_requests c
         SET posting_attempts = c.posting_attempts + 1, updated_at = now(),
-            next_posting_at = now() + make_interval(secs => least($2::double precision * power(2, least(c.posting_attempts, 30)), $3::double precision) / 1000)
+            next_posting_at = ${nextPostingAtSql('c.posting_attempts', '$2', '$3')}
        FROM due WHERE c.id = due.id
      RETURNING ${columnsOf('c.')}`,
     [batchSize, delayMs, delayMsMax],
@@ -308,6 +308,14 @@ export async function findPendingOfPhonesOlderThan(db: Queryable, phones: readon
     [phones, delayMs, limit],
   );
   return result.rows.map(toCollection);
+}
+
+/**
+ * When a claimed posting may be re-driven next: the first delay doubled per attempt made, at most
+ * the longest delay (both in ms, as placeholders). The approvals' and the refunds' recovery share it.
+ */
+export function nextPostingAtSql(attemptsColumn: string, delayMs: string, delayMsMax: string): string {
+  return `now() + make_interval(secs => least(${delayMs}::double precision * power(2, least(${attemptsColumn}, 30)), ${delayMsMax}::double precision) / 1000)`;
 }
 
 function requireRow<T>(row: T | undefined): T {

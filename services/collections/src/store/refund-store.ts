@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from '@pwa/db';
 import type { RefundStatus } from '@pwa/contracts';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { Refund } from '../domain/refund';
+import { nextPostingAtSql } from './collection-store';
 
 type Queryable = Pool | PoolClient;
 
@@ -183,7 +184,7 @@ export async function claimDueRefundPostings(db: Queryable, batchSize: number, d
      ), claimed AS (
        UPDATE collection_refunds r
           SET posting_attempts = r.posting_attempts + 1, updated_at = now(),
-              next_posting_at = now() + make_interval(secs => least($2::double precision * power(2, least(r.posting_attempts, 30)), $3::double precision) / 1000)
+              next_posting_at = ${nextPostingAtSql('r.posting_attempts', '$2', '$3')}
          FROM due WHERE r.id = due.id
        RETURNING r.*
      )

@@ -21,6 +21,7 @@ export const walletPaths = {
   transfers: '/internal/transfers',
   cancellation: (transferId: string): string => `/internal/transfers/${encodeURIComponent(transferId)}/cancel`,
   transferBatches: '/internal/transfer-batches',
+  transferBatchChecks: '/internal/transfer-batches/checks',
 } as const;
 
 // ---- POST /internal/checks -------------------------------------------------------------------
@@ -219,6 +220,67 @@ export function walletTransferBatchBody(batch: {
   };
 }
 
+// ---- POST /internal/transfer-batches/checks -------------------------------------------------
+
+/**
+ * The most items one batch check may carry: a bulk payout's whole quote (1 to 1,000 payouts) is
+ * checked in one call. A check reads and locks nothing for long (read-only, no posting), so its
+ * bound is the bulk's, not the posting batch's.
+ */
+export const walletTransferBatchCheckItemsMax = 1_000;
+
+export const walletTransferBatchCheckItemSchema = z.object({
+  /** Any form the public API accepts; a phone that is not a Liberian mobile number refuses the item alone (PKC_2001). */
+  phone: z.string().min(1).max(32),
+  amountMinor: minorUnitsField.refine((minor) => minor > 0n, 'must be greater than zero'),
+  feeMinor: minorUnitsField,
+});
+export type WalletTransferBatchCheckItem = z.output<typeof walletTransferBatchCheckItemSchema>;
+
+/**
+ * The read-only check of a whole bulk (issue 20, decision 0055): every item is checked as its
+ * posting would be (account, wallet, KYC, then the limits, with the user's usage counting the
+ * bulk's earlier items of the same user, in the request's order), except the partner's balance,
+ * which the caller weighs against the total of the items that pass (partnerBalanceMinor in the
+ * answer). Nothing is written, no limit budget is consumed, no row stays locked.
+ */
+export const walletTransferBatchCheckRequestSchema = z.object({
+  partnerId: uuidField,
+  currency: currencyField,
+  type: z.literal('disbursement'),
+  items: z.array(walletTransferBatchCheckItemSchema).min(1).max(walletTransferBatchCheckItemsMax),
+});
+export type WalletTransferBatchCheckRequest = z.output<typeof walletTransferBatchCheckRequestSchema>;
+
+/** One item's check: passed (with the recipient's name and normalised phone) or refused with the first failing rule's code. */
+export const walletTransferBatchCheckResultSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('passed'), phone: z.string().min(1), recipientName: z.string().min(1) }),
+  z.object({ outcome: z.literal('refused'), code: z.string().regex(/^PKC_\d{4}$/, 'must be a PKC code') }),
+]);
+export type WalletTransferBatchCheckResult = z.output<typeof walletTransferBatchCheckResultSchema>;
+
+/** 200 with one result per item, in the request's order, and the partner's balance in the currency (0 without an account). */
+export const walletTransferBatchCheckAnswerSchema = z.object({
+  partnerBalanceMinor: minorUnitsField,
+  results: z.array(walletTransferBatchCheckResultSchema),
+});
+export type WalletTransferBatchCheckAnswer = z.output<typeof walletTransferBatchCheckAnswerSchema>;
+
+/** The body of POST /internal/transfer-batches/checks. */
+export function walletTransferBatchCheckBody(batch: {
+  partnerId: string;
+  currency: Currency;
+  type: 'disbursement';
+  items: readonly { phone: string; amountMinor: MinorUnits; feeMinor: MinorUnits }[];
+}): z.input<typeof walletTransferBatchCheckRequestSchema> {
+  return {
+    partnerId: batch.partnerId,
+    currency: batch.currency,
+    type: batch.type,
+    items: batch.items.map((item) => ({ phone: item.phone, amountMinor: minorUnitsWire(item.amountMinor), feeMinor: minorUnitsWire(item.feeMinor) })),
+  };
+}
+
 /**
  * Documented examples (docs/internal-contracts.md); the wallet's contract test posts them through
  * its real routes, and every answer it gets must parse with the answer schemas above.
@@ -254,6 +316,22 @@ export const walletContractExamples = {
     items: [
       { transferId: '0b7e6a52-8c1d-4e8f-9a3b-2c4d5e6f7a8b', phone: '+231770000001', amountMinor: '1050', feeMinor: '35', reference: 'payroll November', referenceId: 'PKD-1764121956774-4B7E19C2D05A83F6E1B2C3D4', externalId: 'payroll-2026-11-0001' },
       { transferId: '3c5d7e9f-1a2b-4c3d-8e4f-5a6b7c8d9e0f', phone: '+231770000002', amountMinor: '2000', feeMinor: '35' },
+    ],
+  },
+  transferBatchCheckRequest: {
+    partnerId: '6f1c2b9e-3d4a-4f5b-8c7d-9e0f1a2b3c4d',
+    currency: 'USD',
+    type: 'disbursement',
+    items: [
+      { phone: '0770000001', amountMinor: '1050', feeMinor: '35' },
+      { phone: '+231770000009', amountMinor: '2000', feeMinor: '35' },
+    ],
+  },
+  transferBatchCheckAnswer: {
+    partnerBalanceMinor: '1000000',
+    results: [
+      { outcome: 'passed', phone: '+231770000001', recipientName: 'Comfort Gold' },
+      { outcome: 'refused', code: 'PKC_3001' },
     ],
   },
   transferBatchAnswer: {

@@ -4,7 +4,7 @@ import { PkcError } from '@pwa/errors';
 import type { Currency } from '@pwa/money';
 import { calculateFeeMinor } from '../domain/fee-calculation';
 import type { Quote } from '../domain/quote';
-import { validateQuoteRequest } from '../domain/quote-request';
+import { validateQuoteRequest } from '@pwa/contracts';
 import type { QuoteType } from '../domain/quote-type';
 import type { FeeScheduleCache } from '../store/fee-schedule-cache';
 import { insertQuoteIfRevisionCurrent } from '../store/quote-store';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { transactionBoundsMinor } from '../../src/domain/transaction-bounds';
+import { transactionBoundsMinor } from '@pwa/contracts';
 import { defaultFeeSchedules } from '../../src/domain/default-fee-schedules';
 import { calculateFeeMinor, roundHalfUpDivide, tierFor } from '../../src/domain/fee-calculation';
 import { assertValidFeeRule, basisPointsPerWhole, type FeeRule, type FeeTier } from '../../src/domain/fee-schedule';

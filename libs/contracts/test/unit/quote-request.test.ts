@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Currency } from '@pwa/money';
-import { validateQuoteRequest } from '../../src/domain/quote-request';
+import { validateQuoteRequest } from '@pwa/contracts';
 
 const both: Currency[] = ['LRD', 'USD'];
 const valid = { phone: '0770123456', amount: 100, currency: 'USD' };

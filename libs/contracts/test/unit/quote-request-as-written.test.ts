@@ -1,6 +1,6 @@
 import { PkcError } from '@pwa/errors';
 import { writtenNumber } from '@pwa/money';
-import { validateQuoteRequest } from '../../src/domain/quote-request';
+import { validateQuoteRequest } from '@pwa/contracts';
 
 const both = ['LRD', 'USD'] as const;
 

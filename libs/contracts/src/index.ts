@@ -59,6 +59,19 @@ export {
   type RefundEventData,
   type RefundEvent,
 } from './refund-events';
+export {
+  bulkEventTypes,
+  bulkStatuses,
+  bulkReferenceIdPattern,
+  bulkEventDataSchema,
+  parseBulkEventData,
+  parseBulkEvent,
+  isBulkEventType,
+  type BulkEventType,
+  type BulkStatus,
+  type BulkEventData,
+  type BulkEvent,
+} from './bulk-events';
 export { parseConfirmRequestBody, isUuid, isUnsafeText, unsafeTextRule, externalIdLengthMax, noteLengthMax, type ConfirmRequestBody } from './confirm-request';
 export * as internal from './internal';
 export {

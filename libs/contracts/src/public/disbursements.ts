@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { amountField, currencyField, disbursementReferenceIdField, externalIdField, failureReasonSchema, feeField, instantField, nonNegativeAmountField, pkcCodeField, transactionIdField } from './fields';
+import { bulkReferenceIdPattern } from '../bulk-events';
 import { pageSchemaOf } from './pagination';
 import { transactionListQuerySchemaOf } from './transaction-list-fields';
 
@@ -42,6 +43,7 @@ export const disbursementStatusSchema = z
     completedAt: instantField.nullable().meta({ description: 'When the money moved; null unless completed.' }),
     failureCode: pkcCodeField.optional().meta({ description: 'Only when failed: the code the transfer call answered (PKC_4002, PKC_7003, PKC_7004 after the budget ran out, …).', example: 'PKC_4002' }),
     failureReason: failureReasonSchema.optional(),
+    bulkId: z.string().regex(bulkReferenceIdPattern).optional().meta({ description: 'Only for a payout of a bulk: the bulk’s id (PKB-…).', example: 'PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D' }),
   })
   .meta({ id: 'DisbursementStatus', description: 'A disbursement as it is now, whatever became of it. Failed ones add failureCode and failureReason.' });
 export type PublicDisbursementStatus = z.infer<typeof disbursementStatusSchema>;

@@ -18,3 +18,4 @@ export * from './statement';
 export * from './partner-event-log';
 export * from './operations';
 export * from './openapi';
+export * from './bulk-payouts';

@@ -1,16 +1,23 @@
 import type { Express } from 'express';
 import type { z } from '@pwa/config';
-import type { walletCancellationAnswerSchema, walletCheckAnswerSchema, walletTransferAnswerSchema, walletTransferBatchAnswerSchema } from '@pwa/contracts';
+import type {
+  walletCancellationAnswerSchema,
+  walletCheckAnswerSchema,
+  walletTransferAnswerSchema,
+  walletTransferBatchAnswerSchema,
+  walletTransferBatchCheckAnswerSchema,
+} from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import { sendErrorEnvelope } from '@pwa/http';
 import { checkTransfer } from '../use-cases/check-transfer';
 import { postTransfer } from '../use-cases/post-transfer';
 import { postTransferBatch, type BatchItemResult } from '../use-cases/post-transfer-batch';
+import { checkTransferBatch } from '../use-cases/check-transfer-batch';
 import { cancelTransfer } from '../use-cases/cancel-transfer';
 import { checkLedger } from '../use-cases/check-ledger';
 import type { PostingOutcome } from '../use-cases/transfer-outcome';
 import type { PostingFaultInjection } from '../config';
-import { parseCheckRequest, parseTransferBatchRequest, parseTransferId, parseTransferRequest } from './request-schemas';
+import { parseCheckRequest, parseTransferBatchCheckRequest, parseTransferBatchRequest, parseTransferId, parseTransferRequest } from './request-schemas';
 import type { LedgerMetrics } from './ledger-metrics';
 
 export interface InternalRouteSettings {
@@ -61,6 +68,15 @@ export function mountInternalRoutes(app: Express, pool: Pool, settings: Internal
       if (result.state === 'posted' && !result.replayed && item) settings.metrics.posted(request.type, request.currency, item.amountMinor);
     });
     res.json({ results: results.map(batchResultView) } satisfies z.input<typeof walletTransferBatchAnswerSchema>);
+  });
+
+  // Read-only (decision 0055): writes nothing, consumes no limit, locks no row; the partner's balance never refuses an item here.
+  app.post('/internal/transfer-batches/checks', async (req, res) => {
+    const result = await checkTransferBatch(pool, parseTransferBatchCheckRequest(req.body));
+    res.json({
+      partnerBalanceMinor: result.partnerBalanceMinor.toString(),
+      results: result.results,
+    } satisfies z.input<typeof walletTransferBatchCheckAnswerSchema>);
   });
 
   app.post('/internal/transfers/:transferId/cancel', async (req, res) => {

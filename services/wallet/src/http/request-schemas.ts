@@ -1,10 +1,11 @@
 import type { z } from '@pwa/config';
-import { uuidField, walletCheckRequestSchema, walletTransferBatchRequestSchema, walletTransferRequestSchema } from '@pwa/contracts';
+import { uuidField, walletCheckRequestSchema, walletTransferBatchCheckRequestSchema, walletTransferBatchRequestSchema, walletTransferRequestSchema } from '@pwa/contracts';
 import { PkcError, echoInput } from '@pwa/errors';
 import { normaliseLiberianPhone } from '@pwa/phone';
 import type { TransferCheckRequest } from '../use-cases/check-transfer';
 import type { TransferRequest } from '../use-cases/post-transfer';
 import type { TransferBatchRequest } from '../use-cases/post-transfer-batch';
+import type { TransferBatchCheckRequest } from '../use-cases/check-transfer-batch';
 
 /**
  * Bodies of the internal API, parsed with the wallet's own contract (libs/contracts internal/wallet,
@@ -42,6 +43,20 @@ export function parseTransferBatchRequest(body: unknown): TransferBatchRequest {
       referenceId: item.referenceId ?? null,
       externalId: item.externalId ?? null,
     })),
+  };
+}
+
+/**
+ * A batch check's body (up to 1,000 items): malformed as a whole (400 PKC_2008) or parsed item by
+ * item; a phone that is not Liberian is left undefined and refuses its item alone (PKC_2001).
+ */
+export function parseTransferBatchCheckRequest(body: unknown): TransferBatchCheckRequest {
+  const parsed = parseOrRefuse(walletTransferBatchCheckRequestSchema, body);
+  return {
+    partnerId: parsed.partnerId,
+    currency: parsed.currency,
+    type: parsed.type,
+    items: parsed.items.map((item) => ({ phone: normaliseLiberianPhone(item.phone), amountMinor: item.amountMinor, feeMinor: item.feeMinor })),
   };
 }
 

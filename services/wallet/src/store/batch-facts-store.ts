@@ -18,6 +18,7 @@ import { toTransferRecord, type TransferRecord, type TransferRow } from './trans
 export interface BatchUser {
   userId: string;
   phone: string;
+  name: string;
   accountStatus: AccountStatus;
   kycStatus: KycStatus;
   tier: Tier;
@@ -26,6 +27,7 @@ export interface BatchUser {
 interface BatchUserRow {
   user_id: string;
   phone: string;
+  name: string;
   account_status: AccountStatus;
   kyc_status: KycStatus;
   tier: Tier;
@@ -39,11 +41,20 @@ interface BatchUserRow {
  * either. (FOR UPDATE locks rows as the sort hands them out, so ORDER BY is the lock order.)
  */
 export async function lockUsersByPhones(client: PoolClient, phones: readonly string[]): Promise<BatchUser[]> {
+  return selectUsersByPhones(client, phones, { lock: true });
+}
+
+/** Statement 1 of the read-only batch check: the same users, read in the caller's snapshot, locking nothing. */
+export async function readUsersByPhones(client: PoolClient, phones: readonly string[]): Promise<BatchUser[]> {
+  return selectUsersByPhones(client, phones, { lock: false });
+}
+
+async function selectUsersByPhones(client: PoolClient, phones: readonly string[], { lock }: { lock: boolean }): Promise<BatchUser[]> {
   const result = await client.query<BatchUserRow>(
-    `SELECT u.user_id::text AS user_id, u.phone, u.account_status, u.kyc_status, u.tier FROM users u WHERE u.phone = ANY ($1::text[]) ORDER BY u.user_id FOR UPDATE`,
+    `SELECT u.user_id::text AS user_id, u.phone, u.name, u.account_status, u.kyc_status, u.tier FROM users u WHERE u.phone = ANY ($1::text[]) ORDER BY u.user_id${lock ? ' FOR UPDATE' : ''}`,
     [[...new Set(phones)]],
   );
-  return result.rows.map((row) => ({ userId: row.user_id, phone: row.phone, accountStatus: row.account_status, kycStatus: row.kyc_status, tier: row.tier }));
+  return result.rows.map((row) => ({ userId: row.user_id, phone: row.phone, name: row.name, accountStatus: row.account_status, kycStatus: row.kyc_status, tier: row.tier }));
 }
 
 export interface BatchRecipientReading {
@@ -59,9 +70,9 @@ export interface BatchFactsReading {
   recipients: Map<string, BatchRecipientReading>;
   partnerAccountId: string | undefined;
   feeRevenueAccountId: string | undefined;
-  /** Balances of the partner's and the users' wallet accounts, locked by this statement. */
-  lockedBalances: Map<string, bigint>;
-  /** The database clock, read after every lock of the batch was granted. */
+  /** Balances of the partner's and the users' wallet accounts (locked by the statement when it locks). */
+  balances: Map<string, bigint>;
+  /** The database clock, read after every lock of the batch was granted (or in the check's snapshot). */
   now: Date;
 }
 
@@ -81,7 +92,7 @@ interface RecipientJson {
 }
 
 interface BatchFactsRow {
-  locked_accounts: { account_id: string; balance_minor: string }[] | null;
+  account_balances: { account_id: string; balance_minor: string }[] | null;
   earlier: EarlierJson[] | null;
   recipients: RecipientJson[] | null;
   partner_account_id: string | null;
@@ -99,23 +110,41 @@ interface BatchFactsRow {
  * for; the locked accounts are read in their newest version. The locking scan takes its ids from
  * an InitPlan (= ANY (ARRAY(...))) for the reason given there.
  */
-export async function readBatchFactsAndLockAccounts(
-  client: PoolClient,
-  intent: { transferIds: readonly string[]; userIds: readonly string[]; partnerId: string; currency: Currency; type: TransactionType },
-  windows: LimitWindows,
-): Promise<BatchFactsReading> {
+export async function readBatchFactsAndLockAccounts(client: PoolClient, intent: BatchFactsIntent, windows: LimitWindows): Promise<BatchFactsReading> {
+  return readBatchFacts(client, intent, windows, { lock: true });
+}
+
+/**
+ * Statement 2 of the read-only batch check (decision 0055): the same facts by the same SQL, read
+ * without FOR UPDATE, so in the caller's snapshot (a read-only REPEATABLE READ transaction) and
+ * holding no row lock. A check has no transfer ids: pass none, and `earlier` is empty.
+ */
+export async function readBatchFactsWithoutLocks(client: PoolClient, intent: BatchFactsIntent, windows: LimitWindows): Promise<BatchFactsReading> {
+  return readBatchFacts(client, intent, windows, { lock: false });
+}
+
+export interface BatchFactsIntent {
+  transferIds: readonly string[];
+  userIds: readonly string[];
+  partnerId: string;
+  currency: Currency;
+  type: TransactionType;
+}
+
+async function readBatchFacts(client: PoolClient, intent: BatchFactsIntent, windows: LimitWindows, { lock }: { lock: boolean }): Promise<BatchFactsReading> {
   const epochMs = (column: string): string => `(floor(extract(epoch FROM ${column}) * 1000))::bigint::text`;
+  // The CTE keeps its name "locked" when it locks: it is how a waiting batch is recognised (pg_stat_activity).
+  const accounts = lock ? 'locked' : 'accounts';
   const result = await client.query<BatchFactsRow>(
-    `WITH locked AS (
+    `WITH ${accounts} AS (
        SELECT account_id, balance_minor FROM ledger_accounts
         WHERE account_id = ANY (ARRAY(
           SELECT w.account_id FROM wallets w WHERE w.user_id = ANY ($2::uuid[]) AND w.currency = $4
           UNION ALL
           SELECT p.account_id FROM ledger_accounts p WHERE p.kind = 'partner' AND p.partner_id = $3 AND p.currency = $4))
-        ORDER BY account_id
-        FOR UPDATE
+        ORDER BY account_id${lock ? '\n        FOR UPDATE' : ''}
      )
-     SELECT (SELECT json_agg(json_build_object('account_id', account_id::text, 'balance_minor', balance_minor::text)) FROM locked) AS locked_accounts,
+     SELECT (SELECT json_agg(json_build_object('account_id', account_id::text, 'balance_minor', balance_minor::text)) FROM ${accounts}) AS account_balances,
             (SELECT json_agg(json_build_object(
                       'transfer_id', t.transfer_id, 'state', t.state, 'kind', t.kind, 'transaction_id', t.transaction_id,
                       'user_id', t.user_id, 'partner_id', t.partner_id, 'currency', t.currency,
@@ -149,7 +178,7 @@ export async function readBatchFactsAndLockAccounts(
     recipients: new Map((row.recipients ?? []).map((recipient) => [recipient.user_id, recipientReadingOf(recipient)])),
     partnerAccountId: row.partner_account_id ?? undefined,
     feeRevenueAccountId: row.fee_revenue_account_id ?? undefined,
-    lockedBalances: new Map((row.locked_accounts ?? []).map((account) => [account.account_id, minorFromDatabase(account.balance_minor)])),
+    balances: new Map((row.account_balances ?? []).map((account) => [account.account_id, minorFromDatabase(account.balance_minor)])),
     now: row.now,
   };
 }

@@ -1,15 +1,15 @@
 import type { Currency } from '@pwa/money';
 import type { PkcCode } from '@pwa/errors';
 import { withTransaction, type Pool, type PoolClient } from '@pwa/db';
-import { decideBatch, type BatchDecision, type BatchItemIntent, type BatchRecipientFacts } from '../domain/batch-decisions';
+import { decideBatch, type BatchDecision, type BatchItemIntent } from '../domain/batch-decisions';
 import { buildPosting, type AccountRole } from '../domain/posting';
-import { limitWindowsAt, sameLimitWindows } from '../domain/limit-windows';
 import { newTransactionId } from '../domain/transaction-id';
-import { lockUsersByPhones, readBatchFactsAndLockAccounts, type BatchFactsReading, type BatchUser } from '../store/batch-facts-store';
+import { lockUsersByPhones, readBatchFactsAndLockAccounts, type BatchFactsIntent, type BatchFactsReading, type BatchUser } from '../store/batch-facts-store';
 import { claimTransfersWithEntries, findTransfers, type BatchEntryToInsert } from '../store/batch-postings-store';
 import type { PostedTransferRecord, TransferRecord } from '../store/transfer-store';
 import { retryOnTransientConflict } from '../store/transactions';
 import { outcomeOf, type PostingOutcome } from './transfer-outcome';
+import { partnerBalanceOf, readBatchFactsInDatabaseWindows, recipientsByPhone } from './batch-facts';
 import { requireAccount } from './post-transfer';
 
 export interface TransferBatchItem {
@@ -52,14 +52,14 @@ export async function postTransferBatch(pool: Pool, request: TransferBatchReques
 async function postBatchUnderLocks(client: PoolClient, request: TransferBatchRequest): Promise<BatchItemResult[]> {
   const phones = request.items.flatMap((item) => (item.phone === undefined ? [] : [item.phone]));
   const users = await lockUsersByPhones(client, phones);
-  const facts = await readFactsInDatabaseWindows(client, request, users);
+  const facts = await readBatchFactsInDatabaseWindows(client, factsIntentOf(request, users), readBatchFactsAndLockAccounts);
   const earlier = new Map(facts.earlier.map((record) => [record.transferId, record]));
   const decisions = decideBatch(request.items.map(intentOf), {
     type: request.type,
     currency: request.currency,
     settledTransferIds: new Set(earlier.keys()),
     recipients: recipientsByPhone(users, facts),
-    partnerBalanceMinor: facts.partnerAccountId === undefined ? 0n : (facts.lockedBalances.get(facts.partnerAccountId) ?? 0n),
+    partnerBalanceMinor: partnerBalanceOf(facts),
   });
   const postings = decisions.flatMap((decision, index) => {
     const item = request.items[index];
@@ -73,38 +73,18 @@ async function postBatchUnderLocks(client: PoolClient, request: TransferBatchReq
   return decisions.map((decision) => resultOf(decision, { earlier, winners, posted, claimed }));
 }
 
-/**
- * The facts in the windows of the database's clock, the one that counts: they are read for the
- * application clock's windows and, in the rare case the database clock falls in other windows,
- * read again (under the same locks, so the same rows) for the database's.
- */
-async function readFactsInDatabaseWindows(client: PoolClient, request: TransferBatchRequest, users: readonly BatchUser[]): Promise<BatchFactsReading> {
-  const intent = {
+function factsIntentOf(request: TransferBatchRequest, users: readonly BatchUser[]): BatchFactsIntent {
+  return {
     transferIds: request.items.map((item) => item.transferId),
     userIds: users.map((user) => user.userId),
     partnerId: request.partnerId,
     currency: request.currency,
     type: request.type,
   };
-  const windows = limitWindowsAt(new Date());
-  const facts = await readBatchFactsAndLockAccounts(client, intent, windows);
-  const databaseWindows = limitWindowsAt(facts.now);
-  return sameLimitWindows(windows, databaseWindows) ? facts : readBatchFactsAndLockAccounts(client, intent, databaseWindows);
 }
 
 function intentOf(item: TransferBatchItem): BatchItemIntent {
   return { transferId: item.transferId, phone: item.phone, amountMinor: item.amountMinor, feeMinor: item.feeMinor };
-}
-
-function recipientsByPhone(users: readonly BatchUser[], facts: BatchFactsReading): Map<string, BatchRecipientFacts> {
-  return new Map(
-    users.flatMap((user) => {
-      const reading = facts.recipients.get(user.userId);
-      if (!reading) return [];
-      const wallet = reading.wallet && { ...reading.wallet, balanceMinor: facts.lockedBalances.get(reading.wallet.accountId) ?? 0n };
-      return [[user.phone, { userId: user.userId, accountStatus: user.accountStatus, kycStatus: user.kycStatus, wallet, limits: reading.limits, usage: reading.usage }]];
-    }),
-  );
 }
 
 interface ItemPosting {

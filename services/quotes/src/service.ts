@@ -14,7 +14,7 @@ export { quotesSchema };
 
 /**
  * Starts quotes: migrations (fee schedule defaults included), the partner quote endpoints, the
- * internal consume endpoint, and the wallet client with its deadline and circuit breaker.
+ * internal consume and bulk quote endpoints, and the wallet client with its deadline and circuit breaker.
  */
 export async function startQuotesService(config: Readonly<QuotesConfig>): Promise<HostedService> {
   const logger = createLogger({ service: 'quotes', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
@@ -48,9 +48,12 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
       },
     };
     hosted = await prepared.listen({
+      // A bulk quote carries up to 1,000 items with their texts (issue 20); the partner's bodies
+      // stay bounded at the gateway (16 kB), and quotes is reached on the internal network only.
+      jsonBodyLimit: '2mb',
       routes: (app) => {
         mountQuoteRoutes(app, quoteDependencies, metrics);
-        mountInternalRoutes(app, pool, metrics);
+        mountInternalRoutes(app, quoteDependencies, metrics);
       },
     });
   } catch (error) {

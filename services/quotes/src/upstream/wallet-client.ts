@@ -1,9 +1,17 @@
-import { readContractAnswer, walletCheckAnswerSchema, walletCheckBody, walletPaths } from '@pwa/contracts';
+import {
+  readContractAnswer,
+  walletCheckAnswerSchema,
+  walletCheckBody,
+  walletPaths,
+  walletTransferBatchCheckAnswerSchema,
+  walletTransferBatchCheckBody,
+  type WalletTransferBatchCheckAnswer,
+} from '@pwa/contracts';
 import { PkcError, type PkcCode } from '@pwa/errors';
 import { createUpstreamClient, type UpstreamAnswer, type UpstreamSettings } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { WalletCheckResult } from '../domain/quote';
-import type { WalletChecks } from '../use-cases/wallet-checks';
+import type { WalletBatchCheckRequest, WalletChecks } from '../use-cases/wallet-checks';
 
 /**
  * The wallet's refusals a quote answers with as they are: every rule the wallet checks, for either
@@ -26,17 +34,22 @@ export const quoteCheckRefusalsPassedOn: ReadonlySet<PkcCode> = new Set<PkcCode>
  */
 export function createWalletClient(settings: UpstreamSettings, logger: Logger): WalletChecks & { shutdown(): void } {
   const wallet = createUpstreamClient({ name: 'wallet', ...settings, logger });
+  const post = async (path: string, body: unknown, requestId: string | undefined): Promise<UpstreamAnswer> => {
+    try {
+      return await wallet.post(path, body, { timeoutMs: settings.timeoutMs, requestId });
+    } catch (error) {
+      logger.warn({ err: error, path }, 'wallet check failed; answering PKC_7003');
+      throw new PkcError('PKC_7003', undefined, { cause: error });
+    }
+  };
   return {
-    check: async (request) => {
-      let answer: UpstreamAnswer;
-      try {
-        answer = await wallet.post(walletPaths.checks, walletCheckBody(request), { timeoutMs: settings.timeoutMs, requestId: request.requestId });
-      } catch (error) {
-        logger.warn({ err: error }, 'wallet check failed; answering PKC_7003');
-        throw new PkcError('PKC_7003', undefined, { cause: error });
-      }
-      return interpret(answer, logger);
-    },
+    check: async (request) => interpret(await post(walletPaths.checks, walletCheckBody(request), request.requestId), logger),
+    checkBatch: async (request) =>
+      interpretBatch(
+        request,
+        await post(walletPaths.transferBatchChecks, walletTransferBatchCheckBody({ ...request, type: 'disbursement' }), request.requestId),
+        logger,
+      ),
     shutdown: () => wallet.shutdown(),
   };
 }
@@ -48,3 +61,24 @@ function interpret(answer: UpstreamAnswer, logger: Logger): WalletCheckResult {
   logger.error({ status: answer.status, body: answer.body, problem: read.problem }, 'wallet check answer outside the contract');
   throw new PkcError('PKC_7002');
 }
+
+/**
+ * A batch check answers per item; the call as a whole has no refusal a bulk quote passes on (a
+ * malformed batch is this service's bug), so anything but 200 with one result per item is PKC_7002.
+ */
+function interpretBatch(request: WalletBatchCheckRequest, answer: UpstreamAnswer, logger: Logger): WalletTransferBatchCheckAnswer {
+  const read = readContractAnswer(answer, walletTransferBatchCheckAnswerSchema, noBatchRefusalsPassedOn);
+  const problem =
+    read.kind === 'answer'
+      ? read.data.results.length === request.items.length
+        ? undefined
+        : `${read.data.results.length} results for ${request.items.length} items`
+      : read.kind === 'refusal'
+        ? `refusal ${read.code}`
+        : read.problem;
+  if (read.kind === 'answer' && problem === undefined) return read.data;
+  logger.error({ status: answer.status, problem }, 'wallet batch check answer outside the contract');
+  throw new PkcError('PKC_7002');
+}
+
+const noBatchRefusalsPassedOn: ReadonlySet<PkcCode> = new Set<PkcCode>();

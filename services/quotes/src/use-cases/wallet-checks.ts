@@ -1,3 +1,4 @@
+import type { WalletTransferBatchCheckAnswer } from '@pwa/contracts';
 import type { Currency, MinorUnits } from '@pwa/money';
 import type { WalletCheckResult } from '../domain/quote';
 import type { QuoteType } from '../domain/quote-type';
@@ -20,4 +21,17 @@ export interface WalletCheckRequest {
  */
 export interface WalletChecks {
   check(request: WalletCheckRequest): Promise<WalletCheckResult>;
+  /**
+   * The wallet's read-only check of a whole bulk of disbursements, in one call: one result per
+   * item in the request's order (passed or refused with its code) and the partner's balance,
+   * which the caller weighs. Rejects with PKC_7003 when the wallet cannot answer.
+   */
+  checkBatch(request: WalletBatchCheckRequest): Promise<WalletTransferBatchCheckAnswer>;
+}
+
+export interface WalletBatchCheckRequest {
+  partnerId: string;
+  currency: Currency;
+  items: readonly { phone: string; amountMinor: MinorUnits; feeMinor: MinorUnits }[];
+  requestId?: string;
 }

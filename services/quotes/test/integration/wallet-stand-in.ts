@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { z } from '@pwa/config';
-import type { walletCheckRequestSchema } from '@pwa/contracts';
+import type { walletCheckRequestSchema, walletTransferBatchCheckAnswerSchema, walletTransferBatchCheckRequestSchema } from '@pwa/contracts';
 
 /**
  * A stand-in for the wallet's internal check API (POST /internal/checks), for quotes' own
@@ -18,12 +18,20 @@ export type CheckAnswer =
   | { kind: 'fail'; status: number }
   | { kind: 'hang'; delayMs: number };
 
+/** The body of a batch check (POST /internal/transfer-batches/checks) and the stand-in's answer to it. */
+export type BatchCheckRequestBody = z.input<typeof walletTransferBatchCheckRequestSchema>;
+export type BatchCheckAnswer = { kind: 'answer'; body: z.input<typeof walletTransferBatchCheckAnswerSchema> } | { kind: 'fail'; status: number };
+
 export interface WalletStandIn {
   url: string;
   /** Requests received, newest last, with their path. */
   received: { path: string; body: CheckRequestBody }[];
   /** Decides the answer to each check; the default passes every check. */
   answer: (body: CheckRequestBody) => CheckAnswer;
+  /** Batch checks received, newest last. */
+  batchReceived: BatchCheckRequestBody[];
+  /** Decides the answer to each batch check; the default passes every item with a balance of 5,000,000.00. */
+  batchAnswer: (body: BatchCheckRequestBody) => BatchCheckAnswer;
   stop(): Promise<void>;
 }
 
@@ -32,12 +40,20 @@ export async function startWalletStandIn(): Promise<WalletStandIn> {
     url: '',
     received: [],
     answer: () => ({ kind: 'pass' }),
+    batchReceived: [],
+    batchAnswer: passEveryItem,
     stop: () => Promise.resolve(),
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/internal/transfer-batches/checks') {
+        const batch = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as BatchCheckRequestBody;
+        standIn.batchReceived.push(batch);
+        const answer = standIn.batchAnswer(batch);
+        return answer.kind === 'answer' ? send(res, 200, answer.body) : send(res, answer.status, { success: false, code: 'PKC_7002', message: 'Internal error; retry' });
+      }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as CheckRequestBody;
       standIn.received.push({ path: req.url ?? '', body });
       if (req.method !== 'POST' || req.url !== '/internal/checks') return send(res, 404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
@@ -67,6 +83,14 @@ export async function startWalletStandIn(): Promise<WalletStandIn> {
       server.closeAllConnections();
     });
   return standIn;
+}
+
+/** The default batch answer: every item passes, named after its phone, the partner holding 5,000,000.00. */
+export function passEveryItem(body: BatchCheckRequestBody): BatchCheckAnswer {
+  return {
+    kind: 'answer',
+    body: { partnerBalanceMinor: '500000000', results: body.items.map((item) => ({ outcome: 'passed', phone: item.phone, recipientName: `Recipient ${item.phone}` })) },
+  };
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

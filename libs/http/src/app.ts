@@ -6,13 +6,19 @@ import { createHttpMetrics, type HttpMetrics } from './metrics';
 import { operationalRoutes, type ReadinessCheck } from './health';
 import { createErrorHandler, notFoundHandler } from './error-handler';
 import { useLeanJsonResponses } from './json-response';
-import { checkBodyHeaders, checkBodyText, checkRequestTarget, parseBody } from './body-rules';
+import { checkBodyHeaders, checkBodyText, checkRequestTarget, parseBody, type LargeBodyLimit } from './body-rules';
 
 export interface CreateAppOptions {
   serviceName: string;
   logger: Logger;
   /** Largest accepted body (JSON or form), after content decoding; the API's bodies are small. */
   jsonBodyLimit?: string;
+  /**
+   * A second, larger limit for the requests `appliesTo` picks before their body is read (the
+   * gateway's bulk quote route, say); every other request keeps jsonBodyLimit and every other rule
+   * is the same for both.
+   */
+  largeJsonBody?: LargeBodyLimit;
   readinessChecks?: readonly ReadinessCheck[];
   malformedBodyCode?: PkcCode;
   malformedBodyCodeFor?: (req: Request) => PkcCode | undefined;
@@ -46,7 +52,7 @@ export function createApp(options: CreateAppOptions): ServiceApp {
     app.use(operationalRoutes(metrics.registry, options.readinessChecks ?? []));
   }
   // Target and body rules (body-rules.ts) before any route: nothing reaches a route that breaks them.
-  app.use(checkRequestTarget, checkBodyHeaders, parseBody(options.jsonBodyLimit ?? '16kb'), checkBodyText);
+  app.use(checkRequestTarget, checkBodyHeaders, parseBody(options.jsonBodyLimit ?? '16kb', options.largeJsonBody), checkBodyText);
   options.routes(app);
   app.use(notFoundHandler);
   app.use(

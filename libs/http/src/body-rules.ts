@@ -179,19 +179,35 @@ export function rawJsonBodyOf(req: Request): Buffer | undefined {
   return rawBodies.get(req);
 }
 
+/** A second, larger body limit for the requests it applies to (a bulk quote of 1,000 items, say); every other rule is the same. */
+export interface LargeBodyLimit {
+  limit: string;
+  /** Decided per request before its body is read (the gateway asks its matched route). */
+  appliesTo: (req: Request) => boolean;
+}
+
 /**
  * Reads the body checkBodyHeaders accepted: express.json for JSON, express.urlencoded (flat, as
  * RFC 6749 forms are) for a form, both through the verify hooks above, within the same limit. A
  * route's own form parser then finds the body read and keeps this one. A body that does not decode
- * (bad gzip data, say) is a refusal, not a 500.
+ * (bad gzip data, say) is a refusal, not a 500. With a large limit, the requests it applies to are
+ * read by parsers of that limit and every other request by those of `limit`.
  */
-export function parseBody(limit: string): RequestHandler {
-  const expects = (marker: symbol) => (req: unknown) => (req as Record<symbol, unknown>)[marker] === true;
-  const jsonParser = express.json({ limit, strict: true, type: expects(jsonBodyExpected), verify: verifyJsonBytes });
-  const formParser = express.urlencoded({ limit, extended: false, type: expects(formBodyExpected), verify: verifyFormBytes });
+export function parseBody(limit: string, large?: LargeBodyLimit): RequestHandler {
+  const standard = bodyParsersWithin(limit);
+  const larger = large === undefined ? undefined : bodyParsersWithin(large.limit);
   return (req, res, next) => {
-    const parser = (req as unknown as Record<symbol, unknown>)[formBodyExpected] === true ? formParser : jsonParser;
+    const parsers = larger !== undefined && large?.appliesTo(req) === true ? larger : standard;
+    const parser = (req as unknown as Record<symbol, unknown>)[formBodyExpected] === true ? parsers.form : parsers.json;
     parser(req, res, (error?: unknown) => next(error === undefined ? undefined : asKnownBodyError(error, req)));
+  };
+}
+
+function bodyParsersWithin(limit: string): { json: RequestHandler; form: RequestHandler } {
+  const expects = (marker: symbol) => (req: unknown) => (req as Record<symbol, unknown>)[marker] === true;
+  return {
+    json: express.json({ limit, strict: true, type: expects(jsonBodyExpected), verify: verifyJsonBytes }),
+    form: express.urlencoded({ limit, extended: false, type: expects(formBodyExpected), verify: verifyFormBytes }),
   };
 }
 

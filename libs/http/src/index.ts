@@ -8,6 +8,7 @@ export {
   contentEncodingProblemOf,
   supportedContentEncodings,
   type BodyRefusalType,
+  type LargeBodyLimit,
 } from './body-rules';
 export { jsonBodyAsWritten } from './json-as-written';
 export { jsonNestingDepthMax, jsonNestingExceeds } from './json-depth';

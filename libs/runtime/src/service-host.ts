@@ -36,6 +36,8 @@ export interface ListenOptions {
   malformedBodyCodeFor?: CreateAppOptions['malformedBodyCodeFor'];
   /** The largest JSON body accepted (express's size text, '16kb' unless given): the wallet's transfer batches need more. */
   jsonBodyLimit?: CreateAppOptions['jsonBodyLimit'];
+  /** A larger limit for the requests it applies to (the disbursements service's bulk quote, say); the others keep jsonBodyLimit. */
+  largeJsonBody?: CreateAppOptions['largeJsonBody'];
   /** Work that must finish before the service accepts requests (auth's first signing key, say). */
   beforeListen?: () => Promise<void>;
   /** Facts of the configuration worth having in the "listening" log line. */
@@ -105,6 +107,7 @@ export async function prepareService(options: PrepareServiceOptions): Promise<Pr
       readinessChecks: [{ name: 'postgres', check: () => pingDatabase(pool) }, ...(listenOptions.readinessChecks ?? [])],
       malformedBodyCodeFor: listenOptions.malformedBodyCodeFor,
       ...(listenOptions.jsonBodyLimit === undefined ? {} : { jsonBodyLimit: listenOptions.jsonBodyLimit }),
+      ...(listenOptions.largeJsonBody === undefined ? {} : { largeJsonBody: listenOptions.largeJsonBody }),
       isDependencyUnavailable: isDatabaseUnavailable,
       metrics,
       routes: listenOptions.routes,

@@ -26,7 +26,12 @@ export interface RouteDefinition {
   acceptsFormBody?: boolean;
   /** The answer comes in more than one media type (the statement: JSON or CSV), so the client's Accept is passed on; other routes always ask for JSON. */
   negotiatesMediaType?: boolean;
+  /** The body may be up to largeBodyLimit instead of the usual 16 kb: the bulk quote (1,000 items with the longest texts is over 1 MB). */
+  largeBody?: true;
 }
+
+/** The largest body a route with `largeBody` accepts (every other route: 16 kb). */
+export const largeBodyLimit = '2mb';
 
 /** The one route table of the public API. A path not listed here is never forwarded anywhere. */
 export const routeTable: readonly RouteDefinition[] = [
@@ -39,6 +44,10 @@ export const routeTable: readonly RouteDefinition[] = [
   { method: 'POST', pathTemplate: '/partner/v1/disbursement/quote', upstream: 'quotes', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
   { method: 'POST', pathTemplate: '/partner/v1/disbursement/transfer', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'transfer' },
   { method: 'GET', pathTemplate: '/partner/v1/disbursement/:referenceId', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
+  // Issue 20: bulk payouts. The quote's body (up to 1,000 items) is the one large body of the API.
+  { method: 'POST', pathTemplate: '/partner/v1/disbursement/bulk/quote', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard', largeBody: true },
+  { method: 'POST', pathTemplate: '/partner/v1/disbursement/bulk/transfer', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
+  { method: 'GET', pathTemplate: '/partner/v1/disbursement/bulk/:bulkId', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
   // Additions for reconciliation (issue 18): the partner's own lists of collections and disbursements.
   { method: 'GET', pathTemplate: '/partner/v1/collections', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
   { method: 'GET', pathTemplate: '/partner/v1/disbursements', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },

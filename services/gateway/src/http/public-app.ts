@@ -1,13 +1,14 @@
-import type { Express, RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import { createApp, type HttpMetrics } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { AdmissionPorts, AdmissionSettings } from '../domain/admit-partner-request';
 import type { TokenEndpointPorts } from '../domain/guard-token-endpoint';
-import { routeTable, routesForEnvironment, type Environment } from '../domain/routes';
+import { largeBodyLimit, routeTable, routesForEnvironment, type Environment } from '../domain/routes';
 import { admitRequest, matchPublicRoute } from './admission';
 import { forwardAdmittedRequests, type ForwardingOptions } from './forward';
 import { requireForwardedHttps, strictTransportSecurity } from './https-only';
 import { tokenEndpointBodyErrors } from './token-body-errors';
+import { contextOf } from './request-context';
 import { logEachRequest } from './request-log';
 import { countRateLimitRejections, type RateLimitMetrics } from './rate-limit-metrics';
 
@@ -30,7 +31,8 @@ export interface PublicAppOptions {
 
 /**
  * The partner-facing app. Order matters: HTTPS, route match, admission (all before the body is
- * read), then body parsing (16 kb, by createApp; unreadable bodies are 400 PKC_2008, or 401
+ * read), then body parsing (16 kb, or largeBodyLimit on a route marked largeBody, by createApp;
+ * the route is matched before the body is read; unreadable bodies are 400 PKC_2008, or 401
  * PKC_1001 on the token endpoint), then forwarding. Health and metrics are not
  * here; they live on the admin listener only.
  */
@@ -43,6 +45,7 @@ export function createPublicApp(options: PublicAppOptions): Express {
     logger: options.logger,
     metrics: options.metrics,
     jsonBodyLimit: '16kb',
+    largeJsonBody: { limit: largeBodyLimit, appliesTo: routeTakesLargeBody },
     mountOperationalRoutes: false,
     before,
     routes: (expressApp) => {
@@ -54,6 +57,11 @@ export function createPublicApp(options: PublicAppOptions): Express {
   // Only in proxy mode may a peer speak for the client (X-Forwarded-Proto, X-Forwarded-For).
   app.set('trust proxy', options.tlsMode === 'proxy' ? options.trustedProxies : false);
   return app;
+}
+
+/** Whether the route matched for this request (matchPublicRoute ran before the body is read) is marked largeBody. */
+function routeTakesLargeBody(req: Request): boolean {
+  return req.res !== undefined && contextOf(req.res).route?.largeBody === true;
 }
 
 function closeWhenStopping(isStopping: () => boolean): RequestHandler {

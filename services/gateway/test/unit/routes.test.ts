@@ -12,6 +12,9 @@ describe('matchRoute', () => {
     ['POST', '/api/v1/partner/v1/disbursement/quote', '/partner/v1/disbursement/quote', 'quotes'],
     ['POST', '/api/v1/partner/v1/disbursement/transfer', '/partner/v1/disbursement/transfer', 'disbursements'],
     ['GET', '/api/v1/partner/v1/disbursement/PKD-123-ABC', '/partner/v1/disbursement/:referenceId', 'disbursements'],
+    ['POST', '/api/v1/partner/v1/disbursement/bulk/quote', '/partner/v1/disbursement/bulk/quote', 'disbursements'],
+    ['POST', '/api/v1/partner/v1/disbursement/bulk/transfer', '/partner/v1/disbursement/bulk/transfer', 'disbursements'],
+    ['GET', '/api/v1/partner/v1/disbursement/bulk/PKB-1718000000000-2A9C4E6F', '/partner/v1/disbursement/bulk/:bulkId', 'disbursements'],
     ['GET', '/api/v1/partner/v1/webhooks/deliveries', '/partner/v1/webhooks/deliveries', 'webhooks'],
     ['POST', '/api/v1/partner/v1/webhooks/deliveries/0b5c2f7e-8a51-4c0e-9d43-3f3f0c1d2e4a/redeliver', '/partner/v1/webhooks/deliveries/:deliveryId/redeliver', 'webhooks'],
     ['POST', '/api/v1/partner/v1/webhooks/redeliver', '/partner/v1/webhooks/redeliver', 'webhooks'],
@@ -112,6 +115,32 @@ describe('matchRoute', () => {
 
   test('when the routes that may post money synchronously are listed, then they alone have the transfer deadline', () => {
     expect(routeTable.filter((route) => route.timeoutClass === 'transfer').map((route) => route.pathTemplate)).toEqual(['/partner/v1/disbursement/transfer', '/partner/v1/collection/:referenceId/refund']);
+  });
+
+  test('when the bulk payout routes are listed, then they go to disbursements with the disbursement permission and the standard deadline, and only the bulk quote takes a large body', () => {
+    const bulkRoutes = routeTable.filter((route) => route.pathTemplate.startsWith('/partner/v1/disbursement/bulk/'));
+
+    expect(bulkRoutes.map((route) => `${route.method} ${route.pathTemplate}`)).toEqual([
+      'POST /partner/v1/disbursement/bulk/quote',
+      'POST /partner/v1/disbursement/bulk/transfer',
+      'GET /partner/v1/disbursement/bulk/:bulkId',
+    ]);
+    for (const route of bulkRoutes) {
+      expect(route).toMatchObject({ upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' });
+    }
+    expect(routeTable.filter((route) => route.largeBody === true).map((route) => `${route.method} ${route.pathTemplate}`)).toEqual(['POST /partner/v1/disbursement/bulk/quote']);
+  });
+
+  test('when a bulk path is asked for, then the single disbursement status route never takes it, and a bulk id is one segment', () => {
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/disbursement/bulk/quote')).toMatchObject({ kind: 'matched', route: { pathTemplate: '/partner/v1/disbursement/bulk/:bulkId' } });
+    expect(matchRoute(routeTable, 'POST', '/api/v1/partner/v1/disbursement/bulk/PKB-1-AB')).toEqual({ kind: 'method_not_allowed', allowedMethods: ['GET'] });
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/disbursement/bulk/PKB-1-AB/items')).toEqual({ kind: 'not_found' });
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/disbursement/bulk/..')).toEqual({ kind: 'not_found' });
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/disbursement/bulk/%00')).toEqual({
+      kind: 'invalid_parameter',
+      route: expect.objectContaining({ pathTemplate: '/partner/v1/disbursement/bulk/:bulkId' }),
+      parameterName: 'bulkId',
+    });
   });
 
   test('when a refund or cancel path is called with GET, then only POST is allowed (no read is hidden behind them)', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { bulkQuoteAnswerSchema, consumedBulkQuoteAnswerSchema, quotesPaths } from '@pwa/contracts';
 import { replaceFeeSchedule } from '../../src/store/fee-schedule-store';
+import { createTestPartner, createTestUser, startWalletHarness, uniquePhone, type WalletHarness } from '../../../wallet/test/integration/wallet-harness';
 import { postJson, startQuotesHarness, type JsonAnswer, type QuotesHarness } from './quotes-harness';
 import { passEveryItem, type BatchCheckRequestBody } from './wallet-stand-in';
 
@@ -278,5 +279,72 @@ describe('bulk disbursement quotes (POST /internal/bulk-quotes, POST /internal/b
     const stored = await harness.database.query('SELECT used_at FROM bulk_quotes WHERE bulk_quote_id = $1', [bulkQuoteId]);
     expect(stored.rows).toEqual([{ used_at: null }]);
     expect((await consume(bulkQuoteId.toUpperCase(), { partnerId })).status).toBe(200);
+  });
+});
+
+/**
+ * The same routes with the real wallet's batch check (services/wallet, POST
+ * /internal/transfer-batches/checks) on its own database: its per-item codes, its recipients'
+ * names and the partner's balance it answers are what the bulk quote answers, weighs and stores.
+ */
+describe('bulk disbursement quotes against the real wallet', () => {
+  let wallet: WalletHarness;
+  let harness: QuotesHarness;
+
+  beforeAll(async () => {
+    wallet = await startWalletHarness();
+    harness = await startQuotesHarness({ WALLET_URL: wallet.baseUrl });
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+    await wallet?.stop();
+  });
+
+  test("when a bulk mixes a valid recipient with unknown, KYC-pending and wallet-less ones, then the wallet's codes come back per item and only the valid one is stored, weighed against the real balance", async () => {
+    const partnerId = await createTestPartner(wallet, { USD: 100_000n });
+    const valid = await createTestUser(wallet, { name: 'Comfort Gold' });
+    const pending = await createTestUser(wallet, { kycStatus: 'pending' });
+    const lrdOnly = await createTestUser(wallet, { currencies: ['LRD'] });
+    const items = [
+      { index: 0, phone: valid.phone, amountMinor: '1025', externalId: 'real-0', note: 'November salary' },
+      { index: 1, phone: uniquePhone(), amountMinor: '2000', externalId: 'real-1', note: null },
+      { index: 2, phone: pending.phone, amountMinor: '2000', externalId: 'real-2', note: null },
+      { index: 3, phone: lrdOnly.phone, amountMinor: '2000', externalId: 'real-3', note: null },
+    ];
+
+    const answer = await postJson(`${harness.baseUrl}${quotesPaths.bulkQuotes}`, { partnerId, currency: 'USD', items });
+
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      currency: 'USD',
+      partnerBalanceMinor: '100000',
+      items: [
+        { index: 0, outcome: 'valid', feeMinor: '35', recipientName: 'Comfort Gold' },
+        { index: 1, outcome: 'invalid', code: 'PKC_3001' },
+        { index: 2, outcome: 'invalid', code: 'PKC_3005' },
+        { index: 3, outcome: 'invalid', code: 'PKC_3003' },
+      ],
+    });
+    const consumed = await postJson(`${harness.baseUrl}${quotesPaths.consumeBulkQuote(answer.body.bulkQuoteId as string)}`, { partnerId });
+    expect(consumed.status).toBe(200);
+    expect(consumed.body.items).toEqual([
+      { index: 0, phone: valid.phone, recipientName: 'Comfort Gold', amountMinor: '1025', feeMinor: '35', externalId: 'real-0', note: 'November salary' },
+    ]);
+  });
+
+  test("when the real partner balance does not cover the valid items, then the whole call is PKC_4002 and nothing is stored", async () => {
+    const partnerId = await createTestPartner(wallet, { USD: 1_059n });
+    const recipient = await createTestUser(wallet);
+
+    const answer = await postJson(`${harness.baseUrl}${quotesPaths.bulkQuotes}`, {
+      partnerId,
+      currency: 'USD',
+      items: [{ index: 0, phone: recipient.phone, amountMinor: '1025', externalId: 'short-0', note: null }], // 10.25 + 0.35 = 10.60
+    });
+
+    expect(answer).toEqual({ status: 400, body: { success: false, code: 'PKC_4002', message: expect.any(String) } });
+    const stored = await harness.database.query('SELECT 1 FROM bulk_quotes WHERE partner_id = $1', [partnerId]);
+    expect(stored.rows).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ export { BusError, type BusErrorCode } from './bus-error';
 export { consumeOutcomes, type ConsumeOutcome } from './bus-metrics';
 export type { SubscribeOptions } from './consumer';
 export { databaseRetryDefaults, type DatabaseRetrySettings } from './retry-while-database-away';
-export { enqueueEvent, outboxInsertWhenRowsIn } from './outbox';
+export { enqueueEvent, outboxColumnsOf, outboxInsertWhenRowsIn } from './outbox';
 export { startOutboxRelay, publishAttemptsMaxDefault, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 export { listParkedOutboxRows, replayParkedOutboxRows, type ParkedOutboxRow } from './outbox-parking';
 export { processOnce, type ProcessOutcome } from './process-once';

@@ -28,6 +28,17 @@ function outboxValuesOf(envelope: EventEnvelope): [string, string, string] {
 }
 
 /**
+ * The outbox rows of many events as three parallel arrays (ids, routing keys, stored envelopes),
+ * for a caller whose one statement changes many rows and inserts each changed row's event with
+ * `INSERT INTO outbox (id, routing_key, payload) SELECT … FROM unnest($ids::uuid[], $keys::text[], $payloads::jsonb[])`
+ * joined to the rows it changed, so every event exists if and only if its change happened.
+ */
+export function outboxColumnsOf(envelopes: readonly EventEnvelope[]): { ids: string[]; routingKeys: string[]; payloads: string[] } {
+  const rows = envelopes.map(outboxValuesOf);
+  return { ids: rows.map((row) => row[0]), routingKeys: rows.map((row) => row[1]), payloads: rows.map((row) => row[2]) };
+}
+
+/**
  * The outbox insert as a part of a caller's statement, for a state change and its event written
  * by one statement (one round trip, atomic without BEGIN/COMMIT):
  *

@@ -2,7 +2,7 @@
 -- Intent: bulk payouts (issue 20, decision 0055). A bulk is one partner's call that pays up to
 -- 1,000 people; each of its payouts is a disbursement of its own (own reference id, status,
 -- webhook, place in lists and statements), posted in batches by the bulk processor.
---   * bulks: one row per accepted bulk. Its externalId is unique per partner (a bulk sent again
+--   * bulks: one row per accepted bulk, keyed by the partner's handle (PKB-…). Its externalId is unique per partner (a bulk sent again
 --     with the same externalId and bulk quote answers the bulk it made). The status only moves
 --     from processing to a final one, once every item is final.
 --   * disbursements gain bulk_id and bulk_index (the item's place in the partner's list). A bulk
@@ -12,8 +12,7 @@
 --     wallet answers with each item's first outcome (exactly once, by the transfer id).
 -- The settlement sweep of single transfers leaves bulk items alone (they have no request budget).
 CREATE TABLE bulks (
-  bulk_id uuid PRIMARY KEY,
-  reference_id text NOT NULL UNIQUE CHECK (reference_id ~ '^PKB-[0-9]+-[0-9A-F]+$'),
+  bulk_id text PRIMARY KEY CHECK (bulk_id ~ '^PKB-[0-9]+-[0-9A-F]+$'),
   partner_id uuid NOT NULL,
   external_id text NOT NULL CHECK (char_length(external_id) BETWEEN 1 AND 100),
   bulk_quote_id uuid NOT NULL UNIQUE,
@@ -30,7 +29,7 @@ CREATE INDEX bulks_processing_idx ON bulks (created_at) WHERE status = 'processi
 
 ALTER TABLE disbursements
   ALTER COLUMN quote_id DROP NOT NULL,
-  ADD COLUMN bulk_id uuid REFERENCES bulks (bulk_id),
+  ADD COLUMN bulk_id text REFERENCES bulks (bulk_id),
   ADD COLUMN bulk_index integer CHECK (bulk_index BETWEEN 0 AND 999),
   ADD COLUMN lease_until timestamptz,
   ADD CONSTRAINT disbursements_quote_or_bulk CHECK ((quote_id IS NULL) = (bulk_id IS NOT NULL)),
@@ -42,6 +41,10 @@ CREATE UNIQUE INDEX disbursements_bulk_item_idx ON disbursements (bulk_id, bulk_
 -- What the bulk processor claims: a bulk's items still processing, in the partner's order.
 CREATE INDEX disbursements_bulk_processing_idx ON disbursements (bulk_id, bulk_index) WHERE bulk_id IS NOT NULL AND status = 'processing';
 
+-- The settlement sweep's index (migration 1700000000001) now leaves bulk items out, as the sweep does.
+DROP INDEX disbursements_processing_idx;
+CREATE INDEX disbursements_processing_idx ON disbursements (created_at) WHERE status = 'processing' AND bulk_id IS NULL;
+
 -- Down Migration
 -- Refused while any bulk item exists: going back would have to delete payouts, which is never done.
 DO $$
@@ -50,6 +53,8 @@ BEGIN
     RAISE EXCEPTION 'bulk payouts exist: the bulk-payouts migration cannot be undone without deleting payouts';
   END IF;
 END $$;
+DROP INDEX disbursements_processing_idx;
+CREATE INDEX disbursements_processing_idx ON disbursements (created_at) WHERE status = 'processing';
 DROP INDEX disbursements_bulk_processing_idx;
 DROP INDEX disbursements_bulk_item_idx;
 ALTER TABLE disbursements

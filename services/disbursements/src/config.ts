@@ -1,4 +1,5 @@
-import { baseServiceConfigSchema, breakerConfigFields, breakerKeysRenamedFrom, fields, loadConfig, outboxConfigFields, outboxRelayTestHooks, z } from '@pwa/config';
+import { walletTransferBatchItemsMax } from '@pwa/contracts';
+import { ConfigError, baseServiceConfigSchema, breakerConfigFields, breakerKeysRenamedFrom, fields, loadConfig, outboxConfigFields, outboxRelayTestHooks, z } from '@pwa/config';
 
 /** The spec's processing budget of one transfer call; the gateway's transfer timeout (30 s) stays above it. */
 export const disbursementBudgetMsDefault = 25_000;
@@ -27,6 +28,14 @@ export const disbursementsConfigSchema = baseServiceConfigSchema.extend({
   ...breakerConfigFields,
   /** How often disbursements left processing (crash, unreachable wallet) are settled by cancelling their transfer id. */
   SETTLEMENT_SWEEP_INTERVAL_MS: fields.milliseconds(5_000),
+  /** Bulk payouts (decision 0055): how often the processor looks for accepted items (a bulk transfer also wakes it at once). */
+  BULK_PROCESSOR_INTERVAL_MS: fields.milliseconds(1_000),
+  /** Items per wallet batch: at most the wallet's 200 (one transaction holds the partner's row for the batch). */
+  BULK_BATCH_ITEMS: z.coerce.number().int().min(1).max(walletTransferBatchItemsMax).default(walletTransferBatchItemsMax),
+  /** How long the wallet may take to answer one batch. */
+  BULK_BATCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(20_000),
+  /** How long a processor's claim on a batch lasts; must exceed BULK_BATCH_TIMEOUT_MS. After a crash, the items wait this long before another pass takes them. */
+  BULK_LEASE_MS: z.coerce.number().int().min(200).max(600_000).default(30_000),
   OTEL_ENABLED: fields.boolean(false),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 });
@@ -38,5 +47,9 @@ export const disbursementsRenamedKeys = breakerKeysRenamedFrom('UPSTREAM_');
 export type DisbursementsConfig = z.infer<typeof disbursementsConfigSchema> & z.infer<typeof outboxRelayTestHooks.schema>;
 
 export function readDisbursementsConfig(env: Record<string, string | undefined>): Readonly<DisbursementsConfig> {
-  return loadConfig(disbursementsConfigSchema, env, { renamedKeys: disbursementsRenamedKeys, testHooks: outboxRelayTestHooks });
+  const config = loadConfig(disbursementsConfigSchema, env, { renamedKeys: disbursementsRenamedKeys, testHooks: outboxRelayTestHooks });
+  if (config.BULK_LEASE_MS <= config.BULK_BATCH_TIMEOUT_MS) {
+    throw new ConfigError([`BULK_LEASE_MS (${config.BULK_LEASE_MS}) must exceed BULK_BATCH_TIMEOUT_MS (${config.BULK_BATCH_TIMEOUT_MS}), or a batch still being posted would be claimed again`]);
+  }
+  return config;
 }

@@ -19,12 +19,21 @@ import { disbursementsMigrationsDirectory, disbursementsSchema } from './service
 import { createQuotesClient } from './upstream/quotes-client';
 import { createWalletClient } from './upstream/wallet-client';
 import { startSettlementSweep, type SettlementSweep } from './workers/settlement-sweep';
+import { bulkQuotePath, mountBulkRoutes } from './http/bulk-routes';
+import { startBulkProcessor, type BulkProcessor } from './workers/bulk-processor';
 
 export { disbursementsSchema };
 
 export interface DisbursementsService extends HostedService {
   sweep: SettlementSweep;
+  bulkProcessor: BulkProcessor;
 }
+
+/** The largest bulk quote body: 1,000 items with the longest texts the contract allows. */
+const bulkQuoteBodyLimit = '2mb';
+
+/** How long one pass of the bulk processor posts batches before yielding to the next tick (about ten batches). */
+const bulkPassBudgetMs = 2_000;
 
 /** Margin between the last moment a request can still act on a disbursement and the sweep touching it. */
 const sweepMarginMs = 5_000;
@@ -52,6 +61,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     throw error;
   }
   let prepared: PreparedService | undefined;
+  let bulkProcessor: BulkProcessor | undefined;
   let metrics: DisbursementServiceMetrics;
   let hosted: HostedService & ServiceHostParts;
   try {
@@ -66,8 +76,14 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     breakerStates.register(prepared.registry);
     metrics = createDisbursementMetrics(prepared.registry, prepared.pool);
     const routeDependencies = { pool: prepared.pool, quotes, wallet, logger, budgetMs: config.DISBURSEMENT_BUDGET_MS, metrics };
+    const bulkDependencies = { pool: prepared.pool, quotes, logger, wakeProcessor: () => bulkProcessor?.wake() };
     hosted = await prepared.listen({
-      routes: (app) => mountDisbursementRoutes(app, routeDependencies),
+      // The bulk quote carries up to 1,000 items (the gateway's limit for that route is the same).
+      largeJsonBody: { limit: bulkQuoteBodyLimit, appliesTo: (req) => req.path === bulkQuotePath },
+      routes: (app) => {
+        mountBulkRoutes(app, bulkDependencies);
+        mountDisbursementRoutes(app, routeDependencies);
+      },
       // Ready on PostgreSQL alone: requests never wait on the broker (events wait in the outbox
       // while it is away, and bus_connected says so), so a broker outage must not empty the Service.
     });
@@ -86,17 +102,28 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
       onSweepFinished: () => metrics.settlementSweepFinished(),
     },
   );
-  // Transfers in flight (up to budget + cancellation) and the sweep finish first; their events then
-  // go out in the relay's last pass.
+  const processor = startBulkProcessor(
+    {
+      pool: hosted.pool,
+      wallet,
+      logger,
+      settings: { batchItemsMax: config.BULK_BATCH_ITEMS, batchTimeoutMs: config.BULK_BATCH_TIMEOUT_MS, leaseMs: config.BULK_LEASE_MS },
+    },
+    { intervalMs: config.BULK_PROCESSOR_INTERVAL_MS, passBudgetMs: bulkPassBudgetMs },
+  );
+  bulkProcessor = processor;
+  // Transfers in flight (up to budget + cancellation), the sweep and the bulk processor's batch in
+  // flight finish first; their events then go out in the relay's last pass.
   const shutdownSteps: ShutdownSequence = [
     [
       { name: 'http listener', run: hosted.closeListener },
       { name: 'settlement sweep', run: () => sweep.stop() },
+      { name: 'bulk processor', run: () => processor.stop() },
     ],
     { name: 'outbox relay: last pass', run: () => flushAndStopRelay(relay) },
     { name: 'rabbitmq', run: () => bus.close() },
     { name: 'postgres pool', run: hosted.closePool },
     { name: 'upstream clients', run: shutdownClients },
   ];
-  return { ...hosted, sweep, shutdownSteps, stop: stopInOrder(shutdownSteps, logger) };
+  return { ...hosted, sweep, bulkProcessor: processor, shutdownSteps, stop: stopInOrder(shutdownSteps, logger) };
 }

@@ -8,7 +8,11 @@ export interface Disbursement {
   referenceId: string;
   partnerId: string;
   externalId: string;
-  quoteId: string;
+  /** The quote it was paid from; null for a bulk item (the bulk quote fixed its fee). */
+  quoteId: string | null;
+  /** The bulk (PKB-…) and the item's place in the partner's list, for a bulk item; null otherwise. */
+  bulkId: string | null;
+  bulkIndex: number | null;
   phone: string;
   recipientName: string;
   currency: Currency;
@@ -48,6 +52,7 @@ export interface StatusView {
   completedAt: string | null;
   failureCode?: string;
   failureReason?: FailureReason;
+  bulkId?: string;
 }
 
 /** How a processing disbursement ends: completed with the wallet's transaction, or not with a PKC code and its partner message. */
@@ -130,6 +135,7 @@ export function statusView(disbursement: Disbursement): StatusView {
     createdAt: disbursement.createdAt.toISOString(),
     completedAt: disbursement.completedAt?.toISOString() ?? null,
     ...withFailure(disbursement),
+    ...(disbursement.bulkId === null ? {} : { bulkId: disbursement.bulkId }),
   };
 }
 

@@ -1,6 +1,6 @@
-import type { Express, Request } from 'express';
+import type { Express } from 'express';
 import type { Pool } from '@pwa/db';
-import { PkcError, successEnvelope } from '@pwa/errors';
+import { successEnvelope } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
 import { deadlineAfter } from '../domain/deadline';
 import { statusView, transferView } from '../domain/disbursement';
@@ -9,6 +9,7 @@ import { listDisbursements } from '../use-cases/list-disbursements';
 import { transferDisbursement, type TransferDependencies } from '../use-cases/transfer-disbursement';
 import type { Disbursement } from '../domain/disbursement';
 import type { DisbursementMetrics } from './disbursement-metrics';
+import { partnerIdOf } from './partner-id';
 
 export interface DisbursementRouteDependencies extends TransferDependencies {
   pool: Pool;
@@ -50,13 +51,4 @@ export function mountDisbursementRoutes(app: Express, dependencies: Disbursement
     const disbursement = await getDisbursement(dependencies.pool, partnerIdOf(req), req.params.referenceId);
     res.status(200).json(successEnvelope(statusView(disbursement)));
   });
-}
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Without the gateway's word on who is calling there is no partner to act for. */
-function partnerIdOf(req: Request): string {
-  const partnerId = req.header('x-partner-id');
-  if (partnerId === undefined || !uuidPattern.test(partnerId)) throw new PkcError('PKC_6005', 'Requests must come through the gateway');
-  return partnerId.toLowerCase();
 }

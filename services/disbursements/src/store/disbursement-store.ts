@@ -12,7 +12,9 @@ export interface DisbursementRow {
   reference_id: string;
   partner_id: string;
   external_id: string;
-  quote_id: string;
+  quote_id: string | null;
+  bulk_id: string | null;
+  bulk_index: number | null;
   phone: string;
   recipient_name: string;
   currency: Currency;
@@ -29,7 +31,7 @@ export interface DisbursementRow {
 
 /** Every column a Disbursement is read from (the list store selects the same). */
 export const disbursementColumns =
-  'disbursement_id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, note, status, transaction_id, failure_code, failure_message, created_at, completed_at';
+  'disbursement_id, reference_id, partner_id, external_id, quote_id, bulk_id, bulk_index, phone, recipient_name, currency, amount_minor, fee_minor, note, status, transaction_id, failure_code, failure_message, created_at, completed_at';
 
 export function toDisbursement(row: DisbursementRow): Disbursement {
   return {
@@ -38,6 +40,8 @@ export function toDisbursement(row: DisbursementRow): Disbursement {
     partnerId: row.partner_id,
     externalId: row.external_id,
     quoteId: row.quote_id,
+    bulkId: row.bulk_id,
+    bulkIndex: row.bulk_index,
     phone: row.phone,
     recipientName: row.recipient_name,
     currency: row.currency,
@@ -53,7 +57,7 @@ export function toDisbursement(row: DisbursementRow): Disbursement {
   };
 }
 
-export type NewDisbursement = Omit<Disbursement, 'status' | 'transactionId' | 'failureCode' | 'failureMessage' | 'createdAt' | 'completedAt'>;
+export type NewDisbursement = Omit<Disbursement, 'status' | 'transactionId' | 'failureCode' | 'failureMessage' | 'createdAt' | 'completedAt' | 'bulkId' | 'bulkIndex'>;
 
 /**
  * Inserts the disbursement as processing, unless the partner's externalId is held by a processing
@@ -140,11 +144,11 @@ export async function settleWithEvent(db: Queryable, disbursementId: string, set
   return row ? toDisbursement(row) : undefined;
 }
 
-/** Disbursements still processing long after any request could be working on them. */
+/** Single disbursements still processing long after any request could be working on them (bulk items are the bulk processor's). */
 export async function listStaleProcessing(db: Queryable, olderThanMs: number, limit: number): Promise<Disbursement[]> {
   const result = await db.query<DisbursementRow>(
     `SELECT ${disbursementColumns} FROM disbursements
-      WHERE status = 'processing' AND created_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
+      WHERE status = 'processing' AND bulk_id IS NULL AND created_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
       ORDER BY created_at LIMIT $2`,
     [olderThanMs, limit],
   );
@@ -159,7 +163,7 @@ export async function listStaleProcessing(db: Queryable, olderThanMs: number, li
 export async function countProcessingStale(db: Queryable, graceSeconds: number): Promise<number> {
   const result = await db.query<{ count: string }>(
     `SELECT count(*)::text AS count FROM disbursements
-      WHERE status = 'processing' AND created_at < now() - make_interval(secs => $1)`,
+      WHERE status = 'processing' AND bulk_id IS NULL AND created_at < now() - make_interval(secs => $1)`,
     [graceSeconds],
   );
   return Number(result.rows[0]?.count ?? 0);

@@ -5,6 +5,10 @@ import {
   walletPaths,
   walletTransferAnswerSchema,
   walletTransferBody,
+  walletTransferBatchAnswerSchema,
+  walletTransferBatchBody,
+  type WalletTransferBatchItemInput,
+  type WalletTransferBatchResult,
 } from '@pwa/contracts';
 import { isPkcCode, type PkcCode } from '@pwa/errors';
 import { createUpstreamClient, UpstreamFailure, type UpstreamSettings } from '@pwa/http';
@@ -38,6 +42,12 @@ export interface WalletClient {
   postTransfer(request: WalletTransferRequest): Promise<WalletPostingAnswer>;
   /** POST /internal/transfers/:id/cancel (no breaker: it is how doubt is removed); throws UpstreamFailure. */
   cancelTransfer(transferId: string, requestId?: string): Promise<Exclude<WalletPostingAnswer, { state: 'refused' }>>;
+  /**
+   * POST /internal/transfer-batches (decision 0054): one result per item, in order. Throws
+   * UpstreamFailure when no answer came or it is outside the contract (then the batch's fate is
+   * unknown and it is sent again later: the transfer ids make that safe).
+   */
+  postTransferBatch(batch: { partnerId: string; currency: Currency; items: readonly WalletTransferBatchItemInput[]; timeoutMs: number }): Promise<WalletTransferBatchResult[]>;
   shutdown(): void;
 }
 
@@ -89,6 +99,13 @@ export function createWalletClient(
       return parsed.data.state === 'cancelled'
         ? { state: 'cancelled' }
         : { state: 'posted', transactionId: parsed.data.transactionId, postedAt: new Date(parsed.data.postedAt) };
+    },
+    postTransferBatch: async ({ partnerId, currency, items, timeoutMs }) => {
+      const answer = await wallet.post(walletPaths.transferBatches, walletTransferBatchBody({ partnerId, currency, type: 'disbursement', items }), { timeoutMs });
+      const parsed = walletTransferBatchAnswerSchema.safeParse(answer.body);
+      if (answer.status === 200 && parsed.success && parsed.data.results.length === items.length) return parsed.data.results;
+      logger.error({ status: answer.status, items: items.length }, 'wallet batch answer outside the contract');
+      throw new UpstreamFailure('wallet', 'unavailable', `wallet answered the batch with ${answer.status} outside the contract`);
     },
     shutdown: () => wallet.shutdown(),
   };

@@ -1,0 +1,105 @@
+import { bulkItemsMax, externalIdLengthMax, isUnsafeText, noteLengthMax, unsafeTextRule, validateQuoteRequest } from '@pwa/contracts';
+import { echoInput, isPkcError, PkcError, type PkcCode } from '@pwa/errors';
+import { isCurrency, type Currency } from '@pwa/money';
+
+/** An item whose own fields passed: what the bulk quote prices and checks with the wallet. */
+export interface CheckedBulkItem {
+  index: number;
+  outcome: 'checked';
+  externalId: string;
+  phone: string;
+  amountMinor: bigint;
+  note: string | null;
+}
+
+/** An item refused for its own fields (or, later, by the wallet): left out of the bulk. */
+export interface InvalidBulkItem {
+  index: number;
+  outcome: 'invalid';
+  /** The externalId as sent when it was a string, else null. */
+  externalId: string | null;
+  code: PkcCode;
+  message: string;
+}
+
+export type BulkItemCheck = CheckedBulkItem | InvalidBulkItem;
+
+export interface BulkQuoteRequest {
+  currency: Currency;
+  items: BulkItemCheck[];
+}
+
+/**
+ * Checks a bulk quote body (issue 20, decision 0055). The whole call is refused only for what no
+ * item can be judged without: not an object, currency or items missing, items not a list of 1 to
+ * 1,000 (PKC_2008), a currency that is not LRD or USD (PKC_2005). Then each item on its own, in one
+ * fixed order, so the same item always earns the same code: the single quote's rules
+ * (validateQuoteRequest: fields missing PKC_2008, phone PKC_2001, amount PKC_2002, bounds PKC_2003
+ * and PKC_2004), then the transfer's (externalId missing or not a string PKC_2008, longer than 100
+ * PKC_2006, note not a string PKC_2008, longer than 200 PKC_2007, control characters PKC_2008), then
+ * an externalId that two or more items share (PKC_6001 on each of them: which one was meant cannot
+ * be known). Pure: nothing is read or written.
+ */
+export function parseBulkQuoteRequest(body: unknown): BulkQuoteRequest {
+  if (!isPlainObject(body)) throw new PkcError('PKC_2008', 'Body must be a JSON object with currency and items');
+  const missing = (['currency', 'items'] as const).filter((name) => body[name] === undefined || body[name] === null);
+  if (missing.length > 0) throw new PkcError('PKC_2008', `Missing required field(s): ${missing.join(', ')}`);
+  const { items } = body;
+  if (!Array.isArray(items) || items.length === 0 || items.length > bulkItemsMax) {
+    throw new PkcError('PKC_2008', `items must be a list of 1 to ${bulkItemsMax} payouts`);
+  }
+  const { currency } = body;
+  if (!isCurrency(currency)) throw new PkcError('PKC_2005');
+  const checked = items.map((item: unknown, index) => checkItem(item, index, currency));
+  return { currency, items: refuseSharedExternalIds(checked) };
+}
+
+function checkItem(item: unknown, index: number, currency: Currency): BulkItemCheck {
+  const externalId = isPlainObject(item) && typeof item.externalId === 'string' ? item.externalId : null;
+  try {
+    if (!isPlainObject(item)) throw new PkcError('PKC_2008', 'Each item must be a JSON object with phone, amount and externalId');
+    const quoted = validateQuoteRequest({ phone: item.phone, amount: item.amount, currency }, [currency]);
+    const note = noteOf(item.note);
+    checkExternalIdAndNote(item.externalId, note);
+    return { index, outcome: 'checked', externalId: item.externalId as string, phone: quoted.phone, amountMinor: quoted.amountMinor, note };
+  } catch (error) {
+    if (!isPkcError(error)) throw error;
+    return { index, outcome: 'invalid', externalId, code: error.code, message: error.message };
+  }
+}
+
+/** Absent, null and "" all mean no note (as for a single transfer). */
+function noteOf(note: unknown): string | null {
+  if (note === undefined || note === null || note === '') return null;
+  if (typeof note !== 'string') throw new PkcError('PKC_2008', 'note must be a string');
+  return note;
+}
+
+/** The transfer body's rules on externalId and note (parseConfirmRequestBody's order). */
+function checkExternalIdAndNote(externalId: unknown, note: string | null): asserts externalId is string {
+  if (externalId === undefined || externalId === null || externalId === '') throw new PkcError('PKC_2008', 'Missing required field(s): externalId');
+  if (typeof externalId !== 'string') throw new PkcError('PKC_2008', 'externalId must be a string');
+  if ([...externalId].length > externalIdLengthMax) throw new PkcError('PKC_2006');
+  if (note !== null && [...note].length > noteLengthMax) throw new PkcError('PKC_2007');
+  if (isUnsafeText(externalId)) throw new PkcError('PKC_2008', `externalId ${unsafeTextRule}`);
+  if (note !== null && isUnsafeText(note)) throw new PkcError('PKC_2008', `note ${unsafeTextRule}`);
+}
+
+function refuseSharedExternalIds(items: BulkItemCheck[]): BulkItemCheck[] {
+  const uses = new Map<string, number>();
+  for (const item of items) if (item.outcome === 'checked') uses.set(item.externalId, (uses.get(item.externalId) ?? 0) + 1);
+  return items.map((item) =>
+    item.outcome === 'checked' && (uses.get(item.externalId) ?? 0) > 1
+      ? invalidItem(item, 'PKC_6001', `externalId "${echoInput(item.externalId)}" is used by more than one item of this bulk`)
+      : item,
+  );
+}
+
+/** The item refused with this code and message (an externalId held elsewhere, a wallet refusal). */
+export function invalidItem(item: Pick<BulkItemCheck, 'index' | 'externalId'>, code: PkcCode, message: string): InvalidBulkItem {
+  return { index: item.index, outcome: 'invalid', externalId: item.externalId, code, message };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,33 @@
+import type { Express } from 'express';
+import { successEnvelope } from '@pwa/errors';
+import { jsonBodyAsWritten, requestIdOf } from '@pwa/http';
+import { writtenNumber } from '@pwa/money';
+import { bulkSummaryView } from '../domain/bulk';
+import { getBulk } from '../use-cases/get-bulk';
+import { quoteBulk, type QuoteBulkDependencies } from '../use-cases/quote-bulk';
+import { transferBulk, type TransferBulkDependencies } from '../use-cases/transfer-bulk';
+import { partnerIdOf } from './partner-id';
+
+/** The path of the bulk quote: the one route whose body may be large (1,000 items; see the service's largeJsonBody). */
+export const bulkQuotePath = '/partner/v1/disbursement/bulk/quote';
+
+/**
+ * Bulk payouts (issue 20, decision 0055), reached only through the gateway, which has checked the
+ * token, the partner's status and the disbursement permission, and names the partner in x-partner-id.
+ */
+export function mountBulkRoutes(app: Express, dependencies: QuoteBulkDependencies & TransferBulkDependencies): void {
+  app.post(bulkQuotePath, async (req, res) => {
+    // The amounts as the client wrote them (the gateway forwards the body's bytes unchanged), as for a single quote.
+    const body = jsonBodyAsWritten(req, writtenNumber) ?? req.body;
+    res.status(200).json(successEnvelope(await quoteBulk(dependencies, { partnerId: partnerIdOf(req), body, requestId: requestIdOf(res) })));
+  });
+
+  app.post('/partner/v1/disbursement/bulk/transfer', async (req, res) => {
+    const accepted = await transferBulk(dependencies, { partnerId: partnerIdOf(req), body: req.body, requestId: requestIdOf(res) });
+    res.status(accepted.replayed ? 200 : 202).json(successEnvelope(bulkSummaryView(accepted.bulk, accepted.progress)));
+  });
+
+  app.get('/partner/v1/disbursement/bulk/:bulkId', async (req, res) => {
+    res.status(200).json(successEnvelope(await getBulk(dependencies.pool, partnerIdOf(req), req.params.bulkId, req.query)));
+  });
+}

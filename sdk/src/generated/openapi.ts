@@ -576,6 +576,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partner/v1/disbursement/bulk/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a bulk payout
+         * @description Checks and prices 1 to 1000 payouts in one currency, each as a single disbursement quote would (the body, the recipient, the user’s limits; several payouts to one user count together), and answers one result per item: valid with its fee and total debit, or invalid with the first rule it breaks. Nothing moves, no limit budget is used, and nothing but the bulk quote is stored. The bulk quote is valid 10 minutes for one bulk transfer. The whole call is refused when the body or currency is wrong, when no item is valid (400 PKC_2008 with items: every item’s result) or when your balance does not cover the valid items’ total debit (PKC_4002). This is the one route that takes a body over 16 kb: up to 2 MB.
+         *
+         *     Needs the `disbursement` permission (403 PKC_1008 otherwise).
+         */
+        post: operations["quoteBulkDisbursement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/disbursement/bulk/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a bulk payout
+         * @description Uses a bulk quote: its valid items are accepted for payment (202) and paid in batches shortly after. Each becomes a disbursement with its own referenceId, status (GET /disbursement/{referenceId}), webhook (disbursement.completed or disbursement.failed) and place in your lists and statement; your balance and the user’s limits are checked again when each is paid, so an item can still fail (its failureReason says why). When the last item is final, bulk.completed is sent to your webhook. Follow the bulk with GET /disbursement/bulk/{bulkId}. Idempotent: the same bulkQuoteId and externalId again answers 200 with the same bulk; another bulk of yours holding the externalId is 409 PKC_6001 naming it.
+         *
+         *     Needs the `disbursement` permission (403 PKC_1008 otherwise).
+         */
+        post: operations["transferBulkDisbursement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/disbursement/bulk/{bulkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a bulk payout
+         * @description A bulk payout as it is now: status (processing until every item is final), counts, totals, and one page of its items in your order, each the disbursement it became. Pages of limit items (1 to 100, default 20); pass nextCursor as cursor for the next page. Another partner’s bulk is 403 PKC_6005; an unknown or malformed bulkId 404 PKC_6002; an invalid limit or cursor 400 PKC_2008 naming it.
+         *
+         *     Needs the `disbursement` permission (403 PKC_1008 otherwise).
+         */
+        get: operations["getBulkDisbursement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "collection.completed": {
@@ -821,6 +887,33 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "bulk.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bulk.completed event
+         * @description The last item of a bulk payout became final: status completed (every item paid) or completed_with_failures, with the counts and totals. Each item also has its own disbursement.completed or disbursement.failed (addition to the spec).
+         *
+         *     Each delivery is a POST of the compact JSON body to your registered URL, signed twice with your webhook secret (`whsec_` + base64, shown once):
+         *
+         *     - `X-Service-Signature` (the specification’s): `sha256=` + lowercase hex HMAC-SHA256 of the **raw body**, keyed with the whole secret string (`whsec_` included) as UTF-8 bytes. During a secret rotation it is made with the new secret only.
+         *     - `webhook-signature` ([Standard Webhooks](https://www.standardwebhooks.com/), recommended): `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_`; during a rotation one `v1,…` per valid secret, separated by spaces. Reject a `webhook-timestamp` more than 5 minutes from your clock.
+         *
+         *     Verify before parsing, over the bytes received, with a constant-time comparison. Answer any 2xx within 10 seconds; anything else is retried 3 times (about 10 s, 1 min and 5 min later). Delivery is at least once: deduplicate on `webhook-id`.
+         */
+        post: operations["onBulkCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -874,6 +967,413 @@ export interface components {
          * @example 25.5
          */
         Amount: number;
+        /** @description A bulk payout as it is now, with one page of its items (limit and cursor page them). */
+        Bulk: {
+            bulkId: components["schemas"]["BulkId"];
+            externalId: components["schemas"]["ExternalId"];
+            /**
+             * @description processing until every item is final; then completed (every item paid) or completed_with_failures (at least one failed).
+             * @example processing
+             * @enum {string}
+             */
+            status: "processing" | "completed" | "completed_with_failures";
+            currency: components["schemas"]["Currency"];
+            counts: components["schemas"]["BulkCounts"];
+            /**
+             * @description The accepted items’ amounts added up.
+             * @example 25.5
+             */
+            totalAmount: number;
+            totalFee: components["schemas"]["Fee"];
+            /**
+             * @description totalAmount + totalFee.
+             * @example 25.5
+             */
+            totalDebit: number;
+            /**
+             * @description What reached users so far.
+             * @example 65.5
+             */
+            completedAmount: number;
+            /**
+             * @description The fees of the items paid so far.
+             * @example 0.7
+             */
+            completedFee: number;
+            /**
+             * Format: date-time
+             * @description An ISO 8601 date-time in UTC (ends in Z).
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the last item became final; null while processing.
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            completedAt: string | null;
+            items: components["schemas"]["BulkItemPage"];
+        };
+        /** @description The body of bulk.completed. */
+        BulkCompletedEvent: {
+            /** @enum {string} */
+            event: "bulk.completed";
+            bulkId: components["schemas"]["BulkId"];
+            /**
+             * @description Your reference from the bulk transfer call.
+             * @example payroll-2026-11
+             */
+            externalId: string;
+            /**
+             * @description completed (every item paid) or completed_with_failures (at least one item failed: read the bulk’s items).
+             * @example completed_with_failures
+             * @enum {string}
+             */
+            status: "completed" | "completed_with_failures";
+            /**
+             * @description LRD or USD.
+             * @example USD
+             * @enum {string}
+             */
+            currency: "LRD" | "USD";
+            /**
+             * @description How many items the bulk accepted (its valid items).
+             * @example 2
+             */
+            itemCount: number;
+            /**
+             * @description How many were paid.
+             * @example 1
+             */
+            completedCount: number;
+            /**
+             * @description How many failed (no money moved for them).
+             * @example 1
+             */
+            failedCount: number;
+            /**
+             * @description The accepted items’ amounts added up (major units).
+             * @example 65.5
+             */
+            totalAmount: number;
+            /**
+             * @description The accepted items’ fees added up.
+             * @example 0.7
+             */
+            totalFee: number;
+            /**
+             * @description What reached users: the paid items’ amounts added up.
+             * @example 25.5
+             */
+            completedAmount: number;
+            /**
+             * @description The paid items’ fees added up (what the bulk cost you beside completedAmount).
+             * @example 0.26
+             */
+            completedFee: number;
+            /**
+             * Format: date-time
+             * @description When the last item became final, UTC.
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            timestamp: string;
+        };
+        BulkCounts: {
+            /** @example 2 */
+            total: number;
+            /**
+             * @description Accepted, not paid yet.
+             * @example 0
+             */
+            pending: number;
+            /** @example 2 */
+            completed: number;
+            /**
+             * @description Refused when posted (balance ran out, limits, account changed) or when accepted (externalId taken meanwhile: PKC_6001); see each item’s failureReason.
+             * @example 0
+             */
+            failed: number;
+        };
+        /**
+         * @description A bulk payout's id: PKB-<digits>-<uppercase hex>. Treat it as an opaque string.
+         * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+         */
+        BulkId: string;
+        /** @description One payout of the bulk: its place in your list and the disbursement it became (also at GET /disbursement/{referenceId}). */
+        BulkItem: {
+            referenceId: components["schemas"]["DisbursementReferenceId"];
+            externalId: components["schemas"]["ExternalId"];
+            /**
+             * @description pending (the outcome is not known yet, after a 500 PKC_7002; it settles on its own), completed (the money moved), failed (no money moved; the externalId is free again).
+             * @example completed
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "failed";
+            /**
+             * @description Set when completed, else null.
+             * @example TXN-8D41E6B09A2C7F35
+             */
+            transactionId: string | null;
+            amount: components["schemas"]["Amount"];
+            currency: components["schemas"]["Currency"];
+            fee: components["schemas"]["Fee"];
+            totalDebit: components["schemas"]["Amount"];
+            /**
+             * @description What the user received: the amount once completed, 0 while pending and when failed.
+             * @example 5000
+             */
+            netAmount: number;
+            /**
+             * Format: date-time
+             * @description An ISO 8601 date-time in UTC (ends in Z).
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the money moved; null unless completed.
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            completedAt: string | null;
+            /**
+             * @description Only when failed: the code the transfer call answered (PKC_4002, PKC_7003, PKC_7004 after the budget ran out, …).
+             * @example PKC_4002
+             */
+            failureCode?: string;
+            failureReason?: components["schemas"]["FailureReason"];
+            /**
+             * @description Only for a payout of a bulk: the bulk’s id (PKB-…).
+             * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+             */
+            bulkId?: string;
+            /**
+             * @description The item’s place in your list, from 0.
+             * @example 0
+             */
+            index: number;
+        };
+        /** @description A page of the bulk’s items, in your order. */
+        BulkItemPage: {
+            /** @description This page, in the list’s order. */
+            items: components["schemas"]["BulkItem"][];
+            /** @description Opaque; pass it as cursor for the next page. null on the last page. */
+            nextCursor: string | null;
+            /** @description true when there is a next page (then nextCursor is set). */
+            hasMore: boolean;
+        };
+        /** @description A priced, checked bulk. Only the valid items are paid when it is transferred. */
+        BulkQuote: {
+            /**
+             * Format: uuid
+             * @description Pass it to POST /disbursement/bulk/transfer within 10 minutes; usable once, by you, for a bulk transfer only.
+             * @example 6f1c2a9e-4b7d-4e3a-9c55-0d2b8e7f1a34
+             */
+            bulkQuoteId: string;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date-time
+             * @description An ISO 8601 date-time in UTC (ends in Z).
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description How many items you sent.
+             * @example 2
+             */
+            itemCount: number;
+            /**
+             * @description How many will be paid.
+             * @example 2
+             */
+            validCount: number;
+            /** @example 0 */
+            invalidCount: number;
+            /**
+             * @description The valid items’ amounts added up.
+             * @example 25.5
+             */
+            totalAmount: number;
+            /**
+             * @description The valid items’ fees added up.
+             * @example 0.26
+             */
+            totalFee: number;
+            /**
+             * @description totalAmount + totalFee: what your balance must cover (it did when this answer was made).
+             * @example 25.5
+             */
+            totalDebit: number;
+            /**
+             * @description Your balance in the currency when the bulk was quoted.
+             * @example 1000000
+             */
+            partnerBalance: number;
+            /** @description One result per item, in your order. */
+            items: components["schemas"]["BulkQuoteItem"][];
+        };
+        /** @description One item of a bulk quote: valid with its fee, or invalid with why. */
+        BulkQuoteItem: {
+            /**
+             * @description The item’s place in your list, from 0.
+             * @example 0
+             */
+            index: number;
+            /**
+             * @description Your externalId for the item as you sent it, or null when it was missing or not a string.
+             * @example payroll-2026-11-0001
+             */
+            externalId: string | null;
+            /**
+             * @description valid: it will be paid when you transfer the bulk (checks run again then); invalid: it is left out, see failureReason.
+             * @example valid
+             * @enum {string}
+             */
+            status: "valid" | "invalid";
+            /**
+             * @description Only when valid: the recipient’s phone, in its +231 form.
+             * @example +231770000001
+             */
+            phone?: string;
+            /**
+             * @description Only when valid: the wallet holder’s name, to check before paying.
+             * @example Comfort Gold
+             */
+            recipientName?: string;
+            /**
+             * @description Only when valid.
+             * @example 25.5
+             */
+            amount?: number;
+            /**
+             * @description Only when valid: the fee of this payout.
+             * @example 0.26
+             */
+            fee?: number;
+            /**
+             * @description Only when valid: amount + fee.
+             * @example 25.5
+             */
+            totalDebit?: number;
+            /**
+             * @description Only when invalid: the first rule the item breaks.
+             * @example {
+             *       "code": "PKC_4002",
+             *       "message": "Partner balance insufficient for amount plus fee"
+             *     }
+             */
+            failureReason?: {
+                code: string;
+                message: string;
+            };
+        };
+        /**
+         * @description 1 to 1000 payouts in one currency. The whole call is refused (and nothing is stored) when the body is not an object, currency or items are missing, items is not a list of 1 to 1000 (400 PKC_2008), the currency is not LRD or USD (400 PKC_2005) or not enabled (400 PKC_2010), no item is valid (400 PKC_2008, with every item's result), or your balance does not cover the valid items' total debit (409 PKC_4002). Otherwise each item is checked on its own, in this order: fields missing or of the wrong type (PKC_2008), phone (PKC_2001), amount (PKC_2002, PKC_2003, PKC_2004), externalId length (PKC_2006), note length (PKC_2007), externalId repeated in the bulk or held by a pending or completed disbursement of yours (PKC_6001), then the user's account, wallet, KYC and limits (PKC_3001–3005, PKC_4003–4012; several payouts to one user count together).
+         * @example {
+         *       "currency": "USD",
+         *       "items": [
+         *         {
+         *           "phone": "0770000001",
+         *           "amount": 25.5,
+         *           "externalId": "payroll-2026-11-0001",
+         *           "note": "November salary"
+         *         },
+         *         {
+         *           "phone": "0770000002",
+         *           "amount": 40,
+         *           "externalId": "payroll-2026-11-0002"
+         *         }
+         *       ]
+         *     }
+         */
+        BulkQuoteRequest: {
+            currency: components["schemas"]["Currency"];
+            items: components["schemas"]["BulkQuoteRequestItem"][];
+        };
+        /** @description One payout of a bulk, checked as a single disbursement quote and transfer would check it. */
+        BulkQuoteRequestItem: {
+            /**
+             * @description A Liberian mobile number: a 9-digit national number starting with 77, 88 or 55, written with the leading local 0 (0770123456) or with the +231 country code (+231770123456). Spaces and hyphens are ignored. Anything else is answered 400 PKC_2001.
+             * @example 0770000001
+             */
+            phone: string;
+            amount: components["schemas"]["Amount"];
+            /**
+             * @description Your unique reference for this payout, 1 to 100 characters: unique within the bulk and not held by another pending or completed disbursement of yours (else the item is invalid with PKC_6001).
+             * @example payroll-2026-11-0001
+             */
+            externalId: string;
+            /**
+             * @description Shown to the user; at most 200 characters.
+             * @example November salary
+             */
+            note?: string | null;
+        };
+        /** @description A bulk payout’s progress and money. */
+        BulkSummary: {
+            bulkId: components["schemas"]["BulkId"];
+            externalId: components["schemas"]["ExternalId"];
+            /**
+             * @description processing until every item is final; then completed (every item paid) or completed_with_failures (at least one failed).
+             * @example processing
+             * @enum {string}
+             */
+            status: "processing" | "completed" | "completed_with_failures";
+            currency: components["schemas"]["Currency"];
+            counts: components["schemas"]["BulkCounts"];
+            /**
+             * @description The accepted items’ amounts added up.
+             * @example 25.5
+             */
+            totalAmount: number;
+            totalFee: components["schemas"]["Fee"];
+            /**
+             * @description totalAmount + totalFee.
+             * @example 25.5
+             */
+            totalDebit: number;
+            /**
+             * @description What reached users so far.
+             * @example 65.5
+             */
+            completedAmount: number;
+            /**
+             * @description The fees of the items paid so far.
+             * @example 0.7
+             */
+            completedFee: number;
+            /**
+             * Format: date-time
+             * @description An ISO 8601 date-time in UTC (ends in Z).
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the last item became final; null while processing.
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            completedAt: string | null;
+        };
+        /**
+         * @description Pays the valid items of a bulk quote. Errors: 400 PKC_2008, PKC_2009, PKC_2006 (body); PKC_5001 (unknown or expired bulk quote), PKC_5004 (another partner’s), PKC_5002 (already used); 409 PKC_6001 (externalId held by another bulk).
+         * @example {
+         *       "bulkQuoteId": "2f7d1c4e-5a6b-4c8d-9e0f-1a2b3c4d5e6f",
+         *       "externalId": "payroll-2026-11"
+         *     }
+         */
+        BulkTransferRequest: {
+            /**
+             * Format: uuid
+             * @description From POST /disbursement/bulk/quote (not a UUID: 400 PKC_2009).
+             * @example 6f1c2a9e-4b7d-4e3a-9c55-0d2b8e7f1a34
+             */
+            bulkQuoteId: string;
+            /**
+             * @description Your unique reference for the whole bulk. Sending the same bulkQuoteId and externalId again answers the same bulk; another bulk of yours holding the externalId is 409 PKC_6001.
+             * @example payroll-2026-11
+             */
+            externalId: string;
+        };
         /** @description The collection request was created and the user notified; it waits for their answer until expiresAt. */
         CollectionAccepted: {
             referenceId: components["schemas"]["CollectionReferenceId"];
@@ -1417,6 +1917,11 @@ export interface components {
              */
             failureCode?: string;
             failureReason?: components["schemas"]["FailureReason"];
+            /**
+             * @description Only for a payout of a bulk: the bulk’s id (PKB-…).
+             * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+             */
+            bulkId?: string;
         };
         /** @description A completed transfer: the user’s wallet was credited and your balance debited by totalDebit. */
         DisbursementTransfer: {
@@ -1487,7 +1992,7 @@ export interface components {
              * @example collection.completed
              * @enum {string}
              */
-            type: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed";
+            type: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed" | "bulk.completed";
             /**
              * Format: date-time
              * @description When the event was recorded for delivery (the list’s order).
@@ -1501,7 +2006,7 @@ export interface components {
              */
             deliveryStatus: "pending" | "delivering" | "delivered" | "failed" | "skipped";
             /** @description The webhook body, exactly as sent (or to be sent): the same fields and values, timestamp included. */
-            payload: components["schemas"]["CollectionCompletedEvent"] | components["schemas"]["CollectionDeclinedEvent"] | components["schemas"]["CollectionExpiredEvent"] | components["schemas"]["CollectionFailedEvent"] | components["schemas"]["CollectionCancelledEvent"] | components["schemas"]["DisbursementCompletedEvent"] | components["schemas"]["DisbursementFailedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"];
+            payload: components["schemas"]["CollectionCompletedEvent"] | components["schemas"]["CollectionDeclinedEvent"] | components["schemas"]["CollectionExpiredEvent"] | components["schemas"]["CollectionFailedEvent"] | components["schemas"]["CollectionCancelledEvent"] | components["schemas"]["DisbursementCompletedEvent"] | components["schemas"]["DisbursementFailedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["BulkCompletedEvent"];
         };
         /** @description A page of your events, oldest first. */
         PartnerEventPage: {
@@ -1871,7 +2376,7 @@ export interface components {
             eventId: string;
             event: components["schemas"]["WebhookEventType"];
             /**
-             * @description The collection’s PKC-…, the disbursement’s PKD-… or the refund’s PKR-… referenceId.
+             * @description The collection’s PKC-…, the disbursement’s PKD-… or the refund’s PKR-… referenceId, or the bulk payout’s PKB-… bulkId (bulk.completed).
              * @example PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E
              */
             referenceId: string;
@@ -1943,7 +2448,7 @@ export interface components {
          * @example collection.completed
          * @enum {string}
          */
-        WebhookEventType: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed";
+        WebhookEventType: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed" | "bulk.completed";
     };
     responses: never;
     parameters: never;
@@ -3915,7 +4420,7 @@ export interface operations {
                 /** @description Only deliveries in this status. */
                 status?: "pending" | "delivering" | "delivered" | "failed" | "skipped";
                 /** @description Only deliveries of this event kind. */
-                event?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed";
+                event?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed" | "bulk.completed";
                 /** @description Only one transaction’s deliveries. */
                 referenceId?: string;
                 /**
@@ -6136,7 +6641,7 @@ export interface operations {
                  * @description Only events of this kind.
                  * @example collection.completed
                  */
-                type?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed";
+                type?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed" | "bulk.completed";
                 /**
                  * @description Only events recorded at or after this time (ISO 8601 with Z or an offset). Events older than 30 days are gone either way.
                  * @example 2024-06-10T00:00:00Z
@@ -7472,6 +7977,623 @@ export interface operations {
             };
         };
     };
+    quoteBulkDisbursement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The currency and the payouts. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkQuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The bulk quote, with one result per item. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BulkQuote"];
+                    };
+                };
+            };
+            /** @description PKC_2005: Currency must be LRD or USD; PKC_2008: One or more required body fields missing; PKC_2010: Currency not supported for this operation; PKC_4002: Partner balance insufficient for amount plus fee */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2005" | "PKC_2008" | "PKC_2010" | "PKC_4002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        items?: components["schemas"]["BulkQuoteItem"][];
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        items?: components["schemas"]["BulkQuoteItem"][];
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1008: Partner lacks permission for this operation; PKC_1009: Partner account not active; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1008" | "PKC_1009" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        items?: components["schemas"]["BulkQuoteItem"][];
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        items?: components["schemas"]["BulkQuoteItem"][];
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        items?: components["schemas"]["BulkQuoteItem"][];
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        items?: components["schemas"]["BulkQuoteItem"][];
+                    };
+                };
+            };
+        };
+    };
+    transferBulkDisbursement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The bulk quote to use and your reference for the bulk. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkTransferRequest"];
+            };
+        };
+        responses: {
+            /** @description The same bulkQuoteId and externalId were sent before: the bulk they made, as it is now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BulkSummary"];
+                    };
+                };
+            };
+            /** @description Accepted: the valid items are being paid. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BulkSummary"];
+                    };
+                };
+            };
+            /** @description PKC_2006: externalId longer than 100 characters; PKC_2008: One or more required body fields missing; PKC_2009: quoteId is not a valid UUID; PKC_5001: Quote not found or expired; PKC_5002: Quote already used */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2006" | "PKC_2008" | "PKC_2009" | "PKC_5001" | "PKC_5002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the bulk of yours that holds the externalId.
+                         * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+                         */
+                        bulkId?: string;
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the bulk of yours that holds the externalId.
+                         * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+                         */
+                        bulkId?: string;
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1008: Partner lacks permission for this operation; PKC_1009: Partner account not active; PKC_5004: Quote belongs to another partner; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1008" | "PKC_1009" | "PKC_5004" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the bulk of yours that holds the externalId.
+                         * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+                         */
+                        bulkId?: string;
+                    };
+                };
+            };
+            /** @description PKC_6001: externalId already used for a completed or in-progress transaction */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_6001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the bulk of yours that holds the externalId.
+                         * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+                         */
+                        bulkId?: string;
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the bulk of yours that holds the externalId.
+                         * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+                         */
+                        bulkId?: string;
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the bulk of yours that holds the externalId.
+                         * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+                         */
+                        bulkId?: string;
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On 409 PKC_6001: the bulk of yours that holds the externalId.
+                         * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+                         */
+                        bulkId?: string;
+                    };
+                };
+            };
+        };
+    };
+    getBulkDisbursement: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description The nextCursor of the previous page. Keep the same filters: a cursor is only good for the list and filters it came from, and only for you (anything else is 400 PKC_2008). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The bulkId the bulk transfer returned (PKB-…).
+                 * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+                 */
+                bulkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bulk, with a page of its items. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Bulk"];
+                    };
+                };
+            };
+            /** @description PKC_2008: One or more required body fields missing */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2008";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1008: Partner lacks permission for this operation; PKC_1009: Partner account not active; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1008" | "PKC_1009" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_6002: Not found for this referenceId */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_6002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     onCollectionCompleted: {
         parameters: {
             query?: never;
@@ -7957,6 +9079,62 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RefundFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 seconds acknowledges the delivery; the body of the answer is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt (also any 3xx, 5xx, no answer within 10 seconds, a connection or TLS error): retried 3 times, then the delivery is failed. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBulkCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Your client ID.
+                 * @example 3f0c2a5e-8b1d-4c7a-9e6f-2d4b8a1c5e90
+                 */
+                "X-Service-Partner-Id": string;
+                /**
+                 * @description The specification’s signature: sha256= and the lowercase hex HMAC-SHA256 of the raw body, keyed with your webhook secret exactly as given to you (the whole whsec_… string as UTF-8 bytes). During a rotation it is made with the new secret only. It does not cover a timestamp.
+                 * @example sha256=174f13b04bb75c761e665a599ba4f63da77b907e60013e04645f740e023c3d2c
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (Standard Webhooks): the same on every retry and redelivery. Deduplicate on it.
+                 * @example 5d6f0a1e-2b3c-4d5e-8f90-a1b2c3d4e5f6
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix time in seconds when this attempt started (new on every attempt). Reject a request more than 5 minutes from your clock.
+                 * @example 1718000102
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: v1, and the base64 HMAC-SHA256 of <webhook-id>.<webhook-timestamp>.<raw body>, keyed with the base64-decoded part of your secret after whsec_. During a rotation one v1,… per valid secret, separated by spaces.
+                 * @example v1,Xu9uojkSrMjSTeKZcOf+Ppt3EYgZnpGiVaQKhCKwxFI=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as compact JSON. Verify a signature over these raw bytes first. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkCompletedEvent"];
             };
         };
         responses: {

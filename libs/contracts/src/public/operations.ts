@@ -41,6 +41,7 @@ import { contractDocumentOperations } from './contract-documents';
 import { statementAndEventOperations } from './statement-and-events';
 import { transactionListOperations } from './transaction-lists';
 import { refundOperations } from './refund-operations';
+import { bulkOperations } from './bulk-operations';
 import { collectionReferenceIdField, disbursementReferenceIdField } from './fields';
 import { collectionQuoteExample, collectionQuoteSchema, disbursementQuoteExample, disbursementQuoteSchema, quoteRequestSchema } from './quotes';
 import {
@@ -350,6 +351,7 @@ export const publicOperations: readonly PublicOperation[] = [
   ...transactionListOperations,
   ...statementAndEventOperations,
   ...refundOperations,
+  ...bulkOperations,
 ];
 
 export type { PublicAuthentication, PublicOperation, PublicTag } from './operation-parts';

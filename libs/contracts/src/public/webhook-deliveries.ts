@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { collectionReferenceIdPattern, instantField, instantInputField, uuidField } from './fields';
 import { disbursementReferenceIdPattern } from '../disbursement-events';
 import { refundReferenceIdPattern } from '../refund-events';
+import { bulkReferenceIdPattern } from '../bulk-events';
 
 /**
  * The events that become webhooks: the spec's four plus collection.failed and disbursement.failed,
- * and (issue 19) collection.cancelled, refund.completed and refund.failed.
+ * (issue 19) collection.cancelled, refund.completed and refund.failed, and (issue 20) bulk.completed.
  */
 export const webhookEventTypes = [
   'collection.completed',
@@ -17,6 +18,7 @@ export const webhookEventTypes = [
   'disbursement.failed',
   'refund.completed',
   'refund.failed',
+  'bulk.completed',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
@@ -31,11 +33,11 @@ const deliveryStatusField = z.enum(webhookDeliveryStatuses).meta({
 
 const eventTypeField = z.enum(webhookEventTypes).meta({ id: 'WebhookEventType', description: 'The event kind. More may be added: ignore kinds you do not know.', example: 'collection.completed' });
 
-/** A collection's, a disbursement's or a refund's referenceId. */
+/** A collection's, a disbursement's or a refund's referenceId, or a bulk payout's bulkId. */
 const transactionReferenceIdField = z
   .string()
-  .regex(new RegExp(`${collectionReferenceIdPattern.source}|${disbursementReferenceIdPattern.source}|${refundReferenceIdPattern.source}`))
-  .meta({ description: 'The collection’s PKC-…, the disbursement’s PKD-… or the refund’s PKR-… referenceId.', example: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E' });
+  .regex(new RegExp(`${collectionReferenceIdPattern.source}|${disbursementReferenceIdPattern.source}|${refundReferenceIdPattern.source}|${bulkReferenceIdPattern.source}`))
+  .meta({ description: 'The collection’s PKC-…, the disbursement’s PKD-… or the refund’s PKR-… referenceId, or the bulk payout’s PKB-… bulkId (bulk.completed).', example: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E' });
 
 /**
  * GET /partner/v1/webhooks/deliveries: the query as the webhooks service parses it. Unknown or

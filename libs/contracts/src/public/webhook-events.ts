@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { collectionEventDataSchema, collectionStatusOfEvent } from '../collection-events';
 import { disbursementEventDataSchema } from '../disbursement-events';
 import { refundEventDataSchema } from '../refund-events';
+import { bulkEventDataSchema } from '../bulk-events';
+import { bulkReferenceIdField } from './bulk-payouts';
 import { amountDecimalPlacesMax, collectionReferenceIdField, disbursementReferenceIdField, failureReasonSchema, instantField } from './fields';
 import { refundReferenceIdField } from './refunds';
 import { webhookEventTypes, type WebhookEventType } from './webhook-deliveries';
@@ -10,16 +12,20 @@ import { webhookEventTypes, type WebhookEventType } from './webhook-deliveries';
  * The webhook body as the webhooks service sends it (services/webhooks/src/domain/webhook-payload.ts):
  * the spec's fields of the event data contracts (collection-events.ts, disbursement-events.ts,
  * refund-events.ts), in the spec's order, plus failureReason on failed events and, on refund
- * events, collectionReferenceId (the refunded collection) at the end. Nothing else of the event
- * leaks out.
+ * events, collectionReferenceId (the refunded collection) at the end. bulk.completed (issue 20) is
+ * the bulk event's data (bulk-events.ts) without eventId and partnerId, in its order. Nothing else
+ * of the event leaks out.
  */
 const collection = collectionEventDataSchema.shape;
 const disbursement = disbursementEventDataSchema.shape;
 const refund = refundEventDataSchema.shape;
+const bulk = bulkEventDataSchema.shape;
 
 const decimals = { 'x-decimal-places': amountDecimalPlacesMax } as const;
 
 type Family = 'collection' | 'disbursement' | 'refund';
+/** The events of one transaction (a collection, disbursement or refund): the spec's fields. */
+type TransactionEventType = Exclude<WebhookEventType, 'bulk.completed'>;
 
 const referenceIdFields = { collection: collectionReferenceIdField, disbursement: disbursementReferenceIdField, refund: refundReferenceIdField } as const;
 const shapes = { collection, disbursement, refund } as const;
@@ -35,7 +41,7 @@ function payloadFields(family: Family) {
   };
 }
 
-function familyOf(event: WebhookEventType): Family {
+function familyOf(event: TransactionEventType): Family {
   if (event.startsWith('collection.')) return 'collection';
   return event.startsWith('refund.') ? 'refund' : 'disbursement';
 }
@@ -44,7 +50,7 @@ const timestampField = instantField.meta({ description: 'When the event happened
 const transactionIdField = collection.transactionId.unwrap().meta({ description: 'TXN-<uppercase hex>: the wallet transaction that moved the money.', example: 'TXN-3C9A0F7B12E45D68' });
 const collectionReferenceIdOfRefund = collectionReferenceIdField.meta({ description: 'The refunded collection’s referenceId (addition to the spec’s fields).' });
 
-const statusOfEvent: Readonly<Record<WebhookEventType, string>> = {
+const statusOfEvent: Readonly<Record<TransactionEventType, string>> = {
   ...collectionStatusOfEvent,
   'disbursement.completed': 'completed',
   'disbursement.failed': 'failed',
@@ -52,11 +58,33 @@ const statusOfEvent: Readonly<Record<WebhookEventType, string>> = {
   'refund.failed': 'failed',
 };
 
+const countField = (description: string, example: number) => bulk.itemCount.meta({ description, example });
+const bulkMoneyField = (description: string, example: number) => bulk.totalAmount.meta({ description, example, ...decimals });
+
+/** The body of bulk.completed: the bulk as it ended, the figures GET /disbursement/bulk/{bulkId} shows (its counts flattened). */
+export const bulkCompletedPayloadSchema = z.strictObject({
+  event: z.literal('bulk.completed'),
+  bulkId: bulkReferenceIdField,
+  externalId: bulk.externalId.meta({ description: 'Your reference from the bulk transfer call.', example: 'payroll-2026-11' }),
+  status: bulk.status.meta({ description: 'completed (every item paid) or completed_with_failures (at least one item failed: read the bulk’s items).', example: 'completed_with_failures' }),
+  currency: bulk.currency.meta({ description: 'LRD or USD.', example: 'USD' }),
+  itemCount: countField('How many items the bulk accepted (its valid items).', 2),
+  completedCount: countField('How many were paid.', 1),
+  failedCount: countField('How many failed (no money moved for them).', 1),
+  totalAmount: bulkMoneyField('The accepted items’ amounts added up (major units).', 65.5),
+  totalFee: bulkMoneyField('The accepted items’ fees added up.', 0.7),
+  completedAmount: bulkMoneyField('What reached users: the paid items’ amounts added up.', 25.5),
+  completedFee: bulkMoneyField('The paid items’ fees added up (what the bulk cost you beside completedAmount).', 0.26),
+  timestamp: instantField.meta({ description: 'When the last item became final, UTC.' }),
+});
+
 /**
  * The body of one event kind: `event` and `status` fixed, transactionId exactly on completed
- * events, failureReason only on failed ones, collectionReferenceId last on refund events.
+ * events, failureReason only on failed ones, collectionReferenceId last on refund events; the
+ * bulk's figures on bulk.completed.
  */
 export function webhookPayloadSchema(event: WebhookEventType) {
+  if (event === 'bulk.completed') return bulkCompletedPayloadSchema;
   const family = familyOf(event);
   const status = statusOfEvent[event];
   const base = {
@@ -166,6 +194,22 @@ const disbursementExample = {
   timestamp: '2024-06-10T06:13:20.412Z',
 };
 
+const bulkCompletedExample = {
+  event: 'bulk.completed',
+  bulkId: 'PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D',
+  externalId: 'payroll-2026-11',
+  status: 'completed_with_failures',
+  currency: 'USD',
+  itemCount: 2,
+  completedCount: 1,
+  failedCount: 1,
+  totalAmount: 65.5,
+  totalFee: 0.7,
+  completedAmount: 25.5,
+  completedFee: 0.26,
+  timestamp: '2024-06-10T06:20:04.518Z',
+};
+
 /** One example body per event kind, consistent with the guide's examples. */
 export const webhookPayloadExamples: Readonly<Record<WebhookEventType, Record<string, unknown>>> = {
   'collection.completed': collectionExample,
@@ -188,6 +232,7 @@ export const webhookPayloadExamples: Readonly<Record<WebhookEventType, Record<st
     // The spec's order, then the addition: collectionReferenceId stays last.
     collectionReferenceId: refundExample.collectionReferenceId,
   },
+  'bulk.completed': bulkCompletedExample,
 };
 
 function withoutTransaction(example: Record<string, unknown>, event: string, status: string): Record<string, unknown> {

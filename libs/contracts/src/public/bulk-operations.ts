@@ -1,0 +1,168 @@
+import {
+  bulkIdParamsSchema,
+  bulkItemsMax,
+  bulkQuerySchema,
+  bulkQuoteRefusalItemsSchema,
+  bulkQuoteRequestSchema,
+  bulkQuoteSchema,
+  bulkReferenceIdField,
+  bulkSchema,
+  bulkSummarySchema,
+  bulkTransferRequestSchema,
+  type PublicBulk,
+  type PublicBulkQuote,
+  type PublicBulkQuoteItem,
+  type PublicBulkSummary,
+} from './bulk-payouts';
+import { disbursementStatusExample, failedDisbursementStatusExample } from './disbursements';
+import { errorExample, type ErrorExtraFields } from './envelopes';
+import { anyRoute, codes, example, json, ownTransactionRead, permissionAdmission, type PublicOperation } from './operation-parts';
+import { pageLimitDefault, pageLimitMax } from './pagination';
+
+/**
+ * Issue 20: bulk payouts (decision 0055). Up to 1,000 payouts are quoted in one call, accepted in
+ * another (202) and paid in batches; each becomes a disbursement of its own. Gathered into
+ * `publicOperations`.
+ */
+
+const bulkId = 'PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D';
+
+const validItem: PublicBulkQuoteItem = {
+  index: 0,
+  externalId: 'payroll-2026-11-0001',
+  status: 'valid',
+  phone: '+231770000001',
+  recipientName: 'Comfort Gold',
+  amount: 25.5,
+  fee: 0.26,
+  totalDebit: 25.76,
+};
+
+const invalidItem: PublicBulkQuoteItem = {
+  index: 1,
+  externalId: 'payroll-2026-11-0002',
+  status: 'invalid',
+  failureReason: { code: 'PKC_3001', message: 'User account not found' },
+};
+
+export const bulkQuoteExample: PublicBulkQuote = {
+  bulkQuoteId: '2f7d1c4e-5a6b-4c8d-9e0f-1a2b3c4d5e6f',
+  currency: 'USD',
+  expiresAt: '2024-06-10T06:23:20.000Z',
+  itemCount: 3,
+  validCount: 2,
+  invalidCount: 1,
+  totalAmount: 65.5,
+  totalFee: 0.7,
+  totalDebit: 66.2,
+  partnerBalance: 12500,
+  items: [validItem, invalidItem, { ...validItem, index: 2, externalId: 'payroll-2026-11-0003', phone: '+231770000003', recipientName: 'Joseph Kollie', amount: 40, fee: 0.44, totalDebit: 40.44 }],
+};
+
+export const bulkSummaryExample: PublicBulkSummary = {
+  bulkId,
+  externalId: 'payroll-2026-11',
+  status: 'processing',
+  currency: 'USD',
+  counts: { total: 2, pending: 2, completed: 0, failed: 0 },
+  totalAmount: 65.5,
+  totalFee: 0.7,
+  totalDebit: 66.2,
+  completedAmount: 0,
+  completedFee: 0,
+  createdAt: '2024-06-10T06:14:02.000Z',
+  completedAt: null,
+};
+
+export const bulkExample: PublicBulk = {
+  ...bulkSummaryExample,
+  status: 'completed_with_failures',
+  counts: { total: 2, pending: 0, completed: 1, failed: 1 },
+  completedAmount: 25.5,
+  completedFee: 0.26,
+  completedAt: '2024-06-10T06:14:04.518Z',
+  items: {
+    items: [
+      { ...disbursementStatusExample, referenceId: 'PKD-1718000042000-1A2B3C4D5E6F708192A3B4C5', externalId: 'payroll-2026-11-0001', amount: 25.5, currency: 'USD', fee: 0.26, totalDebit: 25.76, netAmount: 25.5, createdAt: '2024-06-10T06:14:02.000Z', completedAt: '2024-06-10T06:14:03.210Z', bulkId, index: 0 },
+      { ...failedDisbursementStatusExample, referenceId: 'PKD-1718000042000-2B3C4D5E6F708192A3B4C5D6', externalId: 'payroll-2026-11-0003', amount: 40, currency: 'USD', fee: 0.44, totalDebit: 40.44, createdAt: '2024-06-10T06:14:02.000Z', bulkId, index: 2 },
+    ],
+    nextCursor: null,
+    hasMore: false,
+  },
+};
+
+const bulkQuoteRefusalFields: ErrorExtraFields = {
+  items: bulkQuoteRefusalItemsSchema.meta({ description: 'On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order.' }),
+};
+
+const bulkTransferRefusalFields: ErrorExtraFields = {
+  bulkId: bulkReferenceIdField.meta({ description: 'On 409 PKC_6001: the bulk of yours that holds the externalId.' }),
+};
+
+export const bulkOperations: readonly PublicOperation[] = [
+  {
+    operationId: 'quoteBulkDisbursement',
+    method: 'POST',
+    pathTemplate: '/partner/v1/disbursement/bulk/quote',
+    tag: 'Disbursements',
+    summary: 'Quote a bulk payout',
+    description: `Checks and prices 1 to ${bulkItemsMax} payouts in one currency, each as a single disbursement quote would (the body, the recipient, the user’s limits; several payouts to one user count together), and answers one result per item: valid with its fee and total debit, or invalid with the first rule it breaks. Nothing moves, no limit budget is used, and nothing but the bulk quote is stored. The bulk quote is valid 10 minutes for one bulk transfer. The whole call is refused when the body or currency is wrong, when no item is valid (400 PKC_2008 with items: every item’s result) or when your balance does not cover the valid items’ total debit (PKC_4002). This is the one route that takes a body over 16 kb: up to 2 MB.`,
+    authentication: 'bearer',
+    permission: 'disbursement',
+    sandboxOnly: false,
+    request: { body: { schema: bulkQuoteRequestSchema, required: true, mediaTypes: json, description: 'The currency and the payouts.' } },
+    success: { status: 200, description: 'The bulk quote, with one result per item.', schema: bulkQuoteSchema, enveloped: true, examples: { quote: example('Two valid payouts and one to an unknown user', bulkQuoteExample) } },
+    errorCodes: codes(anyRoute, permissionAdmission, ['PKC_2005', 'PKC_2010', 'PKC_4002']),
+    errorFields: bulkQuoteRefusalFields,
+    errorExamples: {
+      PKC_2008: {
+        ...errorExample('PKC_2008', { items: [{ ...invalidItem, index: 0, externalId: 'payroll-2026-11-0001' }] }),
+        message: 'No item of the bulk is valid; items holds each item’s reason',
+      },
+    },
+  },
+  {
+    operationId: 'transferBulkDisbursement',
+    method: 'POST',
+    pathTemplate: '/partner/v1/disbursement/bulk/transfer',
+    tag: 'Disbursements',
+    summary: 'Send a bulk payout',
+    description:
+      'Uses a bulk quote: its valid items are accepted for payment (202) and paid in batches shortly after. Each becomes a disbursement with its own referenceId, status (GET /disbursement/{referenceId}), webhook (disbursement.completed or disbursement.failed) and place in your lists and statement; your balance and the user’s limits are checked again when each is paid, so an item can still fail (its failureReason says why). When the last item is final, bulk.completed is sent to your webhook. Follow the bulk with GET /disbursement/bulk/{bulkId}. Idempotent: the same bulkQuoteId and externalId again answers 200 with the same bulk; another bulk of yours holding the externalId is 409 PKC_6001 naming it.',
+    authentication: 'bearer',
+    permission: 'disbursement',
+    sandboxOnly: false,
+    request: { body: { schema: bulkTransferRequestSchema, required: true, mediaTypes: json, description: 'The bulk quote to use and your reference for the bulk.' } },
+    success: {
+      status: 202,
+      description: 'Accepted: the valid items are being paid.',
+      schema: bulkSummarySchema,
+      enveloped: true,
+      examples: { accepted: example('Two payouts accepted', bulkSummaryExample) },
+      alsoAnswered: {
+        status: 200,
+        description: 'The same bulkQuoteId and externalId were sent before: the bulk they made, as it is now.',
+        examples: { again: example('Sent again after a lost answer', { ...bulkSummaryExample, counts: { total: 2, pending: 1, completed: 1, failed: 0 }, completedAmount: 25.5, completedFee: 0.26 }) },
+      },
+    },
+    errorCodes: codes(anyRoute, permissionAdmission, ['PKC_2006', 'PKC_2009', 'PKC_5001', 'PKC_5002', 'PKC_5004', 'PKC_6001']),
+    errorFields: bulkTransferRefusalFields,
+    errorExamples: {
+      PKC_6001: { ...errorExample('PKC_6001', { bulkId }), message: `externalId already used by bulk ${bulkId}` },
+    },
+  },
+  {
+    operationId: 'getBulkDisbursement',
+    method: 'GET',
+    pathTemplate: '/partner/v1/disbursement/bulk/:bulkId',
+    tag: 'Disbursements',
+    summary: 'Read a bulk payout',
+    description: `A bulk payout as it is now: status (processing until every item is final), counts, totals, and one page of its items in your order, each the disbursement it became. Pages of limit items (1 to ${pageLimitMax}, default ${pageLimitDefault}); pass nextCursor as cursor for the next page. Another partner’s bulk is 403 PKC_6005; an unknown or malformed bulkId 404 PKC_6002; an invalid limit or cursor 400 PKC_2008 naming it.`,
+    authentication: 'bearer',
+    permission: 'disbursement',
+    sandboxOnly: false,
+    request: { params: bulkIdParamsSchema, query: bulkQuerySchema },
+    success: { status: 200, description: 'The bulk, with a page of its items.', schema: bulkSchema, enveloped: true, examples: { done: example('One paid, one failed', bulkExample) } },
+    errorCodes: codes(anyRoute, permissionAdmission, ownTransactionRead),
+  },
+];

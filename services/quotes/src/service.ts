@@ -1,4 +1,5 @@
 import { breakerSettingsOf } from '@pwa/config';
+import { quotesPaths } from '@pwa/contracts';
 import { prepareService, type HostedService, type PreparedService } from '@pwa/runtime';
 import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
@@ -48,9 +49,9 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
       },
     };
     hosted = await prepared.listen({
-      // A bulk quote carries up to 1,000 items with their texts (issue 20); the partner's bodies
-      // stay bounded at the gateway (16 kB), and quotes is reached on the internal network only.
-      jsonBodyLimit: '2mb',
+      // A bulk quote carries up to 1,000 items with their texts (issue 20): its route alone reads
+      // bodies up to 2 MB, as the gateway's bulk quote route does; every other body stays at 16 kB.
+      largeJsonBody: { limit: '2mb', appliesTo: (req) => req.method === 'POST' && req.path === quotesPaths.bulkQuotes },
       routes: (app) => {
         mountQuoteRoutes(app, quoteDependencies, metrics);
         mountInternalRoutes(app, quoteDependencies, metrics);

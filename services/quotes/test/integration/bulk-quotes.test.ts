@@ -208,6 +208,14 @@ describe('bulk disbursement quotes (POST /internal/bulk-quotes, POST /internal/b
     expect(stored.rows[0]?.count).toBe('1000');
   });
 
+  test('when another route gets a body over 16 kB, then it is refused as too large: only the bulk quote route reads large bodies', async () => {
+    const padded = { partnerId: randomUUID(), padding: 'x'.repeat(20_000) };
+
+    const answer = await consume(randomUUID(), padded);
+
+    expect(answer).toEqual({ status: 400, body: { success: false, code: 'PKC_2008', message: 'Request body is too large' } });
+  });
+
   test('when the operator replaces the fee schedule, then the next bulk priced with the cached revision is priced and checked again with the new one', async () => {
     const partnerId = randomUUID();
     const items = [{ index: 0, phone: '+231770000001', amountMinor: '10000', externalId: 'lrd-1', note: null }];

@@ -61,7 +61,8 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     throw error;
   }
   let prepared: PreparedService | undefined;
-  let bulkProcessor: BulkProcessor | undefined;
+  // The routes are mounted before the processor starts (it needs the hosted pool); they wake it through this.
+  const processorHolder: { processor?: BulkProcessor } = {};
   let metrics: DisbursementServiceMetrics;
   let hosted: HostedService & ServiceHostParts;
   try {
@@ -76,7 +77,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     breakerStates.register(prepared.registry);
     metrics = createDisbursementMetrics(prepared.registry, prepared.pool);
     const routeDependencies = { pool: prepared.pool, quotes, wallet, logger, budgetMs: config.DISBURSEMENT_BUDGET_MS, metrics };
-    const bulkDependencies = { pool: prepared.pool, quotes, logger, wakeProcessor: () => bulkProcessor?.wake() };
+    const bulkDependencies = { pool: prepared.pool, quotes, logger, wakeProcessor: () => processorHolder.processor?.wake() };
     hosted = await prepared.listen({
       // The bulk quote carries up to 1,000 items (the gateway's limit for that route is the same).
       largeJsonBody: { limit: bulkQuoteBodyLimit, appliesTo: (req) => req.path === bulkQuotePath },
@@ -111,7 +112,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     },
     { intervalMs: config.BULK_PROCESSOR_INTERVAL_MS, passBudgetMs: bulkPassBudgetMs },
   );
-  bulkProcessor = processor;
+  processorHolder.processor = processor;
   // Transfers in flight (up to budget + cancellation), the sweep and the bulk processor's batch in
   // flight finish first; their events then go out in the relay's last pass.
   const shutdownSteps: ShutdownSequence = [

@@ -60,7 +60,7 @@ function indexesUnique(body: { items: readonly { index: number }[] }): boolean {
 /**
  * POST /internal/bulk-quotes: prices every item with the disbursement fee schedule in force, runs
  * the wallet's read-only batch check (account, wallet, KYC, limits per item, in order), weighs the
- * total debit of the items that pass against the partner's balance (409 PKC_4002 for the whole
+ * total debit of the items that pass against the partner's balance (400 PKC_4002 for the whole
  * call when it does not cover them; then nothing is stored), and stores the bulk quote with every
  * item. 400 PKC_2010 when the currency is not enabled for disbursements. Nothing is consumed.
  */

@@ -61,7 +61,7 @@ function checkItem(item: unknown, index: number, currency: Currency): BulkItemCh
     const quoted = validateQuoteRequest({ phone: item.phone, amount: item.amount, currency }, [currency]);
     const note = noteOf(item.note);
     checkExternalIdAndNote(item.externalId, note);
-    return { index, outcome: 'checked', externalId: item.externalId as string, phone: quoted.phone, amountMinor: quoted.amountMinor, note };
+    return { index, outcome: 'checked', externalId: item.externalId, phone: quoted.phone, amountMinor: quoted.amountMinor, note };
   } catch (error) {
     if (!isPkcError(error)) throw error;
     return { index, outcome: 'invalid', externalId, code: error.code, message: error.message };

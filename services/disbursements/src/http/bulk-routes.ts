@@ -18,7 +18,7 @@ export const bulkQuotePath = '/partner/v1/disbursement/bulk/quote';
 export function mountBulkRoutes(app: Express, dependencies: QuoteBulkDependencies & TransferBulkDependencies): void {
   app.post(bulkQuotePath, async (req, res) => {
     // The amounts as the client wrote them (the gateway forwards the body's bytes unchanged), as for a single quote.
-    const body = jsonBodyAsWritten(req, writtenNumber) ?? req.body;
+    const body: unknown = jsonBodyAsWritten(req, writtenNumber) ?? (req.body as unknown);
     res.status(200).json(successEnvelope(await quoteBulk(dependencies, { partnerId: partnerIdOf(req), body, requestId: requestIdOf(res) })));
   });
 

@@ -10,6 +10,8 @@ const completed: Disbursement = {
   partnerId: '1b9f8a3c-1d2e-4f5a-8b6c-7d8e9f0a1b2c',
   externalId: 'order-1',
   quoteId: '2b9f8a3c-1d2e-4f5a-8b6c-7d8e9f0a1b2c',
+  bulkId: null,
+  bulkIndex: null,
   phone: '+231770000001',
   recipientName: 'Musu',
   currency: 'USD',

@@ -75,7 +75,8 @@ if (require.main === module) {
   const server = createWebhookReceiver({
     secret,
     onEvent: (event, webhookId) => {
-      process.stdout.write(`${webhookId} ${event.event} ${event.referenceId} ${event.status}\n`);
+      // A transaction's events name it by referenceId; bulk.completed names its bulk by bulkId.
+      process.stdout.write(`${webhookId} ${event.event} ${'referenceId' in event ? event.referenceId : event.bulkId} ${event.status}\n`);
     },
   });
   server.listen(Number(process.env.PORT ?? 8080));

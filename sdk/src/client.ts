@@ -71,6 +71,17 @@ export type ListOperationId = {
 export type ItemOf<Id extends ListOperationId> = AnswerOf<Id> extends { items: (infer Item)[] } ? Item : never;
 type ListQuery<Id extends ListOperationId> = Omit<QueryOf<Id>, 'cursor'>;
 
+/** A bulk payout's progress without its items, as watchBulkDisbursement yields it. */
+export type BulkProgress = Omit<AnswerOf<'getBulkDisbursement'>, 'items'>;
+
+/** The statuses after which a bulk changes no more. */
+const finalBulkStatuses: ReadonlySet<string> = new Set(['completed', 'completed_with_failures']);
+
+export interface WatchBulkOptions {
+  /** The wait between two reads (default 2,000 ms). */
+  intervalMs?: number;
+}
+
 /** What disburse() pays: the quote's fields and the transfer's. */
 export interface DisburseOrder {
   phone: BodyOf<'quoteDisbursement'>['phone'];
@@ -267,6 +278,62 @@ export class PartnerApiClient {
 
   iterateDisbursements(query: ListQuery<'listDisbursements'> = {}, options?: CallOptions & PaginateOptions): AsyncGenerator<ItemOf<'listDisbursements'>, void, undefined> {
     return this.paginate('listDisbursements', query, options);
+  }
+
+  // ---- Bulk payouts ---------------------------------------------------------------------------
+
+  /**
+   * Checks and prices 1 to 1,000 payouts in one call; resolves with one result per item (valid with
+   * its fee, or invalid with its failureReason). Moves nothing, so it is retried like a read. When
+   * no item is valid it throws 400 PKC_2008 with `error.fields.items` (every item's result).
+   */
+  quoteBulkDisbursement(body: BodyOf<'quoteBulkDisbursement'>, options?: CallOptions): Promise<AnswerOf<'quoteBulkDisbursement'>> {
+    return this.call('quoteBulkDisbursement', { body }, options);
+  }
+
+  /**
+   * Pays the valid items of a bulk quote: resolves with the bulk's summary (202 accepted; 200 when
+   * the same bulkQuoteId and externalId were sent before). Retried only on 429 PKC_7001; after a
+   * timeout or a lost connection (`error.outcomeUnknown`) send the same body again: it answers the
+   * bulk that was made, if one was. Follow it with watchBulkDisbursement or getBulkDisbursement.
+   */
+  transferBulkDisbursement(body: BodyOf<'transferBulkDisbursement'>, options?: CallOptions): Promise<AnswerOf<'transferBulkDisbursement'>> {
+    return this.call('transferBulkDisbursement', { body }, options);
+  }
+
+  /** The bulk as it is now, with one page of its items (limit, cursor). */
+  getBulkDisbursement(bulkId: PathOf<'getBulkDisbursement'>['bulkId'], query: QueryOf<'getBulkDisbursement'> = {}, options?: CallOptions): Promise<AnswerOf<'getBulkDisbursement'>> {
+    return this.call('getBulkDisbursement', { path: { bulkId }, query }, options);
+  }
+
+  /** Every item of the bulk, in your order, each the disbursement it became, fetching pages as you iterate. */
+  iterateBulkItems(
+    bulkId: PathOf<'getBulkDisbursement'>['bulkId'],
+    query: Omit<QueryOf<'getBulkDisbursement'>, 'cursor'> = {},
+    options?: CallOptions & PaginateOptions,
+  ): AsyncGenerator<AnswerOf<'getBulkDisbursement'>['items']['items'][number], void, undefined> {
+    return paginate(
+      (cursor) => this.getBulkDisbursement(bulkId, { ...query, ...(cursor === undefined ? {} : { cursor }) }, options),
+      (bulk) => itemsPage(bulk.items),
+      options,
+    );
+  }
+
+  /**
+   * The bulk's progress, read every `intervalMs` (default 2 s): yields its summary (status, counts,
+   * totals; no items) after each read, the first at once, and returns after yielding a final one
+   * (completed or completed_with_failures). Stop early with `break` or options.signal.
+   */
+  async *watchBulkDisbursement(bulkId: PathOf<'getBulkDisbursement'>['bulkId'], options: CallOptions & WatchBulkOptions = {}): AsyncGenerator<BulkProgress, void, undefined> {
+    const intervalMs = options.intervalMs ?? 2_000;
+    if (!Number.isFinite(intervalMs) || intervalMs < 0) throw new RangeError('intervalMs must be a number of milliseconds, 0 or more');
+    for (;;) {
+      // One item per read: the summary is what is watched; iterateBulkItems reads the items.
+      const progress = progressOf(await this.getBulkDisbursement(bulkId, { limit: 1 }, options));
+      yield progress;
+      if (finalBulkStatuses.has(progress.status)) return;
+      await this.clock.sleep(intervalMs, options.signal);
+    }
   }
 
   // ---- Statement and events -------------------------------------------------------------------
@@ -507,6 +574,13 @@ export class PartnerApiClient {
       outcomeUnknown: mayHaveActed && result.status >= 500,
     });
   }
+}
+
+/** The bulk without its page of items. */
+function progressOf(bulk: AnswerOf<'getBulkDisbursement'>): BulkProgress {
+  const progress: Partial<AnswerOf<'getBulkDisbursement'>> = { ...bulk };
+  delete progress.items;
+  return progress as BulkProgress;
 }
 
 function abortReasonOf(signal: AbortSignal | undefined): Error {

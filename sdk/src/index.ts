@@ -1,4 +1,4 @@
-export { PartnerApiClient, type CallOptions, type Clock, type DisburseOrder, type FetchAnswer, type FetchFunction, type FetchRequest, type ItemOf, type ListOperationId, type PartnerApiClientOptions } from './client.js';
+export { PartnerApiClient, type BulkProgress, type CallOptions, type Clock, type DisburseOrder, type FetchAnswer, type FetchFunction, type FetchRequest, type ItemOf, type ListOperationId, type PartnerApiClientOptions, type WatchBulkOptions } from './client.js';
 export { PartnerApiError, isPartnerApiError, type ErrorFields, type PartnerApiErrorDetails, type SdkErrorCode } from './errors.js';
 export { operationTable, type AnswerForm, type OperationId, type OperationSpec, type RetryClass } from './operations.js';
 export { paginate, type PageView, type PaginateOptions } from './pagination.js';

@@ -11,7 +11,7 @@ export type OperationId = Exclude<keyof operations, `on${string}`>;
  * - `safe`: it cannot move money (reads, the token call, quotes, webhook redeliveries); retried on
  *   429, 500, 502, 503, 504, network errors and timeouts.
  * - `money`: it can start or complete a money movement or end a transaction (a collection request, a
- *   sandbox decision, a cancel);
+ *   sandbox decision, a cancel, a bulk transfer);
  *   retried only on 429 PKC_7001, which the gateway answers before the request reaches any service.
  * - `transfer`: a disbursement transfer or a refund; retried as `money`, with its own timeout (30 s). A 504
  *   PKC_7004 is not resent as is: the timed-out attempt spent its quote (services/disbursements
@@ -66,4 +66,7 @@ export const operationTable = {
   refundCollection: { method: 'POST', path: '/partner/v1/collection/{referenceId}/refund', authentication: 'bearer', retryClass: 'transfer', answer: 'envelope' },
   getRefund: { method: 'GET', path: '/partner/v1/refund/{referenceId}', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   listRefunds: { method: 'GET', path: '/partner/v1/refunds', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
+  quoteBulkDisbursement: { method: 'POST', path: '/partner/v1/disbursement/bulk/quote', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
+  transferBulkDisbursement: { method: 'POST', path: '/partner/v1/disbursement/bulk/transfer', authentication: 'bearer', retryClass: 'money', answer: 'envelope' },
+  getBulkDisbursement: { method: 'GET', path: '/partner/v1/disbursement/bulk/{bulkId}', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
 } as const satisfies Record<OperationId, OperationSpec>;

@@ -12,7 +12,8 @@ export type WebhookEvent =
   | Schemas['DisbursementCompletedEvent']
   | Schemas['DisbursementFailedEvent']
   | Schemas['RefundCompletedEvent']
-  | Schemas['RefundFailedEvent'];
+  | Schemas['RefundFailedEvent']
+  | Schemas['BulkCompletedEvent'];
 export type WebhookEventType = WebhookEvent['event'];
 
 const webhookEventTypes: readonly WebhookEventType[] = [
@@ -25,6 +26,7 @@ const webhookEventTypes: readonly WebhookEventType[] = [
   'disbursement.failed',
   'refund.completed',
   'refund.failed',
+  'bulk.completed',
 ];
 
 export type WebhookVerificationCode =
@@ -147,12 +149,17 @@ function parseEvent(body: string): WebhookEvent {
   } catch {
     throw new WebhookVerificationError('WEBHOOK_BAD_PAYLOAD', 'the body is not JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || typeof (parsed as { event?: unknown }).event !== 'string' || typeof (parsed as { referenceId?: unknown }).referenceId !== 'string') {
+  if (typeof parsed !== 'object' || parsed === null || typeof (parsed as { event?: unknown }).event !== 'string') {
     throw new WebhookVerificationError('WEBHOOK_BAD_PAYLOAD', 'the body is not a webhook event');
   }
   const event = (parsed as { event: string }).event;
   if (!webhookEventTypes.includes(event as WebhookEventType)) {
     throw new WebhookVerificationError('WEBHOOK_UNKNOWN_EVENT', `signed, but of an event type this SDK does not know: ${event}`, parsed);
+  }
+  // A transaction's events name it by referenceId; bulk.completed names its bulk by bulkId.
+  const idField = event === 'bulk.completed' ? 'bulkId' : 'referenceId';
+  if (typeof (parsed as Record<string, unknown>)[idField] !== 'string') {
+    throw new WebhookVerificationError('WEBHOOK_BAD_PAYLOAD', 'the body is not a webhook event');
   }
   return parsed as WebhookEvent;
 }

@@ -356,3 +356,102 @@ describe('cancel and refunds', () => {
     ]);
   });
 });
+
+describe('bulk payouts', () => {
+  const bulkId = 'PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D';
+  const bulkPath = `/partner/v1/disbursement/bulk/${bulkId}`;
+  const transferPath = '/partner/v1/disbursement/bulk/transfer';
+  const transferBody = { bulkQuoteId: '2f7d1c4e-5a6b-4c8d-9e0f-1a2b3c4d5e6f', externalId: 'payroll-2026-11' };
+  const summary = {
+    bulkId,
+    externalId: 'payroll-2026-11',
+    status: 'processing',
+    currency: 'USD',
+    counts: { total: 2, pending: 2, completed: 0, failed: 0 },
+    totalAmount: 65.5,
+    totalFee: 0.7,
+    totalDebit: 66.2,
+    completedAmount: 0,
+    completedFee: 0,
+    createdAt: '2024-06-10T06:14:02.000Z',
+    completedAt: null as string | null,
+  };
+  const item = (index: number, status: 'pending' | 'completed' | 'failed') => ({ referenceId: `PKD-1718000042000-${String(index).padStart(24, '0')}`, externalId: `payroll-${index}`, status, index, bulkId });
+  const bulkWith = (progress: Partial<typeof summary>, items: unknown[], nextCursor: string | null = null) => ({ ...summary, ...progress, items: { items, nextCursor, hasMore: nextCursor !== null } });
+
+  test('when a bulk is quoted, then the body goes to the bulk quote path and a quote refusal with no valid item carries every item’s result', async () => {
+    const quotePath = '/partner/v1/disbursement/bulk/quote';
+    const body = { currency: 'USD' as const, items: [{ phone: '0770000001', amount: 25.5, externalId: 'payroll-1' }] };
+    const quote = { bulkQuoteId: transferBody.bulkQuoteId, validCount: 1 };
+    const api = new FakeApi().script(quotePath, ok(quote));
+    await expect(clientOf(api).quoteBulkDisbursement(body)).resolves.toEqual(quote);
+    expect(api.sentTo(quotePath).map((request) => request.body)).toEqual([body]);
+
+    const items = [{ index: 0, externalId: 'payroll-1', status: 'invalid', failureReason: { code: 'PKC_3001', message: 'User account not found' } }];
+    const refused = new FakeApi().script(quotePath, refusal(400, 'PKC_2008', { items }));
+    const error = await refusalOf(clientOf(refused).quoteBulkDisbursement(body));
+    expect({ code: error.code, items: error.fields.items }).toEqual({ code: 'PKC_2008', items });
+  });
+
+  test('when a bulk transfer is answered 202, then it resolves with the summary; on 503 or a lost connection it is not sent again and the outcome is unknown', async () => {
+    const api = new FakeApi().script(transferPath, ok(summary, 202));
+    await expect(clientOf(api).transferBulkDisbursement(transferBody)).resolves.toEqual(summary);
+    expect(api.sentTo(transferPath).map((request) => request.body)).toEqual([transferBody]);
+
+    for (const scripted of [refusal(503, 'PKC_7003'), { networkError: 'ECONNRESET' }] as const) {
+      const failing = new FakeApi().script(transferPath, scripted, ok(summary));
+      const error = await refusalOf(clientOf(failing).transferBulkDisbursement(transferBody));
+      expect({ outcomeUnknown: error.outcomeUnknown, attempts: error.attempts }).toEqual({ outcomeUnknown: true, attempts: 1 });
+      expect(failing.sentTo(transferPath)).toHaveLength(1);
+    }
+  });
+
+  test('when a bulk is read with limit and cursor, then they are its query', async () => {
+    const api = new FakeApi().script(bulkPath, ok(bulkWith({}, [item(0, 'pending')])));
+
+    await clientOf(api).getBulkDisbursement(bulkId, { limit: 5, cursor: 'c1' });
+
+    expect(api.sent.filter((request) => request.path.startsWith(bulkPath)).map((request) => request.path)).toEqual([`${bulkPath}?limit=5&cursor=c1`]);
+  });
+
+  test('when a bulk’s items are iterated, then every page of the bulk is followed until the last', async () => {
+    const api = new FakeApi().script(bulkPath, ok(bulkWith({}, [item(0, 'completed'), item(1, 'pending')], 'c1')), ok(bulkWith({}, [item(2, 'failed')])));
+    const seen: number[] = [];
+
+    for await (const bulkItem of clientOf(api).iterateBulkItems(bulkId, { limit: 2 })) seen.push(bulkItem.index);
+
+    expect(seen).toEqual([0, 1, 2]);
+    expect(api.sent.filter((request) => request.path.startsWith(bulkPath)).map((request) => request.path)).toEqual([`${bulkPath}?limit=2`, `${bulkPath}?limit=2&cursor=c1`]);
+  });
+
+  test('when a bulk is watched, then each read’s summary (without items) is yielded, reads are intervalMs apart, and it returns after the final status', async () => {
+    const clock = fakeClock();
+    const api = new FakeApi().script(
+      bulkPath,
+      ok(bulkWith({}, [item(0, 'pending')])),
+      ok(bulkWith({ counts: { total: 2, pending: 1, completed: 1, failed: 0 } }, [item(0, 'completed')])),
+      ok(bulkWith({ status: 'completed_with_failures', counts: { total: 2, pending: 0, completed: 1, failed: 1 }, completedAt: '2024-06-10T06:14:04.518Z' }, [item(0, 'completed')])),
+      ok(bulkWith({ status: 'completed' }, [])),
+    );
+    const seen: unknown[] = [];
+
+    for await (const progress of clientOf(api, clock).watchBulkDisbursement(bulkId, { intervalMs: 500 })) seen.push(progress);
+
+    expect(seen.map((progress) => (progress as { status: string; counts: { pending: number } }).status)).toEqual(['processing', 'processing', 'completed_with_failures']);
+    expect(seen.every((progress) => !Object.prototype.hasOwnProperty.call(progress, 'items'))).toBe(true);
+    expect(seen[2]).toEqual({ ...summary, status: 'completed_with_failures', counts: { total: 2, pending: 0, completed: 1, failed: 1 }, completedAt: '2024-06-10T06:14:04.518Z' });
+    expect(api.sent.filter((request) => request.path.startsWith(bulkPath)).map((request) => request.path)).toEqual(Array(3).fill(`${bulkPath}?limit=1`));
+    expect(clock.sleeps).toEqual([500, 500]);
+  });
+
+  test('when a watch is stopped early, then no further read is made', async () => {
+    const api = new FakeApi().script(bulkPath, ok(bulkWith({}, [])));
+
+    for await (const progress of clientOf(api).watchBulkDisbursement(bulkId, { intervalMs: 10 })) {
+      expect(progress.status).toBe('processing');
+      break;
+    }
+
+    expect(api.sent.filter((request) => request.path.startsWith(bulkPath))).toHaveLength(1);
+  });
+});

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { webhookExampleBody, webhookExampleHeaders, webhookExampleSecret } from '../../../libs/contracts/src/public';
+import { webhookExampleBody, webhookExampleHeaders, webhookExampleSecret, webhookPayloadExamples } from '../../../libs/contracts/src/public';
 import { webhookHeaders, type SigningSecret } from '../../../services/webhooks/src/domain/signing';
 import { isWebhookVerificationError, verifyWebhook, type VerifyWebhookOptions, type WebhookVerificationError } from '../../src';
 
@@ -55,8 +55,8 @@ describe('verifyWebhook with what the webhooks service sends', () => {
     const headers = signedBy([signingSecret(secret)]);
     const lowercase = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
-    expect(verifyWebhook(Buffer.from(body), lowercase, secret, { scheme: 'both', now }).referenceId).toMatch(/^PKD-/);
-    expect(verifyWebhook(body, new Headers(headers), secret, { scheme: 'both', now }).referenceId).toMatch(/^PKD-/);
+    expect(verifyWebhook(Buffer.from(body), lowercase, secret, { scheme: 'both', now })).toMatchObject({ referenceId: expect.stringMatching(/^PKD-/) });
+    expect(verifyWebhook(body, new Headers(headers), secret, { scheme: 'both', now })).toMatchObject({ referenceId: expect.stringMatching(/^PKD-/) });
   });
 
   test('when one byte of the body changes, then both schemes refuse it with WEBHOOK_BAD_SIGNATURE', () => {
@@ -118,6 +118,15 @@ describe('verifyWebhook with what the webhooks service sends', () => {
     const error = failureOf(() => verifyWebhook(unknown, headers, secret, { now }));
 
     expect({ code: error.code, body: error.body }).toEqual({ code: 'WEBHOOK_UNKNOWN_EVENT', body: JSON.parse(unknown) });
+  });
+
+  test('when a signed bulk.completed arrives, then it verifies and is typed by its bulkId; one without a bulkId is a bad payload', () => {
+    const bulkBody = JSON.stringify(webhookPayloadExamples['bulk.completed']);
+    const event = verifyWebhook(bulkBody, signedBy([signingSecret(secret)], { body: bulkBody }), secret, { now });
+
+    expect(event.event === 'bulk.completed' ? { bulkId: event.bulkId, status: event.status } : undefined).toEqual({ bulkId: 'PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D', status: 'completed_with_failures' });
+    const withoutBulkId = JSON.stringify({ event: 'bulk.completed', referenceId: 'PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D' });
+    expect(failureOf(() => verifyWebhook(withoutBulkId, signedBy([signingSecret(secret)], { body: withoutBulkId }), secret, { now })).code).toBe('WEBHOOK_BAD_PAYLOAD');
   });
 
   test('when the example of the document is checked at its timestamp, then it verifies with the example secret under both schemes', () => {

@@ -58,7 +58,7 @@ const statusOfEvent: Readonly<Record<TransactionEventType, string>> = {
   'refund.failed': 'failed',
 };
 
-const countField = (description: string, example: number) => bulk.itemCount.meta({ description, example });
+const countField = (description: string, example: number) => bulk.completedCount.meta({ description, example });
 const bulkMoneyField = (description: string, example: number) => bulk.totalAmount.meta({ description, example, ...decimals });
 
 /** The body of bulk.completed: the bulk as it ended, the figures GET /disbursement/bulk/{bulkId} shows (its counts flattened). */
@@ -68,7 +68,7 @@ export const bulkCompletedPayloadSchema = z.strictObject({
   externalId: bulk.externalId.meta({ description: 'Your reference from the bulk transfer call.', example: 'payroll-2026-11' }),
   status: bulk.status.meta({ description: 'completed (every item paid) or completed_with_failures (at least one item failed: read the bulk’s items).', example: 'completed_with_failures' }),
   currency: bulk.currency.meta({ description: 'LRD or USD.', example: 'USD' }),
-  itemCount: countField('How many items the bulk accepted (its valid items).', 2),
+  itemCount: bulk.itemCount.meta({ description: 'How many items the bulk accepted (its valid items).', example: 2 }),
   completedCount: countField('How many were paid.', 1),
   failedCount: countField('How many failed (no money moved for them).', 1),
   totalAmount: bulkMoneyField('The accepted items’ amounts added up (major units).', 65.5),

@@ -3,7 +3,7 @@ import type { StatusView, TransferView } from '../../../../services/disbursement
 import type { CollectionQuoteView, DisbursementQuoteView } from '../../../../services/quotes/src/domain/quote-views';
 import type { AccountView } from '../../../../services/wallet/src/use-cases/look-up-account';
 import type { AttemptView, DeliveryView } from '../../../../services/webhooks/src/use-cases/partner-deliveries';
-import type { WebhookPayload } from '../../../../services/webhooks/src/domain/webhook-payload';
+import type { BulkCompletedWebhookPayload, WebhookPayload } from '../../../../services/webhooks/src/domain/webhook-payload';
 import { accountStatuses as walletAccountStatuses, kycStatuses as walletKycStatuses } from '../../../../services/wallet/src/domain/user';
 import { collectionStatuses as collectionServiceStatuses } from '../../../../services/collections/src/domain/collection-state-machine';
 import { deliveredEventTypes } from '../../../../services/webhooks/src/events/subscriptions';
@@ -21,7 +21,9 @@ import {
   type PublicDisbursementStatus,
   type PublicDisbursementTransfer,
   type PublicWebhookDelivery,
+  type bulkCompletedPayloadSchema,
 } from '../../src/public';
+import type { z } from 'zod';
 
 /**
  * The answers' shapes in the services (their view types) name exactly the fields of the public
@@ -42,6 +44,7 @@ const sameFields: Record<string, true> = {
   disbursementStatus: true satisfies SameKeys<StatusView, PublicDisbursementStatus>,
   webhookDelivery: true satisfies SameKeys<DeliveryView, PublicWebhookDelivery>,
   webhookDeliveryAttempt: true satisfies SameKeys<AttemptView, PublicWebhookDelivery['attempts'][number]>,
+  bulkCompletedWebhookPayload: true satisfies SameKeys<BulkCompletedWebhookPayload, z.infer<typeof bulkCompletedPayloadSchema>>,
   webhookPayload: true satisfies SameKeys<WebhookPayload, { event: 1; referenceId: 1; externalId: 1; amount: 1; currency: 1; fee: 1; status: 1; transactionId: 1; timestamp: 1; failureReason: 1; collectionReferenceId: 1 }>,
 };
 

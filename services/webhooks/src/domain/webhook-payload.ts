@@ -1,7 +1,9 @@
-import type { CollectionEventData, DisbursementEventData, FailureReason, RefundEventData } from '@pwa/contracts';
+import type { BulkEventData, CollectionEventData, DisbursementEventData, FailureReason, RefundEventData } from '@pwa/contracts';
 
-/** The data of every event that becomes a webhook. */
-export type DeliveredEventData = CollectionEventData | DisbursementEventData | RefundEventData;
+/** The data of every event of one transaction that becomes a webhook. */
+export type TransactionEventData = CollectionEventData | DisbursementEventData | RefundEventData;
+/** The data of every event that becomes a webhook: a transaction's, or a bulk payout's bulk.completed. */
+export type DeliveredEventData = TransactionEventData | BulkEventData;
 import { errorCatalogue, isPkcCode } from '@pwa/errors';
 
 /**
@@ -23,7 +25,54 @@ export interface WebhookPayload {
   collectionReferenceId?: string;
 }
 
-export function webhookPayloadOf(data: DeliveredEventData): WebhookPayload {
+/**
+ * The body of bulk.completed (issue 20): the bulk event's data without eventId and partnerId, in
+ * its order; the bulk is named by bulkId, as the bulk endpoints name it.
+ */
+export interface BulkCompletedWebhookPayload {
+  event: BulkEventData['event'];
+  bulkId: string;
+  externalId: string;
+  status: BulkEventData['status'];
+  currency: string;
+  itemCount: number;
+  completedCount: number;
+  failedCount: number;
+  totalAmount: number;
+  totalFee: number;
+  completedAmount: number;
+  completedFee: number;
+  timestamp: string;
+}
+
+export function isBulkEventData(data: DeliveredEventData): data is BulkEventData {
+  return data.event === 'bulk.completed';
+}
+
+/** The id a delivery of the event is listed under (GET /webhooks/deliveries referenceId): the transaction's referenceId or the bulk's bulkId. */
+export function deliveryReferenceIdOf(data: DeliveredEventData): string {
+  return isBulkEventData(data) ? data.bulkId : data.referenceId;
+}
+
+export function bulkCompletedPayloadOf(data: BulkEventData): BulkCompletedWebhookPayload {
+  return {
+    event: data.event,
+    bulkId: data.bulkId,
+    externalId: data.externalId,
+    status: data.status,
+    currency: data.currency,
+    itemCount: data.itemCount,
+    completedCount: data.completedCount,
+    failedCount: data.failedCount,
+    totalAmount: data.totalAmount,
+    totalFee: data.totalFee,
+    completedAmount: data.completedAmount,
+    completedFee: data.completedFee,
+    timestamp: data.timestamp,
+  };
+}
+
+export function webhookPayloadOf(data: TransactionEventData): WebhookPayload {
   const failureReason = failureReasonOf(data);
   return {
     event: data.event,
@@ -44,7 +93,7 @@ export function webhookPayloadOf(data: DeliveredEventData): WebhookPayload {
  * A failed event's reason: as the producer gave it, or, for events recorded before producers gave
  * one (failureCode alone), that code with its catalogue message. Only failed events have one.
  */
-function failureReasonOf(data: DeliveredEventData): FailureReason | undefined {
+function failureReasonOf(data: TransactionEventData): FailureReason | undefined {
   if (data.status !== 'failed') return undefined;
   if (data.failureReason !== undefined) return data.failureReason;
   const code = data.failureCode;
@@ -54,5 +103,5 @@ function failureReasonOf(data: DeliveredEventData): FailureReason | undefined {
 
 /** The body is serialised once, when the event is recorded, and every attempt sends these bytes. */
 export function webhookBodyOf(data: DeliveredEventData): string {
-  return JSON.stringify(webhookPayloadOf(data));
+  return JSON.stringify(isBulkEventData(data) ? bulkCompletedPayloadOf(data) : webhookPayloadOf(data));
 }

@@ -1,12 +1,15 @@
 import type { Bus } from '@pwa/bus';
 import {
+  isBulkEventType,
   isCollectionEventType,
   isRefundEventType,
+  parseBulkEvent,
   parseCollectionEvent,
   parseDisbursementEvent,
   parsePartnerEvent,
   parseRefundEvent,
   partnerEventTypes,
+  type BulkEvent,
   type CollectionEvent,
   type DisbursementEvent,
   type EventEnvelope,
@@ -17,7 +20,8 @@ import { recordDelivery, recordPartner } from '../use-cases/record-delivery';
 
 /**
  * The events that become webhooks: the spec's four plus the failures (see README), and (issue 19)
- * collection.cancelled and the refunds' two. collection.requested is not one.
+ * collection.cancelled and the refunds' two, and (issue 20) bulk.completed. collection.requested
+ * is not one.
  */
 export const deliveredEventTypes = [
   'collection.completed',
@@ -29,12 +33,16 @@ export const deliveredEventTypes = [
   'disbursement.failed',
   'refund.completed',
   'refund.failed',
+  'bulk.completed',
 ] as const;
 
+export type DeliveredEvent = CollectionEvent | DisbursementEvent | RefundEvent | BulkEvent;
+
 /** Narrows a delivered event by its family's contract; one that does not parse throws (the bus dead-letters it). */
-export function parseDeliveredEvent(envelope: EventEnvelope): CollectionEvent | DisbursementEvent | RefundEvent {
+export function parseDeliveredEvent(envelope: EventEnvelope): DeliveredEvent {
   if (isCollectionEventType(envelope.type)) return parseCollectionEvent(envelope);
   if (isRefundEventType(envelope.type)) return parseRefundEvent(envelope);
+  if (isBulkEventType(envelope.type)) return parseBulkEvent(envelope);
   return parseDisbursementEvent(envelope);
 }
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { processOnce } from '@pwa/bus';
-import type { CollectionEvent, DisbursementEvent, PartnerEvent, RefundEvent } from '@pwa/contracts';
+import type { BulkEvent, CollectionEvent, DisbursementEvent, PartnerEvent, RefundEvent } from '@pwa/contracts';
 import { currentLogContext } from '@pwa/logging';
 import { currentTraceparent } from '@pwa/telemetry';
-import { webhookBodyOf } from '../domain/webhook-payload';
+import { deliveryReferenceIdOf, webhookBodyOf } from '../domain/webhook-payload';
 import { insertDelivery } from '../store/delivery-store';
 import { applyPartnerEvent, findPartner } from '../store/partner-store';
 import type { WebhooksDependencies } from './dependencies';
@@ -12,13 +12,13 @@ export const transactionEventsConsumer = 'webhooks.transaction-events';
 export const partnerEventsConsumer = 'webhooks.partner-events';
 
 /**
- * Records the one delivery of a collection, disbursement or refund event, in the transaction that marks
+ * Records the one delivery of a collection, disbursement, refund or bulk event, in the transaction that marks
  * the event processed; the bus acks only after it commits. A redelivered or duplicated event
  * finds its id in processed_events (and the UNIQUE event_id) and records nothing. A partner known
  * to have no webhook URL gets a skipped delivery; an unknown partner (its partner event not here
  * yet) gets a pending one, and the attempt looks the partner up again.
  */
-export async function recordDelivery(dependencies: WebhooksDependencies, event: CollectionEvent | DisbursementEvent | RefundEvent): Promise<void> {
+export async function recordDelivery(dependencies: WebhooksDependencies, event: CollectionEvent | DisbursementEvent | RefundEvent | BulkEvent): Promise<void> {
   const { data } = event;
   const partnerId = data.partnerId.toLowerCase();
   let skipped = false;
@@ -30,7 +30,7 @@ export async function recordDelivery(dependencies: WebhooksDependencies, event: 
       eventId: event.eventId,
       partnerId,
       eventType: event.type,
-      referenceId: data.referenceId,
+      referenceId: deliveryReferenceIdOf(data),
       body: webhookBodyOf(data),
       status: skipped ? 'skipped' : 'pending',
       lastError: skipped ? 'no webhook URL registered' : null,

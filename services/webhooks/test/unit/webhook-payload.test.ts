@@ -1,5 +1,5 @@
-import { parseCollectionEventData, parseDisbursementEventData } from '@pwa/contracts';
-import { webhookBodyOf, webhookPayloadOf } from '../../src/domain/webhook-payload';
+import { parseBulkEventData, parseCollectionEventData, parseDisbursementEventData, publicApi } from '@pwa/contracts';
+import { deliveryReferenceIdOf, webhookBodyOf, webhookPayloadOf } from '../../src/domain/webhook-payload';
 
 const disbursementFailed = {
   eventId: '0b9f8a3c-1d2e-4f5a-8b6c-7d8e9f0a1b2c',
@@ -53,5 +53,31 @@ describe('webhook payload', () => {
   test('when an event did not fail, then the body has exactly the spec fields and no failureReason', () => {
     const payload = webhookPayloadOf(parseCollectionEventData(collectionCompleted));
     expect(Object.keys(payload)).toEqual(['event', 'referenceId', 'externalId', 'amount', 'currency', 'fee', 'status', 'transactionId', 'timestamp']);
+  });
+
+  test('when a bulk completes, then the body is its figures named by bulkId, without eventId or partnerId, and its delivery is listed under the bulkId', () => {
+    const data = parseBulkEventData({
+      eventId: '3b9f8a3c-1d2e-4f5a-8b6c-7d8e9f0a1b2c',
+      partnerId: '1b9f8a3c-1d2e-4f5a-8b6c-7d8e9f0a1b2c',
+      event: 'bulk.completed',
+      bulkId: 'PKB-1714521600000-00112233445566778899AABB',
+      externalId: 'payroll-5',
+      status: 'completed',
+      currency: 'LRD',
+      itemCount: 2,
+      completedCount: 2,
+      failedCount: 0,
+      totalAmount: 200,
+      totalFee: 4,
+      completedAmount: 200,
+      completedFee: 4,
+      timestamp: '2024-05-01T00:00:01.000Z',
+    });
+
+    const body = JSON.parse(webhookBodyOf(data)) as Record<string, unknown>;
+
+    expect(body).toEqual({ event: 'bulk.completed', bulkId: data.bulkId, externalId: 'payroll-5', status: 'completed', currency: 'LRD', itemCount: 2, completedCount: 2, failedCount: 0, totalAmount: 200, totalFee: 4, completedAmount: 200, completedFee: 4, timestamp: '2024-05-01T00:00:01.000Z' });
+    expect(publicApi.webhookPayloadSchemas['bulk.completed'].parse(body)).toEqual(body);
+    expect(deliveryReferenceIdOf(data)).toBe(data.bulkId);
   });
 });

@@ -20,6 +20,13 @@ export const walletConfigSchema = baseServiceConfigSchema.extend({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   /** How often the invariant monitor checks the whole ledger (ledger_invariant_ok); 60 s by default. */
   LEDGER_INVARIANT_CHECK_INTERVAL_MS: fields.milliseconds(60_000),
+  /**
+   * Group commit of single disbursement postings (decision 0056): the most postings of one partner
+   * posted together as one batch when they arrive while that partner's previous group is being
+   * posted. 0 turns it off (every posting its own transaction). A posting waits at most for one
+   * group in flight, so this also bounds the extra wait.
+   */
+  WALLET_GROUP_COMMIT_MAX_ITEMS: z.coerce.number().int().min(0).max(200).default(50),
 });
 
 /**

@@ -5,6 +5,9 @@ import { createLedgerMetrics } from './http/ledger-metrics';
 import { mountPartnerRoutes } from './http/partner-routes';
 import { mountInternalRoutes } from './http/internal-routes';
 import { checkLedger } from './use-cases/check-ledger';
+import { createGroupCommitter } from './use-cases/group-commit';
+import { postTransfer } from './use-cases/post-transfer';
+import { postTransferBatch } from './use-cases/post-transfer-batch';
 import { startInvariantMonitor } from './workers/invariant-monitor';
 
 export { walletSchema };
@@ -18,6 +21,13 @@ export async function startWalletService(config: Readonly<WalletConfig>): Promis
   const prepared = await prepareService({ name: 'wallet', schema: walletSchema, migrationsDirectory: walletMigrationsDirectory, env: config, port: config.PORT });
   const { pool } = prepared;
   const metrics = createLedgerMetrics(prepared.registry, pool);
+  const groupCommitter =
+    config.WALLET_GROUP_COMMIT_MAX_ITEMS === 0
+      ? undefined
+      : createGroupCommitter(
+          { postBatch: (batch) => postTransferBatch(pool, batch), postSingly: (request) => postTransfer(pool, request, postingFaults) },
+          { itemsMax: config.WALLET_GROUP_COMMIT_MAX_ITEMS, onGroupPosted: (size) => metrics.groupPosted(size) },
+        );
   const hosted = await prepared.listen({
     // A transfer batch (POST /internal/transfer-batches) carries up to 200 items of at most about
     // 2.4 kB each (700 characters of reference, referenceId and externalId at up to 3 bytes in
@@ -27,7 +37,7 @@ export async function startWalletService(config: Readonly<WalletConfig>): Promis
     jsonBodyLimit: '1mb',
     routes: (app) => {
       mountPartnerRoutes(app, pool);
-      mountInternalRoutes(app, pool, { postingFaults, metrics });
+      mountInternalRoutes(app, pool, { postingFaults, metrics, groupCommitter });
     },
   });
   const monitor = startInvariantMonitor({

@@ -10,7 +10,8 @@ import type {
 import type { Pool } from '@pwa/db';
 import { sendErrorEnvelope } from '@pwa/http';
 import { checkTransfer } from '../use-cases/check-transfer';
-import { postTransfer } from '../use-cases/post-transfer';
+import { postTransfer, type TransferRequest } from '../use-cases/post-transfer';
+import type { GroupCommitter } from '../use-cases/group-commit';
 import { postTransferBatch, type BatchItemResult } from '../use-cases/post-transfer-batch';
 import { checkTransferBatch } from '../use-cases/check-transfer-batch';
 import { cancelTransfer } from '../use-cases/cancel-transfer';
@@ -24,6 +25,8 @@ export interface InternalRouteSettings {
   /** Sandbox fault injection of postings (none in production); from the service's configuration. */
   postingFaults: PostingFaultInjection;
   metrics: LedgerMetrics;
+  /** Group commit of single disbursement postings (decision 0056); undefined when it is off. */
+  groupCommitter: GroupCommitter | undefined;
 }
 
 /**
@@ -43,7 +46,7 @@ export function mountInternalRoutes(app: Express, pool: Pool, settings: Internal
 
   app.post('/internal/transfers', async (req, res) => {
     const request = parseTransferRequest(req.body);
-    const outcome = await postTransfer(pool, request, settings.postingFaults);
+    const outcome = await postOneTransfer(pool, request, settings);
     if (outcome.state === 'cancelled') {
       // 409, not the catalogue's 504: the caller cancelled this id itself (after its own timeout).
       sendErrorEnvelope(res, 409, 'PKC_7004', `Transfer ${outcome.transferId} was cancelled; nothing was posted`);
@@ -86,6 +89,16 @@ export function mountInternalRoutes(app: Express, pool: Pool, settings: Internal
   app.get('/internal/ledger/invariants', async (_req, res) => {
     res.json(await checkLedger(pool));
   });
+}
+
+/**
+ * A single posting: grouped with the partner's other disbursement postings when group commit is on
+ * (decision 0056), else in a transaction of its own. The sandbox's fault injection needs the single
+ * path (its delay points are inside it), so a wallet with injected faults never groups.
+ */
+function postOneTransfer(pool: Pool, request: TransferRequest, settings: InternalRouteSettings): Promise<PostingOutcome> {
+  const grouped = settings.groupCommitter !== undefined && settings.postingFaults.postDelayMs === 0 && request.type === 'disbursement';
+  return grouped && settings.groupCommitter ? settings.groupCommitter.post({ ...request, type: 'disbursement' }) : postTransfer(pool, request, settings.postingFaults);
 }
 
 function batchResultView(result: BatchItemResult): z.input<typeof walletTransferBatchAnswerSchema>['results'][number] {

@@ -1,4 +1,4 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Pool } from '@pwa/db';
 import { currencies, type Currency } from '@pwa/money';
 import { movementTypes, type MovementType } from '../domain/transaction-type';
@@ -11,6 +11,8 @@ export interface LedgerMetrics {
   posted(type: MovementType, currency: Currency, amountMinor: bigint): void;
   /** The periodic invariant check found the ledger sound (true) or not (false). */
   invariantChecked(ok: boolean): void;
+  /** Group commit (decision 0056) posted a group of this many single postings. */
+  groupPosted(size: number): void;
 }
 
 /**
@@ -53,6 +55,12 @@ export function createLedgerMetrics(registry: Registry, pool: Pool): LedgerMetri
     help: 'Unix time of the last periodic ledger invariant check that completed (0 before the first)',
     registers: [registry],
   });
+  const groupSizes = new Histogram({
+    name: 'ledger_group_commit_size',
+    help: 'Single disbursement postings posted together by group commit, per group (1: the partner had nothing in flight)',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200],
+    registers: [registry],
+  });
   invariantOk.set(Number.NaN);
   for (const type of movementTypes) {
     for (const currency of currencies) {
@@ -65,6 +73,7 @@ export function createLedgerMetrics(registry: Registry, pool: Pool): LedgerMetri
       postings.inc({ type, currency });
       postedMinor.inc({ type, currency }, Number(amountMinor));
     },
+    groupPosted: (size) => groupSizes.observe(size),
     invariantChecked: (ok) => {
       invariantOk.set(ok ? 1 : 0);
       invariantCheckedAt.set(Date.now() / 1000);

@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import {
+  bulkQuoteAnswerSchema,
+  bulkQuoteConsumeRequestSchema,
+  bulkQuoteItemSchema,
+  bulkQuoteRequestSchema,
+  consumedBulkQuoteAnswerSchema,
   consumedQuoteAnswerSchema,
   quoteConsumeRequestSchema,
   quotesContractExamples,
@@ -11,6 +16,9 @@ import {
   walletContractExamples,
   walletTransferAnswerSchema,
   walletTransferBatchAnswerSchema,
+  walletTransferBatchCheckAnswerSchema,
+  walletTransferBatchCheckItemSchema,
+  walletTransferBatchCheckRequestSchema,
   walletTransferBatchItemSchema,
   walletTransferBatchRequestSchema,
   walletTransferRequestSchema,
@@ -36,6 +44,12 @@ const examples: [string, unknown, z.ZodType][] = [
   ['wallet.transferBatchAnswer', walletContractExamples.transferBatchAnswer, walletTransferBatchAnswerSchema],
   ['quotes.consumeRequest', quotesContractExamples.consumeRequest, quoteConsumeRequestSchema],
   ['quotes.consumedAnswer', quotesContractExamples.consumedAnswer, consumedQuoteAnswerSchema],
+  ['wallet.transferBatchCheckRequest', walletContractExamples.transferBatchCheckRequest, walletTransferBatchCheckRequestSchema],
+  ['wallet.transferBatchCheckAnswer', walletContractExamples.transferBatchCheckAnswer, walletTransferBatchCheckAnswerSchema],
+  ['quotes.bulkQuoteRequest', quotesContractExamples.bulkQuoteRequest, bulkQuoteRequestSchema],
+  ['quotes.bulkQuoteAnswer', quotesContractExamples.bulkQuoteAnswer, bulkQuoteAnswerSchema],
+  ['quotes.consumeBulkQuoteRequest', quotesContractExamples.consumeBulkQuoteRequest, bulkQuoteConsumeRequestSchema],
+  ['quotes.consumedBulkQuoteAnswer', quotesContractExamples.consumedBulkQuoteAnswer, consumedBulkQuoteAnswerSchema],
 ];
 
 describe('docs/internal-contracts.md against libs/contracts', () => {
@@ -59,6 +73,13 @@ describe('docs/internal-contracts.md against libs/contracts', () => {
     ['wallet transfer batch answer', walletTransferBatchAnswerSchema],
     ['quote consume request', quoteConsumeRequestSchema],
     ['consumed quote answer', consumedQuoteAnswerSchema],
+    ['wallet transfer batch check request', walletTransferBatchCheckRequestSchema],
+    ['wallet transfer batch check item', walletTransferBatchCheckItemSchema],
+    ['wallet transfer batch check answer', walletTransferBatchCheckAnswerSchema],
+    ['bulk quote item', bulkQuoteItemSchema],
+    ['bulk quote answer', bulkQuoteAnswerSchema],
+    ['bulk quote consume request', bulkQuoteConsumeRequestSchema],
+    ['consumed bulk quote answer', consumedBulkQuoteAnswerSchema],
   ];
 
   it.each(objectSchemas)('when the %s schema is read, then every field is named in the document', (_name, schema) => {

@@ -278,7 +278,7 @@ describe('bulk payouts', () => {
     await pollUntil(() => Promise.resolve(webhooksAbout('bulkId', doneTwo.bulkId).length + webhooksAbout('bulkId', doneOne.bulkId).length), (count) => count === 2, 15_000);
     for (const entry of failed) {
       await pollUntil(() => Promise.resolve(webhooksAbout('referenceId', entry.referenceId)), (hooks) => hooks.length > 0, 15_000);
-      expect(webhooksAbout('referenceId', entry.referenceId)).toEqual([expect.objectContaining({ event: 'disbursement.failed', failureCode: 'PKC_4002' })]);
+      expect(webhooksAbout('referenceId', entry.referenceId)).toEqual([expect.objectContaining({ event: 'disbursement.failed', failureReason: expect.objectContaining({ code: 'PKC_4002' }) })]);
     }
   });
 

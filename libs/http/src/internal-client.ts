@@ -22,8 +22,12 @@ import { requestIdHeader, traceparentHeader } from './request-id';
  * what an upstream's failure means, is the caller's decision.
  */
 
-/** Internal answers are small JSON documents; anything larger is a fault, not a payload. */
-const responseBodyMaxBytes = 1024 * 1024;
+/**
+ * Internal answers are JSON documents of bounded size; anything larger is a fault, not a payload.
+ * The largest is a consumed bulk quote: 1,000 items with the longest externalIds and notes the
+ * contract allows (up to about 1.3 MB in UTF-8), hence 4 MB.
+ */
+const responseBodyMaxBytes = 4 * 1024 * 1024;
 const defaultMaxSockets = 64;
 
 /**

@@ -188,7 +188,7 @@ describe('internal JSON client against a real HTTP server', () => {
   });
 
   test('when the answer is larger than the bound, then the call fails with response_too_large', async () => {
-    upstream.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'x'.repeat(2 * 1024 * 1024)}"`);
+    upstream.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'x'.repeat(5 * 1024 * 1024)}"`);
 
     const error = await transportErrorOf(client.postJson('/x', {}, { timeoutMs: 5_000 }));
 

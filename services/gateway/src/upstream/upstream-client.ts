@@ -36,8 +36,12 @@ export function isUpstreamTransportError(error: unknown): error is UpstreamTrans
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'UPSTREAM_TRANSPORT';
 }
 
-/** Internal responses are small JSON documents; anything larger is a fault, not a payload to relay. */
-const responseBodyMaxBytes = 1024 * 1024;
+/**
+ * Internal responses are JSON documents of bounded size; anything larger is a fault, not a payload
+ * to relay. The largest a partner gets is a 1,000-item bulk quote echoing every externalId (well
+ * under 2 MB with the longest texts the contract allows).
+ */
+const responseBodyMaxBytes = 2 * 1024 * 1024;
 
 export interface UpstreamClient {
   send(request: UpstreamRequest): Promise<UpstreamResponse>;

@@ -12,7 +12,7 @@ import { ensureLocalhostCertificate } from '../lib/local-files';
 import { cliEntryOf, runOperatorCliOrThrow } from '../lib/operator-cli';
 import { preflight } from '../lib/preflight-module';
 import { describeEnding, type ChildRecord } from '../lib/process-group';
-import { readSettings, type Environment, type ServiceName, type Settings } from '../lib/settings';
+import { readSettings, type Environment, type InternalServiceName, type ServiceName, type Settings } from '../lib/settings';
 import { LocalStack, missingEntries, settingsWithFreePorts } from '../lib/stack';
 import { cpuMeter, databaseBackendPids, type CpuMeter } from './cpu';
 
@@ -35,6 +35,11 @@ export interface BenchStack {
   env: Environment;
   /** The first process that ended on its own, if any. */
   died(): ChildRecord | undefined;
+  /**
+   * Per-service environment overrides the stack's LocalStack reads whenever it starts a service
+   * (its serviceEnv): restartService changes them, so a restarted service runs with the new ones.
+   */
+  serviceOverrides: Partial<Record<InternalServiceName, Record<string, string>>>;
 }
 
 export interface BenchStackOptions {
@@ -69,6 +74,7 @@ export async function startBenchStack({ log, databaseName, needs, env = process.
   const logDirectory = path.join(settings.localDir, 'logs', 'bench');
   const profileDirectory = path.join(logDirectory, 'profiles');
   let died: ChildRecord | undefined;
+  const serviceOverrides: BenchStack['serviceOverrides'] = {};
   const local = new LocalStack({
     settings,
     isolation: { databaseUrl, busExchange: `pwa.bench.${runId}`, redisKeyPrefix: `pwa-bench:${runId}:` },
@@ -76,6 +82,7 @@ export async function startBenchStack({ log, databaseName, needs, env = process.
     // Auth seals partners' webhook signing secrets with the second key (issue 5); both are throw-away keys per run.
     keys: { authKeyEncryptionKey: crypto.randomBytes(32).toString('base64'), webhookSecretSealingKey: crypto.randomBytes(32).toString('base64') },
     baseEnvironment: env,
+    serviceEnv: serviceOverrides,
     output: { kind: 'files', directory: logDirectory },
     onUnexpectedEnd: (record) => {
       died ??= record;
@@ -86,7 +93,7 @@ export async function startBenchStack({ log, databaseName, needs, env = process.
   log(`bench database ${new URL(databaseUrl).pathname.slice(1)} created`);
   if (settings.tls.generated) await ensureLocalhostCertificate(settings.tls.certFile, settings.tls.keyFile);
   const ca = fs.readFileSync(settings.caCertFile);
-  return { local, settings, databaseUrl, runId, logDirectory, profileDirectory, ca, env, died: () => died };
+  return { local, settings, databaseUrl, runId, logDirectory, profileDirectory, ca, env, died: () => died, serviceOverrides };
 }
 
 /** The bench database's URL: the administrator's URL with another database name. */
@@ -99,6 +106,20 @@ function withDatabase(databaseUrl: string, databaseName: string): string {
 /** Stops the processes and removes what the run created (database, Redis keys, bus exchange). */
 export async function stopBenchStack(stack: BenchStack, { log }: { log: Log }): Promise<void> {
   await stack.local.stop({ onProblem: log });
+}
+
+/**
+ * Stops a running internal service (as asked: not a death) and starts it again on its port with
+ * these environment overrides in place of any earlier ones (the bulk benchmark runs the wallet with
+ * and without group commit); resolves once it is ready. Callers that hold keep-alive connections to
+ * it (the other services) reconnect; a warm-up after the restart keeps their first errors out of a
+ * measurement.
+ */
+export async function restartService(stack: BenchStack, name: InternalServiceName, overrides: Record<string, string>): Promise<void> {
+  const { group } = stack.local;
+  for (const record of group.running(name)) await group.stop(record);
+  stack.serviceOverrides[name] = { ...overrides };
+  await stack.local.startServices([name]);
 }
 
 /** Which process died and the end of its log. */

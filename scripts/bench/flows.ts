@@ -17,7 +17,10 @@
 // (the approve step is the sandbox simulation endpoint), one partner whose rate limit never trips
 // and with lots of funds in both currencies, N Platinum users (64 by default) with both wallets
 // credited, and the Platinum limits raised (amounts and per-hour/per-day counts: completed flows
-// use them up). Flows are spread round-robin over every user x currency.
+// use them up). Flows are spread round-robin over every user x currency. Every call is the one
+// partner's, so its two float accounts (USD, LRD) take every disbursement's debit; oneAccountFlows
+// narrows the targets to one currency, so every call debits one row (the hot-row case, issue 20).
+// The bulk benchmark (bulk.ts) reuses this stack and measureFlow.
 import autocannon from 'autocannon';
 import { Pool } from 'pg';
 import { parseJson, asRecord, sleep } from '../lib/http';
@@ -38,7 +41,7 @@ export const processNames: readonly string[] = [...flowServices, 'gateway'];
  * second at this load. Waiting this long after a measurement keeps their work out of the next one
  * (and out of the shutdown's logs).
  */
-const drainMs = 2_000;
+export const drainMs = 2_000;
 
 export type FlowName = 'disbursement' | 'collection';
 export const flowNames: readonly FlowName[] = ['disbursement', 'collection'];
@@ -351,13 +354,16 @@ function pgWaitSampler(monitor: Pool): { start(): void; stop(): void; report(): 
 }
 
 /** The flows benchmark's stack (quote.ts startQuoteStack with collections and disbursements, sandbox), with the flows' targets. */
-export async function startFlowsStack(options: BenchOptions, { log, users }: { log: Log; users: number }): Promise<FlowsBenchStack> {
+export async function startFlowsStack(
+  options: Pick<BenchOptions, 'cpuProfile'>,
+  { log, users, databaseName = 'partner_wallet_bench_flows' }: { log: Log; users: number; databaseName?: string },
+): Promise<FlowsBenchStack> {
   const stack = await startQuoteStack({
     log,
     users,
     cpuProfile: options.cpuProfile,
     services: flowServices,
-    databaseName: 'partner_wallet_bench_flows',
+    databaseName,
     environment: 'sandbox',
     funding: flowPartnerFunding,
   });
@@ -368,6 +374,15 @@ export async function startFlowsStack(options: BenchOptions, { log, users }: { l
 export function withFlowTargets(stack: QuoteBenchStack): FlowsBenchStack {
   const flowTargets = (['LRD', 'USD'] as const).flatMap((currency) => stack.phones.map((phone) => ({ phone, currency })));
   return { ...stack, flowTargets, nextTarget: 0, externalSeq: 0 };
+}
+
+/**
+ * From now on every flow of the stack is in `currency` only (still round-robin over the users):
+ * every disbursement debits the partner's one float account in it, the hot-row case.
+ */
+export function oneAccountFlows(stack: FlowsBenchStack, currency: Currency): void {
+  stack.flowTargets = stack.flowTargets.filter((target) => target.currency === currency);
+  stack.nextTarget = 0;
 }
 
 /** One flow of each kind, checked, before any load: a broken stack fails here with its answer. */

@@ -43,11 +43,16 @@ function isReferenceResult(value: unknown): value is ReferenceResult {
   return record !== undefined && ['flows_per_s', 'req_p50_ms', 'req_p99_ms', 'non2xx', 'errors'].every((field) => typeof record[field] === 'number');
 }
 
-/** Runs run.sh and resolves its JSON line. Its progress lines (stderr) are passed through with a prefix. */
-export function runReference({ connections, durationSeconds, env = process.env }: { connections: number; durationSeconds: number; env?: NodeJS.ProcessEnv }): Promise<ReferenceResult> {
+/**
+ * Runs run.sh and resolves its JSON line. Its progress lines (stderr) are passed through with a
+ * prefix. `sourceAccounts` sets REF_SOURCE_ACCOUNTS (how many of its partner's accounts the
+ * transfers debit; 1 is the hot-row case); without it, env's own value (or run.sh's default, 1000).
+ */
+export function runReference({ connections, durationSeconds, env = process.env, sourceAccounts }: { connections: number; durationSeconds: number; env?: NodeJS.ProcessEnv; sourceAccounts?: number }): Promise<ReferenceResult> {
   const script = referenceScript(env);
+  const childEnv = sourceAccounts === undefined ? env : { ...env, REF_SOURCE_ACCOUNTS: String(sourceAccounts) };
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [script, String(connections), String(durationSeconds)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', [script, String(connections), String(durationSeconds)], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     readline.createInterface({ input: child.stderr }).on('line', (line) => process.stderr.write(`  reference | ${line}\n`));

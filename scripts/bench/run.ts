@@ -1,5 +1,8 @@
 // npm run bench -- lists [--disbursements N] [--ledger-entries N] [--duration S] [--rounds N] [--warmup S] [--connections N]
 //                  (issue 18: seeds a million rows and measures list latency; lists-options.ts; not part of "every benchmark")
+// npm run bench -- bulk [--bulks N] [--items M] [--duration S] [--connections N] [--warmup S] [--users N] [--no-reference] [--no-hot-row]
+//                  (issue 20: N bulks of M items of one partner, items/s next to the single-transfer flow, the
+//                  reference and the hot-row case with group commit off and on; bulk-options.ts; not part of "every benchmark")
 // npm run bench -- [gateway|quote|flows|webhooks|reference] [--duration S] [--connections N] [--rounds N]
 //                  [--latency-connections N] [--warmup S] [--no-reference] [--pg-waits] (flows)
 //                  [--open-loop] [--rates 40,80]   (flows: fixed offered rates instead of connections)
@@ -11,6 +14,8 @@
 // as ratios), since absolute numbers on a shared 2-core machine move by tens of percent between runs.
 // Progress goes to stderr; the human table and one JSON summary line go to stdout.
 import { endProcess } from '../lib/end-process';
+import { parseBulkArguments } from './bulk-options';
+import { bulkBenchmark } from './bulk-summary';
 import { flowsBenchmark } from './flows-summary';
 import { gatewayBenchmark } from './gateway-summary';
 import { listsBenchmark } from './lists';
@@ -41,6 +46,13 @@ const benchmarks: Record<BenchmarkName, (options: BenchOptions) => Promise<{ val
 async function main(): Promise<void> {
   if (process.argv[2] === 'lists') {
     const summary = await listsBenchmark(parseListsArguments(process.argv.slice(3), process.env), log);
+    out(JSON.stringify(summary));
+    process.exitCode = summary.valid ? 0 : 1;
+    return;
+  }
+  if (process.argv[2] === 'bulk') {
+    const summary = await bulkBenchmark(parseBulkArguments(process.argv.slice(3), process.env), log);
+    out('');
     out(JSON.stringify(summary));
     process.exitCode = summary.valid ? 0 : 1;
     return;

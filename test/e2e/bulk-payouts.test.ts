@@ -249,6 +249,18 @@ describe('bulk payouts', () => {
     expect(count.rows[0]?.count).toBe('0');
   });
 
+  test('when an item has the longest externalId and note the contract allows, in characters outside the BMP, then it is valid and paid', async () => {
+    const partner = await onboard('100.00');
+    const externalId = '😀'.repeat(100);
+    const quoted = await quoteBulk(stack.client, partner, { currency: 'USD', items: [{ phone: users[0]!.localPhone, amount: 1, externalId, note: '𝄞'.repeat(200) }] });
+    expect([quoted.status, quoted.body.data?.items?.[0]?.status]).toEqual([200, 'valid']);
+    const accepted = await transferBulk(stack.client, partner, { bulkQuoteId: quoted.body.data.bulkQuoteId, externalId });
+    expect(accepted.status).toBe(202);
+    const done = await finalBulk(partner, accepted.body.data.bulkId);
+    expect([done.status, done.externalId]).toEqual(['completed', externalId]);
+    expect((await itemsOf(partner, done.bulkId))[0]).toMatchObject({ externalId, status: 'completed' });
+  });
+
   test('when the partner balance runs out midway through a bulk, then the items paid before are completed, the rest fail with PKC_4002, and the balance is exact to the cent', async () => {
     const partner = await onboard('100.00', endpoint.url);
     const [first, second] = users as [WalletUser, WalletUser];

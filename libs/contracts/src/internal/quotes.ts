@@ -48,8 +48,10 @@ export const bulkQuoteItemSchema = z.object({
   index: z.number().int().min(0).max(bulkItemsMax - 1),
   phone: z.string().min(1).max(32),
   amountMinor: minorUnitsField.refine((minor) => minor > 0n, 'must be greater than zero'),
-  externalId: z.string().min(1).max(100),
-  note: z.string().min(1).max(200).nullable(),
+  /** At most 100 characters (code points, as the partner counts them and Postgres stores them): up to 200 UTF-16 units. */
+  externalId: z.string().min(1).max(200),
+  /** At most 200 characters: up to 400 UTF-16 units. */
+  note: z.string().min(1).max(400).nullable(),
 });
 export type BulkQuoteItem = z.output<typeof bulkQuoteItemSchema>;
 

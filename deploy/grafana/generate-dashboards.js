@@ -400,6 +400,15 @@ const specific = {
       decimals: 2,
       queries: [q(`max by (kind, currency) (ledger_account_balance_minor${sel('wallet')}) / 100`, '{{kind}} {{currency}}')],
     }),
+    panel({
+      title: 'Group commit: postings per group (p50, p99)',
+      description: 'Single disbursement postings posted together by group commit (decision 0056); 1 when partners are idle, larger when one partner’s postings queue.',
+      w: 12,
+      queries: [
+        q(`histogram_quantile(0.5, sum by (le) (rate(ledger_group_commit_size_bucket${sel('wallet')}[$__rate_interval])))`, 'p50'),
+        q(`histogram_quantile(0.99, sum by (le) (rate(ledger_group_commit_size_bucket${sel('wallet')}[$__rate_interval])))`, 'p99'),
+      ],
+    }),
   ],
   quotes: () => [
     row('Quotes'),
@@ -526,6 +535,32 @@ const specific = {
       queries: [q(`time() - max(disbursement_settlement_sweep_last_success_timestamp_seconds${sel('disbursements')})`, 'since last sweep')],
     }),
     breakerPanel('disbursements', 'circuit_breaker_state', 'breaker'),
+    row('Bulk payouts'),
+    panel({
+      title: 'Bulk items pending',
+      description: 'Items of accepted bulk payouts not yet final (decision 0055). Rises when a bulk is accepted and falls as batches post.',
+      w: 8,
+      queries: [q(`max(disbursement_bulk_items_pending${sel('disbursements')})`, 'pending')],
+    }),
+    panel({
+      title: 'Oldest processing bulk',
+      description: 'Age of the oldest bulk payout still processing; PwaBulkPayoutStalled past 15 minutes. See docs/runbooks.md.',
+      unit: 's',
+      w: 8,
+      thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 300 }, { color: 'red', value: 900 }] },
+      queries: [q(`max(disbursement_bulk_oldest_processing_seconds${sel('disbursements')})`, 'oldest')],
+    }),
+    panel({
+      title: 'Bulk items settled per second',
+      w: 8,
+      queries: [q(`sum(rate(disbursement_bulk_items_settled_total${sel('disbursements')}[$__rate_interval]))`, 'items/s')],
+    }),
+    panel({
+      title: 'Bulk processor: time since the last pass',
+      unit: 's',
+      w: 12,
+      queries: [q(`time() - max(disbursement_bulk_processor_last_pass_timestamp_seconds${sel('disbursements')})`, 'since last pass')],
+    }),
   ],
   webhooks: () => [
     row('Deliveries'),

@@ -110,7 +110,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
       logger,
       settings: { batchItemsMax: config.BULK_BATCH_ITEMS, batchTimeoutMs: config.BULK_BATCH_TIMEOUT_MS, leaseMs: config.BULK_LEASE_MS },
     },
-    { intervalMs: config.BULK_PROCESSOR_INTERVAL_MS, passBudgetMs: bulkPassBudgetMs },
+    { intervalMs: config.BULK_PROCESSOR_INTERVAL_MS, passBudgetMs: bulkPassBudgetMs, onPassFinished: (settled) => metrics.bulkPassFinished(settled) },
   );
   processorHolder.processor = processor;
   // Transfers in flight (up to budget + cancellation), the sweep and the bulk processor's batch in

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Pool } from '@pwa/db';
 import { isPkcError } from '@pwa/errors';
 import { countProcessingStale } from '../store/disbursement-store';
+import { readBulkBacklog } from '../store/bulk-store';
 
 /**
  * How a transfer call ended for the partner: completed (200), timed_out (504 PKC_7004: the budget ran
@@ -23,6 +24,8 @@ export interface DisbursementMetrics {
 export interface DisbursementServiceMetrics extends DisbursementMetrics {
   /** The settlement sweep finished a pass. */
   settlementSweepFinished(): void;
+  /** The bulk processor finished a pass that settled this many items (decision 0055). */
+  bulkPassFinished(settledItems: number): void;
 }
 
 /**
@@ -58,6 +61,32 @@ export function createDisbursementMetrics(registry: Registry, pool: Pool): Disbu
     help: 'Unix time of the last settlement sweep that finished (0 before the first)',
     registers: [registry],
   });
+  new Gauge({
+    name: 'disbursement_bulk_items_pending',
+    help: 'Items of bulk payouts accepted and not yet final (sampled at scrape)',
+    registers: [registry],
+    async collect() {
+      this.set(await readBulkBacklog(pool).then((backlog) => backlog.pendingItems, () => Number.NaN));
+    },
+  });
+  new Gauge({
+    name: 'disbursement_bulk_oldest_processing_seconds',
+    help: 'Age of the oldest bulk payout still processing, 0 when none (sampled at scrape)',
+    registers: [registry],
+    async collect() {
+      this.set(await readBulkBacklog(pool).then((backlog) => backlog.oldestProcessingSeconds, () => Number.NaN));
+    },
+  });
+  const bulkItemsSettled = new Counter({
+    name: 'disbursement_bulk_items_settled_total',
+    help: 'Bulk payout items this process moved to a final state (completed or failed)',
+    registers: [registry],
+  });
+  const lastBulkPass = new Gauge({
+    name: 'disbursement_bulk_processor_last_pass_timestamp_seconds',
+    help: 'Unix time of the last bulk processor pass that finished (0 before the first)',
+    registers: [registry],
+  });
   confirms.inc({ type: 'disbursement', outcome: 'completed', code: 'none' }, 0);
   for (const outcome of transferOutcomes) duration.zero({ outcome });
   return {
@@ -71,6 +100,10 @@ export function createDisbursementMetrics(registry: Registry, pool: Pool): Disbu
       duration.observe({ outcome: outcomeOfRefusal(code) }, durationSeconds);
     },
     settlementSweepFinished: () => lastSweep.set(Date.now() / 1000),
+    bulkPassFinished: (settledItems) => {
+      bulkItemsSettled.inc(settledItems);
+      lastBulkPass.set(Date.now() / 1000);
+    },
   };
 }
 

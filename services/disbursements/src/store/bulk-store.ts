@@ -299,3 +299,13 @@ export async function listBulkItems(db: Queryable, bulkId: string, afterIndex: n
   );
   return result.rows.map(toDisbursement);
 }
+
+/** The bulk processor's backlog, sampled at scrape: items still to post, and how long the oldest processing bulk has waited (0 when none). */
+export async function readBulkBacklog(db: Queryable): Promise<{ pendingItems: number; oldestProcessingSeconds: number }> {
+  const result = await db.query<{ pending_items: string; oldest_seconds: string }>(
+    `SELECT (SELECT count(*) FROM disbursements WHERE bulk_id IS NOT NULL AND status = 'processing')::text AS pending_items,
+            coalesce((SELECT extract(epoch FROM now() - min(created_at)) FROM bulks WHERE status = 'processing'), 0)::text AS oldest_seconds`,
+  );
+  const row = result.rows[0];
+  return { pendingItems: Number(row?.pending_items ?? 0), oldestProcessingSeconds: Number(row?.oldest_seconds ?? 0) };
+}

@@ -294,6 +294,45 @@ describe('bulk payouts', () => {
     }
   });
 
+  test('when the same bulk quote is transferred five times at once, or two bulks race for one externalId, then the database lets exactly one through each time', async () => {
+    const partner = await onboard('1000.00');
+    const quoted = await quoteBulk(stack.client, partner, { currency: 'USD', items: [item(users[0]!, 2), item(users[1]!, 3)] });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => transferBulk(stack.client, partner, { bulkQuoteId: quoted.body.data.bulkQuoteId, externalId: `race-${randomUUID()}` })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([202, 400, 400, 400, 400]);
+    expect(answers.filter((answer) => answer.status === 400).map((answer) => answer.body.code)).toEqual(['PKC_5002', 'PKC_5002', 'PKC_5002', 'PKC_5002']);
+
+    const externalId = `race-${randomUUID()}`;
+    const quotes = await Promise.all([0, 1].map(() => quoteBulk(stack.client, partner, { currency: 'USD', items: [item(users[2]!, 1)] })));
+    const racing = await Promise.all(quotes.map((quote) => transferBulk(stack.client, partner, { bulkQuoteId: quote.body.data.bulkQuoteId, externalId })));
+    expect(racing.map((answer) => [answer.status, answer.body.code]).sort()).toEqual([[202, undefined], [409, 'PKC_6001']]);
+    const bulks = await database.query<{ bulk_id: string }>('SELECT bulk_id FROM disbursements.bulks WHERE partner_id = $1', [partner.partnerId]);
+    expect(bulks.rows).toHaveLength(2);
+    for (const { bulk_id: bulkId } of bulks.rows) expect((await finalBulk(partner, bulkId)).status).toBe('completed');
+  });
+
+  test('when two disbursements processes post the same bulk at once, then every item is posted exactly once', async () => {
+    const partner = await onboard('1000.00');
+    const small = { BULK_BATCH_ITEMS: '7', BULK_PROCESSOR_INTERVAL_MS: '50', OUTBOX_POLL_INTERVAL_MS: '100' };
+    const [one, two] = await Promise.all([stack.startExtraService('disbursements', small), stack.startExtraService('disbursements', small)]);
+    try {
+      const before = await money(partner, users);
+      const quoted = await quoteBulk(stack.client, partner, { currency: 'USD', items: Array.from({ length: 150 }, (_, index) => item(users[index % users.length]!, 1.01)) });
+      const accepted = await transferBulk(stack.client, partner, { bulkQuoteId: quoted.body.data.bulkQuoteId, externalId: `pair-${randomUUID()}` });
+      expect(accepted.status).toBe(202);
+      const done = await finalBulk(partner, accepted.body.data.bulkId);
+      expect(done).toMatchObject({ status: 'completed', counts: { completed: 150, failed: 0 } });
+      const references = (await itemsOf(partner, done.bulkId)).map((entry) => entry.referenceId as string);
+      const postings = await postingsPerReference(references);
+      expect(references.filter((reference) => postings.get(reference) !== 1)).toEqual([]);
+      const events = await outboxEventsPerReference(references);
+      expect(references.filter((reference) => (events.get(reference) ?? []).length !== 1)).toEqual([]);
+      const after = await money(partner, users);
+      expect(before.partner - after.partner).toBe(150n * (101n + centsOfApiAmount(quoted.body.data.items[0].fee)));
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+    }
+  });
+
   test('when the processing service is killed in the middle of a bulk and started again, then every item is posted exactly once', async () => {
     const partner = await onboard('10000.00');
     // The stack's own disbursements process is replaced by one that posts in small batches, so the bulk is still being posted when it is killed.

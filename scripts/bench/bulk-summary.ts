@@ -1,15 +1,23 @@
 // The bulk benchmark's summary (bulk.ts measures): its table and its JSON line.
 import type { BulkBenchOptions } from './bulk-options';
-import { runBulkBenchmark, type BulkBenchMeasurements, type LabelledReference } from './bulk';
-import type { FlowMeasurement } from './flows';
-import { format } from './measure';
 import type { Log } from './bench-stack';
-import { machine, out, over, referenceFields, referenceSummary, round, row } from './report';
+import { runBulkBenchmark, type BulkBenchMeasurements, type CpuUse, type LabelledReference, type SinglesMeasurement } from './bulk';
+import { cpuMsPer } from './cpu';
+import { format } from './measure';
+import { describeCpu, machine, out, over, referenceFields, referenceSummary, round, roundAll, row } from './report';
 
 /** Issue 20: bulk items/s at least this many times the single-transfer flows/s of the same run. */
 const targetBulkPerSingle = 5;
 
-function singleFigures(flow: FlowMeasurement & { valid: boolean }) {
+/** CPU ms per unit (item, flow) per process, and the cores busy meanwhile. */
+function cpuFigures(cpu: CpuUse | undefined, units: number) {
+  return {
+    cpu_ms: cpu ? roundAll(cpuMsPer([cpu], units)) : null,
+    cores_busy: cpu ? { ours: round(cpu.ourCores, 2), other_processes: round(cpu.otherCores, 2) } : null,
+  };
+}
+
+function singleFigures(flow: SinglesMeasurement) {
   return {
     flows_per_s: round(flow.flowsPerSecond, 0),
     flows: flow.flows,
@@ -19,6 +27,7 @@ function singleFigures(flow: FlowMeasurement & { valid: boolean }) {
     errors: flow.errors + flow.timeouts,
     unexpected: flow.unexpected,
     ...(flow.firstFailure ? { first_failure: flow.firstFailure } : {}),
+    ...cpuFigures(flow.cpu, flow.flows),
     valid: flow.valid,
   };
 }
@@ -68,6 +77,8 @@ function bulkSummary(options: BulkBenchOptions, measured: BulkBenchMeasurements)
       quote_ms_per_bulk: round((bulk.quoteSeconds * 1000) / Math.max(1, bulk.bulks.length), 0),
       transfer_calls_s: round(bulk.transferCallsSeconds),
       statuses: bulk.bulks.map((run) => run.status ?? null),
+      completed_after_s: bulk.bulks.map((run) => round(run.completedAfterSeconds, 2)),
+      ...cpuFigures(bulk.cpu, bulk.completedItems),
       polls: bulk.polls,
       poll_non2xx: bulk.pollNon2xx,
       ...(bulk.firstFailure ? { first_failure: bulk.firstFailure } : {}),
@@ -127,6 +138,17 @@ function printBulkTable(summary: BulkSummary): void {
       `transfer calls ${format(summary.bulk.transfer_calls_s)} s; statuses ${summary.bulk.statuses.join(', ')}; poll non-2xx ${summary.bulk.poll_non2xx}.` +
       `${summary.bulk.valid ? '' : ` INVALID (first failure: ${summary.bulk.first_failure ?? 'none'})`}`,
   );
+  out(`Bulks' completedAt, s after the first transfer call: ${summary.bulk.completed_after_s.map((value) => format(value)).join(', ')}.`);
+  const cpuLine = (what: string, figures: ReturnType<typeof cpuFigures>): void => {
+    if (!figures.cpu_ms || !figures.cores_busy) return;
+    out(`CPU ms per ${what}: ${describeCpu(figures.cpu_ms)}; cores busy: ours ${format(figures.cores_busy.ours)}, other processes ${format(figures.cores_busy.other_processes)}.`);
+  };
+  cpuLine('bulk item', summary.bulk);
+  cpuLine('single flow', summary.singles);
+  if (summary.hot_row) {
+    cpuLine('hot-row flow, group commit on', summary.hot_row.after_group_commit);
+    cpuLine('hot-row flow, group commit off', summary.hot_row.before_group_commit);
+  }
   out(
     `Singles: per request p50 ${format(summary.singles.req_p50_ms)} ms, p99 ${format(summary.singles.req_p99_ms)} ms; non-2xx ${summary.singles.non2xx}, errors ${summary.singles.errors}, unexpected ${summary.singles.unexpected}` +
       `${invalid(summary.singles.valid)}${summary.singles.first_failure ? ` (first: ${summary.singles.first_failure})` : ''}.`,

@@ -22,10 +22,12 @@
 // Headline: bulk items/s / singles flows/s (target >= 5). bulk-summary.ts prints the table and the
 // JSON line.
 import os from 'node:os';
+import { Pool } from 'pg';
 import { asRecord, request, sleep } from '../lib/http';
-import { guardAgainstDeath, restartService, stopBenchStack, type Log } from './bench-stack';
+import { benchCpuMeter, guardAgainstDeath, restartService, stopBenchStack, type Log } from './bench-stack';
 import type { BulkBenchOptions } from './bulk-options';
-import { checkFlows, drainMs, measureFlow, oneAccountFlows, startFlowsStack, type FlowMeasurement, type FlowsBenchStack } from './flows';
+import { machineBusySeconds, totalSeconds, type CpuMeter, type CpuSeconds } from './cpu';
+import { checkFlows, drainMs, measureFlow, oneAccountFlows, processNames, startFlowsStack, type FlowMeasurement, type FlowsBenchStack } from './flows';
 import { quoteAmounts } from './quote';
 import { referenceAvailable, referenceIsValid, referenceScript, runReference, type ReferenceResult } from './reference';
 
@@ -47,6 +49,30 @@ export interface BulkRun {
   completedAt: string | null | undefined;
   /** When the poll saw it final, ms after the first transfer call. */
   seenFinalAfterMs: number | undefined;
+  /** Its completedAt, seconds after the first transfer call. */
+  completedAfterSeconds: number | null;
+}
+
+/** CPU seconds per process while measuring, and the cores busy: ours (the stack, Postgres backends, the load generator) and everything else. */
+export interface CpuUse {
+  cpuSeconds: CpuSeconds;
+  ourCores: number;
+  otherCores: number | null;
+}
+
+/** Runs `work` under the meter (when given); the seconds it took come from the work's own result. */
+async function metered<Result>(meter: CpuMeter | undefined, work: () => Promise<Result>, seconds: (result: Result) => number | null): Promise<Result & { cpu: CpuUse | undefined }> {
+  if (!meter) return { ...(await work()), cpu: undefined };
+  await meter.start();
+  const machineBefore = machineBusySeconds();
+  const result = await work();
+  const machineAfter = machineBusySeconds();
+  const cpuSeconds = await meter.stop();
+  const elapsed = seconds(result);
+  const ours = totalSeconds(cpuSeconds);
+  if (elapsed === null || elapsed <= 0) return { ...result, cpu: undefined };
+  const other = machineBefore !== undefined && machineAfter !== undefined ? Math.max(0, machineAfter - machineBefore - ours) / elapsed : null;
+  return { ...result, cpu: { cpuSeconds, ourCores: ours / elapsed, otherCores: other } };
 }
 
 export interface BulkMeasurement {
@@ -66,6 +92,8 @@ export interface BulkMeasurement {
   pollNon2xx: number;
   firstFailure: string | undefined;
   valid: boolean;
+  /** While the bulks were processed (from the first transfer call to the poll seeing the last final). */
+  cpu: CpuUse | undefined;
 }
 
 function numberOf(value: unknown): number {
@@ -87,7 +115,7 @@ async function call(stack: FlowsBenchStack, method: 'GET' | 'POST', path: string
  * Quotes `bulks` bulks of `items` items each (one after another), then sends their transfers back
  * to back and polls until every bulk is final. `label` keeps externalIds apart between calls.
  */
-export async function measureBulks(stack: FlowsBenchStack, { bulks, items, label, log }: { bulks: number; items: number; label: string; log: Log }): Promise<BulkMeasurement> {
+export async function measureBulks(stack: FlowsBenchStack, { bulks, items, label, log, meter }: { bulks: number; items: number; label: string; log: Log; meter?: CpuMeter }): Promise<BulkMeasurement> {
   let firstFailure: string | undefined;
   const fail = (message: string): void => {
     firstFailure ??= message;
@@ -114,11 +142,51 @@ export async function measureBulks(stack: FlowsBenchStack, { bulks, items, label
       const invalid = (Array.isArray(answer.data?.items) ? answer.data.items : []).map(asRecord).find((item) => item?.status !== 'valid');
       fail(`bulk quote ${bulk}: ${validCount} of ${items} items valid (first invalid: ${JSON.stringify(invalid).slice(0, 300)})`);
     }
-    runs.push({ bulkId: undefined, bulkQuoteId, items, quoteMs, validCount, transferStatus: undefined, status: undefined, counts: undefined, completedAt: undefined, seenFinalAfterMs: undefined });
+    runs.push({ bulkId: undefined, bulkQuoteId, items, quoteMs, validCount, transferStatus: undefined, status: undefined, counts: undefined, completedAt: undefined, seenFinalAfterMs: undefined, completedAfterSeconds: null });
   }
   const quoteSeconds = runs.reduce((sum, run) => sum + run.quoteMs, 0) / 1000;
   log(`  ${label}: ${bulks} bulk quotes of ${items} items in ${quoteSeconds.toFixed(2)} s; sending the transfers back to back`);
 
+  const processed = await metered(meter, () => transferAndAwait(stack, runs, { label, fail }), (result) => result.observedSeconds);
+  const { polls, pollNon2xx, transferCallsSeconds, observedSeconds, startedAtEpoch, unfinished } = processed;
+  const finals = runs.filter((run) => run.seenFinalAfterMs !== undefined);
+  const completedItems = finals.reduce((sum, run) => sum + (run.counts?.completed ?? 0), 0);
+  const failedItems = finals.reduce((sum, run) => sum + (run.counts?.failed ?? 0), 0);
+  for (const run of finals) run.completedAfterSeconds = run.completedAt ? (Date.parse(run.completedAt) - startedAtEpoch) / 1000 : null;
+  const completedAts = finals.flatMap((run) => (run.completedAfterSeconds === null ? [] : [run.completedAfterSeconds]));
+  const elapsedSeconds = finals.length > 0 && completedAts.length === finals.length ? Math.max(...completedAts) : null;
+  if (unfinished > 0) fail(`${unfinished} bulks still processing at the deadline`);
+  for (const run of finals) {
+    if (run.status !== 'completed' || run.counts?.completed !== run.items || run.counts.failed !== 0) fail(`bulk ${run.bulkId ?? ''}: ${run.status ?? '?'} ${JSON.stringify(run.counts)}`);
+  }
+  const valid = firstFailure === undefined && finals.length === bulks && completedItems === bulks * items && failedItems === 0;
+  const seconds = elapsedSeconds ?? observedSeconds;
+  return {
+    bulks: runs.map(({ bulkQuoteId: _quote, ...run }) => run),
+    quoteSeconds,
+    transferCallsSeconds,
+    elapsedSeconds,
+    observedSeconds,
+    completedItems,
+    failedItems,
+    itemsPerSecond: seconds !== null && seconds > 0 ? completedItems / seconds : null,
+    polls,
+    pollNon2xx,
+    firstFailure,
+    valid,
+    cpu: processed.cpu,
+  };
+}
+
+/**
+ * The clocked part: sends the quoted bulks' transfers back to back (each awaited), then reads the
+ * oldest unfinished bulk every pollIntervalMs until every one is final or the deadline passes.
+ */
+async function transferAndAwait(
+  stack: FlowsBenchStack,
+  runs: (BulkRun & { bulkQuoteId: string | undefined })[],
+  { label, fail }: { label: string; fail: (message: string) => void },
+): Promise<{ startedAtEpoch: number; transferCallsSeconds: number; observedSeconds: number | null; polls: number; pollNon2xx: number; unfinished: number }> {
   const startedAtEpoch = Date.now();
   const started = performance.now();
   for (const [bulk, run] of runs.entries()) {
@@ -157,38 +225,19 @@ export async function measureBulks(stack: FlowsBenchStack, { bulks, items, label
     run.seenFinalAfterMs = performance.now() - started;
     unfinished.shift();
   }
-  if (unfinished.length > 0) fail(`${unfinished.length} bulks still processing at the deadline`);
-
   const finals = runs.filter((run) => run.seenFinalAfterMs !== undefined);
-  const completedItems = finals.reduce((sum, run) => sum + (run.counts?.completed ?? 0), 0);
-  const failedItems = finals.reduce((sum, run) => sum + (run.counts?.failed ?? 0), 0);
-  const completedAts = finals.map((run) => (run.completedAt ? Date.parse(run.completedAt) : Number.NaN));
-  const elapsedSeconds = finals.length > 0 && completedAts.every(Number.isFinite) ? (Math.max(...completedAts) - startedAtEpoch) / 1000 : null;
   const observedSeconds = unfinished.length === 0 && finals.length > 0 ? Math.max(...finals.map((run) => run.seenFinalAfterMs ?? 0)) / 1000 : null;
-  for (const run of finals) {
-    if (run.status !== 'completed' || run.counts?.completed !== run.items || run.counts.failed !== 0) fail(`bulk ${run.bulkId ?? ''}: ${run.status ?? '?'} ${JSON.stringify(run.counts)}`);
-  }
-  const valid = firstFailure === undefined && finals.length === bulks && completedItems === bulks * items && failedItems === 0;
-  const seconds = elapsedSeconds ?? observedSeconds;
-  return {
-    bulks: runs.map(({ bulkQuoteId: _quote, ...run }) => run),
-    quoteSeconds,
-    transferCallsSeconds,
-    elapsedSeconds,
-    observedSeconds,
-    completedItems,
-    failedItems,
-    itemsPerSecond: seconds !== null && seconds > 0 ? completedItems / seconds : null,
-    polls,
-    pollNon2xx,
-    firstFailure,
-    valid,
-  };
+  return { startedAtEpoch, transferCallsSeconds, observedSeconds, polls, pollNon2xx, unfinished: unfinished.length };
 }
 
+export type SinglesMeasurement = FlowMeasurement & { valid: boolean; cpu: CpuUse | undefined };
+
 /** A single-transfer (disbursement) flow measurement, then the drain; its validity as the flows benchmark judges it. */
-export async function measureSingles(stack: FlowsBenchStack, { connections, durationSeconds }: { connections: number; durationSeconds: number }): Promise<FlowMeasurement & { valid: boolean }> {
-  const measured = await measureFlow(stack, 'disbursement', { connections, durationSeconds });
+export async function measureSingles(
+  stack: FlowsBenchStack,
+  { connections, durationSeconds, meter }: { connections: number; durationSeconds: number; meter?: CpuMeter },
+): Promise<SinglesMeasurement> {
+  const measured = await metered(meter, () => measureFlow(stack, 'disbursement', { connections, durationSeconds }), (result) => result.durationSeconds);
   await sleep(drainMs);
   guardAgainstDeath(stack);
   return { ...measured, valid: measured.flows > 0 && measured.non2xx === 0 && measured.errors === 0 && measured.timeouts === 0 && measured.unexpected === 0 };
@@ -205,12 +254,12 @@ export interface BulkBenchMeasurements {
   users: number;
   bulk: BulkMeasurement;
   warmupBulk: BulkMeasurement;
-  singles: FlowMeasurement & { valid: boolean };
+  singles: SinglesMeasurement;
   references: LabelledReference[];
   hotRow:
     | {
-        after: FlowMeasurement & { valid: boolean };
-        before: FlowMeasurement & { valid: boolean };
+        after: SinglesMeasurement;
+        before: SinglesMeasurement;
         references: LabelledReference[];
         groupCommitAfter: string;
       }
@@ -234,6 +283,8 @@ export function loadAverages(): string {
 export async function runBulkBenchmark(options: BulkBenchOptions, { log }: { log: Log }): Promise<BulkBenchMeasurements> {
   const loadBefore = loadAverages();
   const stack = await startFlowsStack({ cpuProfile: [] }, { log, users: options.users, databaseName: 'partner_wallet_bench_bulk' });
+  const monitor = new Pool({ connectionString: stack.databaseUrl, max: 1, application_name: 'bench-cpu-monitor' });
+  const meter = benchCpuMeter(stack, monitor, processNames);
   const reference = async (label: string, sourceAccounts?: number): Promise<LabelledReference> => {
     if (!options.reference) return { label, sourceAccounts, result: undefined, error: 'not run (--no-reference)' };
     if (!referenceAvailable()) return { label, sourceAccounts, result: undefined, error: `not found at ${referenceScript()}` };
@@ -248,8 +299,8 @@ export async function runBulkBenchmark(options: BulkBenchOptions, { log }: { log
       return { label, sourceAccounts, result: undefined, error: (error as Error).message };
     }
   };
-  const singles = (label: string): Promise<FlowMeasurement & { valid: boolean }> =>
-    measureSingles(stack, { connections: options.connections, durationSeconds: options.durationSeconds }).then((result) => {
+  const singles = (label: string): Promise<SinglesMeasurement> =>
+    measureSingles(stack, { connections: options.connections, durationSeconds: options.durationSeconds, meter }).then((result) => {
       log(
         `  ${label}: ${result.flowsPerSecond.toFixed(0)} flows/s (${result.flows} flows), p50 ${result.p50Ms?.toFixed(1) ?? 'n/a'} ms, p99 ${result.p99Ms?.toFixed(1) ?? 'n/a'} ms per request` +
           `${result.valid ? '' : `, INVALID: non-2xx ${result.non2xx}, errors ${result.errors + result.timeouts}, unexpected ${result.unexpected} (first: ${result.firstFailure ?? 'none'})`}`,
@@ -274,7 +325,7 @@ export async function runBulkBenchmark(options: BulkBenchOptions, { log }: { log
     log(`singles: ${options.durationSeconds} s of disbursement flows (quote + transfer), ${options.connections} connections, ${stack.flowTargets.length} users x currencies`);
     const singlesResult = await singles('singles');
     log(`bulk: ${options.bulks} bulks of ${options.items} items, one partner, ${bulkCurrency}, over ${stack.phones.length} users`);
-    const bulk = await measureBulks(stack, { bulks: options.bulks, items: options.items, label: 'measured', log });
+    const bulk = await measureBulks(stack, { bulks: options.bulks, items: options.items, label: 'measured', log, meter });
     log(
       `  bulk: ${bulk.completedItems} items completed, ${bulk.failedItems} failed, in ${bulk.elapsedSeconds?.toFixed(2) ?? 'n/a'} s: ${bulk.itemsPerSecond?.toFixed(0) ?? 'n/a'} items/s` +
         `${bulk.valid ? '' : ` INVALID (first failure: ${bulk.firstFailure ?? 'none'})`}`,
@@ -300,6 +351,7 @@ export async function runBulkBenchmark(options: BulkBenchOptions, { log }: { log
     }
     return { users: options.users, bulk, warmupBulk, singles: singlesResult, references, hotRow, loadBefore, loadAfter: loadAverages() };
   } finally {
+    await monitor.end().catch(() => undefined);
     await stopBenchStack(stack, { log });
   }
 }

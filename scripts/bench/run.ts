@@ -1,8 +1,17 @@
 // npm run bench -- lists [--disbursements N] [--ledger-entries N] [--duration S] [--rounds N] [--warmup S] [--connections N]
 //                  (issue 18: seeds a million rows and measures list latency; lists-options.ts; not part of "every benchmark")
 // npm run bench -- bulk [--bulks N] [--items M] [--duration S] [--connections N] [--warmup S] [--users N] [--no-reference] [--no-hot-row]
-//                  (issue 20: N bulks of M items of one partner, items/s next to the single-transfer flow, the
-//                  reference and the hot-row case with group commit off and on; bulk-options.ts; not part of "every benchmark")
+//                  (issue 20; bulk-options.ts, also BENCH_BULK_BULKS, BENCH_BULK_ITEMS, BENCH_BULK_HOT_ROW=off;
+//                  not part of "every benchmark"). On the flows benchmark's stack, in one run: N bulks (10) of
+//                  M items (1,000) of one partner in USD, items round-robin over the users (64), quoted first
+//                  (quote time reported apart), then the N transfers sent back to back and the bulks polled
+//                  until final: completed items/s from the first transfer call to the last bulk's completedAt,
+//                  invalid unless every item completed; the single-transfer disbursement flow (measureFlow,
+//                  --connections x --duration) and the reference before and after: items/s / flows/s is the
+//                  headline (target >= 5), items/s / reference flows/s beside it; then the hot row: the
+//                  flow with every call debiting the partner's one USD account, with the wallet's group
+//                  commit at its default and then with the wallet restarted with WALLET_GROUP_COMMIT_MAX_ITEMS=0,
+//                  each over the reference run with REF_SOURCE_ACCOUNTS=1. bulk.ts, bulk-summary.ts.
 // npm run bench -- [gateway|quote|flows|webhooks|reference] [--duration S] [--connections N] [--rounds N]
 //                  [--latency-connections N] [--warmup S] [--no-reference] [--pg-waits] (flows)
 //                  [--open-loop] [--rates 40,80]   (flows: fixed offered rates instead of connections)

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { setLimit } from '../../src/use-cases/manage-limits';
 import { seriesValue } from '../../../../test/support/prometheus-text';
 import {

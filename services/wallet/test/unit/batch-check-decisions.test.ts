@@ -1,35 +1,9 @@
 import fc from 'fast-check';
 import { decideBatchCheck, partnerBalanceCoveringEveryItem, type BatchCheckFacts, type BatchCheckItemIntent } from '../../src/domain/batch-check-decisions';
-import { decideBatch, type BatchRecipientFacts } from '../../src/domain/batch-decisions';
-import { noUsage, type TierLimitRule } from '../../src/domain/tier-limits';
+import { decideBatch } from '../../src/domain/batch-decisions';
+import { noUsage } from '../../src/domain/tier-limits';
+import { phoneA, phoneB, recipient, rule } from './batch-fixtures';
 
-const rule: TierLimitRule = {
-  tier: 'Gold',
-  transactionType: 'disbursement',
-  currency: 'USD',
-  perTransactionMaxMinor: 50_000n,
-  dailyMaxMinor: 80_000n,
-  weeklyMaxMinor: 300_000n,
-  monthlyMaxMinor: 400_000n,
-  yearlyMaxMinor: 500_000n,
-  perHourCountMax: 3,
-  perDayCountMax: 5,
-};
-
-function recipient(userId: string, overrides: Partial<BatchRecipientFacts> = {}): BatchRecipientFacts {
-  return {
-    userId,
-    accountStatus: 'active',
-    kycStatus: 'approved',
-    wallet: { status: 'active', accountId: `account-${userId}`, balanceMinor: 0n },
-    limits: { found: true, rule },
-    usage: noUsage,
-    ...overrides,
-  };
-}
-
-const phoneA = '+231770000001';
-const phoneB = '+231770000002';
 const phoneFrozen = '+231770000003';
 const phonePending = '+231770000004';
 

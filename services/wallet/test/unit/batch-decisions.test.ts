@@ -1,35 +1,8 @@
 import fc from 'fast-check';
-import { decideBatch, type BatchFacts, type BatchItemIntent, type BatchRecipientFacts } from '../../src/domain/batch-decisions';
+import { decideBatch, type BatchFacts, type BatchItemIntent } from '../../src/domain/batch-decisions';
 import { firstFailingCheck } from '../../src/domain/transfer-checks';
-import { noUsage, type LimitUsage, type TierLimitRule } from '../../src/domain/tier-limits';
-
-const rule: TierLimitRule = {
-  tier: 'Gold',
-  transactionType: 'disbursement',
-  currency: 'USD',
-  perTransactionMaxMinor: 50_000n,
-  dailyMaxMinor: 80_000n,
-  weeklyMaxMinor: 300_000n,
-  monthlyMaxMinor: 400_000n,
-  yearlyMaxMinor: 500_000n,
-  perHourCountMax: 3,
-  perDayCountMax: 5,
-};
-
-function recipient(userId: string, overrides: Partial<BatchRecipientFacts> = {}): BatchRecipientFacts {
-  return {
-    userId,
-    accountStatus: 'active',
-    kycStatus: 'approved',
-    wallet: { status: 'active', accountId: `account-${userId}`, balanceMinor: 0n },
-    limits: { found: true, rule },
-    usage: noUsage,
-    ...overrides,
-  };
-}
-
-const phoneA = '+231770000001';
-const phoneB = '+231770000002';
+import { noUsage, type LimitUsage } from '../../src/domain/tier-limits';
+import { phoneA, phoneB, recipient } from './batch-fixtures';
 
 function facts(overrides: Partial<BatchFacts> = {}): BatchFacts {
   return {

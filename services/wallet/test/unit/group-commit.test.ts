@@ -16,7 +16,9 @@ const posted = (transferId: string): PostingOutcome => ({ state: 'posted', trans
 function recordingPorts(answer: (item: { transferId: string }) => BatchItemResult = (item) => posted(item.transferId)) {
   const calls: { kind: 'batch' | 'single'; ids: string[] }[] = [];
   const pending: (() => void)[] = [];
-  const later = <T>(compute: () => T): Promise<T> => new Promise((resolve, reject) => pending.push(() => { try { resolve(compute()); } catch (error) { reject(error); } }));
+  /** Answers with compute() (or its throw) once the test releases this call. */
+  const later = <T>(compute: () => T): Promise<T> =>
+    new Promise<void>((resolve) => pending.push(resolve)).then(compute);
   const ports: GroupCommitPorts = {
     postBatch: (batch: TransferBatchRequest) => {
       calls.push({ kind: 'batch', ids: batch.items.map((item) => item.transferId) });

@@ -129,6 +129,30 @@ describe('the SDK against the stack', () => {
     expect(listed.items.map((item) => item.referenceId)).toEqual([result.referenceId]);
   });
 
+  test('when a bulk of three payouts is quoted, transferred and watched through the SDK, then the progress iterator ends completed, the items iterator yields the three paid to the cent, and the same transfer sent again answers the same bulk', async () => {
+    const { client } = clientFor(partner);
+    // A payee of its own, so the other tests' payouts to the shared user do not count against its hourly limit.
+    const payee = await createWalletUser(stack, { tier: 'Gold' });
+    const before = await moneySnapshot(stack, partner.partnerId, payee);
+    const items = [10, 20.5, 1.99].map((amount, index) => ({ phone: payee.localPhone, amount, externalId: `bulk-item-${index}-${randomUUID()}` }));
+    const quote = await client.quoteBulkDisbursement({ currency: 'USD', items });
+    expect([quote.validCount, quote.invalidCount]).toEqual([3, 0]);
+    const body = { bulkQuoteId: quote.bulkQuoteId, externalId: `bulk-${randomUUID()}` };
+
+    const accepted = await client.transferBulkDisbursement(body);
+    const seen: string[] = [];
+    for await (const progress of client.watchBulkDisbursement(accepted.bulkId, { intervalMs: 100 })) seen.push(progress.status);
+    const paid = [];
+    for await (const item of client.iterateBulkItems(accepted.bulkId, { limit: 2 })) paid.push(item);
+
+    expect(seen[seen.length - 1]).toBe('completed');
+    expect(paid.map((item) => [item.index, item.status, item.externalId])).toEqual(items.map((item, index) => [index, 'completed', item.externalId]));
+    const after = await moneySnapshot(stack, partner.partnerId, payee);
+    expect(after.userCents - before.userCents).toBe(1000n + 2050n + 199n);
+    expect(before.partnerCents - after.partnerCents).toBe(centsOfApiAmount(quote.totalDebit));
+    expect((await client.transferBulkDisbursement(body)).bulkId).toBe(accepted.bulkId);
+  });
+
   test('when three disbursements exist and the iterator reads one per page, then it yields all of them, newest first, across pages', async () => {
     const { client, exchanges } = clientFor(partner);
     const referenceIds: string[] = [];

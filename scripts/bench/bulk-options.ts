@@ -18,9 +18,11 @@ export interface BulkBenchOptions {
   reference: boolean;
   /** Measures the hot-row case (every single transfer debiting one account, group commit off and on). */
   hotRow: boolean;
+  /** Samples pg_stat_activity while the bulks are processed (what Postgres sessions do; costs a little CPU). */
+  pgWaits: boolean;
 }
 
-const defaults: BulkBenchOptions = { bulks: 10, items: 1_000, durationSeconds: 10, connections: 32, warmupSeconds: 3, users: 64, reference: true, hotRow: true };
+const defaults: BulkBenchOptions = { bulks: 10, items: 1_000, durationSeconds: 10, connections: 32, warmupSeconds: 3, users: 64, reference: true, hotRow: true, pgWaits: false };
 
 type NumberKey = 'bulks' | 'items' | 'durationSeconds' | 'connections' | 'warmupSeconds' | 'users';
 
@@ -33,9 +35,11 @@ const numberFlags: Readonly<Record<string, { key: NumberKey; env: string; min: n
   '--users': { key: 'users', env: 'BENCH_USERS', min: 1, max: 1_000, whole: true },
 };
 
-const booleanFlags: Readonly<Record<string, { key: 'reference' | 'hotRow'; env: string }>> = {
-  '--no-reference': { key: 'reference', env: 'BENCH_REFERENCE' },
-  '--no-hot-row': { key: 'hotRow', env: 'BENCH_BULK_HOT_ROW' },
+/** Flags without a value: each sets its option to `value`, as its variable does when set to `when`. */
+const booleanFlags: Readonly<Record<string, { key: 'reference' | 'hotRow' | 'pgWaits'; env: string; when: string; value: boolean }>> = {
+  '--no-reference': { key: 'reference', env: 'BENCH_REFERENCE', when: 'off', value: false },
+  '--no-hot-row': { key: 'hotRow', env: 'BENCH_BULK_HOT_ROW', when: 'off', value: false },
+  '--pg-waits': { key: 'pgWaits', env: 'BENCH_PG_WAITS', when: 'on', value: true },
 };
 
 function bounded(name: string, raw: string, { min, max, whole }: { min: number; max: number; whole: boolean }): number {
@@ -46,19 +50,19 @@ function bounded(name: string, raw: string, { min, max, whole }: { min: number; 
   return value;
 }
 
-/** The options from the command line (after `bulk`), over the BENCH_* variables (BENCH_REFERENCE=off, BENCH_BULK_HOT_ROW=off), over the defaults. */
+/** The options from the command line (after `bulk`), over the BENCH_* variables (BENCH_REFERENCE=off, BENCH_BULK_HOT_ROW=off, BENCH_PG_WAITS=on), over the defaults. */
 export function parseBulkArguments(argv: readonly string[], env: Environment): BulkBenchOptions {
   const options: BulkBenchOptions = { ...defaults };
   for (const spec of Object.values(numberFlags)) {
     const raw = env[spec.env];
     if (raw !== undefined && raw !== '') options[spec.key] = bounded(spec.env, raw, spec);
   }
-  for (const spec of Object.values(booleanFlags)) if (env[spec.env] === 'off') options[spec.key] = false;
+  for (const spec of Object.values(booleanFlags)) if (env[spec.env] === spec.when) options[spec.key] = spec.value;
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index] ?? '';
     const flag = booleanFlags[argument];
     if (flag !== undefined) {
-      options[flag.key] = false;
+      options[flag.key] = flag.value;
       continue;
     }
     const spec = numberFlags[argument];

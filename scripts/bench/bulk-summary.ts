@@ -96,6 +96,7 @@ function bulkSummary(options: BulkBenchOptions, measured: BulkBenchMeasurements)
       hot_row_after_group_commit_per_reference_flow_one_account: hot?.after_group_commit.per_reference_flow ?? null,
       hot_row_before_group_commit_per_reference_flow_one_account: hot?.before_group_commit.per_reference_flow ?? null,
     },
+    ...(measured.bulkPgWaits ? { bulk_pg_waits: measured.bulkPgWaits } : {}),
     target: { bulk_items_per_single_flow: targetBulkPerSingle },
     meets_target: valid && bulkPerSingle !== null && bulkPerSingle >= targetBulkPerSingle,
     valid,
@@ -148,6 +149,11 @@ function printBulkTable(summary: BulkSummary): void {
   if (summary.hot_row) {
     cpuLine('hot-row flow, group commit on', summary.hot_row.after_group_commit);
     cpuLine('hot-row flow, group commit off', summary.hot_row.before_group_commit);
+  }
+  if (summary.bulk_pg_waits) {
+    out(`Postgres sessions while the bulks were processed (average busy sessions, ${summary.bulk_pg_waits.samples} samples; service | state):`);
+    for (const entry of summary.bulk_pg_waits.states) out(`  ${format(entry.sessions)}  ${entry.what}`);
+    for (const entry of summary.bulk_pg_waits.lock_waits) out(`  lock wait ${format(entry.sessions)}  ${entry.what}`);
   }
   out(
     `Singles: per request p50 ${format(summary.singles.req_p50_ms)} ms, p99 ${format(summary.singles.req_p99_ms)} ms; non-2xx ${summary.singles.non2xx}, errors ${summary.singles.errors}, unexpected ${summary.singles.unexpected}` +

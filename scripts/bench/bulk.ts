@@ -13,6 +13,7 @@
 //                  connections and duration, spread over the users x both currencies as there.
 //   3. reference   the shared reference flow before the singles and after the bulks; bulk items/s
 //                  and singles flows/s as ratios to their mean.
+//   0. first       two warm-up bulks of M items and a warm-up of the flow, then ANALYZE (analyzeDatabase).
 //   4. hot row     the single-transfer flow with every call debiting the partner's one USD float
 //                  account: first with the wallet as started (group commit at its default, "after"),
 //                  then with the wallet restarted with WALLET_GROUP_COMMIT_MAX_ITEMS=0 ("before"),
@@ -27,15 +28,18 @@ import { asRecord, request, sleep } from '../lib/http';
 import { benchCpuMeter, guardAgainstDeath, restartService, stopBenchStack, type Log } from './bench-stack';
 import type { BulkBenchOptions } from './bulk-options';
 import { machineBusySeconds, totalSeconds, type CpuMeter, type CpuSeconds } from './cpu';
-import { checkFlows, drainMs, measureFlow, oneAccountFlows, processNames, startFlowsStack, type FlowMeasurement, type FlowsBenchStack } from './flows';
+import { checkFlows, drainMs, measureFlow, oneAccountFlows, pgWaitSampler, processNames, startFlowsStack, type FlowMeasurement, type FlowsBenchStack, type PgWaits } from './flows';
 import { quoteAmounts } from './quote';
 import { referenceAvailable, referenceIsValid, referenceScript, runReference, type ReferenceResult } from './reference';
 
 const bulkCurrency = 'USD';
 /** How often the oldest unfinished bulk is read while the bulks are processed. */
 const pollIntervalMs = 200;
-/** Items of the warm-up bulk (at most the measured bulks' size). */
-const warmupBulkItems = 200;
+/**
+ * Warm-up bulks (of the measured size): they run the bulk paths once and give the tables rows in
+ * every state before the ANALYZE (analyzeDatabase).
+ */
+const warmupBulks = 2;
 
 /** One bulk as measured: its quote, its transfer and its final reading. */
 export interface BulkRun {
@@ -255,6 +259,8 @@ export interface BulkBenchMeasurements {
   bulk: BulkMeasurement;
   warmupBulk: BulkMeasurement;
   singles: SinglesMeasurement;
+  /** --pg-waits: what the Postgres sessions did while the bulks were processed. */
+  bulkPgWaits: PgWaits | undefined;
   references: LabelledReference[];
   hotRow:
     | {
@@ -266,6 +272,18 @@ export interface BulkBenchMeasurements {
     | undefined;
   loadBefore: string;
   loadAfter: string;
+}
+
+/**
+ * ANALYZE of the whole bench database after seeding and warm-up. The database is minutes old:
+ * autovacuum (a minute's nap) has not analyzed the tables yet, and a session's cached plans (the
+ * wallet's trigger functions' among them) chosen for near-empty tables would then scan tables that
+ * grow by thousands of rows during the run; a database in service has statistics.
+ */
+async function analyzeDatabase(monitor: Pool, log: Log): Promise<void> {
+  const started = performance.now();
+  await monitor.query('ANALYZE');
+  log(`ANALYZE of the bench database: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** The machine's load averages as uptime prints them. */
@@ -314,18 +332,22 @@ export async function runBulkBenchmark(options: BulkBenchOptions, { log }: { log
   };
   try {
     await checkFlows(stack, { log });
-    log(`warm-up: ${options.warmupSeconds} s of disbursement flows on ${options.connections} connections, and one bulk of ${Math.min(options.items, warmupBulkItems)} items`);
+    log(`warm-up: ${options.warmupSeconds} s of disbursement flows on ${options.connections} connections, and ${warmupBulks} bulks of ${options.items} items`);
     await warmUp();
-    const warmupBulk = await measureBulks(stack, { bulks: 1, items: Math.min(options.items, warmupBulkItems), label: 'warmup', log });
+    const warmupBulk = await measureBulks(stack, { bulks: warmupBulks, items: options.items, label: 'warmup', log });
     if (!warmupBulk.valid) throw new Error(`the warm-up bulk did not complete: ${warmupBulk.firstFailure ?? 'no failure recorded'}`);
     log(`  warm-up bulk: ${warmupBulk.completedItems} items in ${warmupBulk.elapsedSeconds?.toFixed(2) ?? 'n/a'} s`);
     await sleep(drainMs);
+    await analyzeDatabase(monitor, log);
 
     const references = [await reference('before the singles')];
     log(`singles: ${options.durationSeconds} s of disbursement flows (quote + transfer), ${options.connections} connections, ${stack.flowTargets.length} users x currencies`);
     const singlesResult = await singles('singles');
     log(`bulk: ${options.bulks} bulks of ${options.items} items, one partner, ${bulkCurrency}, over ${stack.phones.length} users`);
+    const waits = options.pgWaits ? pgWaitSampler(monitor) : undefined;
+    waits?.start();
     const bulk = await measureBulks(stack, { bulks: options.bulks, items: options.items, label: 'measured', log, meter });
+    waits?.stop();
     log(
       `  bulk: ${bulk.completedItems} items completed, ${bulk.failedItems} failed, in ${bulk.elapsedSeconds?.toFixed(2) ?? 'n/a'} s: ${bulk.itemsPerSecond?.toFixed(0) ?? 'n/a'} items/s` +
         `${bulk.valid ? '' : ` INVALID (first failure: ${bulk.firstFailure ?? 'none'})`}`,
@@ -349,7 +371,7 @@ export async function runBulkBenchmark(options: BulkBenchOptions, { log }: { log
       hotReferences.push(await reference('one account, after the hot-row flows', 1));
       hotRow = { after, before, references: hotReferences, groupCommitAfter };
     }
-    return { users: options.users, bulk, warmupBulk, singles: singlesResult, references, hotRow, loadBefore, loadAfter: loadAverages() };
+    return { users: options.users, bulk, warmupBulk, singles: singlesResult, bulkPgWaits: waits?.report(), references, hotRow, loadBefore, loadAfter: loadAverages() };
   } finally {
     await monitor.end().catch(() => undefined);
     await stopBenchStack(stack, { log });

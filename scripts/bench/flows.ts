@@ -309,7 +309,7 @@ export interface PgWaits {
  * waits for its next statement). Averages are sessions at a time; this is where a flow's time goes
  * when it is not CPU. Off by default: its query costs a little Postgres CPU.
  */
-function pgWaitSampler(monitor: Pool): { start(): void; stop(): void; report(): PgWaits } {
+export function pgWaitSampler(monitor: Pool): { start(): void; stop(): void; report(): PgWaits } {
   const states = new Map<string, number>();
   const statements = new Map<string, number>();
   let samples = 0;

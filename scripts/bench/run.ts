@@ -1,6 +1,6 @@
 // npm run bench -- lists [--disbursements N] [--ledger-entries N] [--duration S] [--rounds N] [--warmup S] [--connections N]
 //                  (issue 18: seeds a million rows and measures list latency; lists-options.ts; not part of "every benchmark")
-// npm run bench -- bulk [--bulks N] [--items M] [--duration S] [--connections N] [--warmup S] [--users N] [--no-reference] [--no-hot-row]
+// npm run bench -- bulk [--bulks N] [--items M] [--duration S] [--connections N] [--warmup S] [--users N] [--no-reference] [--no-hot-row] [--pg-waits]
 //                  (issue 20; bulk-options.ts, also BENCH_BULK_BULKS, BENCH_BULK_ITEMS, BENCH_BULK_HOT_ROW=off;
 //                  not part of "every benchmark"). On the flows benchmark's stack, in one run: N bulks (10) of
 //                  M items (1,000) of one partner in USD, items round-robin over the users (64), quoted first
@@ -11,7 +11,10 @@
 //                  headline (target >= 5), items/s / reference flows/s beside it; then the hot row: the
 //                  flow with every call debiting the partner's one USD account, with the wallet's group
 //                  commit at its default and then with the wallet restarted with WALLET_GROUP_COMMIT_MAX_ITEMS=0,
-//                  each over the reference run with REF_SOURCE_ACCOUNTS=1. bulk.ts, bulk-summary.ts.
+//                  each over the reference run with REF_SOURCE_ACCOUNTS=1. Before measuring: 2 warm-up bulks
+//                  of M items and an ANALYZE of the fresh database (without it, plans made for near-empty
+//                  tables made each bulk slower than the one before). --pg-waits samples pg_stat_activity
+//                  while the bulks are processed. bulk.ts, bulk-summary.ts.
 // npm run bench -- [gateway|quote|flows|webhooks|reference] [--duration S] [--connections N] [--rounds N]
 //                  [--latency-connections N] [--warmup S] [--no-reference] [--pg-waits] (flows)
 //                  [--open-loop] [--rates 40,80]   (flows: fixed offered rates instead of connections)

@@ -61,12 +61,14 @@ export function createDisbursementMetrics(registry: Registry, pool: Pool): Disbu
     help: 'Unix time of the last settlement sweep that finished (0 before the first)',
     registers: [registry],
   });
+  // Both bulk gauges come from one query: a scrape collects them at once and they share its read.
+  const bulkBacklog = sharedWhileInFlight(() => readBulkBacklog(pool));
   new Gauge({
     name: 'disbursement_bulk_items_pending',
     help: 'Items of bulk payouts accepted and not yet final (sampled at scrape)',
     registers: [registry],
     async collect() {
-      this.set(await readBulkBacklog(pool).then((backlog) => backlog.pendingItems, () => Number.NaN));
+      this.set(await bulkBacklog().then((backlog) => backlog.pendingItems, () => Number.NaN));
     },
   });
   new Gauge({
@@ -74,7 +76,7 @@ export function createDisbursementMetrics(registry: Registry, pool: Pool): Disbu
     help: 'Age of the oldest bulk payout still processing, 0 when none (sampled at scrape)',
     registers: [registry],
     async collect() {
-      this.set(await readBulkBacklog(pool).then((backlog) => backlog.oldestProcessingSeconds, () => Number.NaN));
+      this.set(await bulkBacklog().then((backlog) => backlog.oldestProcessingSeconds, () => Number.NaN));
     },
   });
   const bulkItemsSettled = new Counter({
@@ -104,6 +106,17 @@ export function createDisbursementMetrics(registry: Registry, pool: Pool): Disbu
       bulkItemsSettled.inc(settledItems);
       lastBulkPass.set(Date.now() / 1000);
     },
+  };
+}
+
+/** A read that callers arriving while it runs share, instead of each starting their own. */
+function sharedWhileInFlight<T>(read: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | undefined;
+  return () => {
+    inFlight ??= read().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
   };
 }
 

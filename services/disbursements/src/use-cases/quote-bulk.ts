@@ -44,11 +44,11 @@ export async function quoteBulk(dependencies: QuoteBulkDependencies, input: { pa
   const request = parseBulkQuoteRequest(input.body);
   const items = await refuseHeldExternalIds(dependencies.pool, input.partnerId, request.items);
   const toQuote = items.filter((item): item is CheckedBulkItem => item.outcome === 'checked');
-  if (toQuote.length === 0) throw noValidItem(items.map((item) => invalidView(item as Extract<BulkItemCheck, { outcome: 'invalid' }>)));
+  if (toQuote.length === 0) throw noValidItem(items.flatMap((item) => (item.outcome === 'invalid' ? [invalidView(item)] : [])));
   const answer = await issueBulkQuote(dependencies, { partnerId: input.partnerId, currency: request.currency, items: toQuote, requestId: input.requestId });
   const views = mergedViews(items, answer);
   if (answer.bulkQuoteId === null) throw noValidItem(views);
-  return quoteView(answer.bulkQuoteId, answer, views);
+  return quoteView(answer.bulkQuoteId, answer, views, totalsOf(toQuote, answer));
 }
 
 async function refuseHeldExternalIds(pool: Pool, partnerId: string, items: readonly BulkItemCheck[]): Promise<BulkItemCheck[]> {
@@ -97,29 +97,33 @@ function invalidView(item: Extract<BulkItemCheck, { outcome: 'invalid' }>): Bulk
   return { index: item.index, externalId: item.externalId, status: 'invalid', failureReason: { code: item.code, message: item.message } };
 }
 
-function quoteView(bulkQuoteId: string, answer: BulkQuoteAnswer, items: BulkQuoteItemView[]): BulkQuoteView {
-  const valid = items.filter((item) => item.status === 'valid');
-  const fees = new Map(answer.items.flatMap((result) => (result.outcome === 'valid' ? [[result.index, result.feeMinor] as const] : [])));
-  const totalFeeMinor = [...fees.values()].reduce((sum, fee) => sum + fee, 0n);
-  const totalAmount = sumOf(valid.map((item) => item.amount));
+function quoteView(bulkQuoteId: string, answer: BulkQuoteAnswer, items: BulkQuoteItemView[], totals: { amountMinor: bigint; feeMinor: bigint }): BulkQuoteView {
+  const validCount = items.filter((item) => item.status === 'valid').length;
   return {
     bulkQuoteId,
     currency: answer.currency,
     expiresAt: new Date(answer.expiresAt).toISOString(),
     itemCount: items.length,
-    validCount: valid.length,
-    invalidCount: items.length - valid.length,
-    totalAmount: toApiAmount(totalAmount),
-    totalFee: toApiAmount(totalFeeMinor),
-    totalDebit: toApiAmount(totalAmount + totalFeeMinor),
+    validCount,
+    invalidCount: items.length - validCount,
+    totalAmount: toApiAmount(totals.amountMinor),
+    totalFee: toApiAmount(totals.feeMinor),
+    totalDebit: toApiAmount(totals.amountMinor + totals.feeMinor),
     partnerBalance: toApiAmount(answer.partnerBalanceMinor),
     items,
   };
 }
 
-/** Amounts of the answer back in minor units, added up exactly (major units are only for display). */
-function sumOf(amounts: readonly number[]): bigint {
-  return amounts.reduce((sum, amount) => sum + BigInt(Math.round(amount * 100)), 0n);
+/** The valid items' amounts and fees added up in minor units (major units are only for the answer). */
+function totalsOf(quoted: readonly CheckedBulkItem[], answer: BulkQuoteAnswer): { amountMinor: bigint; feeMinor: bigint } {
+  const fees = new Map(answer.items.flatMap((result) => (result.outcome === 'valid' ? [[result.index, result.feeMinor] as const] : [])));
+  return quoted.reduce(
+    (totals, item) => {
+      const feeMinor = fees.get(item.index);
+      return feeMinor === undefined ? totals : { amountMinor: totals.amountMinor + item.amountMinor, feeMinor: totals.feeMinor + feeMinor };
+    },
+    { amountMinor: 0n, feeMinor: 0n },
+  );
 }
 
 function noValidItem(items: readonly BulkQuoteItemView[]): PkcError {

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import type { z } from '@pwa/config';
+import { requestIdOf } from '@pwa/http';
 import { quotesPaths, type bulkQuoteAnswerSchema, type consumedBulkQuoteAnswerSchema, type consumedQuoteAnswerSchema } from '@pwa/contracts';
 import type { ConsumedBulkQuote } from '../domain/bulk-quote';
 import type { ConsumedQuote } from '../domain/quote';
@@ -24,8 +25,7 @@ export function mountInternalRoutes(app: Express, dependencies: IssueBulkQuoteDe
   });
 
   app.post(quotesPaths.bulkQuotes, async (req, res) => {
-    const requestId = req.get('x-request-id');
-    const issued = await issueBulkQuote(dependencies, req.body, requestId);
+    const issued = await issueBulkQuote(dependencies, req.body, requestIdOf(res));
     res.status(200).json(bulkQuoteView(issued));
   });
 

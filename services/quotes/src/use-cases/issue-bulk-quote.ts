@@ -4,7 +4,7 @@ import type { Pool } from '@pwa/db';
 import { PkcError } from '@pwa/errors';
 import type { Currency, MinorUnits } from '@pwa/money';
 import { decideBulkQuote, priceBulkItems } from '../domain/bulk-quote';
-import type { FeeScheduleCache } from '../store/fee-schedule-cache';
+import { withScheduleInForce, type FeeScheduleCache } from '../store/fee-schedule-cache';
 import { insertBulkQuoteIfRevisionCurrent } from '../store/bulk-quote-store';
 import type { QuoteSettings } from './issue-quote';
 import type { WalletChecks } from './wallet-checks';
@@ -43,22 +43,13 @@ export async function issueBulkQuote(dependencies: IssueBulkQuoteDependencies, b
   }
   const request = parsed.data;
   if (!settings.enabledCurrencies.disbursement.includes(request.currency)) throw new PkcError('PKC_2010');
-  let schedule = await feeSchedules.current('disbursement', request.currency);
-  for (let attempt = 1; ; attempt += 1) {
-    if (!schedule) throw new PkcError('PKC_7002', `No fee schedule for disbursement in ${request.currency}`);
+  return withScheduleInForce(feeSchedules, 'disbursement', request.currency, async (schedule): Promise<IssuedBulkQuote | undefined> => {
     const priced = priceBulkItems(schedule, request.items);
     const checked = await wallet.checkBatch({ partnerId: request.partnerId, currency: request.currency, items: priced, ...(requestId ? { requestId } : {}) });
     const decision = decideBulkQuote(priced, checked.results, checked.partnerBalanceMinor);
     if (decision.kind === 'refused') throw new PkcError(decision.code);
-    if (decision.kind === 'nothing_valid') {
-      return {
-        bulkQuoteId: null,
-        currency: request.currency,
-        expiresAt: new Date(Date.now() + settings.lifetimeSeconds * 1_000),
-        partnerBalanceMinor: checked.partnerBalanceMinor,
-        items: decision.results,
-      };
-    }
+    const answered = { currency: request.currency, partnerBalanceMinor: checked.partnerBalanceMinor, items: decision.results };
+    if (decision.kind === 'nothing_valid') return { ...answered, bulkQuoteId: null, expiresAt: new Date(Date.now() + settings.lifetimeSeconds * 1_000) };
     const stored = await insertBulkQuoteIfRevisionCurrent(
       pool,
       {
@@ -71,20 +62,6 @@ export async function issueBulkQuote(dependencies: IssueBulkQuoteDependencies, b
       },
       settings.lifetimeSeconds,
     );
-    if (stored) {
-      return {
-        bulkQuoteId: stored.bulkQuoteId,
-        currency: request.currency,
-        expiresAt: stored.expiresAt,
-        partnerBalanceMinor: checked.partnerBalanceMinor,
-        items: decision.results,
-      };
-    }
-    // The schedule was replaced after it was cached (or while this bulk was being checked).
-    if (attempt >= pricingAttemptsMax) throw new PkcError('PKC_7002', `The fee schedule for disbursement in ${request.currency} kept changing; retry`);
-    schedule = await feeSchedules.refresh('disbursement', request.currency);
-  }
+    return stored && { ...answered, bulkQuoteId: stored.bulkQuoteId, expiresAt: stored.expiresAt };
+  });
 }
-
-/** As for a single quote: a schedule replaced twice while one bulk is priced is an operator at work. */
-const pricingAttemptsMax = 3;

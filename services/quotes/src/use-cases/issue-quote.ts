@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '@pwa/db';
-import { PkcError } from '@pwa/errors';
 import type { Currency } from '@pwa/money';
 import { calculateFeeMinor } from '../domain/fee-calculation';
 import type { Quote } from '../domain/quote';
 import { validateQuoteRequest } from '@pwa/contracts';
 import type { QuoteType } from '../domain/quote-type';
-import type { FeeScheduleCache } from '../store/fee-schedule-cache';
+import { withScheduleInForce, type FeeScheduleCache } from '../store/fee-schedule-cache';
 import { insertQuoteIfRevisionCurrent } from '../store/quote-store';
 import type { WalletChecks } from './wallet-checks';
 
@@ -38,12 +37,10 @@ export async function issueQuote(
 ): Promise<Quote> {
   const { pool, wallet, settings, feeSchedules } = dependencies;
   const request = validateQuoteRequest(body, settings.enabledCurrencies[type]);
-  let schedule = await feeSchedules.current(type, request.currency);
-  for (let attempt = 1; ; attempt += 1) {
-    if (!schedule) throw new PkcError('PKC_7002', `No fee schedule for ${type} in ${request.currency}`);
+  return withScheduleInForce(feeSchedules, type, request.currency, async (schedule) => {
     const feeMinor = calculateFeeMinor(schedule, request.amountMinor);
     const checked = await wallet.check({ type, partnerId, ...request, feeMinor, ...(requestId ? { requestId } : {}) });
-    const stored = await insertQuoteIfRevisionCurrent(
+    return insertQuoteIfRevisionCurrent(
       pool,
       {
         quoteId: randomUUID(),
@@ -61,12 +58,5 @@ export async function issueQuote(
       },
       settings.lifetimeSeconds,
     );
-    if (stored) return stored;
-    // The schedule was replaced after it was cached (or while this quote was being checked).
-    if (attempt >= pricingAttemptsMax) throw new PkcError('PKC_7002', `The fee schedule for ${type} in ${request.currency} kept changing; retry`);
-    schedule = await feeSchedules.refresh(type, request.currency);
-  }
+  });
 }
-
-/** A schedule replaced twice while one quote is priced is an operator at work: the partner retries. */
-const pricingAttemptsMax = 3;

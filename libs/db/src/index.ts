@@ -1,4 +1,5 @@
 export { createPool, withTransaction, type TransactionMode, pingDatabase, assertSafeIdentifier, type Pool, type PoolClient, type CreatePoolOptions } from './pool';
+export type { Queryable } from './queryable';
 export { migrate, ensureDatabase, dropDatabase, type MigrateOptions } from './migrate';
 export { isDatabaseUnavailable } from './unavailable';
 export {

@@ -1,7 +1,5 @@
-import type { Pool, PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import type { PartnerPermission, PartnerStatus, PartnerWithSecretHash } from '../domain/partner';
-
-type Queryable = Pool | PoolClient;
 
 interface PartnerRow {
   partner_id: string;

@@ -1,7 +1,5 @@
-import type { Pool, PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import type { JsonWebKey } from 'node:crypto';
-
-type Queryable = Pool | PoolClient;
 
 export interface SigningKeyRow {
   kid: string;

@@ -1,6 +1,4 @@
-import type { Pool, PoolClient } from '@pwa/db';
-
-type Queryable = Pool | PoolClient;
+import type { PoolClient, Queryable } from '@pwa/db';
 
 /** A stored webhook secret: only its sealed form (iv | tag | ciphertext) is kept. */
 export interface StoredWebhookSecret {

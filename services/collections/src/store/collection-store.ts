@@ -1,9 +1,7 @@
-import type { Pool, PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { Collection } from '../domain/collection';
 import type { CollectionActor, CollectionStatus, RefusedActionFacts } from '../domain/collection-state-machine';
-
-type Queryable = Pool | PoolClient;
 
 export interface CollectionRow {
   id: string;

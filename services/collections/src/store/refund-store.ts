@@ -1,10 +1,8 @@
-import type { Pool, PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import type { RefundStatus } from '@pwa/contracts';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { Refund } from '../domain/refund';
 import { nextPostingAtSql } from './collection-store';
-
-type Queryable = Pool | PoolClient;
 
 export interface RefundRow {
   id: string;

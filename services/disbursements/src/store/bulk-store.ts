@@ -1,12 +1,10 @@
 import { enqueueEvent, outboxColumnsOf, outboxInsertWhenRowsIn } from '@pwa/bus';
 import type { BulkStatus, EventEnvelope } from '@pwa/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@pwa/db';
+import { withTransaction, type Pool, type PoolClient, type Queryable } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { Bulk, BulkProgress } from '../domain/bulk';
 import type { Disbursement, Settlement } from '../domain/disbursement';
 import { disbursementColumns, toDisbursement, type DisbursementRow } from './disbursement-store';
-
-type Queryable = Pick<Pool | PoolClient, 'query'>;
 
 /*
  * The bulk payouts' SQL (decision 0055). A bulk's items are rows of disbursements (bulk_id,

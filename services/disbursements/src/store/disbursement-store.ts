@@ -1,11 +1,9 @@
 import { outboxInsertWhenRowsIn } from '@pwa/bus';
 import type { EventEnvelope } from '@pwa/contracts';
-import type { Pool, PoolClient } from '@pwa/db';
+import type { Queryable } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { Disbursement, Settlement } from '../domain/disbursement';
 import type { DisbursementState } from '../domain/disbursement-state';
-
-type Queryable = Pick<Pool | PoolClient, 'query'>;
 
 export interface DisbursementRow {
   disbursement_id: string;

@@ -1,9 +1,7 @@
-import type { Pool, PoolClient } from '@pwa/db';
+import type { Queryable } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { ConsumedBulkQuote, NewBulkQuote, ValidBulkItem } from '../domain/bulk-quote';
 import type { QuoteStateForDiagnosis } from '../domain/quote-consumption';
-
-type Queryable = Pool | PoolClient;
 
 /** The stored bulk quote's own facts, as the insert answers them. */
 export interface StoredBulkQuote {

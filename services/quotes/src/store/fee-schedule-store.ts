@@ -1,9 +1,7 @@
-import { withTransaction, type Pool, type PoolClient } from '@pwa/db';
+import { withTransaction, type Pool, type Queryable } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import { assertValidFeeRule, parseFeeTiers, storedTiersOf, type FeeRule, type FeeSchedule } from '../domain/fee-schedule';
 import type { QuoteType } from '../domain/quote-type';
-
-type Queryable = Pool | PoolClient;
 
 interface FeeScheduleRow {
   quote_type: QuoteType;

@@ -1,10 +1,8 @@
-import type { Pool, PoolClient } from '@pwa/db';
+import type { Queryable } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { ConsumedQuote, NewQuote, Quote } from '../domain/quote';
 import type { QuoteStateForDiagnosis } from '../domain/quote-consumption';
 import type { QuoteType } from '../domain/quote-type';
-
-type Queryable = Pool | PoolClient;
 
 interface QuoteRow {
   quote_id: string;

@@ -1,6 +1,5 @@
 import { currencies, minorFromDatabase, type Currency } from '@pwa/money';
-import type { PoolClient } from '@pwa/db';
-import type { Queryable } from './queryable';
+import type { PoolClient, Queryable } from '@pwa/db';
 
 export type SystemAccountKind = 'fee_revenue' | 'funding';
 

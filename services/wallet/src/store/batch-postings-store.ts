@@ -1,6 +1,5 @@
-import type { PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import { toTransferRecord, transferColumnList, type PostedTransferRecord, type TransferRecord, type TransferRow } from './transfer-store';
-import type { Queryable } from './queryable';
 
 export interface BatchEntryToInsert {
   transferId: string;

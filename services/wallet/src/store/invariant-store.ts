@@ -1,6 +1,6 @@
+import type { Queryable } from '@pwa/db';
 import { currencies, minorFromDatabase, type Currency } from '@pwa/money';
 import type { InvariantFacts } from '../domain/ledger-invariants';
-import type { Queryable } from './queryable';
 
 /** At most this many offenders of each kind are reported; one is enough to fail, the rest is for diagnosis. */
 const offendersMax = 100;

@@ -1,10 +1,9 @@
 import { minorFromDatabase, type Currency } from '@pwa/money';
-import type { PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import type { TierLimitRule, LimitUsage } from '../domain/tier-limits';
 import type { LimitWindows } from '../domain/limit-windows';
 import type { Tier } from '../domain/user';
 import type { TransactionType } from '../domain/transaction-type';
-import type { Queryable } from './queryable';
 
 export interface TierLimitRow {
   tier: Tier;

@@ -1,7 +1,6 @@
 import { minorFromDatabase, type Currency } from '@pwa/money';
-import type { PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import type { PostingKind } from '../domain/posting';
-import type { Queryable } from './queryable';
 
 /**
  * The operator's reversal of a disbursement (decision 0053): finding the posted transfer the

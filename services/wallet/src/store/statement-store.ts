@@ -1,7 +1,7 @@
+import type { Queryable } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { PostingKind } from '../domain/posting';
 import type { StatementLine } from '../domain/statement-lines';
-import type { Queryable } from './queryable';
 
 export interface StatementWindow {
   partnerId: string;

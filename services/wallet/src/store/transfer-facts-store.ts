@@ -1,12 +1,11 @@
 import { minorFromDatabase, type Currency } from '@pwa/money';
-import type { PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import { limitLookupOf, noUsage, type LimitLookup, type LimitUsage } from '../domain/tier-limits';
 import type { LimitWindows } from '../domain/limit-windows';
 import { limitedTypeOf, type MovementType, type TransactionType } from '../domain/transaction-type';
 import type { AccountStatus, KycStatus, Tier, WalletStatus } from '../domain/user';
 import { toRule, toUsage, usageSelect, windowParameters, type TierLimitRow, type UsageRow } from './limit-store';
 import { toTransferRecord, transferColumnList, type TransferRecord, type TransferRow } from './transfer-store';
-import type { Queryable } from './queryable';
 
 /*
  * The facts a check or a posting needs, read in as few statements as the rules allow: every

@@ -1,7 +1,6 @@
 import { minorFromDatabase, type Currency } from '@pwa/money';
-import type { PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import type { PostingKind } from '../domain/posting';
-import type { Queryable } from './queryable';
 
 /** A transfer id's fate: posted with its money movement, or cancelled (a tombstone). */
 export type TransferRecord =

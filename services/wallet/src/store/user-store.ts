@@ -1,7 +1,6 @@
 import { minorFromDatabase, type Currency } from '@pwa/money';
-import type { PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import type { AccountStatus, KycStatus, Tier, User, Wallet, WalletStatus } from '../domain/user';
-import type { Queryable } from './queryable';
 
 interface UserRow {
   user_id: string;

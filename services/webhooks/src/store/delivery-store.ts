@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@pwa/db';
+import type { Pool, PoolClient, Queryable } from '@pwa/db';
 
 export const deliveryStatuses = ['pending', 'delivering', 'delivered', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
@@ -203,7 +203,7 @@ export async function completeAttempt(client: PoolClient, claimed: ClaimedDelive
   return true;
 }
 
-export async function findDelivery(db: Pool | PoolClient, deliveryId: string): Promise<Delivery | undefined> {
+export async function findDelivery(db: Queryable, deliveryId: string): Promise<Delivery | undefined> {
   const result = await db.query<DeliveryRow>(`SELECT ${deliveryColumns} FROM deliveries d WHERE d.delivery_id = $1`, [deliveryId]);
   const row = result.rows[0];
   return row ? toDelivery(row) : undefined;

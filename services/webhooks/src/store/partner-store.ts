@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@pwa/db';
+import type { PoolClient, Queryable } from '@pwa/db';
 import type { PartnerEvent, PartnerEventData } from '@pwa/contracts';
 
 /** A partner's webhook secret as auth sealed it: opened only in memory, when an attempt is signed. */
@@ -39,9 +39,9 @@ export async function applyPartnerEvent(client: PoolClient, event: PartnerEvent)
  * event's occurredAt would, so an event newer than the directory's answer still wins, and the
  * directory's answer replaces a copy older than it (a restored or partly rebuilt table).
  */
-export async function applyPartnerData(client: Pool | PoolClient, data: PartnerEventData, changedAt: string): Promise<boolean> {
+export async function applyPartnerData(db: Queryable, data: PartnerEventData, changedAt: string): Promise<boolean> {
   const secrets = data.webhookSecrets === undefined ? null : JSON.stringify(data.webhookSecrets);
-  const result = await client.query(
+  const result = await db.query(
     `INSERT INTO partners (partner_id, client_id, status, webhook_url, webhook_secrets, source_occurred_at)
      VALUES ($1, $2, $3, $4, COALESCE($5::jsonb, '[]'::jsonb), $6)
      ON CONFLICT (partner_id) DO UPDATE SET
@@ -54,7 +54,7 @@ export async function applyPartnerData(client: Pool | PoolClient, data: PartnerE
   return (result.rowCount ?? 0) > 0;
 }
 
-export async function findPartner(db: Pool | PoolClient, partnerId: string): Promise<WebhookPartner | undefined> {
+export async function findPartner(db: Queryable, partnerId: string): Promise<WebhookPartner | undefined> {
   const result = await db.query<PartnerRow>(
     'SELECT partner_id, client_id, status, webhook_url, webhook_secrets FROM partners WHERE partner_id = $1',
     [partnerId],

@@ -1,4 +1,5 @@
 import { PkcError } from '@pwa/errors';
+import { isUuid } from './internal/wire-fields';
 
 /** The body of both confirm calls: POST collection/request and POST disbursement/transfer. */
 export interface ConfirmRequestBody {
@@ -18,12 +19,6 @@ export const unsafeTextRule = 'must not contain control characters (such as NUL,
 /** Whether a partner's text breaks that rule (the confirm body's and the refund body's). */
 export function isUnsafeText(text: string): boolean {
   return unsafeCharacter.test(text);
-}
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && uuidPattern.test(value);
 }
 
 /**

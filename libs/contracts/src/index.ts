@@ -72,12 +72,22 @@ export {
   type BulkEventData,
   type BulkEvent,
 } from './bulk-events';
-export { parseConfirmRequestBody, isUuid, isUnsafeText, unsafeTextRule, externalIdLengthMax, noteLengthMax, type ConfirmRequestBody } from './confirm-request';
+export { parseConfirmRequestBody, isUnsafeText, unsafeTextRule, externalIdLengthMax, noteLengthMax, type ConfirmRequestBody } from './confirm-request';
 export * as internal from './internal';
 export {
   refusalSchema,
   type Refusal,
   uuidPattern,
+  rfc9562UuidPattern,
+  isUuid,
+  partnerIdentityHeaderNames,
+  partnerIdentityHeadersOf,
+  assertedPartnerOf,
+  partnerIdentityRefusalCode,
+  partnerIdentityRefusalMessage,
+  type PartnerIdentity,
+  type AssertedPartner,
+  type RequestHeaders,
   readContractAnswer,
   type ContractAnswer,
   minorUnitsField,

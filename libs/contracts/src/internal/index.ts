@@ -3,3 +3,4 @@ export * from './wallet';
 export * from './quotes';
 export * from './read-answer';
 export * from './auth';
+export * from './partner-identity';

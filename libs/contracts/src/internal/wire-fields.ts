@@ -8,6 +8,19 @@ import { currencies, minorUnitsText, parseMinorUnitsText, type MinorUnits } from
  */
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * A UUID as RFC 9562 (formerly RFC 4122) defines one: the version nibble 1 to 8 and the variant
+ * bits 10. uuidPattern takes any 8-4-4-4-12 hex id, as every id the platform stores or forwards
+ * has been; this one is for where the stricter form is the rule (auth's client_id at the token
+ * endpoint).
+ */
+export const rfc9562UuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** Whether a value is a string of uuidPattern's form. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && uuidPattern.test(value);
+}
+
 export const uuidField = z
   .string()
   .regex(uuidPattern, 'must be a UUID')

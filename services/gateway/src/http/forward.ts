@@ -1,4 +1,5 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import { partnerIdentityHeadersOf } from '@pwa/contracts';
 import { PkcError, type ErrorFields } from '@pwa/errors';
 import { rawJsonBodyOf, requestIdOf } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
@@ -110,11 +111,7 @@ function upstreamHeadersOf(req: Request, res: Response): Record<string, string> 
   const authorization = req.header('authorization');
   if (route?.authentication === 'none' && authorization !== undefined) headers.authorization = authorization;
   const partner = admission?.partner;
-  if (partner) {
-    headers['x-partner-id'] = partner.partnerId;
-    headers['x-partner-client-id'] = partner.clientId;
-    headers['x-partner-permissions'] = partner.permissions.join(',');
-  }
+  if (partner) Object.assign(headers, partnerIdentityHeadersOf(partner));
   const traceparent = currentTraceparent();
   if (traceparent !== undefined) headers.traceparent = traceparent;
   const userAgent = req.header('user-agent');

@@ -1,0 +1,86 @@
+import { PkcError } from '@pwa/errors';
+import { partnerPermissions, type PartnerPermission } from '../partner-events';
+import { isUuid } from './wire-fields';
+
+/**
+ * The asserted partner identity (decision 0058): an edge (the gateway today, the partner dashboard
+ * next) admits a request, then tells the internal service it calls which partner is calling in
+ * these headers. The services trust them because only the edges can reach them (the network
+ * policies); an edge builds its upstream headers from scratch, so a client's own x-partner-*
+ * headers never get through.
+ */
+export const partnerIdentityHeaderNames = {
+  partnerId: 'x-partner-id',
+  clientId: 'x-partner-client-id',
+  /** The partner's permissions, comma-separated ("collection,disbursement"; empty for none). */
+  permissions: 'x-partner-permissions',
+} as const;
+
+/** Who an edge admitted: the partner, the API client it authenticated as, and the permissions the partner holds now. */
+export interface PartnerIdentity {
+  partnerId: string;
+  clientId: string;
+  permissions: readonly PartnerPermission[];
+}
+
+/**
+ * What a service reads from the headers: always the partner (its id in lower case); the client and
+ * the permissions only when the edge sent them (a caller that names only the partner, as the
+ * operations guide's direct calls do, is answered as before).
+ */
+export interface AssertedPartner {
+  partnerId: string;
+  clientId: string | undefined;
+  permissions: readonly PartnerPermission[] | undefined;
+}
+
+/** Request headers as Node reads them (names in lower case); express's `req.headers` is one. */
+export type RequestHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** The refusal of a request without a partner identity: every service answers it with this code and message. */
+export const partnerIdentityRefusalCode = 'PKC_6005';
+export const partnerIdentityRefusalMessage = `${partnerIdentityHeaderNames.partnerId} header missing or not a UUID`;
+
+/** The headers an edge sends with every request it admitted for a partner. */
+export function partnerIdentityHeadersOf(identity: PartnerIdentity): Record<string, string> {
+  return {
+    [partnerIdentityHeaderNames.partnerId]: identity.partnerId,
+    [partnerIdentityHeaderNames.clientId]: identity.clientId,
+    [partnerIdentityHeaderNames.permissions]: identity.permissions.join(','),
+  };
+}
+
+/**
+ * The partner an edge says is calling, or the refusal (403 PKC_6005) when the request names none:
+ * without an edge's word there is no partner to act for. A client id or permission list that is
+ * sent must be well formed too, since a malformed one means the request did not come from an edge.
+ */
+export function assertedPartnerOf(headers: RequestHeaders): AssertedPartner {
+  const partnerId = headers[partnerIdentityHeaderNames.partnerId];
+  if (!isUuid(partnerId)) throw new PkcError(partnerIdentityRefusalCode, partnerIdentityRefusalMessage);
+  return {
+    partnerId: partnerId.toLowerCase(),
+    clientId: clientIdOf(headers[partnerIdentityHeaderNames.clientId]),
+    permissions: permissionsOf(headers[partnerIdentityHeaderNames.permissions]),
+  };
+}
+
+function clientIdOf(header: string | readonly string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (!isUuid(header)) throw new PkcError(partnerIdentityRefusalCode, `${partnerIdentityHeaderNames.clientId} header not a UUID`);
+  return header.toLowerCase();
+}
+
+function permissionsOf(header: string | readonly string[] | undefined): readonly PartnerPermission[] | undefined {
+  if (header === undefined) return undefined;
+  // An edge writes one comma-separated value; anything else is not an edge's word.
+  const names = typeof header === 'string' ? header.split(',').map((name) => name.trim()).filter((name) => name !== '') : undefined;
+  if (names === undefined || !names.every(isPartnerPermission)) {
+    throw new PkcError(partnerIdentityRefusalCode, `${partnerIdentityHeaderNames.permissions} header names a permission other than ${partnerPermissions.join(', ')}`);
+  }
+  return names;
+}
+
+function isPartnerPermission(name: string): name is PartnerPermission {
+  return (partnerPermissions as readonly string[]).includes(name);
+}

@@ -7,6 +7,17 @@ export interface OperatorCommandResult {
   exitCode?: number;
 }
 
+/**
+ * A command line the CLI cannot run (an unknown command, a missing or malformed argument): exit
+ * code 2 with the usage text. Every operator CLI throws this one, and its isUsageError tests for it.
+ */
+export class OperatorUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OperatorUsageError';
+  }
+}
+
 export interface OperatorCli<Context> {
   usage: string;
   /** The command's string options, kebab-case as typed (`rate-limit`); they reach `run` camelCased (`rateLimit`). */

@@ -1,7 +1,8 @@
 import { listParkedOutboxRows, replayParkedOutboxRows, type ParkedOutboxRow } from '@pwa/bus';
 import { fields, loadConfig, z } from '@pwa/config';
 import { createPool, type Pool } from '@pwa/db';
-import { runOperatorCli } from '../operator-cli';
+import { uuidPattern } from '@pwa/contracts';
+import { OperatorUsageError, runOperatorCli } from '../operator-cli';
 
 /**
  * The parked-outbox operator CLI (`npm run operator -- outbox-parked list|replay --service <name>`).
@@ -22,8 +23,6 @@ const usage = `Parked outbox rows (PostgreSQL, DATABASE_URL as the services use 
 Options: --json (one JSON object on stdout), --help
 `;
 
-class ParkedOutboxUsageError extends Error {}
-
 const configSchema = z.object({ DATABASE_URL: fields.databaseUrl });
 
 interface Context {
@@ -33,15 +32,15 @@ interface Context {
 runOperatorCli<Context>({
   usage,
   stringOptions: ['service', 'limit', 'id'],
-  isUsageError: (error) => error instanceof ParkedOutboxUsageError,
+  isUsageError: (error) => error instanceof OperatorUsageError,
   open: () => {
     const config = loadConfig(configSchema, process.env);
     return Promise.resolve({ context: { databaseUrl: config.DATABASE_URL }, close: () => Promise.resolve() });
   },
   run: async (context, command, args, options) => {
-    if (command !== 'outbox-parked') throw new ParkedOutboxUsageError(`unknown command ${command}`);
+    if (command !== 'outbox-parked') throw new OperatorUsageError(`unknown command ${command}`);
     const [action, ...rest] = args;
-    if (rest.length > 0) throw new ParkedOutboxUsageError(`unexpected argument ${rest[0] ?? ''}`);
+    if (rest.length > 0) throw new OperatorUsageError(`unexpected argument ${rest[0] ?? ''}`);
     const service = serviceOf(options.service);
     const pool = createPool({ connectionString: context.databaseUrl, applicationName: 'outbox-parked-operator-cli', schema: service, maxConnections: 2 });
     try {
@@ -60,7 +59,7 @@ async function runAction(pool: Pool, service: string, action: string | undefined
     }
     case 'replay': {
       const id = options.id;
-      if (id !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new ParkedOutboxUsageError('--id must be an event id (a UUID)');
+      if (id !== undefined && !uuidPattern.test(id)) throw new OperatorUsageError('--id must be an event id (a UUID)');
       const replayed = await replayParkedOutboxRows(pool, id === undefined ? {} : { id });
       if (id !== undefined && replayed.length === 0) {
         return { data: { service, replayed, error: `no parked row ${id} in ${service}` }, text: `error: no parked row ${id} in ${service}'s outbox`, exitCode: 1 };
@@ -68,22 +67,22 @@ async function runAction(pool: Pool, service: string, action: string | undefined
       return { data: { service, replayed }, text: `handed ${replayed.length} parked row(s) of ${service} back to its outbox relay${replayed.length > 0 ? `: ${replayed.join(', ')}` : ''}` };
     }
     case undefined:
-      throw new ParkedOutboxUsageError('outbox-parked needs list or replay');
+      throw new OperatorUsageError('outbox-parked needs list or replay');
     default:
-      throw new ParkedOutboxUsageError(`unknown action ${action}`);
+      throw new OperatorUsageError(`unknown action ${action}`);
   }
 }
 
 function serviceOf(value: string | undefined): string {
-  if (value === undefined || value === '') throw new ParkedOutboxUsageError('--service <name> is required');
-  if (!(services as readonly string[]).includes(value)) throw new ParkedOutboxUsageError(`--service must be one of ${services.join(', ')}`);
+  if (value === undefined || value === '') throw new OperatorUsageError('--service <name> is required');
+  if (!(services as readonly string[]).includes(value)) throw new OperatorUsageError(`--service must be one of ${services.join(', ')}`);
   return value;
 }
 
 function parseLimit(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new ParkedOutboxUsageError('--limit must be an integer from 1 to 1000');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new OperatorUsageError('--limit must be an integer from 1 to 1000');
   return limit;
 }
 

@@ -1,3 +1,5 @@
+import { uuidPattern } from '@pwa/contracts';
+import { OperatorUsageError } from '@pwa/runtime/operator-cli';
 import type { Pool } from '@pwa/db';
 import { parseSealingKey } from '@pwa/sealing';
 import type { AuthStoreConfig } from '../config';
@@ -9,12 +11,7 @@ import { reencryptSigningKeys } from './signing-key-reencryption';
 import { SigningKeyring } from '../use-cases/signing-keyring';
 import { findPartnerByClientId, listPartners } from '../store/partner-store';
 
-export class OperatorUsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OperatorUsageError';
-  }
-}
+export { OperatorUsageError };
 
 export const operatorUsage = `Usage: npm run operator -- <command> [arguments] [--json]
 
@@ -239,8 +236,6 @@ function parseStatus(text: string): PartnerStatus {
   if (!isPartnerStatus(text)) throw new OperatorUsageError(`Unknown status: ${text}`);
   return text;
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function requireClientId(args: string[]): string {
   const clientId = requireArgument(args, 0, 'client id');

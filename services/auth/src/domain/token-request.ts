@@ -1,3 +1,4 @@
+import { rfc9562UuidPattern } from '@pwa/contracts';
 import { PkcError, httpStatusOf, type PkcCode } from '@pwa/errors';
 import { clientSecretLengthMax } from './client-secret';
 
@@ -24,7 +25,6 @@ export function tokenRefusal(code: PkcCode, error: OAuthErrorCode, message?: str
   return new PkcError(code, message, { fields: { error }, ...(headers ? { headers } : {}) });
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 /** RFC 7617 token68 as base64: the alphabet, then at most two padding characters. */
 const basicCredentialsPattern = /^Basic +([A-Za-z0-9+/]+={0,2})$/i;
 const authorizationSchemePattern = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+)(?: |$)/;
@@ -114,7 +114,7 @@ function formDecoded(value: string): string | undefined {
 
 function validCredentials(clientId: unknown, clientSecret: unknown): ClientCredentials {
   if (isAbsent(clientId)) throw tokenRefusal('PKC_1001', 'invalid_request', 'client_id is required');
-  if (typeof clientId !== 'string' || !uuidPattern.test(clientId)) throw tokenRefusal('PKC_1001', 'invalid_request', 'client_id must be a UUID');
+  if (typeof clientId !== 'string' || !rfc9562UuidPattern.test(clientId)) throw tokenRefusal('PKC_1001', 'invalid_request', 'client_id must be a UUID');
   if (isAbsent(clientSecret)) throw tokenRefusal('PKC_1001', 'invalid_request', 'client_secret is required');
   if (typeof clientSecret !== 'string' || clientSecret.length > clientSecretLengthMax) {
     throw tokenRefusal('PKC_1001', 'invalid_request', 'client_secret must be a string of at most 256 characters');

@@ -1,5 +1,6 @@
 import { createPublicKey, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { internal } from '@pwa/contracts';
 import { changePartner, onboardPartner, rotateClientSecret } from '../../src/use-cases/manage-partners';
 import { postJson, startAuthHarness, type AuthHarness } from './auth-harness';
 
@@ -212,6 +213,8 @@ describe('internal partner lookup', () => {
       rateLimitPerMinute: null,
       webhookUrl: null,
     });
+    // The answer keeps auth's contract for the route, which the gateway and the wallet's CLI parse it with.
+    expect(internal.partnerLookupAnswerSchema.safeParse(body).error).toBeUndefined();
   });
 
   it('when the partner id is unknown, then it is 403 PKC_1009', async () => {

@@ -1,7 +1,7 @@
-import type { Express, Request } from 'express';
-import { PkcError, successEnvelope } from '@pwa/errors';
+import type { Express } from 'express';
+import { successEnvelope } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
-import { isUuid } from '@pwa/contracts';
+import { assertedPartnerOf } from '@pwa/contracts';
 import { confirmView, statusView } from '../domain/collection-views';
 import type { CollectionsDependencies } from '../use-cases/dependencies';
 import { requestCollection } from '../use-cases/request-collection';
@@ -19,7 +19,7 @@ export function mountPartnerRoutes(app: Express, dependencies: CollectionsDepend
   app.post('/partner/v1/collection/request', async (req, res) => {
     let collection: Collection;
     try {
-      collection = await requestCollection(dependencies, partnerIdOf(req), req.body, requestIdOf(res));
+      collection = await requestCollection(dependencies, assertedPartnerOf(req.headers).partnerId, req.body, requestIdOf(res));
     } catch (error) {
       metrics.confirmRejected(error);
       throw error;
@@ -29,24 +29,17 @@ export function mountPartnerRoutes(app: Express, dependencies: CollectionsDepend
   });
 
   app.get('/partner/v1/collections', async (req, res) => {
-    res.status(200).json(successEnvelope(await listCollections(dependencies, partnerIdOf(req), req.query)));
+    res.status(200).json(successEnvelope(await listCollections(dependencies, assertedPartnerOf(req.headers).partnerId, req.query)));
   });
 
   // Issue 19: the partner withdraws one of its pending collections; no body is needed.
   app.post('/partner/v1/collection/:referenceId/cancel', async (req, res) => {
-    const collection = await cancelCollection(dependencies, req.params.referenceId, partnerIdOf(req));
+    const collection = await cancelCollection(dependencies, req.params.referenceId, assertedPartnerOf(req.headers).partnerId);
     res.status(200).json(successEnvelope(statusView(collection)));
   });
 
   app.get('/partner/v1/collection/:referenceId', async (req, res) => {
-    const collection = await collectionForPartner(dependencies, partnerIdOf(req), req.params.referenceId);
+    const collection = await collectionForPartner(dependencies, assertedPartnerOf(req.headers).partnerId, req.params.referenceId);
     res.status(200).json(successEnvelope(statusView(collection)));
   });
-}
-
-/** Without the gateway's word on who is calling there is no partner to act for. */
-export function partnerIdOf(req: Request): string {
-  const partnerId = req.header('x-partner-id');
-  if (!isUuid(partnerId)) throw new PkcError('PKC_6005', 'Requests must come through the gateway');
-  return partnerId.toLowerCase();
 }

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { assertedPartnerOf } from '@pwa/contracts';
 import { successEnvelope } from '@pwa/errors';
 import { jsonBodyAsWritten, requestIdOf } from '@pwa/http';
 import { writtenNumber } from '@pwa/money';
@@ -7,7 +8,6 @@ import type { CollectionsDependencies } from '../use-cases/dependencies';
 import { refundCollection } from '../use-cases/refund-collection';
 import { refundForPartner } from '../use-cases/read-refunds';
 import { listRefunds } from '../use-cases/list-refunds';
-import { partnerIdOf } from './partner-routes';
 
 /**
  * The partner's refund endpoints (issue 19), reached only through the gateway, which has checked
@@ -18,16 +18,16 @@ import { partnerIdOf } from './partner-routes';
 export function mountRefundRoutes(app: Express, dependencies: CollectionsDependencies): void {
   app.post('/partner/v1/collection/:referenceId/refund', async (req, res) => {
     const body: unknown = jsonBodyAsWritten(req, writtenNumber) ?? req.body;
-    const refund = await refundCollection(dependencies, partnerIdOf(req), req.params.referenceId, body, requestIdOf(res));
+    const refund = await refundCollection(dependencies, assertedPartnerOf(req.headers).partnerId, req.params.referenceId, body, requestIdOf(res));
     res.status(refund.status === 'processing' ? 202 : 200).json(successEnvelope(refundView(refund)));
   });
 
   app.get('/partner/v1/refunds', async (req, res) => {
-    res.status(200).json(successEnvelope(await listRefunds(dependencies, partnerIdOf(req), req.query)));
+    res.status(200).json(successEnvelope(await listRefunds(dependencies, assertedPartnerOf(req.headers).partnerId, req.query)));
   });
 
   app.get('/partner/v1/refund/:referenceId', async (req, res) => {
-    const refund = await refundForPartner(dependencies, partnerIdOf(req), req.params.referenceId);
+    const refund = await refundForPartner(dependencies, assertedPartnerOf(req.headers).partnerId, req.params.referenceId);
     res.status(200).json(successEnvelope(refundView(refund)));
   });
 }

@@ -1,9 +1,9 @@
 import type { Express } from 'express';
+import { assertedPartnerOf } from '@pwa/contracts';
 import { successEnvelope } from '@pwa/errors';
 import { statusView } from '../domain/collection-views';
 import { approveCollection, declineCollection, expireCollectionNow } from '../use-cases/act-on-collection';
 import type { CollectionsDependencies } from '../use-cases/dependencies';
-import { partnerIdOf } from './partner-routes';
 
 /**
  * Sandbox simulation for partners: act as the user on one of the partner's own pending
@@ -12,17 +12,17 @@ import { partnerIdOf } from './partner-routes';
  */
 export function mountSandboxRoutes(app: Express, dependencies: CollectionsDependencies): void {
   app.post('/partner/v1/sandbox/collection/:referenceId/approve', async (req, res) => {
-    const collection = await approveCollection(dependencies, req.params.referenceId, { kind: 'partner', partnerId: partnerIdOf(req) });
+    const collection = await approveCollection(dependencies, req.params.referenceId, { kind: 'partner', partnerId: assertedPartnerOf(req.headers).partnerId });
     res.status(200).json(successEnvelope(statusView(collection)));
   });
 
   app.post('/partner/v1/sandbox/collection/:referenceId/decline', async (req, res) => {
-    const collection = await declineCollection(dependencies, req.params.referenceId, { kind: 'partner', partnerId: partnerIdOf(req) });
+    const collection = await declineCollection(dependencies, req.params.referenceId, { kind: 'partner', partnerId: assertedPartnerOf(req.headers).partnerId });
     res.status(200).json(successEnvelope(statusView(collection)));
   });
 
   app.post('/partner/v1/sandbox/collection/:referenceId/expire', async (req, res) => {
-    const collection = await expireCollectionNow(dependencies, req.params.referenceId, { kind: 'partner', partnerId: partnerIdOf(req) });
+    const collection = await expireCollectionNow(dependencies, req.params.referenceId, { kind: 'partner', partnerId: assertedPartnerOf(req.headers).partnerId });
     res.status(200).json(successEnvelope(statusView(collection)));
   });
 }

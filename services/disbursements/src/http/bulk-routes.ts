@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { assertedPartnerOf } from '@pwa/contracts';
 import { successEnvelope } from '@pwa/errors';
 import { jsonBodyAsWritten, requestIdOf } from '@pwa/http';
 import { writtenNumber } from '@pwa/money';
@@ -6,7 +7,6 @@ import { bulkSummaryView } from '../domain/bulk';
 import { getBulk } from '../use-cases/get-bulk';
 import { quoteBulk, type QuoteBulkDependencies } from '../use-cases/quote-bulk';
 import { transferBulk, type TransferBulkDependencies } from '../use-cases/transfer-bulk';
-import { partnerIdOf } from './partner-id';
 
 /** The path of the bulk quote: the one route whose body may be large (1,000 items; see the service's largeJsonBody). */
 export const bulkQuotePath = '/partner/v1/disbursement/bulk/quote';
@@ -19,15 +19,15 @@ export function mountBulkRoutes(app: Express, dependencies: QuoteBulkDependencie
   app.post(bulkQuotePath, async (req, res) => {
     // The amounts as the client wrote them (the gateway forwards the body's bytes unchanged), as for a single quote.
     const body: unknown = jsonBodyAsWritten(req, writtenNumber) ?? (req.body as unknown);
-    res.status(200).json(successEnvelope(await quoteBulk(dependencies, { partnerId: partnerIdOf(req), body, requestId: requestIdOf(res) })));
+    res.status(200).json(successEnvelope(await quoteBulk(dependencies, { partnerId: assertedPartnerOf(req.headers).partnerId, body, requestId: requestIdOf(res) })));
   });
 
   app.post('/partner/v1/disbursement/bulk/transfer', async (req, res) => {
-    const accepted = await transferBulk(dependencies, { partnerId: partnerIdOf(req), body: req.body, requestId: requestIdOf(res) });
+    const accepted = await transferBulk(dependencies, { partnerId: assertedPartnerOf(req.headers).partnerId, body: req.body, requestId: requestIdOf(res) });
     res.status(accepted.replayed ? 200 : 202).json(successEnvelope(bulkSummaryView(accepted.bulk, accepted.progress)));
   });
 
   app.get('/partner/v1/disbursement/bulk/:bulkId', async (req, res) => {
-    res.status(200).json(successEnvelope(await getBulk(dependencies.pool, partnerIdOf(req), req.params.bulkId, req.query)));
+    res.status(200).json(successEnvelope(await getBulk(dependencies.pool, assertedPartnerOf(req.headers).partnerId, req.params.bulkId, req.query)));
   });
 }

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import type { Pool } from '@pwa/db';
+import { assertedPartnerOf } from '@pwa/contracts';
 import { successEnvelope } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
 import { deadlineAfter } from '../domain/deadline';
@@ -9,7 +10,6 @@ import { listDisbursements } from '../use-cases/list-disbursements';
 import { transferDisbursement, type TransferDependencies } from '../use-cases/transfer-disbursement';
 import type { Disbursement } from '../domain/disbursement';
 import type { DisbursementMetrics } from './disbursement-metrics';
-import { partnerIdOf } from './partner-id';
 
 export interface DisbursementRouteDependencies extends TransferDependencies {
   pool: Pool;
@@ -30,7 +30,7 @@ export function mountDisbursementRoutes(app: Express, dependencies: Disbursement
     let disbursement: Disbursement;
     try {
       disbursement = await transferDisbursement(dependencies, {
-        partnerId: partnerIdOf(req),
+        partnerId: assertedPartnerOf(req.headers).partnerId,
         body: req.body,
         deadline,
         requestId: requestIdOf(res),
@@ -44,11 +44,11 @@ export function mountDisbursementRoutes(app: Express, dependencies: Disbursement
   });
 
   app.get('/partner/v1/disbursements', async (req, res) => {
-    res.status(200).json(successEnvelope(await listDisbursements(dependencies.pool, partnerIdOf(req), req.query)));
+    res.status(200).json(successEnvelope(await listDisbursements(dependencies.pool, assertedPartnerOf(req.headers).partnerId, req.query)));
   });
 
   app.get('/partner/v1/disbursement/:referenceId', async (req, res) => {
-    const disbursement = await getDisbursement(dependencies.pool, partnerIdOf(req), req.params.referenceId);
+    const disbursement = await getDisbursement(dependencies.pool, assertedPartnerOf(req.headers).partnerId, req.params.referenceId);
     res.status(200).json(successEnvelope(statusView(disbursement)));
   });
 }

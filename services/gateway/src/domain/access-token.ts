@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { uuidPattern } from '@pwa/contracts';
 
 /** The only signing algorithm the platform issues. Everything else (none, HS256, RS256) is refused. */
 export const acceptedTokenAlgorithm = 'ES256';
@@ -60,13 +61,11 @@ export function verifyAccessToken(token: string, publicKey: KeyObject, expectati
   return { ok: true, claims };
 }
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function claimsOf(payload: unknown): AccessTokenClaims | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
   const { sub, cid, exp } = payload as { sub?: unknown; cid?: unknown; exp?: unknown };
-  if (typeof sub !== 'string' || !uuid.test(sub)) return undefined;
-  if (typeof cid !== 'string' || !uuid.test(cid)) return undefined;
+  if (typeof sub !== 'string' || !uuidPattern.test(sub)) return undefined;
+  if (typeof cid !== 'string' || !uuidPattern.test(cid)) return undefined;
   // A token without an expiry would be valid forever; the platform never issues one.
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
   return { partnerId: sub.toLowerCase(), clientId: cid.toLowerCase(), expiresAtSeconds: exp };

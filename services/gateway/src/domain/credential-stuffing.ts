@@ -1,3 +1,5 @@
+import { uuidPattern } from '@pwa/contracts';
+
 /**
  * Credential-stuffing protection of the token endpoint, decided from counts kept in Redis:
  *
@@ -24,8 +26,6 @@ export function decideClientLockout(state: ClientLockoutState, failuresMax: numb
   return { locked: true, retryAfterSeconds: Math.max(1, Math.ceil(state.windowRemainingMs / 1000)) };
 }
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The client_id a token request names, normalised, or undefined when it names none that auth could
  * accept (auth answers those with PKC_1001, which is not a credential failure and is not counted).
@@ -34,7 +34,7 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function clientIdOfTokenRequest(body: unknown, authorizationHeader?: string): string | undefined {
   const fromBody = typeof body === 'object' && body !== null ? (body as { client_id?: unknown }).client_id : undefined;
-  const bodyClientId = typeof fromBody === 'string' && uuid.test(fromBody) ? fromBody.toLowerCase() : undefined;
+  const bodyClientId = typeof fromBody === 'string' && uuidPattern.test(fromBody) ? fromBody.toLowerCase() : undefined;
   if (authorizationHeader === undefined) return bodyClientId;
   const headerClientId = basicClientIdOf(authorizationHeader);
   const bodyNamesNone = fromBody === undefined || fromBody === null || fromBody === '';
@@ -60,7 +60,7 @@ function basicClientIdOf(header: string): string | undefined {
   if (colon < 0) return undefined;
   try {
     const clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
-    return uuid.test(clientId) ? clientId.toLowerCase() : undefined;
+    return uuidPattern.test(clientId) ? clientId.toLowerCase() : undefined;
   } catch {
     return undefined;
   }

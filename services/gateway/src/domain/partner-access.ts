@@ -1,11 +1,11 @@
-import type { PartnerPermission, PartnerStatus } from '@pwa/contracts';
+import type { PartnerIdentity, PartnerPermission, PartnerStatus } from '@pwa/contracts';
 
-/** What the gateway needs to know about a partner on every request (auth's public view of it). */
-export interface PartnerRecord {
-  partnerId: string;
-  clientId: string;
+/**
+ * What the gateway needs to know about a partner on every request (auth's public view of it): the
+ * identity it asserts to the services once the partner is admitted, and what admission decides on.
+ */
+export interface PartnerRecord extends PartnerIdentity {
   status: PartnerStatus;
-  permissions: readonly PartnerPermission[];
   /** Null means the platform default applies. */
   rateLimitPerMinute: number | null;
 }

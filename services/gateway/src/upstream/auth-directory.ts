@@ -1,5 +1,5 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { partnerEventDataSchema } from '@pwa/contracts';
+import { internal } from '@pwa/contracts';
 import type { PartnerRecord } from '../domain/partner-access';
 import { acceptedTokenAlgorithm } from '../domain/access-token';
 import type { UpstreamBreaker } from './circuit-breakers';
@@ -32,13 +32,14 @@ export function createAuthDirectory(authBreaker: UpstreamBreaker, lookupTimeoutM
       return signingKeysOf(body);
     },
     async fetchPartner(partnerId) {
-      const { status, body } = await getJson(`/internal/partners/${encodeURIComponent(partnerId)}`);
-      if (status === 404 || (status === 403 && codeOf(body) === 'PKC_1009')) return undefined;
+      const { status, body } = await getJson(internal.authPaths.partner(partnerId));
+      if (status === 404 || (status === 403 && codeOf(body) === internal.unknownPartnerCode)) return undefined;
       if (status !== 200) throw new AuthDirectoryError(`auth answered ${status} for a partner lookup`);
-      const parsed = partnerEventDataSchema.safeParse(body);
+      // Parsed with auth's contract for the route, which declares every field admission reads.
+      const parsed = internal.partnerLookupAnswerSchema.safeParse(body);
       if (!parsed.success) throw new AuthDirectoryError('auth answered a partner lookup with an unexpected shape');
       const { clientId, status: partnerStatus, permissions, rateLimitPerMinute } = parsed.data;
-      return { partnerId: parsed.data.partnerId.toLowerCase(), clientId, status: partnerStatus, permissions, rateLimitPerMinute };
+      return { partnerId: parsed.data.partnerId, clientId, status: partnerStatus, permissions, rateLimitPerMinute };
     },
   };
 }

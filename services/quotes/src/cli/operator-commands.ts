@@ -1,15 +1,11 @@
 import type { Pool } from '@pwa/db';
+import { OperatorUsageError } from '@pwa/runtime/operator-cli';
 import { formatMinor, isCurrency, parseMajorUnitsText, type Currency } from '@pwa/money';
 import { FeeScheduleError, parseFeeTiers, storedTiersOf, type FeeRule } from '../domain/fee-schedule';
 import { isQuoteType, quoteTypes, type QuoteType } from '../domain/quote-type';
 import { listFeeSchedules, replaceFeeSchedule, type StoredFeeSchedule } from '../store/fee-schedule-store';
 
-export class OperatorUsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OperatorUsageError';
-  }
-}
+export { OperatorUsageError };
 
 export const operatorUsage = `Usage: npm run operator -- <command> [options] [--json]
 

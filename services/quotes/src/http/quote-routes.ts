@@ -1,8 +1,8 @@
 import type { Express, Request } from 'express';
-import { PkcError, successEnvelope } from '@pwa/errors';
+import { assertedPartnerOf } from '@pwa/contracts';
+import { successEnvelope } from '@pwa/errors';
 import { jsonBodyAsWritten, requestIdOf } from '@pwa/http';
 import { writtenNumber } from '@pwa/money';
-import { isUuid } from '../domain/quote-consumption';
 import type { Quote } from '../domain/quote';
 import type { QuoteType } from '../domain/quote-type';
 import { collectionQuoteView, disbursementQuoteView } from '../domain/quote-views';
@@ -20,7 +20,7 @@ export function mountQuoteRoutes(app: Express, dependencies: IssueQuoteDependenc
   /** Issues the quote and counts the request's outcome (issued, or rejected with the code answered). */
   const issueCounted = async (type: QuoteType, req: Request, requestId: string): Promise<Quote> => {
     try {
-      const quote = await issueQuote(dependencies, type, partnerIdOf(req), bodyAsWritten(req), requestId);
+      const quote = await issueQuote(dependencies, type, assertedPartnerOf(req.headers).partnerId, bodyAsWritten(req), requestId);
       metrics.quoteIssued(type);
       return quote;
     } catch (error) {
@@ -47,11 +47,4 @@ export function mountQuoteRoutes(app: Express, dependencies: IssueQuoteDependenc
  */
 function bodyAsWritten(req: Request): unknown {
   return jsonBodyAsWritten(req, writtenNumber) ?? req.body;
-}
-
-/** Without the gateway's word on who is calling there is no partner to quote for. */
-function partnerIdOf(req: Request): string {
-  const partnerId = req.header('x-partner-id');
-  if (!isUuid(partnerId)) throw new PkcError('PKC_6005', 'Requests must come through the gateway');
-  return partnerId.toLowerCase();
 }

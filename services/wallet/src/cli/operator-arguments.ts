@@ -1,17 +1,10 @@
 import { userInfo } from 'node:os';
 import { uuidPattern } from '@pwa/contracts';
 import { isCurrency, parseMajorUnitsText, type Currency } from '@pwa/money';
+import { OperatorUsageError } from '@pwa/runtime/operator-cli';
 import { normaliseLiberianPhone } from '@pwa/phone';
 import { isAccountStatus, isKycStatus, isTier, type AccountStatus, type KycStatus, type Tier } from '../domain/user';
 import { isTransactionType, type TransactionType } from '../domain/transaction-type';
-
-/** A command line the CLI cannot run; exit code 2 with the usage text. */
-export class OperatorUsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OperatorUsageError';
-  }
-}
 
 export function requireArgument(args: readonly string[], index: number, label: string): string {
   const value = args[index];

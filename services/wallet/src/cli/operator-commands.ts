@@ -1,4 +1,5 @@
 import type { Pool } from '@pwa/db';
+import { OperatorUsageError } from '@pwa/runtime/operator-cli';
 import type { WalletStoreConfig } from '../config';
 import { parseUserName } from '../domain/user';
 import { listPartnerAccounts, systemBalances } from '../store/account-store';
@@ -9,7 +10,6 @@ import { checkLedger } from '../use-cases/check-ledger';
 import { seedSandbox } from '../use-cases/seed-sandbox';
 import { reverseDisbursement, type ReversalTarget } from '../use-cases/reverse-disbursement';
 import {
-  OperatorUsageError,
   operatorName,
   optional,
   parseAccountStatusArgument,

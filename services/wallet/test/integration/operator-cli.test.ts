@@ -55,7 +55,7 @@ beforeAll(async () => {
     const partnerId = /^\/internal\/partners\/([^/]+)$/.exec(req.url ?? '')?.[1] ?? '';
     const known = knownPartnerIds.has(partnerId);
     res.writeHead(known ? 200 : 403, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(known ? { partnerId, clientId: randomUUID(), name: 'Known Partner', status: 'active' } : { success: false, code: 'PKC_1009', message: 'No such partner' }));
+    res.end(JSON.stringify(known ? { partnerId, clientId: randomUUID(), name: 'Known Partner', status: 'active', permissions: ['disbursement'], rateLimitPerMinute: null } : { success: false, code: 'PKC_1009', message: 'No such partner' }));
   });
   await new Promise<void>((resolve) => authServer.listen(0, '127.0.0.1', resolve));
   authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;

@@ -1,6 +1,6 @@
-import type { Express, Request } from 'express';
-import { isUuid } from '@pwa/contracts';
-import { PkcError, successEnvelope } from '@pwa/errors';
+import type { Express } from 'express';
+import { assertedPartnerOf } from '@pwa/contracts';
+import { successEnvelope } from '@pwa/errors';
 import type { WebhooksDependencies } from '../use-cases/dependencies';
 import { listPartnerDeliveries, redeliverFailedDeliveries, redeliverPartnerDelivery } from '../use-cases/partner-deliveries';
 import { getPartnerEvent, listPartnerEvents } from '../use-cases/partner-events';
@@ -11,30 +11,23 @@ import { getPartnerEvent, listPartnerEvents } from '../use-cases/partner-events'
  */
 export function mountPartnerRoutes(app: Express, dependencies: WebhooksDependencies): void {
   app.get('/partner/v1/webhooks/deliveries', async (req, res) => {
-    res.status(200).json(successEnvelope(await listPartnerDeliveries(dependencies, partnerIdOf(req), req.query)));
+    res.status(200).json(successEnvelope(await listPartnerDeliveries(dependencies, assertedPartnerOf(req.headers).partnerId, req.query)));
   });
 
   app.post('/partner/v1/webhooks/deliveries/:deliveryId/redeliver', async (req, res) => {
-    res.status(202).json(successEnvelope(await redeliverPartnerDelivery(dependencies, partnerIdOf(req), req.params.deliveryId)));
+    res.status(202).json(successEnvelope(await redeliverPartnerDelivery(dependencies, assertedPartnerOf(req.headers).partnerId, req.params.deliveryId)));
   });
 
   app.post('/partner/v1/webhooks/redeliver', async (req, res) => {
-    res.status(202).json(successEnvelope(await redeliverFailedDeliveries(dependencies, partnerIdOf(req), req.body)));
+    res.status(202).json(successEnvelope(await redeliverFailedDeliveries(dependencies, assertedPartnerOf(req.headers).partnerId, req.body)));
   });
 
   // The event log (decision 0051): every event for the partner's webhook, whatever its delivery became.
   app.get('/partner/v1/events', async (req, res) => {
-    res.status(200).json(successEnvelope(await listPartnerEvents(dependencies, partnerIdOf(req), req.query)));
+    res.status(200).json(successEnvelope(await listPartnerEvents(dependencies, assertedPartnerOf(req.headers).partnerId, req.query)));
   });
 
   app.get('/partner/v1/events/:eventId', async (req, res) => {
-    res.status(200).json(successEnvelope(await getPartnerEvent(dependencies, partnerIdOf(req), req.params.eventId)));
+    res.status(200).json(successEnvelope(await getPartnerEvent(dependencies, assertedPartnerOf(req.headers).partnerId, req.params.eventId)));
   });
-}
-
-/** Without the gateway's word on who is calling there is no partner to act for. */
-function partnerIdOf(req: Request): string {
-  const partnerId = req.header('x-partner-id');
-  if (!isUuid(partnerId)) throw new PkcError('PKC_6005', 'Requests must come through the gateway');
-  return partnerId.toLowerCase();
 }

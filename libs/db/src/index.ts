@@ -1,5 +1,6 @@
 export { createPool, withTransaction, type TransactionMode, pingDatabase, assertSafeIdentifier, type Pool, type PoolClient, type CreatePoolOptions } from './pool';
 export type { Queryable } from './queryable';
+export { keysetPageQuery, createdAtKeySql, createdAtKeyPattern, type KeysetPageRead, type KeysetPosition, type KeysetCondition } from './keyset-page';
 export { migrate, ensureDatabase, dropDatabase, type MigrateOptions } from './migrate';
 export { isDatabaseUnavailable } from './unavailable';
 export {

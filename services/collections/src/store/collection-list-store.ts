@@ -1,9 +1,9 @@
-import type { Pool } from '@pwa/db';
+import { createdAtKeySql, keysetPageQuery, type Pool } from '@pwa/db';
 import type { Currency } from '@pwa/money';
 import type { Collection } from '../domain/collection';
 import type { CollectionStatus } from '../domain/collection-state-machine';
 import { columnsOf, toCollection, type CollectionRow } from './collection-store';
-import { positionKeySql, type ListPosition } from './list-position';
+import type { ListPosition } from './list-position';
 
 /**
  * The partner-visible status as SQL: the same expression as the index
@@ -44,24 +44,20 @@ export async function listPartnerCollections(pool: Pool, filter: CollectionListF
 
 /** The list's SQL and values. */
 export function listQueryOf(filter: CollectionListFilter): { sql: string; values: unknown[] } {
-  const conditions = ['partner_id = $1'];
-  const values: unknown[] = [filter.partnerId];
-  const add = (condition: (placeholder: string) => string, value: unknown): void => {
-    values.push(value);
-    conditions.push(condition(`$${values.length}`));
-  };
-  if (filter.status !== undefined) add((p) => `${publicStatusSql} = ${p}`, filter.status);
-  if (filter.currency !== undefined) add((p) => `currency = ${p}`, filter.currency);
-  if (filter.externalId !== undefined) add((p) => `external_id = ${p}`, filter.externalId);
-  if (filter.createdFrom !== undefined) add((p) => `created_at >= ${p}::timestamptz`, filter.createdFrom);
-  if (filter.createdTo !== undefined) add((p) => `created_at < ${p}::timestamptz`, filter.createdTo);
-  if (filter.after !== undefined) {
-    values.push(filter.after.createdAt, filter.after.id);
-    conditions.push(`(created_at, id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
-  }
-  values.push(filter.rowCount);
-  const sql = `SELECT ${columnsOf()}, ${positionKeySql()}
-     FROM collection_requests WHERE ${conditions.join(' AND ')}
-     ORDER BY created_at DESC, id DESC LIMIT $${values.length}`;
-  return { sql, values };
+  return keysetPageQuery({
+    columns: `${columnsOf()}, ${createdAtKeySql('created_at')}`,
+    from: 'FROM collection_requests',
+    createdAtColumn: 'created_at',
+    idColumn: 'id',
+    scope: [(p) => `partner_id = ${p}`, filter.partnerId],
+    filters: [
+      [(p) => `${publicStatusSql} = ${p}`, filter.status],
+      [(p) => `currency = ${p}`, filter.currency],
+      [(p) => `external_id = ${p}`, filter.externalId],
+      [(p) => `created_at >= ${p}::timestamptz`, filter.createdFrom],
+      [(p) => `created_at < ${p}::timestamptz`, filter.createdTo],
+    ],
+    after: filter.after,
+    rowCount: filter.rowCount,
+  });
 }

@@ -1,4 +1,5 @@
 import { z } from '@pwa/config';
+import { createdAtKeyPattern } from '@pwa/db';
 
 /**
  * Where a page of a keyset list ended (the collections and the refunds lists): the last row's
@@ -12,12 +13,7 @@ export interface ListPosition {
 
 /** What a cursor of these lists may carry; anything else is refused as a bad cursor. */
 export const listPositionSchema: z.ZodType<ListPosition> = z.strictObject({
-  createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
+  createdAt: z.string().regex(createdAtKeyPattern),
   // Any UUID the table holds (z.uuid() would insist on an RFC 9562 version, which ids written by other means need not have).
   id: z.guid(),
 });
-
-/** The SQL of a row's position column (`created_at_key`), for a table alias or none. */
-export function positionKeySql(alias = ''): string {
-  return `to_char(${alias}created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_key`;
-}

@@ -1,4 +1,4 @@
-import type { Pool } from '@pwa/db';
+import { createdAtKeySql, keysetPageQuery, type Pool } from '@pwa/db';
 import type { Currency } from '@pwa/money';
 import type { ApiStatus } from '../domain/disbursement-state';
 import { disbursementColumns, toDisbursement, type DisbursementRow } from './disbursement-store';
@@ -49,24 +49,20 @@ export async function listPartnerDisbursements(pool: Pool, filter: DisbursementL
 
 /** The list's SQL and values (exported for the benchmark's EXPLAIN of the same statement). */
 export function listQueryOf(filter: DisbursementListFilter): { sql: string; values: unknown[] } {
-  const conditions = ['partner_id = $1'];
-  const values: unknown[] = [filter.partnerId];
-  const add = (condition: (placeholder: string) => string, value: unknown): void => {
-    values.push(value);
-    conditions.push(condition(`$${values.length}`));
-  };
-  if (filter.status !== undefined) add((p) => `${publicStatusSql} = ${p}`, filter.status);
-  if (filter.currency !== undefined) add((p) => `currency = ${p}`, filter.currency);
-  if (filter.externalId !== undefined) add((p) => `external_id = ${p}`, filter.externalId);
-  if (filter.createdFrom !== undefined) add((p) => `created_at >= ${p}::timestamptz`, filter.createdFrom);
-  if (filter.createdTo !== undefined) add((p) => `created_at < ${p}::timestamptz`, filter.createdTo);
-  if (filter.after !== undefined) {
-    values.push(filter.after.createdAt, filter.after.disbursementId);
-    conditions.push(`(created_at, disbursement_id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
-  }
-  values.push(filter.rowCount);
-  const sql = `SELECT ${disbursementColumns}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_key
-     FROM disbursements WHERE ${conditions.join(' AND ')}
-     ORDER BY created_at DESC, disbursement_id DESC LIMIT $${values.length}`;
-  return { sql, values };
+  return keysetPageQuery({
+    columns: `${disbursementColumns}, ${createdAtKeySql('created_at')}`,
+    from: 'FROM disbursements',
+    createdAtColumn: 'created_at',
+    idColumn: 'disbursement_id',
+    scope: [(p) => `partner_id = ${p}`, filter.partnerId],
+    filters: [
+      [(p) => `${publicStatusSql} = ${p}`, filter.status],
+      [(p) => `currency = ${p}`, filter.currency],
+      [(p) => `external_id = ${p}`, filter.externalId],
+      [(p) => `created_at >= ${p}::timestamptz`, filter.createdFrom],
+      [(p) => `created_at < ${p}::timestamptz`, filter.createdTo],
+    ],
+    after: filter.after === undefined ? undefined : { createdAt: filter.after.createdAt, id: filter.after.disbursementId },
+    rowCount: filter.rowCount,
+  });
 }

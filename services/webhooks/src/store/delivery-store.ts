@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, Queryable } from '@pwa/db';
+import { keysetPageQuery, type Pool, type PoolClient, type Queryable } from '@pwa/db';
 
 export const deliveryStatuses = ['pending', 'delivering', 'delivered', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
@@ -221,29 +221,28 @@ export interface DeliveryFilter {
   limit: number;
 }
 
-/** A partner's deliveries, newest first, filtered; keyset pagination on (created_at, delivery_id). */
+/**
+ * A partner's deliveries, newest first, filtered; keyset pagination on (created_at, delivery_id).
+ * created_at keeps milliseconds (timestamptz(3)), so the cursor's Date is the row's exact instant.
+ */
 export async function listDeliveries(pool: Pool, filter: DeliveryFilter): Promise<Delivery[]> {
-  const conditions = ['d.partner_id = $1'];
-  const values: unknown[] = [filter.partnerId];
-  const add = (sql: (placeholder: string) => string, value: unknown): void => {
-    values.push(value);
-    conditions.push(sql(`$${values.length}`));
-  };
-  if (filter.status !== undefined) add((p) => `d.status = ${p}`, filter.status);
-  if (filter.eventType !== undefined) add((p) => `d.event_type = ${p}`, filter.eventType);
-  if (filter.referenceId !== undefined) add((p) => `d.reference_id = ${p}`, filter.referenceId);
-  if (filter.from !== undefined) add((p) => `d.created_at >= ${p}`, filter.from);
-  if (filter.to !== undefined) add((p) => `d.created_at < ${p}`, filter.to);
-  if (filter.after !== undefined) {
-    values.push(filter.after.createdAt, filter.after.deliveryId);
-    conditions.push(`(d.created_at, d.delivery_id) < ($${values.length - 1}, $${values.length})`);
-  }
-  values.push(filter.limit);
-  const result = await pool.query<DeliveryRow>(
-    `SELECT ${deliveryColumns} FROM deliveries d WHERE ${conditions.join(' AND ')}
-     ORDER BY d.created_at DESC, d.delivery_id DESC LIMIT $${values.length}`,
-    values,
-  );
+  const { sql, values } = keysetPageQuery({
+    columns: deliveryColumns,
+    from: 'FROM deliveries d',
+    createdAtColumn: 'd.created_at',
+    idColumn: 'd.delivery_id',
+    scope: [(p) => `d.partner_id = ${p}`, filter.partnerId],
+    filters: [
+      [(p) => `d.status = ${p}`, filter.status],
+      [(p) => `d.event_type = ${p}`, filter.eventType],
+      [(p) => `d.reference_id = ${p}`, filter.referenceId],
+      [(p) => `d.created_at >= ${p}`, filter.from],
+      [(p) => `d.created_at < ${p}`, filter.to],
+    ],
+    after: filter.after === undefined ? undefined : { createdAt: filter.after.createdAt, id: filter.after.deliveryId },
+    rowCount: filter.limit,
+  });
+  const result = await pool.query<DeliveryRow>(sql, values);
   return result.rows.map(toDelivery);
 }
 

@@ -28,6 +28,8 @@ export {
   type InternalJsonClient,
   type InternalJsonClientOptions,
   type InternalJsonResponse,
+  type InternalRawRequest,
+  type InternalRawResponse,
   type InternalTransportFailure,
 } from './internal-client';
 export {

@@ -5,18 +5,21 @@ import { currentTraceparent } from '@pwa/telemetry';
 import { requestIdHeader, traceparentHeader } from './request-id';
 
 /*
- * The one client for JSON over HTTP between our own services (quotes, collections and
- * disbursements calling the wallet and quotes).
+ * The one HTTP client between our own services: JSON calls (quotes, collections and disbursements
+ * calling the wallet and quotes) and the gateway's relay of partner requests (bytes in, bytes out).
  *
  * Why node:http with a keep-alive Agent, and neither global fetch nor undici:
  * - Global fetch spent 230-345 µs of CPU per internal call in the profiles (WHATWG Request,
- *   Headers and streams around every call); http.request on a keep-alive Agent spent 45-65 µs,
- *   which is what the gateway's upstream client already uses.
+ *   Headers and streams around every call); http.request on a keep-alive Agent spent 45-65 µs.
  * - undici's request() would be as cheap, but undici 7 needs Node >= 20.18.1 while the project
  *   supports Node >= 20.11, and node:http is already the well-kept library doing the hard part
  *   (connection pooling, keep-alive, HTTP parsing). What is written here is only the policy: a
- *   deadline that covers the whole exchange, a bound on the answer's size, JSON in and out, and
- *   transport failures sorted by whether the request can have reached the upstream.
+ *   deadline that covers the whole exchange, a bound on the answer's size, JSON in and out (or
+ *   bytes, untouched, for a relay), and transport failures sorted by whether the request can have
+ *   reached the upstream.
+ *
+ * The answer is read whole before it is handed over, so the deadline covers the body too and a
+ * relay never passes on half an answer.
  *
  * Nothing is retried and no circuit breaker is applied here: whether a call may be repeated, and
  * what an upstream's failure means, is the caller's decision.
@@ -25,9 +28,10 @@ import { requestIdHeader, traceparentHeader } from './request-id';
 /**
  * Internal answers are JSON documents of bounded size; anything larger is a fault, not a payload.
  * The largest is a consumed bulk quote: 1,000 items with the longest externalIds and notes the
- * contract allows (up to about 1.3 MB in UTF-8), hence 4 MB.
+ * contract allows (up to about 1.3 MB in UTF-8), hence 4 MB. A caller with a tighter bound (the
+ * gateway relays at most 2 MB to a partner) passes its own per call.
  */
-const responseBodyMaxBytes = 4 * 1024 * 1024;
+const internalResponseBodyMaxBytes = 4 * 1024 * 1024;
 const defaultMaxSockets = 64;
 
 /**
@@ -86,6 +90,32 @@ export interface InternalCallOptions {
    * defaults to the request id of the request being handled (the log context).
    */
   requestId?: string | undefined;
+  /** Largest answer read, in bytes (default 4 MB); a larger one fails with `response_too_large`. */
+  responseBodyMaxBytes?: number | undefined;
+}
+
+/**
+ * A request sent as the caller wrote it, for a relay: its headers go out as they are (no accept,
+ * request id or traceparent is added; content-length is set from the body) and its body bytes
+ * are never parsed.
+ */
+export interface InternalRawRequest {
+  method: string;
+  /** Path and query below the base URL, e.g. "/partner/v1/balance?currency=KES". */
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  body?: Buffer | undefined;
+  /** Deadline for the whole exchange, as for the JSON calls. */
+  timeoutMs: number;
+  /** Largest answer read, in bytes (default 4 MB). */
+  responseBodyMaxBytes?: number | undefined;
+}
+
+/** The upstream's answer as it came: status, headers and body bytes, whatever the status. */
+export interface InternalRawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
 }
 
 /**
@@ -98,6 +128,8 @@ export interface InternalJsonClient {
   postJson(path: string, body: unknown, options: InternalCallOptions): Promise<InternalJsonResponse>;
   /** GETs `path` below the base URL. */
   getJson(path: string, options: InternalCallOptions): Promise<InternalJsonResponse>;
+  /** Sends `request` as it is and answers with the bytes that came back: the same deadline, bound and failures. */
+  exchange(request: InternalRawRequest): Promise<InternalRawResponse>;
   /** Destroys the pooled sockets; calls still in flight fail with `connection_lost`. */
   close(): void;
 }
@@ -117,8 +149,16 @@ export function createInternalJsonClient(options: InternalJsonClientOptions): In
   const agent = new transport.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   const target: Target = { transport, agent, base, basePath: base.pathname.replace(/\/+$/, '') };
   return {
-    postJson: (path, body, callOptions) => send(target, 'POST', path, Buffer.from(JSON.stringify(body)), callOptions),
-    getJson: (path, callOptions) => send(target, 'GET', path, undefined, callOptions),
+    postJson: (path, body, callOptions) => {
+      const payload = Buffer.from(JSON.stringify(body));
+      return send(target, 'POST', path, jsonHeadersOf(payload, callOptions), payload, callOptions, jsonResponseOf);
+    },
+    getJson: (path, callOptions) => send(target, 'GET', path, jsonHeadersOf(undefined, callOptions), undefined, callOptions, jsonResponseOf),
+    exchange: (request) => {
+      const { body } = request;
+      const headers = body === undefined ? request.headers : { ...request.headers, 'content-length': String(body.length) };
+      return send(target, request.method, request.path, headers, body, request, rawResponseOf);
+    },
     close: () => agent.destroy(),
   };
 }
@@ -130,9 +170,13 @@ interface Target {
   basePath: string;
 }
 
-function send(target: Target, method: string, path: string, payload: Buffer | undefined, options: InternalCallOptions): Promise<InternalJsonResponse> {
-  const { timeoutMs } = options;
-  if (!(timeoutMs > 0)) return Promise.reject(new InternalTransportError('timeout', undefined, `no time left for ${method} ${path}; not sent`));
+/** What every call is bound by: its deadline and the size of the answer it reads. */
+type CallBounds = Pick<InternalCallOptions, 'timeoutMs' | 'responseBodyMaxBytes'>;
+
+/** Turns a complete answer into what the caller gets (parsed JSON, or the bytes as they came). */
+type AnswerReader<T> = (status: number, headers: http.IncomingHttpHeaders, body: Buffer) => T;
+
+function jsonHeadersOf(payload: Buffer | undefined, options: InternalCallOptions): http.OutgoingHttpHeaders {
   const headers: http.OutgoingHttpHeaders = { accept: 'application/json' };
   if (payload !== undefined) {
     headers['content-type'] = 'application/json';
@@ -144,6 +188,21 @@ function send(target: Target, method: string, path: string, payload: Buffer | un
   // it still hands the trace on, so the upstream's log lines share the trace id.
   const traceparent = currentTraceparent();
   if (traceparent !== undefined) headers[traceparentHeader] = traceparent;
+  return headers;
+}
+
+function send<T>(
+  target: Target,
+  method: string,
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+  payload: Buffer | undefined,
+  bounds: CallBounds,
+  readAnswer: AnswerReader<T>,
+): Promise<T> {
+  const { timeoutMs } = bounds;
+  if (!(timeoutMs > 0)) return Promise.reject(new InternalTransportError('timeout', undefined, `no time left for ${method} ${path}; not sent`));
+  const bodyMaxBytes = bounds.responseBodyMaxBytes ?? internalResponseBodyMaxBytes;
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (error: InternalTransportError): void => {
@@ -160,18 +219,18 @@ function send(target: Target, method: string, path: string, payload: Buffer | un
         let receivedBytes = 0;
         incoming.on('data', (chunk: Buffer) => {
           receivedBytes += chunk.length;
-          if (receivedBytes <= responseBodyMaxBytes) {
+          if (receivedBytes <= bodyMaxBytes) {
             chunks.push(chunk);
             return;
           }
-          fail(new InternalTransportError('response_too_large', undefined, `answer to ${method} ${path} larger than ${responseBodyMaxBytes} bytes`));
+          fail(new InternalTransportError('response_too_large', undefined, `answer to ${method} ${path} larger than ${bodyMaxBytes} bytes`));
           outgoing.destroy();
         });
         incoming.on('end', () => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          resolve(responseOf(incoming.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
+          resolve(readAnswer(incoming.statusCode ?? 0, incoming.headers, Buffer.concat(chunks)));
         });
         incoming.on('error', (error) => fail(transportErrorOf(error, method, path)));
       },
@@ -187,14 +246,17 @@ function send(target: Target, method: string, path: string, payload: Buffer | un
   });
 }
 
-function responseOf(status: number, text: string): InternalJsonResponse {
+const rawResponseOf: AnswerReader<InternalRawResponse> = (status, headers, body) => ({ status, headers, body });
+
+const jsonResponseOf: AnswerReader<InternalJsonResponse> = (status, _headers, body) => {
+  const text = body.toString('utf8');
   if (text.length === 0) return { status, body: undefined, text };
   try {
     return { status, body: JSON.parse(text) as unknown, text };
   } catch {
     return { status, body: undefined, text };
   }
-}
+};
 
 function transportErrorOf(error: Error, method: string, path: string): InternalTransportError {
   const systemCode = (error as { code?: unknown }).code;

@@ -1,6 +1,12 @@
 import { createCircuitBreaker, isBreakerRefusal, type BreakerSettings } from './circuit-breaker';
 import type { WatchBreaker } from './breaker-metrics';
-import { createInternalJsonClient, isInternalTransportError, type InternalJsonClient } from './internal-client';
+import {
+  createInternalJsonClient,
+  isInternalTransportError,
+  type InternalJsonClient,
+  type InternalRawRequest,
+  type InternalRawResponse,
+} from './internal-client';
 import type { Logger } from '@pwa/logging';
 
 /**
@@ -69,6 +75,8 @@ export interface UpstreamClientOptions {
   watchBreaker?: WatchBreaker | undefined;
   /** Most concurrent sockets (default 64). */
   maxSockets?: number;
+  /** The log line's words when the breaker opens (what callers see meanwhile). */
+  openedMessage?: string;
 }
 
 export interface UpstreamClient {
@@ -85,28 +93,40 @@ export interface UpstreamClient {
    * must be tried even while ordinary calls fail fast.
    */
   postWithoutBreaker(path: string, body: unknown, call: UpstreamCall): Promise<UpstreamAnswer>;
+  /**
+   * Sends `request` as it is (its own headers and body bytes) behind the same breaker and answers
+   * with the bytes that came back, for a relay that passes an upstream's answer on unchanged. Every
+   * status is an answer, a 5xx too (it is the upstream's own envelope); it rejects with
+   * UpstreamFailure only when no complete answer arrived (transport failure, deadline, an answer
+   * over `responseBodyMaxBytes`, open breaker), and only those count against the breaker.
+   */
+  relay(request: InternalRawRequest): Promise<InternalRawResponse>;
   shutdown(): void;
 }
 
 /**
- * One client per upstream: the keep-alive JSON client of internal-client.ts with a deadline per call,
- * behind one opossum breaker. Transport failures, deadlines, 5xx and non-JSON answers count against
- * the breaker; the upstream's own refusals (4xx) are answers. Nothing is retried here: whether a
- * call may be repeated, and what a failure means, is the caller's decision.
+ * One client per upstream: the keep-alive client of internal-client.ts with a deadline per call,
+ * behind one opossum breaker. For JSON calls, transport failures, deadlines, 5xx and non-JSON
+ * answers count against the breaker and the upstream's own refusals (4xx) are answers; a relay
+ * counts only the failures that left it nothing to relay. Nothing is retried here: whether a call
+ * may be repeated, and what a failure means, is the caller's decision.
  */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const http = createInternalJsonClient({ baseUrl: options.baseUrl, ...(options.maxSockets === undefined ? {} : { maxSockets: options.maxSockets }) });
   const name = options.name;
+  // The breaker guards attempts rather than one kind of call, so JSON calls and relays to one
+  // upstream share its breaker, each deciding what counts as a failure.
   const breaker = createCircuitBreaker({
     name,
-    call: (request: OutgoingCall) => callOnce(name, http, request),
+    call: (attempt: () => Promise<unknown>) => attempt(),
     settings: options.breaker,
     logger: options.logger,
     watchBreaker: options.watchBreaker,
+    ...(options.openedMessage === undefined ? {} : { openedMessage: options.openedMessage }),
   });
-  const guarded = async (request: OutgoingCall): Promise<UpstreamAnswer> => {
+  const guarded = async <T>(attempt: () => Promise<T>): Promise<T> => {
     try {
-      return await breaker.fire(request);
+      return (await breaker.fire(attempt)) as T;
     } catch (error) {
       if (isUpstreamFailure(error)) throw error;
       if (isBreakerRefusal(error)) throw new UpstreamFailure(name, 'circuit_open', `${name} circuit is open`, { cause: error });
@@ -115,9 +135,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   };
   return {
     name,
-    post: (path, body, call) => guarded({ method: 'POST', path, body, call }),
-    get: (path, call) => guarded({ method: 'GET', path, call }),
+    post: (path, body, call) => guarded(() => callOnce(name, http, { method: 'POST', path, body, call })),
+    get: (path, call) => guarded(() => callOnce(name, http, { method: 'GET', path, call })),
     postWithoutBreaker: (path, body, call) => callOnce(name, http, { method: 'POST', path, body, call }),
+    relay: (request) => guarded(() => relayOnce(name, http, request)),
     shutdown: () => {
       breaker.shutdown();
       http.close();
@@ -145,6 +166,15 @@ async function callOnce(upstream: string, http: InternalJsonClient, request: Out
   if (response.status >= 500) throw new UpstreamFailure(upstream, 'unavailable', `${upstream} answered ${response.status}: ${response.text.slice(0, 200)}`);
   if (response.body === undefined) throw new UpstreamFailure(upstream, 'unavailable', `${upstream} answered ${response.status} without JSON`);
   return { status: response.status, body: response.body };
+}
+
+async function relayOnce(upstream: string, http: InternalJsonClient, request: InternalRawRequest): Promise<InternalRawResponse> {
+  if (!(request.timeoutMs > 0)) throw new UpstreamFailure(upstream, 'deadline_exceeded', `${upstream}: no time left for the call`);
+  try {
+    return await http.exchange(request);
+  } catch (error) {
+    throw failureOf(upstream, request.timeoutMs, error);
+  }
 }
 
 function failureOf(upstream: string, timeoutMs: number, error: unknown): UpstreamFailure {

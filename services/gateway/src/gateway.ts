@@ -7,7 +7,6 @@ import { Counter } from 'prom-client';
 import type { GatewayConfig } from './config';
 import type { AdmissionPorts, AdmissionSettings } from './domain/admit-partner-request';
 import type { TokenEndpointPorts } from './domain/guard-token-endpoint';
-import { upstreamNames, type UpstreamName } from './domain/routes';
 import { invalidateOnPartnerEvents } from './events/partner-events';
 import { rejectPlainHttp } from './http/https-only';
 import { withContractDocuments } from './http/openapi-route';
@@ -20,8 +19,7 @@ import { SigningKeySet } from './partners/signing-keys';
 import { closeRedis, connectRedis } from './redis/redis-connection';
 import { followRedisConnection, RedisFallback } from './redis/redis-fallback';
 import { createRedisPorts } from './redis/redis-ports';
-import { createUpstreamBreakers } from './upstream/circuit-breakers';
-import { createUpstreamClient, type UpstreamClient } from './upstream/upstream-client';
+import { createUpstreamClients, shutdownUpstreamClients } from './upstream/upstream-clients';
 import { VerifiedTokenCache } from './domain/verified-token-cache';
 
 export interface RunningGateway {
@@ -36,7 +34,7 @@ export interface RunningGateway {
 const authLookupTimeoutMs = 2_000;
 
 /**
- * Starts the gateway: upstream clients and breakers, the JWKS and partner caches, Redis, the bus
+ * Starts the gateway: upstream clients (each with its breaker), the JWKS and partner caches, Redis, the bus
  * subscription that invalidates partners, the public listener and the admin listener.
  */
 export async function startGateway(config: Readonly<GatewayConfig>, options: { logger?: Logger } = {}): Promise<RunningGateway> {
@@ -48,19 +46,28 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     registers: [metrics.registry],
   });
 
-  const clients = createClients(config);
-  const breakers = createUpstreamBreakers(
-    clients,
+  const upstreams = createUpstreamClients(
     {
-      errorThresholdPercent: config.BREAKER_ERROR_THRESHOLD_PERCENT,
-      volumeThreshold: config.BREAKER_VOLUME_THRESHOLD,
-      resetTimeoutMs: config.BREAKER_RESET_TIMEOUT_MS,
-      rollingWindowMs: config.BREAKER_ROLLING_WINDOW_MS,
+      baseUrls: {
+        auth: config.AUTH_URL,
+        wallet: config.WALLET_URL,
+        quotes: config.QUOTES_URL,
+        collections: config.COLLECTIONS_URL,
+        disbursements: config.DISBURSEMENTS_URL,
+        webhooks: config.WEBHOOKS_URL,
+      },
+      maxSockets: config.UPSTREAM_MAX_SOCKETS,
+      breaker: {
+        errorThresholdPercent: config.BREAKER_ERROR_THRESHOLD_PERCENT,
+        volumeThreshold: config.BREAKER_VOLUME_THRESHOLD,
+        resetTimeoutMs: config.BREAKER_RESET_TIMEOUT_MS,
+        rollingWindowMs: config.BREAKER_ROLLING_WINDOW_MS,
+      },
     },
     metrics.registry,
     logger,
   );
-  const authDirectory = createAuthDirectory(breakers.auth, Math.min(authLookupTimeoutMs, config.UPSTREAM_TIMEOUT_MS));
+  const authDirectory = createAuthDirectory({ fire: (request) => upstreams.auth.relay(request) }, Math.min(authLookupTimeoutMs, config.UPSTREAM_TIMEOUT_MS));
   const signingKeys = new SigningKeySet({
     fetchKeys: () => authDirectory.fetchSigningKeys(),
     refreshMinIntervalMs: config.JWKS_REFRESH_MIN_INTERVAL_MS,
@@ -95,7 +102,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     await bus?.close();
     redisFallback.stop();
     await closeRedis(redis);
-    closeClients(clients, breakers);
+    shutdownUpstreamClients(upstreams);
   };
   try {
     // The bus only invalidates partner cache entries: the gateway starts and serves without it.
@@ -147,7 +154,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     ports,
     admissionSettings,
     forwarding: {
-      breakers,
+      upstreams,
       timeoutsMs: { standard: config.UPSTREAM_TIMEOUT_MS, transfer: config.TRANSFER_UPSTREAM_TIMEOUT_MS },
       tokenEndpoint: { ports, clientFailuresMax: config.TOKEN_ENDPOINT_CLIENT_FAILURES_MAX },
       logger,
@@ -190,27 +197,6 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
   } catch (error) {
     await stop();
     throw error;
-  }
-}
-
-function createClients(config: Readonly<GatewayConfig>): Record<UpstreamName, UpstreamClient> {
-  const baseUrls: Record<UpstreamName, string> = {
-    auth: config.AUTH_URL,
-    wallet: config.WALLET_URL,
-    quotes: config.QUOTES_URL,
-    collections: config.COLLECTIONS_URL,
-    disbursements: config.DISBURSEMENTS_URL,
-    webhooks: config.WEBHOOKS_URL,
-  };
-  return Object.fromEntries(
-    upstreamNames.map((name) => [name, createUpstreamClient(baseUrls[name], { maxSockets: config.UPSTREAM_MAX_SOCKETS })]),
-  ) as Record<UpstreamName, UpstreamClient>;
-}
-
-function closeClients(clients: Record<UpstreamName, UpstreamClient>, breakers: Record<UpstreamName, { shutdown(): void }>): void {
-  for (const name of upstreamNames) {
-    breakers[name].shutdown();
-    clients[name].close();
   }
 }
 

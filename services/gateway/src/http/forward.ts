@@ -1,21 +1,20 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { partnerIdentityHeadersOf } from '@pwa/contracts';
-import { PkcError, type ErrorFields } from '@pwa/errors';
-import { rawJsonBodyOf, requestIdOf } from '@pwa/http';
+import { rawJsonBodyOf, requestIdOf, type InternalRawResponse } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import { currentTraceparent } from '@pwa/telemetry';
 import { admitTokenRequestForClient, recordTokenOutcome, tokenRequestNotNow, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
 import { clientIdOfTokenRequest } from '../domain/credential-stuffing';
-import type { RouteDefinition, TimeoutClass, UpstreamName } from '../domain/routes';
-import { isBreakerRefusal, type UpstreamBreaker } from '../upstream/circuit-breakers';
-import { isUpstreamTransportError, type UpstreamRequest, type UpstreamResponse } from '../upstream/upstream-client';
+import { unlessUpstreamFailed } from '../domain/dependency-failure';
+import type { RouteDefinition, TimeoutClass } from '../domain/routes';
+import type { UpstreamClients } from '../upstream/upstream-clients';
 import { contextOf } from './request-context';
 import { noteIfUnavailable } from './request-log';
 import { noteRateLimitRejection } from './rate-limit-metrics';
 import { sourceAddressOf } from './admission';
 
 export interface ForwardingOptions {
-  breakers: Readonly<Record<UpstreamName, UpstreamBreaker>>;
+  upstreams: UpstreamClients;
   timeoutsMs: Readonly<Record<TimeoutClass, number>>;
   tokenEndpoint: { ports: TokenEndpointPorts; clientFailuresMax: number };
   logger: Logger;
@@ -24,9 +23,17 @@ export interface ForwardingOptions {
 const formBodyParser = express.urlencoded({ extended: false, limit: '16kb' });
 
 /**
+ * Answers are read whole before they are relayed, and anything larger is a fault, not a payload
+ * (the upstream's answer becomes 503 PKC_7003). The largest a partner gets is a 1,000-item bulk
+ * quote echoing every externalId (well under 2 MB with the longest texts the contract allows).
+ */
+const relayedAnswerMaxBytes = 2 * 1024 * 1024;
+
+/**
  * The last step of an admitted request: send it to its upstream through that upstream's breaker
- * and relay the answer unchanged. The token endpoint also accepts a form-encoded body (RFC 6749)
- * and is guarded against credential stuffing around the call.
+ * and relay the answer unchanged, as bytes (never parsed and written again); an upstream that gave
+ * no answer is 503 PKC_7003 at once. The token endpoint also accepts a form-encoded body (RFC 6749),
+ * is guarded against credential stuffing around the call, and its 503 carries its RFC 6749 error.
  */
 export function forwardAdmittedRequests(options: ForwardingOptions): RequestHandler[] {
   const parseFormOnTokenEndpoint: RequestHandler = (req, res, next) => {
@@ -51,13 +58,17 @@ export function forwardAdmittedRequests(options: ForwardingOptions): RequestHand
         });
       }
       const body = bodyOf(req);
-      const upstreamResponse = await send(options.breakers[route.upstream], {
+      const headers = upstreamHeadersOf(req, res);
+      if (body) headers['content-type'] = body.contentType;
+      const relayed = options.upstreams[route.upstream].relay({
         method: req.method,
         path: upstreamPath,
-        headers: { ...upstreamHeadersOf(req, res), ...(body ? { 'content-type': body.contentType } : {}) },
-        ...(body ? { body: body.content } : {}),
+        headers,
+        body: body?.content,
         timeoutMs: options.timeoutsMs[route.timeoutClass],
-      }, isTokenEndpoint ? tokenRequestNotNow : undefined);
+        responseBodyMaxBytes: relayedAnswerMaxBytes,
+      });
+      const upstreamResponse = await unlessUpstreamFailed(relayed, isTokenEndpoint ? tokenRequestNotNow : undefined);
       if (isTokenEndpoint) {
         await recordTokenOutcome(clientId, sourceAddress, { status: upstreamResponse.status, body: jsonOf(upstreamResponse) }, options.tokenEndpoint.ports).catch(
           (error: unknown) => options.logger.warn({ err: error }, 'could not record a token request outcome'),
@@ -72,21 +83,6 @@ export function forwardAdmittedRequests(options: ForwardingOptions): RequestHand
     }
   };
   return [parseFormOnTokenEndpoint, forward];
-}
-
-/**
- * Transport failures and an open breaker become 503 PKC_7003 at once; the partner never waits them
- * out. The token endpoint's 503 also carries its RFC 6749 error (unavailableFields).
- */
-async function send(breaker: UpstreamBreaker, request: UpstreamRequest, unavailableFields?: ErrorFields): Promise<UpstreamResponse> {
-  try {
-    return await breaker.fire(request);
-  } catch (error) {
-    if (isUpstreamTransportError(error) || isBreakerRefusal(error)) {
-      throw new PkcError('PKC_7003', undefined, { cause: error, ...(unavailableFields ? { fields: unavailableFields } : {}) });
-    }
-    throw error;
-  }
 }
 
 /**
@@ -154,7 +150,7 @@ const headersNotRelayed = new Set([
   'ratelimit-reset',
 ]);
 
-function relay(upstream: UpstreamResponse, res: Response): void {
+function relay(upstream: InternalRawResponse, res: Response): void {
   for (const [name, value] of Object.entries(upstream.headers)) {
     if (value === undefined || headersNotRelayed.has(name)) continue;
     res.setHeader(name, value);
@@ -163,7 +159,7 @@ function relay(upstream: UpstreamResponse, res: Response): void {
   res.status(upstream.status).end(upstream.body);
 }
 
-function jsonOf(response: UpstreamResponse): unknown {
+function jsonOf(response: InternalRawResponse): unknown {
   try {
     return JSON.parse(response.body.toString('utf8'));
   } catch {

@@ -38,12 +38,16 @@ export function logEachRequest(logger: Logger): RequestHandler {
   };
 }
 
-/** When an error is PKC_7003, notes its cause for the request log line (the partner only sees the code). */
+/**
+ * When an error is PKC_7003, notes its cause for the request log line (the partner only sees the
+ * code): its code, and an upstream failure's reason (circuit_open, deadline_exceeded, ...).
+ */
 export function noteIfUnavailable(res: Response, error: unknown): void {
   if (!isPkcError(error) || error.code !== 'PKC_7003') return;
   const cause: unknown = error.cause;
   if (typeof cause !== 'object' || cause === null) return;
-  const { code, message } = cause as { code?: unknown; message?: unknown };
-  const described = typeof code === 'string' ? code : typeof message === 'string' ? message : 'unknown';
+  const { code, reason, message } = cause as { code?: unknown; reason?: unknown; message?: unknown };
+  const described =
+    typeof code !== 'string' ? (typeof message === 'string' ? message : 'unknown') : typeof reason === 'string' ? `${code} ${reason}` : code;
   contextOf(res).unavailableBecause = scrubSecrets(described);
 }

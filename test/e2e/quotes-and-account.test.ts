@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import { uuidPattern } from '@pwa/contracts';
 import { databaseFingerprint, type DatabaseFingerprint } from '../support/database-fingerprint';
 import type { HttpsJsonClient, JsonResponse } from '../support/https-client';
 import { accessTokenFor, onboardPartner, type OnboardedPartner } from '../support/partners';
@@ -110,7 +111,7 @@ describe('account, balance and quotes through the gateway', () => {
       expect(response.body).toEqual({
         success: true,
         data: {
-          quoteId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+          quoteId: expect.stringMatching(uuidPattern),
           recipient: { name: 'Musu Kollie', phone: user.phone, accountStatus: 'active' },
           amount: 100,
           currency: 'USD',
@@ -121,6 +122,7 @@ describe('account, balance and quotes through the gateway', () => {
           note: expect.stringContaining('101.00 USD'),
         },
       });
+      expect(response.body.data.quoteId).toBe(response.body.data.quoteId.toLowerCase());
       const after = await fingerprint();
       // The wallet is untouched: a quote moves no money and consumes no limit budget.
       for (const table of Object.keys(before).filter((name) => name.startsWith('wallet.'))) expect(after[table]).toBe(before[table]);

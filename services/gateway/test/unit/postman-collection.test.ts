@@ -1,4 +1,4 @@
-import { openApiDocumentText, publicApi } from '@pwa/contracts';
+import { openApiDocumentText, publicApi, uuidPattern } from '@pwa/contracts';
 import { defaultPostmanBaseUrl, postmanCollectionText } from '../../src/http/postman-collection';
 
 /**
@@ -35,7 +35,8 @@ describe('the Postman collection', () => {
 
   test('when it is read, then it is a v2.1 collection named after the document, with OAuth 2.0 client credentials from the baseUrl, clientId and clientSecret variables', () => {
     expect(collection.info).toMatchObject({ name: 'Partner Wallet API', version: document.info.version, schema: publicApi.postmanCollectionSchemaUrl });
-    expect(collection.info._postman_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(collection.info._postman_id).toMatch(uuidPattern);
+    expect(collection.info._postman_id).toBe(collection.info._postman_id.toLowerCase());
     expect(collection.variable.map((entry: JsonObject) => [entry.key, entry.value])).toEqual([
       ['baseUrl', defaultPostmanBaseUrl],
       ['clientId', ''],

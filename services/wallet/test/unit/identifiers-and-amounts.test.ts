@@ -1,3 +1,4 @@
+import { rfc9562UuidPattern } from '@pwa/contracts';
 import { isTransactionId, newTransactionId } from '../../src/domain/transaction-id';
 import { nameBasedUuid } from '../../src/domain/name-based-id';
 import { transactableCurrencies } from '../../src/domain/user';
@@ -27,7 +28,9 @@ describe('name-based ids', () => {
   it('when the same name is given twice, then the same version 5 UUID comes back, and another name gives another', () => {
     const id = nameBasedUuid('sandbox-opening-balance:+231770000001:LRD');
     expect(id).toBe(nameBasedUuid('sandbox-opening-balance:+231770000001:LRD'));
-    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(id).toMatch(rfc9562UuidPattern);
+    expect(id).toBe(id.toLowerCase());
+    expect(id.charAt(14)).toBe('5'); // the version nibble
     expect(nameBasedUuid('sandbox-opening-balance:+231770000001:USD')).not.toBe(id);
   });
 });

@@ -1,0 +1,122 @@
+import { PkcError } from '@pwa/errors';
+import {
+  assertedPartnerOf,
+  isUuid,
+  partnerIdentityHeaderNames,
+  partnerIdentityHeadersOf,
+  partnerIdentityRefusalCode,
+  partnerIdentityRefusalMessage,
+  rfc9562UuidPattern,
+  uuidPattern,
+  type RequestHeaders,
+} from '../../src';
+
+const partnerId = '0b5c2f7e-8a51-4c0e-9d43-3f3f0c1d2e4a';
+const clientId = '7d1e6a52-3b0f-4c1d-8e2a-9f4b5c6d7e8f';
+
+function refusalOf(headers: RequestHeaders): { code: string; message: string; httpStatus: number } | undefined {
+  try {
+    assertedPartnerOf(headers);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof PkcError)) throw error;
+    return { code: error.code, message: error.message, httpStatus: error.httpStatus };
+  }
+}
+
+describe('assertedPartnerOf: the partner an edge says is calling', () => {
+  it.each([
+    ['no x-partner-id header', {}],
+    ['an empty x-partner-id', { 'x-partner-id': '' }],
+    ['a name instead of an id', { 'x-partner-id': 'acme' }],
+    ['an id one digit short', { 'x-partner-id': partnerId.slice(1) }],
+    ['the header as an array', { 'x-partner-id': [partnerId] }],
+    ['only a client id and permissions', { 'x-partner-client-id': clientId, 'x-partner-permissions': 'collection' }],
+  ])('when the request has %s, then it is the one 403 PKC_6005 refusal', (_case, headers) => {
+    expect(refusalOf(headers)).toEqual({ code: 'PKC_6005', message: 'x-partner-id header missing or not a UUID', httpStatus: 403 });
+  });
+
+  it('when the refusal is read from the module, then it is the code and message every service answers with', () => {
+    expect({ code: partnerIdentityRefusalCode, message: partnerIdentityRefusalMessage }).toEqual({ code: 'PKC_6005', message: 'x-partner-id header missing or not a UUID' });
+  });
+
+  it('when only x-partner-id is sent, then the partner is known (in lower case) and the client and permissions are not', () => {
+    expect(assertedPartnerOf({ 'x-partner-id': partnerId.toUpperCase() })).toEqual({ partnerId, clientId: undefined, permissions: undefined });
+  });
+
+  it('when the edge sends all three headers, then the identity is read whole, ids in lower case', () => {
+    const headers = { 'x-partner-id': partnerId, 'x-partner-client-id': clientId.toUpperCase(), 'x-partner-permissions': 'collection,disbursement' };
+    expect(assertedPartnerOf(headers)).toEqual({ partnerId, clientId, permissions: ['collection', 'disbursement'] });
+  });
+
+  it('when the client id is sent but is not a UUID, then the request is refused with PKC_6005 naming that header', () => {
+    expect(refusalOf({ 'x-partner-id': partnerId, 'x-partner-client-id': 'client-1' })).toEqual({ code: 'PKC_6005', message: 'x-partner-client-id header not a UUID', httpStatus: 403 });
+  });
+});
+
+describe('assertedPartnerOf: the permissions header', () => {
+  it.each([
+    ['empty (a partner without permissions)', '', []],
+    ['one permission', 'disbursement', ['disbursement']],
+    ['both, as the gateway writes them', 'collection,disbursement', ['collection', 'disbursement']],
+    ['both, with spaces after the commas', 'collection, disbursement', ['collection', 'disbursement']],
+  ])('when it is %s, then the permissions are read as listed', (_case, header, permissions) => {
+    expect(assertedPartnerOf({ 'x-partner-id': partnerId, 'x-partner-permissions': header }).permissions).toEqual(permissions);
+  });
+
+  it.each([
+    ['a permission the platform does not have', 'collection,refund'],
+    ['a permission in upper case', 'COLLECTION'],
+    ['the header as an array', ['collection']],
+  ])('when it names %s, then the request is refused with PKC_6005 naming that header', (_case, header) => {
+    expect(refusalOf({ 'x-partner-id': partnerId, 'x-partner-permissions': header })).toEqual({
+      code: 'PKC_6005',
+      message: 'x-partner-permissions header names a permission other than collection, disbursement',
+      httpStatus: 403,
+    });
+  });
+});
+
+describe('partnerIdentityHeadersOf: what an edge writes', () => {
+  it('when an edge admitted a partner, then it writes the three headers, permissions comma-separated', () => {
+    expect(partnerIdentityHeadersOf({ partnerId, clientId, permissions: ['collection', 'disbursement'] })).toEqual({
+      'x-partner-id': partnerId,
+      'x-partner-client-id': clientId,
+      'x-partner-permissions': 'collection,disbursement',
+    });
+  });
+
+  it('when the partner has no permissions, then the permissions header is empty and reads back as none', () => {
+    const headers = partnerIdentityHeadersOf({ partnerId, clientId, permissions: [] });
+    expect(headers[partnerIdentityHeaderNames.permissions]).toBe('');
+    expect(assertedPartnerOf(headers)).toEqual({ partnerId, clientId, permissions: [] });
+  });
+
+  it('when the written headers are read back, then the same identity comes out', () => {
+    const identity = { partnerId, clientId, permissions: ['disbursement'] as const };
+    expect(assertedPartnerOf(partnerIdentityHeadersOf(identity))).toEqual(identity);
+  });
+});
+
+describe('the UUID patterns', () => {
+  const version4 = '0b5c2f7e-8a51-4c0e-9d43-3f3f0c1d2e4a';
+  const noVersion = '00000000-0000-0000-0000-000000000000';
+
+  it('when an id has the 8-4-4-4-12 hex form in either case, then uuidPattern and isUuid take it whatever its version', () => {
+    for (const id of [version4, version4.toUpperCase(), noVersion]) {
+      expect(uuidPattern.test(id)).toBe(true);
+      expect(isUuid(id)).toBe(true);
+    }
+  });
+
+  it('when an id has no RFC 9562 version or variant, then only the lenient pattern takes it', () => {
+    expect(rfc9562UuidPattern.test(version4)).toBe(true);
+    expect(rfc9562UuidPattern.test(version4.toUpperCase())).toBe(true);
+    expect(rfc9562UuidPattern.test(noVersion)).toBe(false);
+    expect(rfc9562UuidPattern.test('0b5c2f7e-8a51-4c0e-7d43-3f3f0c1d2e4a')).toBe(false);
+  });
+
+  it('when a value is not a string or has another shape, then isUuid says no', () => {
+    for (const value of [undefined, null, 42, '', `${version4}0`, `{${version4}}`, version4.replaceAll('-', '')]) expect(isUuid(value)).toBe(false);
+  });
+});

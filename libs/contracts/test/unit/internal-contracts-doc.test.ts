@@ -8,6 +8,7 @@ import {
   bulkQuoteRequestSchema,
   consumedBulkQuoteAnswerSchema,
   consumedQuoteAnswerSchema,
+  internal,
   quoteConsumeRequestSchema,
   quotesContractExamples,
   walletCancellationAnswerSchema,
@@ -80,6 +81,7 @@ describe('docs/internal-contracts.md against libs/contracts', () => {
     ['bulk quote answer', bulkQuoteAnswerSchema],
     ['bulk quote consume request', bulkQuoteConsumeRequestSchema],
     ['consumed bulk quote answer', consumedBulkQuoteAnswerSchema],
+    ['auth partner lookup answer', internal.partnerLookupAnswerSchema],
   ];
 
   it.each(objectSchemas)('when the %s schema is read, then every field is named in the document', (_name, schema) => {

@@ -195,6 +195,31 @@ describe('internal JSON client against a real HTTP server', () => {
     expect(error.kind).toBe('response_too_large');
   });
 
+  test('when a request is exchanged as bytes, then its headers go out as given (nothing added but the length) and the answer comes back as status, headers and bytes', async () => {
+    const csv = Buffer.from('postedAt,amount\r\n2026-11-01,"1,000.00"\r\n');
+    upstream.handle = (_req, res) => res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'x-next-cursor': 'c2' }).end(csv);
+    const body = Buffer.from('{"amount": 1.50}');
+
+    const answer = await client.exchange({ method: 'POST', path: '/statement?format=csv', headers: { accept: 'text/csv', 'x-request-id': 'req-2', 'content-type': 'application/json' }, body, timeoutMs: 1_000 });
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toMatchObject({ 'content-type': 'text/csv; charset=utf-8', 'x-next-cursor': 'c2' });
+    expect(answer.body.equals(csv)).toBe(true);
+    const [received] = upstream.received;
+    expect(received).toMatchObject({ method: 'POST', path: '/statement?format=csv', body: '{"amount": 1.50}' });
+    expect(received?.headers).toMatchObject({ accept: 'text/csv', 'x-request-id': 'req-2', 'content-type': 'application/json', 'content-length': String(body.length) });
+  });
+
+  test('when a call sets its own answer bound, then an answer over it fails with response_too_large and one under it is read whole', async () => {
+    upstream.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'x'.repeat(3 * 1024 * 1024)}"`);
+
+    const bounded = await transportErrorOf(client.exchange({ method: 'GET', path: '/x', headers: {}, timeoutMs: 5_000, responseBodyMaxBytes: 2 * 1024 * 1024 }));
+    const unbounded = await client.getJson('/x', { timeoutMs: 5_000 });
+
+    expect(bounded.kind).toBe('response_too_large');
+    expect(unbounded.text.length).toBe(3 * 1024 * 1024 + 2);
+  });
+
   test('when the base URL has a path, then call paths are below it', async () => {
     const prefixed = createInternalJsonClient({ baseUrl: `${upstream.url}/wallet/` });
     try {

@@ -135,4 +135,44 @@ describe('upstream client', () => {
     const source = watched.get('wallet');
     expect(source && circuitBreakerStateOf(source)).toBe(0);
   });
+
+  describe('relay (bytes in, bytes out, as the gateway passes them on)', () => {
+    const relayOf = (path: string, overrides: { timeoutMs?: number; responseBodyMaxBytes?: number } = {}) =>
+      client.relay({ method: 'GET', path, headers: { accept: 'application/json', 'x-request-id': 'req-9' }, timeoutMs: 1_000, ...overrides });
+
+    it('when the upstream answers 5xx many times, then each is an answer with its headers and bytes, and the breaker stays closed', async () => {
+      const envelope = '{"success":false,"code":"PKC_9001","message":"from the upstream"}';
+      fake.answer = (res) => res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5' }).end(envelope);
+      for (let attempt = 0; attempt < 6; attempt += 1) {
+        const answer = await relayOf('/internal/x?page=2');
+        expect([answer.status, answer.headers['retry-after'], answer.body.toString('utf8')]).toEqual([503, '5', envelope]);
+      }
+      expect(fake.calls.at(-1)).toMatchObject({ path: '/internal/x?page=2', headers: { accept: 'application/json', 'x-request-id': 'req-9' } });
+      const source = watched.get('wallet');
+      expect(source && circuitBreakerStateOf(source)).toBe(0);
+    });
+
+    it('when the upstream is slower than the deadline or its answer is over the call\'s bound, then it is an UpstreamFailure, fate unknown', async () => {
+      fake.answer = (res) => setTimeout(() => res.writeHead(200).end('{}'), 500);
+      expect((await failureOf(relayOf('/slow', { timeoutMs: 50 }))).reason).toBe('deadline_exceeded');
+      fake.answer = (res) => res.writeHead(200).end('x'.repeat(2_048));
+      const tooLarge = await failureOf(relayOf('/large', { responseBodyMaxBytes: 1_024 }));
+      expect([tooLarge.reason, neverReachedUpstream(tooLarge)]).toEqual(['unavailable', false]);
+      expect((await relayOf('/large')).body.length).toBe(2_048);
+    });
+
+    it('when relays find nobody listening past the threshold, then the breaker opens for relays and JSON calls alike, without reaching the upstream', async () => {
+      const nobody = createUpstreamClient({ name: 'quotes', baseUrl: await closedPortUrl(), breaker, logger, watchBreaker: (name, source) => watched.set(name, source) });
+      try {
+        const relay = () => nobody.relay({ method: 'POST', path: '/x', headers: {}, body: Buffer.from('{}'), timeoutMs: 1_000 });
+        for (let attempt = 0; attempt < 3; attempt += 1) expect((await failureOf(relay())).reason).toBe('not_delivered');
+        expect((await failureOf(relay())).reason).toBe('circuit_open');
+        expect((await failureOf(nobody.get('/x', { timeoutMs: 1_000 }))).reason).toBe('circuit_open');
+        const source = watched.get('quotes');
+        expect(source && circuitBreakerStateOf(source)).toBe(2);
+      } finally {
+        nobody.shutdown();
+      }
+    });
+  });
 });

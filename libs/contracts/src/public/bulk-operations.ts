@@ -16,7 +16,7 @@ import {
 } from './bulk-payouts';
 import { disbursementStatusExample, failedDisbursementStatusExample } from './disbursements';
 import { errorExample, type ErrorExtraFields } from './envelopes';
-import { anyRoute, codes, example, json, ownTransactionRead, permissionAdmission, type PublicOperation } from './operation-parts';
+import { anyRoute, codes, example, json, operationFamily, ownTransactionRead, permissionAdmission } from './operation-parts';
 import { pageLimitDefault, pageLimitMax } from './pagination';
 
 /**
@@ -99,7 +99,7 @@ const bulkTransferRefusalFields: ErrorExtraFields = {
   bulkId: bulkReferenceIdField.meta({ description: 'On 409 PKC_6001: the bulk of yours that holds the externalId.' }),
 };
 
-export const bulkOperations: readonly PublicOperation[] = [
+export const bulkOperations = operationFamily([
   {
     operationId: 'quoteBulkDisbursement',
     method: 'POST',
@@ -110,7 +110,7 @@ export const bulkOperations: readonly PublicOperation[] = [
     authentication: 'bearer',
     permission: 'disbursement',
     sandboxOnly: false,
-    request: { body: { schema: bulkQuoteRequestSchema, required: true, mediaTypes: json, description: 'The currency and the payouts.' } },
+    request: { body: { schema: bulkQuoteRequestSchema, required: true, mediaTypes: json, description: 'The currency and the payouts.', large: true } },
     success: { status: 200, description: 'The bulk quote, with one result per item.', schema: bulkQuoteSchema, enveloped: true, examples: { quote: example('Two valid payouts and one to an unknown user', bulkQuoteExample) } },
     errorCodes: codes(anyRoute, permissionAdmission, ['PKC_2005', 'PKC_2010', 'PKC_4002']),
     errorFields: bulkQuoteRefusalFields,
@@ -165,4 +165,4 @@ export const bulkOperations: readonly PublicOperation[] = [
     success: { status: 200, description: 'The bulk, with a page of its items.', schema: bulkSchema, enveloped: true, examples: { done: example('One paid, one failed', bulkExample) } },
     errorCodes: codes(anyRoute, permissionAdmission, ownTransactionRead),
   },
-];
+]);

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { codes, type PublicOperation } from './operation-parts';
+import { codes, operationFamily } from './operation-parts';
+
+/** Where the gateway serves the document, below the base URL. */
+export const openApiDocumentPath = '/openapi.json';
 
 /** Where the gateway serves the reference page and the Postman collection, below the base URL, beside /openapi.json. */
 export const apiReferencePagePath = '/docs';
@@ -8,7 +11,7 @@ export const postmanCollectionPath = '/postman.json';
 /** The schema URL of every Postman collection v2.1 (its `info.schema`). */
 export const postmanCollectionSchemaUrl = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
 
-/** Like the document's: the transport and the per-address limit; nothing else can go wrong without a token or a body. */
+/** The transport and the per-address limit: nothing else can go wrong without a token or a body. */
 const contractDocumentCodes = codes(['PKC_2008', 'PKC_6005', 'PKC_7001', 'PKC_7002', 'PKC_7003']);
 
 const postmanCollectionSchema = z
@@ -20,8 +23,24 @@ const postmanCollectionSchema = z
   })
   .meta({ description: 'A Postman collection (format v2.1): one folder per tag, one request per operation.' });
 
-/** The reference page and the Postman collection (GET /docs, GET /postman.json), served by the gateway itself beside GET /openapi.json. */
-export const contractDocumentOperations: readonly PublicOperation[] = [
+/**
+ * The contract in its three forms (GET /openapi.json, GET /docs, GET /postman.json): the gateway
+ * serves them itself, without a token, and forwards them nowhere.
+ */
+export const contractDocumentOperations = operationFamily([
+  {
+    operationId: 'getOpenApiDocument',
+    method: 'GET',
+    pathTemplate: openApiDocumentPath,
+    tag: 'Contract',
+    summary: 'This document',
+    description: 'The OpenAPI 3.1 document of the API, generated from the schemas the services validate with. No token needed; limited per source address like the token endpoint.',
+    authentication: 'none',
+    permission: null,
+    sandboxOnly: false,
+    success: { status: 200, description: 'The OpenAPI document.', schema: z.looseObject({ openapi: z.string() }), enveloped: false, examples: {} },
+    errorCodes: contractDocumentCodes,
+  },
   {
     operationId: 'getApiReferencePage',
     method: 'GET',
@@ -66,4 +85,4 @@ export const contractDocumentOperations: readonly PublicOperation[] = [
     success: { status: 200, description: 'The Postman collection.', schema: postmanCollectionSchema, enveloped: false, examples: {} },
     errorCodes: contractDocumentCodes,
   },
-];
+]);

@@ -8,11 +8,8 @@ import { webhookHeadersSchema, webhookNameOf, webhookPayloadExamples, webhookPay
 /** The document's version: the API's (v1), and its revision. */
 export const openApiDocumentVersion = '1.0.0';
 
-/** Where the gateway serves the document, below the base URL. */
-export const openApiDocumentPath = '/openapi.json';
-
-/** The reference page and the Postman collection the gateway serves beside the document, from it. */
-export { apiReferencePagePath, postmanCollectionPath, postmanCollectionSchemaUrl } from './contract-documents';
+/** Where the gateway serves the document, and the reference page and the Postman collection it serves beside the document, from it. */
+export { apiReferencePagePath, openApiDocumentPath, postmanCollectionPath, postmanCollectionSchemaUrl } from './contract-document-operations';
 
 /** "/partner/v1/collection/:referenceId" (the gateway's route table) → "/partner/v1/collection/{referenceId}" (OpenAPI). */
 export function openApiPathOf(pathTemplate: string): string {

@@ -1,12 +1,14 @@
 import type { z } from 'zod';
 import type { PkcCode } from '@pwa/errors';
 import type { PartnerPermission } from '../partner-events';
+import { confirmRequestSchema } from './collections';
 import type { ErrorExtraFields } from './envelopes';
+import { quoteRequestSchema } from './quotes';
 
 /**
  * What every public operation is made of, and the error-code groups operations share. The
- * operations themselves live beside their schemas (operations.ts, and one file for each later
- * family of routes) and are gathered into `publicOperations` in operations.ts.
+ * operations themselves live in one `<family>-operations.ts` module per family of routes, each a
+ * list made with `operationFamily`, and operations.ts concatenates them into `publicOperations`.
  */
 
 export type PublicTag = 'Authentication' | 'Accounts' | 'Quotes' | 'Collections' | 'Refunds' | 'Disbursements' | 'Webhook deliveries' | 'Sandbox' | 'Statements' | 'Events' | 'Contract';
@@ -23,8 +25,14 @@ export interface OtherMediaType {
   example?: string;
 }
 
-export interface PublicOperation {
-  operationId: string;
+/**
+ * One operation of the public API. The gateway's route table is derived from these (method, path,
+ * authentication, permission, sandbox marking, the bodies it takes and the answers it gives); the
+ * gateway adds only where it forwards each operation (services/gateway/src/domain/operation-upstreams.ts).
+ */
+export interface PublicOperation<OperationId extends string = string> {
+  /** Unique; the gateway names each operation's upstream by it, so the type checker refuses an operation nobody routes. */
+  operationId: OperationId;
   method: 'GET' | 'POST';
   /** Below the base URL (/api/v1), with ":name" for a parameter, as the gateway's route table writes it. */
   pathTemplate: string;
@@ -38,7 +46,18 @@ export interface PublicOperation {
   request?: {
     params?: z.ZodObject;
     query?: z.ZodObject;
-    body?: { schema: z.ZodType; required: boolean; mediaTypes: readonly string[]; description: string };
+    body?: {
+      schema: z.ZodType;
+      required: boolean;
+      /** The media types the body may come in: JSON, and also a form on the token endpoint (RFC 6749 §4.4). */
+      mediaTypes: readonly string[];
+      description: string;
+      /**
+       * The body may be up to largeRequestBodyLimit instead of the usual 16 kb: the bulk quote (1,000
+       * items with the longest texts are over 1 MB). Not in the document; its description says so.
+       */
+      large?: true;
+    };
   };
   success: {
     status: 200 | 202;
@@ -95,4 +114,20 @@ export function codes(...groups: (readonly PkcCode[])[]): PkcCode[] {
 
 export const json = ['application/json'] as const;
 
+/** The largest body of an operation whose body is marked `large` (express's size text); every other body may be 16 kb. */
+export const largeRequestBodyLimit = '2mb';
+
+/**
+ * One family's operations as written, their operationIds kept as literal types so that
+ * `PublicOperationId` (operations.ts) names every operation of the API.
+ */
+export function operationFamily<OperationId extends string>(operations: readonly PublicOperation<OperationId>[]): readonly PublicOperation<OperationId>[] {
+  return operations;
+}
+
 export const example = (summary: string, value: unknown) => ({ summary, value });
+
+// ---- Request bodies the collection and disbursement operations share -------------------------------
+
+export const quoteBody = { schema: quoteRequestSchema, required: true, mediaTypes: json, description: 'The user, the amount and the currency.' };
+export const confirmBody = { schema: confirmRequestSchema, required: true, mediaTypes: json, description: 'The quote to use and your reference.' };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { collectionReferenceIdParamsSchema, collectionStatusExample, collectionStatusSchema, type PublicCollectionStatus } from './collections';
 import { errorExample, type ErrorExtraFields } from './envelopes';
-import { anyRoute, codes, example, json, ownTransactionRead, permissionAdmission, userChecks, type PublicOperation } from './operation-parts';
+import { anyRoute, codes, example, json, operationFamily, ownTransactionRead, permissionAdmission, userChecks } from './operation-parts';
 import { refundStatuses } from '../refund-events';
 import { nonNegativeAmountField } from './fields';
 import { pageLimitDefault, pageLimitMax } from './pagination';
@@ -39,7 +39,7 @@ const refundRefusalFields: ErrorExtraFields = {
 
 const refundListRules = `Newest first (by creation time). Filters combine: status, currency, externalId (exact), collectionReferenceId (exact), createdFrom (inclusive) and createdTo (exclusive). Pages of limit items (1 to ${pageLimitMax}, default ${pageLimitDefault}); pass nextCursor as cursor, with the same filters, for the next page. Unknown or invalid parameters, createdFrom after createdTo, and a cursor that is another partner’s, another list’s or made with other filters are 400 PKC_2008 naming the parameter.`;
 
-export const refundOperations: readonly PublicOperation[] = [
+export const refundOperations = operationFamily([
   {
     operationId: 'cancelCollection',
     method: 'POST',
@@ -129,4 +129,4 @@ export const refundOperations: readonly PublicOperation[] = [
     success: { status: 200, description: 'A page of refunds.', schema: refundPageSchema, enveloped: true, examples: { page: example('A processing and a completed refund', refundPageExample) } },
     errorCodes: codes(anyRoute, permissionAdmission),
   },
-];
+]);

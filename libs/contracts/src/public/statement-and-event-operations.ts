@@ -1,9 +1,9 @@
-import { anyRoute, bearerAdmission, codes, example, type PublicOperation } from './operation-parts';
+import { anyRoute, bearerAdmission, codes, example, operationFamily } from './operation-parts';
 import { partnerEventExample, partnerEventListQuerySchema, partnerEventPageExample, partnerEventPageSchema, partnerEventParamsSchema, partnerEventRetentionDays, partnerEventSchema } from './partner-event-log';
 import { statementCsvExample, statementCsvSchema, statementPageExample, statementPageSchema, statementPeriodDaysMax, statementQuerySchema } from './statement';
 
 /** The partner statement from the ledger (GET /partner/v1/statement) and the events list (GET /partner/v1/events, GET /partner/v1/events/{eventId}). */
-export const statementAndEventOperations: readonly PublicOperation[] = [
+export const statementAndEventOperations = operationFamily([
   {
     operationId: 'getStatement',
     method: 'GET',
@@ -55,4 +55,4 @@ export const statementAndEventOperations: readonly PublicOperation[] = [
     success: { status: 200, description: 'The event.', schema: partnerEventSchema, enveloped: true, examples: { event: example('A completed collection', partnerEventExample) } },
     errorCodes: codes(anyRoute, bearerAdmission, ['PKC_6002']),
   },
-];
+]);

@@ -1,12 +1,12 @@
 import { collectionListQuerySchema, collectionPageExample, collectionPageSchema } from './collections';
 import { disbursementListQuerySchema, disbursementPageExample, disbursementPageSchema } from './disbursements';
-import { anyRoute, codes, example, permissionAdmission, type PublicOperation } from './operation-parts';
+import { anyRoute, codes, example, operationFamily, permissionAdmission } from './operation-parts';
 import { pageLimitDefault, pageLimitMax } from './pagination';
 
 const listRules = `Newest first (by creation time). Filters combine: status, currency, externalId (exact), createdFrom (inclusive) and createdTo (exclusive). Pages of limit items (1 to ${pageLimitMax}, default ${pageLimitDefault}); pass nextCursor as cursor, with the same filters, for the next page. Keyset pagination: a cursor stays correct while new transactions arrive (they appear on a new first page, never shift the pages you are reading). Unknown or invalid parameters, createdFrom after createdTo, and a cursor that is another partner’s, another list’s, made with other filters or not made by us are 400 PKC_2008 naming the parameter.`;
 
 /** The lists of collections and disbursements (GET /partner/v1/collections, GET /partner/v1/disbursements), cursor-paginated. */
-export const transactionListOperations: readonly PublicOperation[] = [
+export const transactionListOperations = operationFamily([
   {
     operationId: 'listCollections',
     method: 'GET',
@@ -35,4 +35,4 @@ export const transactionListOperations: readonly PublicOperation[] = [
     success: { status: 200, description: 'A page of disbursements.', schema: disbursementPageSchema, enveloped: true, examples: { page: example('A failed and a completed disbursement', disbursementPageExample) } },
     errorCodes: codes(anyRoute, permissionAdmission),
   },
-];
+]);

@@ -1,4 +1,5 @@
-import type { PartnerPermission } from '@pwa/contracts';
+import { publicOperations, type PartnerPermission, type PublicOperation } from '@pwa/contracts';
+import { operationUpstreams, servedByTheGateway, type OperationUpstream } from './operation-upstreams';
 
 /** The public prefix every partner path starts with; it is stripped before forwarding. */
 export const publicPathPrefix = '/api/v1';
@@ -6,68 +7,66 @@ export const publicPathPrefix = '/api/v1';
 export const upstreamNames = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'] as const;
 export type UpstreamName = (typeof upstreamNames)[number];
 
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = PublicOperation['method'];
 
 /** Which deadline applies: the transfer gets a longer one so the service's own 25 s budget expires first. */
 export type TimeoutClass = 'standard' | 'transfer';
 
+/**
+ * One forwarded operation, as the gateway's middleware reads it. Everything but `upstream` and
+ * `timeoutClass` comes from the operation's contract (routeOf); those two are the gateway's own
+ * (operation-upstreams.ts).
+ */
 export interface RouteDefinition {
   method: HttpMethod;
   /** Path below the public prefix, with ":name" for one path segment. Also the metrics label. */
   pathTemplate: string;
   upstream: UpstreamName;
-  /** The token endpoint is the only route a partner may call without a bearer token. */
+  /** The token endpoint is the only route a partner may call without a bearer token (its client credentials are auth's to check). */
   authentication: 'none' | 'bearer';
   requiredPermission: PartnerPermission | null;
   timeoutClass: TimeoutClass;
   /** Sandbox simulation: listed only when ENVIRONMENT=sandbox; production answers 404 PKC_6002 like any unlisted path. */
-  sandboxOnly?: boolean;
+  sandboxOnly?: true;
   /** Besides JSON, the body may be a form (application/x-www-form-urlencoded): the token endpoint, as RFC 6749 §4.4 has it. */
-  acceptsFormBody?: boolean;
+  acceptsFormBody?: true;
   /** The answer comes in more than one media type (the statement: JSON or CSV), so the client's Accept is passed on; other routes always ask for JSON. */
-  negotiatesMediaType?: boolean;
-  /** The body may be up to largeBodyLimit instead of the usual 16 kb: the bulk quote (1,000 items with the longest texts is over 1 MB). */
+  negotiatesMediaType?: true;
+  /** The body may be up to the contract's largeRequestBodyLimit instead of the usual 16 kb: the bulk quote. */
   largeBody?: true;
 }
 
-/** The largest body a route with `largeBody` accepts (every other route: 16 kb). */
-export const largeBodyLimit = '2mb';
+const formMediaType = 'application/x-www-form-urlencoded';
 
-/** The one route table of the public API. A path not listed here is never forwarded anywhere. */
-export const routeTable: readonly RouteDefinition[] = [
-  { method: 'POST', pathTemplate: '/partner/auth/token', upstream: 'auth', authentication: 'none', requiredPermission: null, timeoutClass: 'standard', acceptsFormBody: true },
-  { method: 'GET', pathTemplate: '/partner/v1/account/:phone', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
-  { method: 'GET', pathTemplate: '/partner/v1/balance', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
-  { method: 'POST', pathTemplate: '/partner/v1/collection/quote', upstream: 'quotes', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
-  { method: 'POST', pathTemplate: '/partner/v1/collection/request', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
-  { method: 'GET', pathTemplate: '/partner/v1/collection/:referenceId', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
-  { method: 'POST', pathTemplate: '/partner/v1/disbursement/quote', upstream: 'quotes', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
-  { method: 'POST', pathTemplate: '/partner/v1/disbursement/transfer', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'transfer' },
-  { method: 'GET', pathTemplate: '/partner/v1/disbursement/:referenceId', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
-  // Issue 20: bulk payouts. The quote's body (up to 1,000 items) is the one large body of the API.
-  { method: 'POST', pathTemplate: '/partner/v1/disbursement/bulk/quote', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard', largeBody: true },
-  { method: 'POST', pathTemplate: '/partner/v1/disbursement/bulk/transfer', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
-  { method: 'GET', pathTemplate: '/partner/v1/disbursement/bulk/:bulkId', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
-  // Additions for reconciliation (issue 18): the partner's own lists of collections and disbursements.
-  { method: 'GET', pathTemplate: '/partner/v1/collections', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
-  { method: 'GET', pathTemplate: '/partner/v1/disbursements', upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' },
-  // Additions to the spec (issue 5): the partner's webhook delivery log and redelivery; any active partner.
-  { method: 'GET', pathTemplate: '/partner/v1/webhooks/deliveries', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
-  { method: 'POST', pathTemplate: '/partner/v1/webhooks/deliveries/:deliveryId/redeliver', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
-  { method: 'POST', pathTemplate: '/partner/v1/webhooks/redeliver', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
-  // Additions for reconciliation (issue 18): the statement from the ledger and the events list; any active partner.
-  { method: 'GET', pathTemplate: '/partner/v1/statement', upstream: 'wallet', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard', negotiatesMediaType: true },
-  { method: 'GET', pathTemplate: '/partner/v1/events', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
-  { method: 'GET', pathTemplate: '/partner/v1/events/:eventId', upstream: 'webhooks', authentication: 'bearer', requiredPermission: null, timeoutClass: 'standard' },
-  // Issue 19: the partner cancels a pending collection and refunds a completed one (the refund may post, hence the transfer deadline).
-  { method: 'POST', pathTemplate: '/partner/v1/collection/:referenceId/cancel', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
-  { method: 'POST', pathTemplate: '/partner/v1/collection/:referenceId/refund', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'transfer' },
-  { method: 'GET', pathTemplate: '/partner/v1/refund/:referenceId', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
-  { method: 'GET', pathTemplate: '/partner/v1/refunds', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard' },
-  { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/approve', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },
-  { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/decline', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },
-  { method: 'POST', pathTemplate: '/partner/v1/sandbox/collection/:referenceId/expire', upstream: 'collections', authentication: 'bearer', requiredPermission: 'collection', timeoutClass: 'standard', sandboxOnly: true },
-];
+/**
+ * The route of one operation: what the contract says of it, with where the gateway forwards it. A
+ * flag the operation does not have is left out rather than false, as the table always wrote it.
+ */
+function routeOf(operation: PublicOperation, { upstream, timeoutClass }: OperationUpstream): RouteDefinition {
+  const successMediaTypeCount = (operation.success.json === false ? 0 : 1) + Object.keys(operation.success.otherMediaTypes ?? {}).length;
+  return {
+    method: operation.method,
+    pathTemplate: operation.pathTemplate,
+    upstream,
+    authentication: operation.authentication === 'bearer' ? 'bearer' : 'none',
+    requiredPermission: operation.permission,
+    timeoutClass,
+    ...(operation.sandboxOnly ? { sandboxOnly: true } : {}),
+    ...(operation.request?.body?.mediaTypes.includes(formMediaType) === true ? { acceptsFormBody: true } : {}),
+    ...(successMediaTypeCount > 1 ? { negotiatesMediaType: true } : {}),
+    ...(operation.request?.body?.large === true ? { largeBody: true } : {}),
+  };
+}
+
+/**
+ * The one route table of the public API: every operation of the contract the gateway forwards, in
+ * the contract's order. A path not listed here is never forwarded anywhere; the contract documents
+ * (GET /openapi.json, /docs, /postman.json) are answered by the gateway itself.
+ */
+export const routeTable: readonly RouteDefinition[] = publicOperations.flatMap((operation) => {
+  const forwarding = operationUpstreams[operation.operationId];
+  return forwarding === servedByTheGateway ? [] : [routeOf(operation, forwarding)];
+});
 
 export type Environment = 'sandbox' | 'production';
 

@@ -1,9 +1,10 @@
 import type { Express, Request, RequestHandler } from 'express';
+import { publicApi } from '@pwa/contracts';
 import { createApp, type HttpMetrics } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { AdmissionPorts, AdmissionSettings } from '../domain/admit-partner-request';
 import type { TokenEndpointPorts } from '../domain/guard-token-endpoint';
-import { largeBodyLimit, routeTable, routesForEnvironment, type Environment } from '../domain/routes';
+import { routeTable, routesForEnvironment, type Environment } from '../domain/routes';
 import { admitRequest, matchPublicRoute } from './admission';
 import { forwardAdmittedRequests, type ForwardingOptions } from './forward';
 import { requireForwardedHttps, strictTransportSecurity } from './https-only';
@@ -31,7 +32,7 @@ export interface PublicAppOptions {
 
 /**
  * The partner-facing app. Order matters: HTTPS, route match, admission (all before the body is
- * read), then body parsing (16 kb, or largeBodyLimit on a route marked largeBody, by createApp;
+ * read), then body parsing (16 kb, or the contract's largeRequestBodyLimit on a route marked largeBody, by createApp;
  * the route is matched before the body is read; unreadable bodies are 400 PKC_2008, or 401
  * PKC_1001 on the token endpoint), then forwarding. Health and metrics are not
  * here; they live on the admin listener only.
@@ -45,7 +46,7 @@ export function createPublicApp(options: PublicAppOptions): Express {
     logger: options.logger,
     metrics: options.metrics,
     jsonBodyLimit: '16kb',
-    largeJsonBody: { limit: largeBodyLimit, appliesTo: routeTakesLargeBody },
+    largeJsonBody: { limit: publicApi.largeRequestBodyLimit, appliesTo: routeTakesLargeBody },
     mountOperationalRoutes: false,
     before,
     routes: (expressApp) => {

@@ -1,4 +1,44 @@
+import { openApiDocumentPath, publicApi, publicOperations } from '@pwa/contracts';
+import { operationUpstreams, servedByTheGateway } from '../../src/domain/operation-upstreams';
 import { matchRoute, routeTable, routesForEnvironment } from '../../src/domain/routes';
+
+describe('the route table and the operation contracts', () => {
+  const keyOf = ({ method, pathTemplate }: { method: string; pathTemplate: string }): string => `${method} ${pathTemplate}`;
+  /** What the gateway answers itself (http/contract-documents.ts): the contract in its three forms. */
+  const contractDocumentKeys = [openApiDocumentPath, publicApi.apiReferencePagePath, publicApi.postmanCollectionPath].map((pathTemplate) => keyOf({ method: 'GET', pathTemplate }));
+
+  test('when the routes and the operations are compared by method and path, then every operation is a route or a contract document the gateway serves itself, and every route is an operation', () => {
+    expect([...routeTable.map(keyOf), ...contractDocumentKeys].sort()).toEqual(publicOperations.map(keyOf).sort());
+    expect(new Set(routeTable.map(keyOf)).size).toBe(routeTable.length);
+  });
+
+  test('when the gateway serves operations itself, then they are exactly the contract documents, without a token', () => {
+    const servedByItself = publicOperations.filter((operation) => operationUpstreams[operation.operationId] === servedByTheGateway);
+
+    expect(servedByItself.map(keyOf)).toEqual(contractDocumentKeys);
+    for (const operation of servedByItself) expect({ operationId: operation.operationId, authentication: operation.authentication }).toEqual({ operationId: operation.operationId, authentication: 'none' });
+  });
+
+  test('when every operation is looked up by its id, then it has an upstream or is served by the gateway, and nothing else is listed', () => {
+    expect(Object.keys(operationUpstreams).sort()).toEqual(publicOperations.map((operation) => operation.operationId).sort());
+  });
+
+  test('when a route is derived, then its method, path, authentication, permission and sandbox marking are its operation’s', () => {
+    for (const route of routeTable) {
+      const operation = publicOperations.find((candidate) => keyOf(candidate) === keyOf(route));
+      expect({ route: keyOf(route), authentication: route.authentication, requiredPermission: route.requiredPermission, sandboxOnly: route.sandboxOnly === true }).toEqual({
+        route: keyOf(route),
+        authentication: operation?.authentication === 'bearer' ? 'bearer' : 'none',
+        requiredPermission: operation?.permission,
+        sandboxOnly: operation?.sandboxOnly,
+      });
+    }
+  });
+
+  test('when the answers are listed, then only the statement negotiates its media type (JSON or CSV)', () => {
+    expect(routeTable.filter((route) => route.negotiatesMediaType === true).map(keyOf)).toEqual(['GET /partner/v1/statement']);
+  });
+});
 
 describe('matchRoute', () => {
   test.each([

@@ -1,17 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
 import type { z } from '@pwa/config';
 import type { consumedQuoteAnswerSchema, walletCheckAnswerSchema } from '@pwa/contracts';
-import { dropDatabase, ensureDatabase } from '@pwa/db';
-import type { HostedService } from '@pwa/runtime';
-import { readCollectionsConfig } from '../../src/config';
-import { startCollectionsService } from '../../src/service';
-import { deleteExchange } from '../../../../test/support/cleanup';
 import { seriesValue } from '../../../../test/support/prometheus-text';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string; amqp: string } };
+import { startCollectionsHarness, type CollectionsHarness, type JsonAnswer, type StandInRequest, type StandInSend } from './collections-harness';
 
 /**
  * Issue 19, the collections service booted in-process on real Postgres and RabbitMQ: the partner's
@@ -26,104 +17,53 @@ const userPhone = '+231880000001';
 const postedTransfers = new Map<string, string>();
 const consumedQuotes = new Set<string>();
 
-function standInUpstreams(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
-    const send = (status: number, answer: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-    };
-    const consume = /^\/internal\/quotes\/([^/]+)\/consume$/.exec(req.url ?? '');
-    if (consume) {
-      const quoteId = consume[1] ?? '';
-      if (consumedQuotes.has(quoteId)) return send(400, { success: false, code: 'PKC_5002', message: 'Quote already used' });
-      consumedQuotes.add(quoteId);
-      return send(200, {
-        quoteId, type: 'collection', partnerId: body.partnerId ?? '', phone: userPhone, currency: 'USD',
-        amountMinor: '1000', feeMinor: '20', totalDebitMinor: '1020', recipientName: 'Comfort Doe', expiresAt: new Date(Date.now() + 60_000).toISOString(), usedAt: new Date().toISOString(),
-      } satisfies z.input<typeof consumedQuoteAnswerSchema>);
-    }
-    if (req.url === '/internal/checks') {
-      return send(200, {
-        recipient: { name: 'Comfort Doe', phone: body.phone ?? userPhone, accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
-        userBalanceMinor: '100000',
-        partnerBalanceMinor: '0',
-      } satisfies z.input<typeof walletCheckAnswerSchema>);
-    }
-    if (req.url === '/internal/transfers') {
-      const transferId = body.transferId ?? '';
-      // Idempotent by transferId, as the wallet is: a re-drive gets the same transaction.
-      const transactionId = postedTransfers.get(transferId) ?? `TXN-${randomBytes(8).toString('hex').toUpperCase()}`;
-      postedTransfers.set(transferId, transactionId);
-      return send(200, { transferId, transactionId, postedAt: new Date().toISOString(), status: 'posted' });
-    }
-    return send(404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
-  });
-}
-
-interface Answer {
-  status: number;
-  body: any;
+function standInUpstreams({ url, body }: StandInRequest<Record<string, string>>, send: StandInSend): void {
+  const consume = /^\/internal\/quotes\/([^/]+)\/consume$/.exec(url);
+  if (consume) {
+    const quoteId = consume[1] ?? '';
+    if (consumedQuotes.has(quoteId)) return send(400, { success: false, code: 'PKC_5002', message: 'Quote already used' });
+    consumedQuotes.add(quoteId);
+    return send(200, {
+      quoteId, type: 'collection', partnerId: body.partnerId ?? '', phone: userPhone, currency: 'USD',
+      amountMinor: '1000', feeMinor: '20', totalDebitMinor: '1020', recipientName: 'Comfort Doe', expiresAt: new Date(Date.now() + 60_000).toISOString(), usedAt: new Date().toISOString(),
+    } satisfies z.input<typeof consumedQuoteAnswerSchema>);
+  }
+  if (url === '/internal/checks') {
+    return send(200, {
+      recipient: { name: 'Comfort Doe', phone: body.phone ?? userPhone, accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
+      userBalanceMinor: '100000',
+      partnerBalanceMinor: '0',
+    } satisfies z.input<typeof walletCheckAnswerSchema>);
+  }
+  if (url === '/internal/transfers') {
+    const transferId = body.transferId ?? '';
+    // Idempotent by transferId, as the wallet is: a re-drive gets the same transaction.
+    const transactionId = postedTransfers.get(transferId) ?? `TXN-${randomBytes(8).toString('hex').toUpperCase()}`;
+    postedTransfers.set(transferId, transactionId);
+    return send(200, { transferId, transactionId, postedAt: new Date().toISOString(), status: 'posted' });
+  }
+  return send(404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
 }
 
 describe('collections: cancel and the actions on a pending collection', () => {
-  const servers = serverUrls();
-  const exchange = `pwa.collections-cancel-it.${randomBytes(4).toString('hex')}`;
   const partnerId = randomUUID();
   const otherPartnerId = randomUUID();
-  let upstreams: http.Server;
-  let service: HostedService;
-  let sql: Pool;
-  let baseUrl: string;
-  let databaseUrl: string;
+  let harness: CollectionsHarness;
 
   beforeAll(async () => {
-    const database = new URL(servers.postgres);
-    database.pathname = `/pwa_collections_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-    databaseUrl = database.toString();
-    await ensureDatabase(databaseUrl);
-    upstreams = http.createServer(standInUpstreams);
-    await new Promise<void>((resolve) => upstreams.listen(0, '127.0.0.1', resolve));
-    const upstreamUrl = `http://127.0.0.1:${(upstreams.address() as AddressInfo).port}`;
-    service = await startCollectionsService(
-      readCollectionsConfig({
-        PORT: '0',
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: databaseUrl,
-        AMQP_URL: servers.amqp,
-        BUS_EXCHANGE: exchange,
-        QUOTES_URL: upstreamUrl,
-        WALLET_URL: upstreamUrl,
-        // The sweeper stays away during these tests, so a collection past its window is expired on touch.
-        EXPIRY_SWEEP_INTERVAL_MS: '600000',
-      }),
-    );
-    baseUrl = `http://127.0.0.1:${service.port}`;
-    sql = new Pool({ connectionString: databaseUrl, max: 2, options: '-c search_path=collections' });
-    // pool.end() does not wait for its connections to close and the database is dropped right after.
-    sql.on('error', () => undefined);
+    // The sweeper stays away during these tests, so a collection past its window is expired on touch.
+    harness = await startCollectionsHarness(standInUpstreams, { EXPIRY_SWEEP_INTERVAL_MS: '600000' });
   });
 
   afterAll(async () => {
-    await service?.stop();
-    await sql?.end();
-    await new Promise((resolve) => upstreams?.close(resolve));
-    await Promise.allSettled([deleteExchange(servers.amqp, exchange), dropDatabase(databaseUrl)]);
+    await harness?.stop();
   });
 
-  async function call(method: 'GET' | 'POST', path: string, options: { partner?: string; body?: unknown } = {}): Promise<Answer> {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(options.partner === undefined ? {} : { 'x-partner-id': options.partner }) },
-      ...(method === 'POST' ? { body: JSON.stringify(options.body ?? {}) } : {}),
-    });
-    return { status: response.status, body: await response.json() };
-  }
+  const call = (method: 'GET' | 'POST', path: string, options: { partner?: string; body?: unknown } = {}): Promise<JsonAnswer> => harness.call(method, path, options);
 
-  const cancel = (referenceId: string, partner = partnerId): Promise<Answer> => call('POST', `/partner/v1/collection/${referenceId}/cancel`, { partner });
-  const approve = (referenceId: string, phone = userPhone): Promise<Answer> => call('POST', `/internal/app/collections/${referenceId}/approve`, { body: { phone } });
-  const decline = (referenceId: string, phone = userPhone): Promise<Answer> => call('POST', `/internal/app/collections/${referenceId}/decline`, { body: { phone } });
+  const cancel = (referenceId: string, partner = partnerId): Promise<JsonAnswer> => call('POST', `/partner/v1/collection/${referenceId}/cancel`, { partner });
+  const approve = (referenceId: string, phone = userPhone): Promise<JsonAnswer> => call('POST', `/internal/app/collections/${referenceId}/approve`, { body: { phone } });
+  const decline = (referenceId: string, phone = userPhone): Promise<JsonAnswer> => call('POST', `/internal/app/collections/${referenceId}/decline`, { body: { phone } });
 
   async function requestCollection(): Promise<string> {
     const answer = await call('POST', '/partner/v1/collection/request', { partner: partnerId, body: { quoteId: randomUUID(), externalId: `cancel-${randomUUID()}` } });
@@ -132,7 +72,7 @@ describe('collections: cancel and the actions on a pending collection', () => {
   }
 
   async function rowOf(referenceId: string): Promise<{ id: string; status: string; transaction_id: string | null; external_id: string }> {
-    const result = await sql.query<{ id: string; status: string; transaction_id: string | null; external_id: string }>(
+    const result = await harness.sql.query<{ id: string; status: string; transaction_id: string | null; external_id: string }>(
       'SELECT id, status, transaction_id, external_id FROM collection_requests WHERE reference_id = $1',
       [referenceId],
     );
@@ -143,11 +83,11 @@ describe('collections: cancel and the actions on a pending collection', () => {
 
   /** The events of a collection in the outbox, by routing key (published or not). */
   async function outboxEventsOf(referenceId: string): Promise<string[]> {
-    const result = await sql.query<{ routing_key: string }>("SELECT routing_key FROM outbox WHERE payload -> 'data' ->> 'referenceId' = $1 ORDER BY created_at", [referenceId]);
+    const result = await harness.sql.query<{ routing_key: string }>("SELECT routing_key FROM outbox WHERE payload -> 'data' ->> 'referenceId' = $1 ORDER BY created_at", [referenceId]);
     return result.rows.map((row) => row.routing_key);
   }
 
-  const scrape = async (): Promise<string> => (await fetch(`${baseUrl}/metrics`)).text();
+  const scrape = (): Promise<string> => harness.scrape();
 
   test('when the partner cancels its pending collection, then it is cancelled with collection.cancelled, the user no longer sees it, its externalId is free, and it is counted', async () => {
     const before = await scrape();
@@ -218,7 +158,7 @@ describe('collections: cancel and the actions on a pending collection', () => {
 
   test('when the window has passed and the sweeper has not run, then cancel answers 410 PKC_6003 and expires it then, with collection.expired once', async () => {
     const referenceId = await requestCollection();
-    await sql.query("UPDATE collection_requests SET expires_at = now() - interval '1 second' WHERE reference_id = $1", [referenceId]);
+    await harness.sql.query("UPDATE collection_requests SET expires_at = now() - interval '1 second' WHERE reference_id = $1", [referenceId]);
 
     const first = await cancel(referenceId);
     const second = await cancel(referenceId);

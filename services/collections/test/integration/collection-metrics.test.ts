@@ -1,19 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
 import type { z } from '@pwa/config';
 import type { consumedQuoteAnswerSchema, walletCheckAnswerSchema } from '@pwa/contracts';
-import { dropDatabase, ensureDatabase } from '@pwa/db';
-import type { HostedService } from '@pwa/runtime';
-import { readCollectionsConfig } from '../../src/config';
-import { startCollectionsService } from '../../src/service';
-import { deleteExchange } from '../../../../test/support/cleanup';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string; amqp: string } };
 import { seriesValue } from '../../../../test/support/prometheus-text';
-
-/** The value of one series in Prometheus text, matched by name and a subset of its labels. */
+import { startCollectionsHarness, type CollectionsHarness, type JsonAnswer, type StandInRequest, type StandInSend } from './collections-harness';
 
 /** Phones whose wallet posting the stand-in refuses (insufficient balance at posting time). */
 const refusedPhones = new Set<string>();
@@ -22,90 +11,46 @@ const consumedQuotes = new Set<string>();
 const phoneOfQuote = new Map<string, string>();
 
 /** Just enough of quotes and the wallet on one listener, answering by their contracts (libs/contracts internal). */
-function standInUpstreams(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
-    const send = (status: number, answer: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-    };
-    const consume = /^\/internal\/quotes\/([^/]+)\/consume$/.exec(req.url ?? '');
-    if (consume) {
-      const quoteId = consume[1] ?? '';
-      if (consumedQuotes.has(quoteId)) return send(400, { success: false, code: 'PKC_5002', message: 'Quote already used' });
-      consumedQuotes.add(quoteId);
-      return send(200, {
-        quoteId, type: 'collection', partnerId: body.partnerId ?? '', phone: phoneOfQuote.get(quoteId) ?? '+231880000001', currency: 'USD',
-        amountMinor: '1000', feeMinor: '20', totalDebitMinor: '1020', recipientName: 'Comfort Doe', expiresAt: new Date(Date.now() + 60_000).toISOString(), usedAt: new Date().toISOString(),
-      } satisfies z.input<typeof consumedQuoteAnswerSchema>);
-    }
-    if (req.url === '/internal/checks') {
-      return send(200, {
-        recipient: { name: 'Comfort Doe', phone: body.phone ?? '+231880000001', accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
-        userBalanceMinor: '100000',
-        partnerBalanceMinor: '0',
-      } satisfies z.input<typeof walletCheckAnswerSchema>);
-    }
-    if (req.url === '/internal/transfers') {
-      if (refusedPhones.has(body.phone ?? '')) return send(400, { success: false, code: 'PKC_4001', message: 'insufficient' });
-      return send(200, { transferId: body.transferId, transactionId: `TXN-${randomBytes(8).toString('hex').toUpperCase()}`, postedAt: new Date().toISOString(), status: 'posted' });
-    }
-    return send(404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
-  });
+function standInUpstreams({ url, body }: StandInRequest<Record<string, string>>, send: StandInSend): void {
+  const consume = /^\/internal\/quotes\/([^/]+)\/consume$/.exec(url);
+  if (consume) {
+    const quoteId = consume[1] ?? '';
+    if (consumedQuotes.has(quoteId)) return send(400, { success: false, code: 'PKC_5002', message: 'Quote already used' });
+    consumedQuotes.add(quoteId);
+    return send(200, {
+      quoteId, type: 'collection', partnerId: body.partnerId ?? '', phone: phoneOfQuote.get(quoteId) ?? '+231880000001', currency: 'USD',
+      amountMinor: '1000', feeMinor: '20', totalDebitMinor: '1020', recipientName: 'Comfort Doe', expiresAt: new Date(Date.now() + 60_000).toISOString(), usedAt: new Date().toISOString(),
+    } satisfies z.input<typeof consumedQuoteAnswerSchema>);
+  }
+  if (url === '/internal/checks') {
+    return send(200, {
+      recipient: { name: 'Comfort Doe', phone: body.phone ?? '+231880000001', accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
+      userBalanceMinor: '100000',
+      partnerBalanceMinor: '0',
+    } satisfies z.input<typeof walletCheckAnswerSchema>);
+  }
+  if (url === '/internal/transfers') {
+    if (refusedPhones.has(body.phone ?? '')) return send(400, { success: false, code: 'PKC_4001', message: 'insufficient' });
+    return send(200, { transferId: body.transferId, transactionId: `TXN-${randomBytes(8).toString('hex').toUpperCase()}`, postedAt: new Date().toISOString(), status: 'posted' });
+  }
+  return send(404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
 }
 
 describe('collections metrics (GET /metrics)', () => {
-  const servers = serverUrls();
-  const exchange = `pwa.collections-metrics-it.${randomBytes(4).toString('hex')}`;
   const partnerId = randomUUID();
-  let upstreams: http.Server;
-  let service: HostedService;
-  let sql: Pool;
-  let baseUrl: string;
-  let databaseUrl: string;
+  let harness: CollectionsHarness;
 
   beforeAll(async () => {
-    const database = new URL(servers.postgres);
-    database.pathname = `/pwa_collections_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-    databaseUrl = database.toString();
-    await ensureDatabase(databaseUrl);
-    upstreams = http.createServer(standInUpstreams);
-    await new Promise<void>((resolve) => upstreams.listen(0, '127.0.0.1', resolve));
-    const upstreamUrl = `http://127.0.0.1:${(upstreams.address() as AddressInfo).port}`;
-    service = await startCollectionsService(
-      readCollectionsConfig({
-        PORT: '0',
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: databaseUrl,
-        AMQP_URL: servers.amqp,
-        BUS_EXCHANGE: exchange,
-        QUOTES_URL: upstreamUrl,
-        WALLET_URL: upstreamUrl,
-        // The first sweep comes after this, so the first test sees an overdue collection before it.
-        EXPIRY_SWEEP_INTERVAL_MS: '1500',
-      }),
-    );
-    baseUrl = `http://127.0.0.1:${service.port}`;
-    sql = new Pool({ connectionString: databaseUrl, max: 2, options: '-c search_path=collections' });
-    // pool.end() does not wait for its connections to close, and the database is dropped (WITH FORCE) right after:
-    // a connection still closing is then terminated, which is expected, not an error of the test.
-    sql.on('error', () => undefined);
+    // The first sweep comes after this, so the first test sees an overdue collection before it.
+    harness = await startCollectionsHarness(standInUpstreams, { EXPIRY_SWEEP_INTERVAL_MS: '1500' });
   });
 
   afterAll(async () => {
-    await service?.stop();
-    await sql?.end();
-    await new Promise((resolve) => upstreams?.close(resolve));
-    await Promise.allSettled([deleteExchange(servers.amqp, exchange), dropDatabase(databaseUrl)]);
+    await harness?.stop();
   });
 
-  const scrape = async (): Promise<string> => (await fetch(`${baseUrl}/metrics`)).text();
-
-  async function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
-    const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-partner-id': partnerId }, body: JSON.stringify(body) });
-    return { status: response.status, body: await response.json() };
-  }
+  const scrape = (): Promise<string> => harness.scrape();
+  const post = (path: string, body: unknown): Promise<JsonAnswer> => harness.call('POST', path, { partner: partnerId, body });
 
   /** A pending collection for `phone`; returns its referenceId. */
   async function requestCollection(phone = '+231880000001', quoteId: string = randomUUID()): Promise<string> {
@@ -118,7 +63,7 @@ describe('collections metrics (GET /metrics)', () => {
   test('when a pending collection is a minute past its window and the sweeper has not run, then it is overdue; once the sweep finishes it is expired and counted', async () => {
     const before = await scrape();
     const referenceId = await requestCollection();
-    await sql.query("UPDATE collection_requests SET expires_at = now() - interval '2 minutes' WHERE reference_id = $1", [referenceId]);
+    await harness.sql.query("UPDATE collection_requests SET expires_at = now() - interval '2 minutes' WHERE reference_id = $1", [referenceId]);
 
     const overdue = await scrape();
     const deadline = Date.now() + 5_000;
@@ -173,7 +118,7 @@ describe('collections metrics (GET /metrics)', () => {
     const before = await scrape();
     const referenceId = await requestCollection();
     // Approved two minutes ago and not due for a re-drive yet: the wallet answered none of its postings.
-    await sql.query(
+    await harness.sql.query(
       `UPDATE collection_requests
           SET status = 'processing', approved_at = now() - interval '2 minutes', posting_attempts = 1, next_posting_at = now() + interval '1 hour'
         WHERE reference_id = $1`,
@@ -182,7 +127,7 @@ describe('collections metrics (GET /metrics)', () => {
     const stale = await scrape();
     const recoveredBefore = seriesValue(stale, 'collection_posting_recovery_last_success_timestamp_seconds', {}) ?? 0;
 
-    await sql.query('UPDATE collection_requests SET next_posting_at = now() WHERE reference_id = $1', [referenceId]);
+    await harness.sql.query('UPDATE collection_requests SET next_posting_at = now() WHERE reference_id = $1', [referenceId]);
     const deadline = Date.now() + 10_000;
     let recovered = await scrape();
     const settled = (): boolean =>
@@ -192,7 +137,7 @@ describe('collections metrics (GET /metrics)', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       recovered = await scrape();
     }
-    const status = await sql.query<{ status: string }>('SELECT status FROM collection_requests WHERE reference_id = $1', [referenceId]);
+    const status = await harness.sql.query<{ status: string }>('SELECT status FROM collection_requests WHERE reference_id = $1', [referenceId]);
 
     expect(seriesValue(before, 'collections_processing_stale', { service: 'collections' })).toBe(0);
     expect(seriesValue(before, 'collection_posting_recovery_last_success_timestamp_seconds', { service: 'collections' })).toBeGreaterThanOrEqual(0);

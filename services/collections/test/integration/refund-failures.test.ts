@@ -1,16 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
 import type { z } from '@pwa/config';
 import type { walletCheckAnswerSchema } from '@pwa/contracts';
-import { dropDatabase, ensureDatabase } from '@pwa/db';
-import type { HostedService } from '@pwa/runtime';
-import { readCollectionsConfig } from '../../src/config';
-import { startCollectionsService } from '../../src/service';
-import { deleteExchange } from '../../../../test/support/cleanup';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string; amqp: string } };
+import { startCollectionsHarness, type CollectionsHarness, type JsonAnswer, type StandInRequest, type StandInSend } from './collections-harness';
 
 /**
  * Issue 19, the refund paths the stack cannot stage on demand, with the collections service booted
@@ -26,100 +17,64 @@ type PostingBehaviour = 'post' | 'refuse_4002' | 'no_answer';
 const userPhone = '+231880000002';
 
 describe('collections: refunds the wallet refuses or never answers', () => {
-  const servers = serverUrls();
-  const exchange = `pwa.collections-refund-it.${randomBytes(4).toString('hex')}`;
   const partnerId = randomUUID();
-  let upstreams: http.Server;
-  let service: HostedService;
-  let sql: Pool;
-  let baseUrl: string;
-  let databaseUrl: string;
+  let harness: CollectionsHarness;
   let posting: PostingBehaviour = 'post';
   let checkAnswers = true;
   /** transferId → transactionId, and the ids the stand-in was asked to cancel. */
   const posted = new Map<string, string>();
   const cancelled = new Set<string>();
 
-  function standInWallet(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
-      const send = (status: number, answer: unknown): void => {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-      };
-      if (req.url === '/internal/checks') {
-        if (!checkAnswers) return send(502, { error: 'bad gateway' });
-        return send(200, {
-          recipient: { name: 'Comfort Doe', phone: userPhone, accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
-          userBalanceMinor: '0',
-          partnerBalanceMinor: '100000',
-        } satisfies z.input<typeof walletCheckAnswerSchema>);
-      }
-      if (req.url === '/internal/transfers') {
-        const transferId = body.transferId ?? '';
-        if (body.type !== 'refund' || body.feeMinor !== '0') return send(400, { success: false, code: 'PKC_2008', message: 'not a refund' });
-        if (cancelled.has(transferId)) return send(409, { success: false, code: 'PKC_7004', message: 'cancelled' });
-        if (posting === 'refuse_4002') return send(400, { success: false, code: 'PKC_4002', message: 'Partner balance insufficient for amount plus fee' });
-        if (posting === 'no_answer') return send(502, { error: 'bad gateway' });
-        const transactionId = posted.get(transferId) ?? `TXN-${randomBytes(8).toString('hex').toUpperCase()}`;
-        posted.set(transferId, transactionId);
-        return send(200, { transferId, transactionId, postedAt: new Date().toISOString(), status: 'posted' });
-      }
-      const cancel = /^\/internal\/transfers\/([^/]+)\/cancel$/.exec(req.url ?? '');
-      if (cancel) {
-        const transferId = decodeURIComponent(cancel[1] ?? '');
-        const transactionId = posted.get(transferId);
-        if (transactionId !== undefined) return send(200, { transferId, state: 'posted', transactionId, postedAt: new Date().toISOString() });
-        cancelled.add(transferId);
-        return send(200, { transferId, state: 'cancelled' });
-      }
-      return send(404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
-    });
+  function standInWallet({ url, body }: StandInRequest<Record<string, string>>, send: StandInSend): void {
+    if (url === '/internal/checks') {
+      if (!checkAnswers) return send(502, { error: 'bad gateway' });
+      return send(200, {
+        recipient: { name: 'Comfort Doe', phone: userPhone, accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
+        userBalanceMinor: '0',
+        partnerBalanceMinor: '100000',
+      } satisfies z.input<typeof walletCheckAnswerSchema>);
+    }
+    if (url === '/internal/transfers') {
+      const transferId = body.transferId ?? '';
+      if (body.type !== 'refund' || body.feeMinor !== '0') return send(400, { success: false, code: 'PKC_2008', message: 'not a refund' });
+      if (cancelled.has(transferId)) return send(409, { success: false, code: 'PKC_7004', message: 'cancelled' });
+      if (posting === 'refuse_4002') return send(400, { success: false, code: 'PKC_4002', message: 'Partner balance insufficient for amount plus fee' });
+      if (posting === 'no_answer') return send(502, { error: 'bad gateway' });
+      const transactionId = posted.get(transferId) ?? `TXN-${randomBytes(8).toString('hex').toUpperCase()}`;
+      posted.set(transferId, transactionId);
+      return send(200, { transferId, transactionId, postedAt: new Date().toISOString(), status: 'posted' });
+    }
+    const cancel = /^\/internal\/transfers\/([^/]+)\/cancel$/.exec(url);
+    if (cancel) {
+      const transferId = decodeURIComponent(cancel[1] ?? '');
+      const transactionId = posted.get(transferId);
+      if (transactionId !== undefined) return send(200, { transferId, state: 'posted', transactionId, postedAt: new Date().toISOString() });
+      cancelled.add(transferId);
+      return send(200, { transferId, state: 'cancelled' });
+    }
+    return send(404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
   }
 
   beforeAll(async () => {
-    const database = new URL(servers.postgres);
-    database.pathname = `/pwa_collections_refund_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-    databaseUrl = database.toString();
-    await ensureDatabase(databaseUrl);
-    upstreams = http.createServer(standInWallet);
-    await new Promise<void>((resolve) => upstreams.listen(0, '127.0.0.1', resolve));
-    const upstreamUrl = `http://127.0.0.1:${(upstreams.address() as AddressInfo).port}`;
-    service = await startCollectionsService(
-      readCollectionsConfig({
-        PORT: '0',
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: databaseUrl,
-        AMQP_URL: servers.amqp,
-        BUS_EXCHANGE: exchange,
-        QUOTES_URL: upstreamUrl,
-        WALLET_URL: upstreamUrl,
-        UPSTREAM_TIMEOUT_MS: '1000',
-        // The first re-drive waits max(RECOVERY_DELAY_MS, UPSTREAM_TIMEOUT_MS + 1 s); the second attempt already cancels.
-        RECOVERY_DELAY_MS: '200',
-        RECOVERY_INTERVAL_MS: '200',
-        RECOVERY_POSTING_ATTEMPTS_MAX: '1',
-        // The breaker must not open on the stand-in's deliberate 502s.
-        BREAKER_VOLUME_THRESHOLD: '1000',
-      }),
-    );
-    baseUrl = `http://127.0.0.1:${service.port}`;
-    sql = new Pool({ connectionString: databaseUrl, max: 2, options: '-c search_path=collections' });
-    sql.on('error', () => undefined);
+    harness = await startCollectionsHarness(standInWallet, {
+      UPSTREAM_TIMEOUT_MS: '1000',
+      // The first re-drive waits max(RECOVERY_DELAY_MS, UPSTREAM_TIMEOUT_MS + 1 s); the second attempt already cancels.
+      RECOVERY_DELAY_MS: '200',
+      RECOVERY_INTERVAL_MS: '200',
+      RECOVERY_POSTING_ATTEMPTS_MAX: '1',
+      // The breaker must not open on the stand-in's deliberate 502s.
+      BREAKER_VOLUME_THRESHOLD: '1000',
+    });
   });
 
   afterAll(async () => {
-    await service?.stop();
-    await sql?.end();
-    await new Promise((resolve) => upstreams?.close(resolve));
-    await Promise.allSettled([deleteExchange(servers.amqp, exchange), dropDatabase(databaseUrl)]);
+    await harness?.stop();
   });
 
   /** A completed collection of 20.00 USD, as an approval's posting leaves it. */
   async function completedCollection(): Promise<string> {
     const referenceId = `PKC-${Date.now()}-${randomBytes(16).toString('hex').toUpperCase()}`;
-    await sql.query(
+    await harness.sql.query(
       `INSERT INTO collection_requests (id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor,
                                         status, expires_at, approved_at, resolved_at, transaction_id, posting_attempts)
        VALUES ($1, $2, $3, $4, $5, $6, 'Comfort Doe', 'USD', 2000, 20, 'completed', now(), now(), now(), 'TXN-0A1B2C3D4E5F6071', 1)`,
@@ -128,25 +83,14 @@ describe('collections: refunds the wallet refuses or never answers', () => {
     return referenceId;
   }
 
-  async function refund(referenceId: string, body: unknown): Promise<{ status: number; body: any }> {
-    const response = await fetch(`${baseUrl}/partner/v1/collection/${referenceId}/refund`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-partner-id': partnerId },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json() };
-  }
-
-  async function read(path: string): Promise<any> {
-    const response = await fetch(`${baseUrl}${path}`, { headers: { 'x-partner-id': partnerId } });
-    return ((await response.json()) as { data: unknown }).data;
-  }
+  const refund = (referenceId: string, body: unknown): Promise<JsonAnswer> => harness.call('POST', `/partner/v1/collection/${referenceId}/refund`, { partner: partnerId, body });
+  const read = async (path: string): Promise<any> => (await harness.call('GET', path, { partner: partnerId })).body.data;
   const outboxOf = async (referenceId: string): Promise<{ routing_key: string; payload: any }[]> =>
-    (await sql.query<{ routing_key: string; payload: any }>("SELECT routing_key, payload FROM outbox WHERE payload -> 'data' ->> 'referenceId' = $1 ORDER BY created_at", [referenceId])).rows;
+    (await harness.sql.query<{ routing_key: string; payload: any }>("SELECT routing_key, payload FROM outbox WHERE payload -> 'data' ->> 'referenceId' = $1 ORDER BY created_at", [referenceId])).rows;
 
   test('when the wallet cannot answer the check, then 503 PKC_7003 and nothing is written: no refund row, no reservation, no event', async () => {
     const collection = await completedCollection();
-    const before = await sql.query('SELECT (SELECT count(*) FROM collection_refunds) AS refunds, (SELECT count(*) FROM outbox) AS events');
+    const before = await harness.sql.query('SELECT (SELECT count(*) FROM collection_refunds) AS refunds, (SELECT count(*) FROM outbox) AS events');
     checkAnswers = false;
     try {
       const answer = await refund(collection, { externalId: `refund-${randomUUID()}` });
@@ -154,7 +98,7 @@ describe('collections: refunds the wallet refuses or never answers', () => {
     } finally {
       checkAnswers = true;
     }
-    expect((await sql.query('SELECT (SELECT count(*) FROM collection_refunds) AS refunds, (SELECT count(*) FROM outbox) AS events')).rows).toEqual(before.rows);
+    expect((await harness.sql.query('SELECT (SELECT count(*) FROM collection_refunds) AS refunds, (SELECT count(*) FROM outbox) AS events')).rows).toEqual(before.rows);
     expect((await read(`/partner/v1/collection/${collection}`)).refundedAmount).toBe(0);
   });
 
@@ -194,7 +138,7 @@ describe('collections: refunds the wallet refuses or never answers', () => {
       settled = await read(`/partner/v1/refund/${refundId}`);
     }
     expect(settled).toMatchObject({ status: 'failed', failureReason: { code: 'PKC_7003' }, collectionRefundedAmount: 0 });
-    expect(cancelled.has((await sql.query<{ id: string }>('SELECT id FROM collection_refunds WHERE reference_id = $1', [refundId])).rows[0]?.id ?? '')).toBe(true);
+    expect(cancelled.has((await harness.sql.query<{ id: string }>('SELECT id FROM collection_refunds WHERE reference_id = $1', [refundId])).rows[0]?.id ?? '')).toBe(true);
     expect((await outboxOf(refundId)).map((event) => event.routing_key)).toEqual(['refund.failed']);
     expect((await read(`/partner/v1/collection/${collection}`)).refundedAmount).toBe(0);
   });

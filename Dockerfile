@@ -45,10 +45,11 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 # The runtime tree: manifests, production node_modules (the @pwa/* workspace links are relative
 # symlinks and stay valid), compiled libs and services, and the SQL migrations the services run at
-# boot. No sources, tests or dev dependencies.
+# boot (their own, and libs/bus's outbox and inbox ones that every service applies to its schema).
+# No sources, tests or dev dependencies.
 RUN mkdir /out \
  && cp -a --parents package.json node_modules \
-      libs/*/package.json libs/*/dist \
+      libs/*/package.json libs/*/dist libs/*/migrations \
       services/*/package.json services/*/dist services/*/migrations \
       /out/ \
  && find /out/libs /out/services -name '*.tsbuildinfo' -delete

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client, escapeLiteral } from 'pg';
+import { busMigrationsDirectory } from '@pwa/bus';
 import { databaseUrlForRole, dropDatabase, ensureDatabase, migrate, provisionServiceRoles, scramSha256Verifier, serviceRoleNames } from '@pwa/db';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../support/server-urls') as { serverUrls: () => { postgres: string } };
@@ -14,6 +15,8 @@ const repoRoot = path.resolve(__dirname, '..', '..');
 const services = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'] as const;
 const serviceSchemas = services.map((service) => ({ service, schema: service }));
 const rolePrefix = 'pwa_roletest';
+/** What a service's migration run applies: the outbox and inbox migrations every service shares, then its own (services/<name>/src/service-paths.ts). */
+const migrationDirectoriesOf = (service: string): string[] => [busMigrationsDirectory, path.join(repoRoot, 'services', service, 'migrations')];
 
 const adminUrl = (() => {
   const url = new URL(serverUrls().postgres);
@@ -51,7 +54,7 @@ beforeAll(async () => {
     await migrate({
       databaseUrl: databaseUrlForRole(adminUrl, serviceRoleNames(service, rolePrefix).owner),
       schema: service,
-      directory: path.join(repoRoot, 'services', service, 'migrations'),
+      directories: migrationDirectoriesOf(service),
     });
   }
 }, 120_000);
@@ -132,7 +135,7 @@ describe('database roles per service', () => {
     })();
     await ensureDatabase(legacyUrl);
     try {
-      await migrate({ databaseUrl: legacyUrl, schema: 'quotes', directory: path.join(repoRoot, 'services', 'quotes', 'migrations') });
+      await migrate({ databaseUrl: legacyUrl, schema: 'quotes', directories: migrationDirectoriesOf('quotes') });
       const [provisioned] = await provisionServiceRoles({ adminUrl: legacyUrl, services: [{ service: 'quotes', schema: 'quotes' }], rolePrefix });
       expect(provisioned?.adopted).toBeGreaterThan(0);
       const runtime = new Client({ connectionString: databaseUrlForRole(legacyUrl, serviceRoleNames('quotes', rolePrefix).runtime) });
@@ -147,7 +150,7 @@ describe('database roles per service', () => {
       const applied = await migrate({
         databaseUrl: databaseUrlForRole(legacyUrl, serviceRoleNames('quotes', rolePrefix).owner),
         schema: 'quotes',
-        directory: path.join(repoRoot, 'services', 'quotes', 'migrations'),
+        directories: migrationDirectoriesOf('quotes'),
       });
       expect(applied).toEqual([]);
     } finally {

@@ -127,9 +127,9 @@ describe('Dockerfile', () => {
     expect(runtime.filter((instruction) => instruction.keyword === 'ENTRYPOINT')).toEqual([]);
   });
 
-  it('when the runtime stage is read, then it carries the compiled services, their migrations and production dependencies only', () => {
+  it('when the runtime stage is read, then it carries the compiled services, their migrations (libs/bus’s shared ones too) and production dependencies only', () => {
     const collect = build.find((instruction) => instruction.keyword === 'RUN' && instruction.args.includes('/out'));
-    for (const part of ['node_modules', 'services/*/dist', 'services/*/migrations', 'libs/*/dist']) expect(collect?.args).toContain(part);
+    for (const part of ['node_modules', 'services/*/dist', 'services/*/migrations', 'libs/*/dist', 'libs/*/migrations']) expect(collect?.args).toContain(part);
     expect(build.find((instruction) => instruction.keyword === 'RUN' && /npm prune --omit=dev/.test(instruction.args))).toBeDefined();
   });
 });

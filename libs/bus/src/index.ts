@@ -8,3 +8,4 @@ export { startOutboxRelay, publishAttemptsMaxDefault, type OutboxRelay, type Out
 export { listParkedOutboxRows, replayParkedOutboxRows, type ParkedOutboxRow } from './outbox-parking';
 export { processOnce, type ProcessOutcome } from './process-once';
 export { deadLetterNames, deliveryLimit, type DeadLetterNames, type QueueKind } from './topology';
+export { busMigrationsDirectory } from './migrations-directory';

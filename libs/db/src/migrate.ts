@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { runner } from 'node-pg-migrate';
 import { Client } from 'pg';
 import { assertSafeIdentifier } from './pool';
@@ -6,8 +8,13 @@ export interface MigrateOptions {
   databaseUrl: string;
   /** The service's schema; created if missing. Migrations touch only this schema. */
   schema: string;
-  /** Folder of the service's migrations (SQL files with "-- Up Migration" / "-- Down Migration"). */
-  directory: string;
+  /**
+   * Folders of the service's migrations (SQL files with "-- Up Migration" / "-- Down Migration"):
+   * its own and the ones it shares with every service (libs/bus's outbox and inbox). They are read
+   * as one list ordered by the files' timestamps, and each is recorded by its file name alone, so
+   * where a file sits does not matter to a schema that already has it.
+   */
+  directories: readonly string[];
   log?: (message: string) => void;
   /**
    * lock_timeout of the migration session, in milliseconds: a migration that waits longer than this
@@ -34,6 +41,7 @@ const ignore = (): void => undefined;
 
 export async function migrate(options: MigrateOptions): Promise<string[]> {
   assertSafeIdentifier(options.schema);
+  const filePatterns = migrationFilePatterns(options.directories);
   const log = options.log ?? ignore;
   const lockTimeoutMs = options.lockTimeoutMs ?? defaultMigrationLockTimeoutMs;
   if (!Number.isSafeInteger(lockTimeoutMs) || lockTimeoutMs < 0) throw new Error('lockTimeoutMs must be a whole number of milliseconds');
@@ -49,7 +57,8 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
     if (existing.rowCount === 0) await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
     const applied = await runner({
       dbClient: client,
-      dir: options.directory,
+      dir: filePatterns,
+      useGlob: true,
       direction: 'up',
       count: Infinity,
       migrationsTable: 'schema_migrations',
@@ -66,6 +75,29 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
   } finally {
     await client.end();
   }
+}
+
+/** Characters a glob pattern gives a meaning to; node-pg-migrate reads several folders only as patterns. */
+const globCharacters = /[*?[\]{}()!+@\\]/;
+
+/**
+ * One pattern per folder for node-pg-migrate, which sorts what they match by timestamp, then name.
+ * A folder whose path holds a glob character would match other files, so it is refused; and a file
+ * name found in two folders is refused too, since both copies would run under one recorded name.
+ */
+function migrationFilePatterns(directories: readonly string[]): string[] {
+  if (directories.length === 0) throw new Error('migrate needs at least one migrations folder');
+  const folderOf = new Map<string, string>();
+  for (const directory of directories) {
+    if (globCharacters.test(directory)) throw new Error(`Migrations folder ${directory} has a glob character in its path`);
+    const files = readdirSync(directory, { withFileTypes: true }).filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && !entry.name.startsWith('.'));
+    for (const { name: file } of files) {
+      const earlier = folderOf.get(file);
+      if (earlier !== undefined) throw new Error(`Migration ${file} is in both ${earlier} and ${directory}`);
+      folderOf.set(file, directory);
+    }
+  }
+  return directories.map((directory) => path.join(directory, '*'));
 }
 
 /** Creates a database if it does not exist (used by npm start and by tests for their own databases). */

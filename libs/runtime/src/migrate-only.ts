@@ -6,7 +6,7 @@ import { exitProcess } from './exit-process';
 export interface MigrateOnlyOptions {
   service: string;
   schema: string;
-  migrationsDirectory: string;
+  migrationDirectories: readonly string[];
 }
 
 /**
@@ -17,7 +17,7 @@ export interface MigrateOnlyOptions {
 export function migrateOnlyThenEnd(options: MigrateOnlyOptions, env: Record<string, string | undefined>): void {
   const config = loadConfig(baseServiceConfigSchema, env);
   const logger = createLogger({ service: options.service, level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
-  migrate({ databaseUrl: config.MIGRATION_DATABASE_URL ?? config.DATABASE_URL, schema: options.schema, directory: options.migrationsDirectory, lockTimeoutMs: config.MIGRATION_LOCK_TIMEOUT_MS })
+  migrate({ databaseUrl: config.MIGRATION_DATABASE_URL ?? config.DATABASE_URL, schema: options.schema, directories: options.migrationDirectories, lockTimeoutMs: config.MIGRATION_LOCK_TIMEOUT_MS })
     .then((applied) => {
       logger.info({ migrations: applied }, applied.length > 0 ? 'migrations applied' : 'no pending migrations');
       exitProcess(0);

@@ -9,7 +9,7 @@ export interface PrepareServiceOptions {
   name: string;
   /** The Postgres schema the service owns. */
   schema: string;
-  migrationsDirectory: string;
+  migrationDirectories: readonly string[];
   env: BaseServiceEnv;
   port: number;
   logger?: Logger;
@@ -85,7 +85,7 @@ export async function prepareService(options: PrepareServiceOptions): Promise<Pr
   const applied = await migrate({
     databaseUrl: options.env.MIGRATION_DATABASE_URL ?? options.env.DATABASE_URL,
     schema: options.schema,
-    directory: options.migrationsDirectory,
+    directories: options.migrationDirectories,
     lockTimeoutMs: options.env.MIGRATION_LOCK_TIMEOUT_MS,
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');

@@ -1,5 +1,5 @@
 // Applies this service's migrations and exits: `node services/auth/dist/migrate.js` (the Helm chart's migration Job).
 import { migrateOnlyThenEnd } from '@pwa/runtime';
-import { authMigrationsDirectory, authSchema } from './service-paths';
+import { authMigrationDirectories, authSchema } from './service-paths';
 
-migrateOnlyThenEnd({ service: 'auth', schema: authSchema, migrationsDirectory: authMigrationsDirectory }, process.env);
+migrateOnlyThenEnd({ service: 'auth', schema: authSchema, migrationDirectories: authMigrationDirectories }, process.env);

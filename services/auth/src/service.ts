@@ -13,7 +13,7 @@ import {
 import type { AuthConfig } from './config';
 import { mountInternalRoutes } from './http/internal-routes';
 import { mountTokenRoutes, tokenPath } from './http/token-routes';
-import { authMigrationsDirectory, authSchema } from './service-paths';
+import { authMigrationDirectories, authSchema } from './service-paths';
 import type { TokenSettings } from './use-cases/issue-access-token';
 import { SigningKeyring } from './use-cases/signing-keyring';
 
@@ -36,7 +36,7 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
   let keyring: SigningKeyring;
   let hosted: HostedService & ServiceHostParts;
   try {
-    prepared = await prepareService({ name: 'auth', schema: authSchema, migrationsDirectory: authMigrationsDirectory, env: config, port: config.PORT, logger });
+    prepared = await prepareService({ name: 'auth', schema: authSchema, migrationDirectories: authMigrationDirectories, env: config, port: config.PORT, logger });
     const { pool } = prepared;
     keyring = new SigningKeyring(pool, encryptionKey, settings.ttlSeconds);
     hosted = await prepared.listen({

@@ -20,7 +20,7 @@ import { createCollectionMetrics } from './http/collection-metrics';
 import { mountPartnerRoutes } from './http/partner-routes';
 import { mountRefundRoutes } from './http/refund-routes';
 import { mountSandboxRoutes } from './http/sandbox-routes';
-import { collectionsMigrationsDirectory, collectionsSchema } from './service-paths';
+import { collectionsMigrationDirectories, collectionsSchema } from './service-paths';
 import { createQuoteConsumer } from './upstream/quotes-client';
 import { createWallet } from './upstream/wallet-client';
 import type { CollectionsDependencies } from './use-cases/dependencies';
@@ -66,7 +66,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
     prepared = await prepareService({
       name: 'collections',
       schema: collectionsSchema,
-      migrationsDirectory: collectionsMigrationsDirectory,
+      migrationDirectories: collectionsMigrationDirectories,
       env: config,
       port: config.PORT,
       logger,

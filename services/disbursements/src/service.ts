@@ -15,7 +15,7 @@ import {
 import type { DisbursementsConfig } from './config';
 import { createDisbursementMetrics, type DisbursementServiceMetrics } from './http/disbursement-metrics';
 import { mountDisbursementRoutes } from './http/disbursement-routes';
-import { disbursementsMigrationsDirectory, disbursementsSchema } from './service-paths';
+import { disbursementsMigrationDirectories, disbursementsSchema } from './service-paths';
 import { createQuotesClient } from './upstream/quotes-client';
 import { createWalletClient } from './upstream/wallet-client';
 import { startSettlementSweep, type SettlementSweep } from './workers/settlement-sweep';
@@ -69,7 +69,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     prepared = await prepareService({
       name: 'disbursements',
       schema: disbursementsSchema,
-      migrationsDirectory: disbursementsMigrationsDirectory,
+      migrationDirectories: disbursementsMigrationDirectories,
       env: config,
       port: config.PORT,
       logger,

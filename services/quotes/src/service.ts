@@ -7,7 +7,7 @@ import type { QuotesConfig } from './config';
 import { mountInternalRoutes } from './http/internal-routes';
 import { createQuoteMetrics } from './http/quote-metrics';
 import { mountQuoteRoutes } from './http/quote-routes';
-import { quotesMigrationsDirectory, quotesSchema } from './service-paths';
+import { quotesMigrationDirectories, quotesSchema } from './service-paths';
 import { createWalletClient } from './upstream/wallet-client';
 import { createFeeScheduleCache } from './store/fee-schedule-cache';
 
@@ -32,7 +32,7 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
   let prepared: PreparedService | undefined;
   let hosted: HostedService;
   try {
-    prepared = await prepareService({ name: 'quotes', schema: quotesSchema, migrationsDirectory: quotesMigrationsDirectory, env: config, port: config.PORT, logger });
+    prepared = await prepareService({ name: 'quotes', schema: quotesSchema, migrationDirectories: quotesMigrationDirectories, env: config, port: config.PORT, logger });
     const { pool, registry } = prepared;
     breakerStates.register(registry);
     const metrics = createQuoteMetrics(registry);

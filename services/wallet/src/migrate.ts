@@ -1,5 +1,5 @@
 // Applies this service's migrations and exits: `node services/wallet/dist/migrate.js` (the Helm chart's migration Job).
 import { migrateOnlyThenEnd } from '@pwa/runtime';
-import { walletMigrationsDirectory, walletSchema } from './service-paths';
+import { walletMigrationDirectories, walletSchema } from './service-paths';
 
-migrateOnlyThenEnd({ service: 'wallet', schema: walletSchema, migrationsDirectory: walletMigrationsDirectory }, process.env);
+migrateOnlyThenEnd({ service: 'wallet', schema: walletSchema, migrationDirectories: walletMigrationDirectories }, process.env);

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { busMigrationsDirectory } from '@pwa/bus';
 
 export const walletSchema = 'wallet';
-export const walletMigrationsDirectory = path.join(__dirname, '..', 'migrations');
+/** The migrations applied to this schema: the outbox and inbox ones every service shares (libs/bus), and this service's own. */
+export const walletMigrationDirectories: readonly string[] = [busMigrationsDirectory, path.join(__dirname, '..', 'migrations')];

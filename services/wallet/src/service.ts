@@ -1,6 +1,6 @@
 import { prepareService, type HostedService } from '@pwa/runtime';
 import { postingFaultInjectionOf, type WalletConfig } from './config';
-import { walletMigrationsDirectory, walletSchema } from './service-paths';
+import { walletMigrationDirectories, walletSchema } from './service-paths';
 import { createLedgerMetrics } from './http/ledger-metrics';
 import { mountPartnerRoutes } from './http/partner-routes';
 import { mountInternalRoutes } from './http/internal-routes';
@@ -18,7 +18,7 @@ export { walletSchema };
  */
 export async function startWalletService(config: Readonly<WalletConfig>): Promise<HostedService> {
   const postingFaults = postingFaultInjectionOf(config);
-  const prepared = await prepareService({ name: 'wallet', schema: walletSchema, migrationsDirectory: walletMigrationsDirectory, env: config, port: config.PORT });
+  const prepared = await prepareService({ name: 'wallet', schema: walletSchema, migrationDirectories: walletMigrationDirectories, env: config, port: config.PORT });
   const { pool } = prepared;
   const metrics = createLedgerMetrics(prepared.registry, pool);
   const groupCommitter =

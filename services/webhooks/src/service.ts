@@ -1,6 +1,5 @@
 import { createCircuitBreakerStates } from '@pwa/http';
 import { breakerSettingsOf } from '@pwa/config';
-import path from 'node:path';
 import { connectBus, type Bus } from '@pwa/bus';
 import { createLogger, type Logger } from '@pwa/logging';
 import { prepareService, stopInOrder, type HostedService, type PreparedService, type ShutdownSequence } from '@pwa/runtime';
@@ -15,9 +14,7 @@ import { startDirectorySyncLoop, type DirectorySyncLoop } from './workers/direct
 import { startEventRetention } from './workers/event-retention';
 import { rebuildPartnerDirectory } from './use-cases/partner-directory-sync';
 import type { WebhooksDependencies } from './use-cases/dependencies';
-
-export const webhooksSchema = 'webhooks';
-export const webhooksMigrationsDirectory = path.join(__dirname, '..', 'migrations');
+import { webhooksMigrationDirectories, webhooksSchema } from './service-paths';
 
 /**
  * Starts webhooks: migrations, the delivery worker, the two event consumers, the partner directory
@@ -28,7 +25,7 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
   const sealingKeys = [config.WEBHOOK_SECRET_SEALING_KEY, config.WEBHOOK_SECRET_SEALING_KEY_PREVIOUS]
     .filter((key): key is string => key !== undefined)
     .map(parseSealingKey);
-  const prepared = await prepareService({ name: 'webhooks', schema: webhooksSchema, migrationsDirectory: webhooksMigrationsDirectory, env: config, port: config.PORT, logger });
+  const prepared = await prepareService({ name: 'webhooks', schema: webhooksSchema, migrationDirectories: webhooksMigrationDirectories, env: config, port: config.PORT, logger });
   const { pool, registry } = prepared;
   const breakerStates = createCircuitBreakerStates();
   breakerStates.register(registry);

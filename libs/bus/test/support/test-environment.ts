@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
-import { createPool, dropDatabase, ensureDatabase, type Pool } from '@pwa/db';
+import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
 import { createLogger, type Logger } from '@pwa/logging';
-import { deadLetterNames } from '@pwa/bus';
+import { busMigrationsDirectory, deadLetterNames } from '@pwa/bus';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string; amqp: string } };
 
@@ -32,32 +32,20 @@ export async function deleteTopology(exchange: string, queues: string[]): Promis
   }
 }
 
-/** Same tables as every service's outbox migrations (1700000000000_outbox-and-inbox, 1700000000900_outbox-parking). */
-const outboxAndInboxDdl = `
-  CREATE TABLE outbox (id uuid PRIMARY KEY, routing_key text NOT NULL, payload jsonb NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now(), published_at timestamptz,
-    attempts integer NOT NULL DEFAULT 0, last_error text, parked_at timestamptz);
-  CREATE INDEX outbox_unpublished_idx ON outbox (created_at) WHERE published_at IS NULL;
-  CREATE INDEX outbox_parked_idx ON outbox (parked_at) WHERE parked_at IS NOT NULL;
-  CREATE TABLE processed_events (consumer text NOT NULL, event_id uuid NOT NULL,
-    processed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (consumer, event_id));
-`;
-
 export interface TestDatabase {
   pool: Pool;
   drop: () => Promise<void>;
 }
 
-/** A database of its own for one test file, with the outbox and inbox tables in schema bus_test. */
+/** A database of its own for one test file, with the outbox and inbox tables in schema bus_test, made by the migrations every service applies. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(serverUrls().postgres);
   url.pathname = `/pwa_bus_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const databaseUrl = url.toString();
   await ensureDatabase(databaseUrl);
   const schema = 'bus_test';
+  await migrate({ databaseUrl, schema, directories: [busMigrationsDirectory] });
   const pool = createPool({ connectionString: databaseUrl, applicationName: 'bus-test', schema, maxConnections: 12 });
-  await pool.query(`CREATE SCHEMA ${schema}`);
-  await pool.query(outboxAndInboxDdl);
   return {
     pool,
     drop: async () => {

@@ -46,19 +46,19 @@ afterAll(async () => {
 
 describe('migration lock_timeout', () => {
   it('when a transaction holds a lock on the table a migration alters, then the migration fails on lock_timeout, applies nothing, and succeeds once the lock is gone', async () => {
-    await migrate({ databaseUrl, schema: 'held_table', directory: folderWith(createAccounts) });
+    await migrate({ databaseUrl, schema: 'held_table', directories: [folderWith(createAccounts)] });
     const holder = await connect();
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT count(*) FROM held_table.accounts'); // ACCESS SHARE until COMMIT
-      await expect(migrate({ databaseUrl, schema: 'held_table', directory: folderWith(addNote), lockTimeoutMs: 200 })).rejects.toThrow(/lock timeout/);
+      await expect(migrate({ databaseUrl, schema: 'held_table', directories: [folderWith(addNote)], lockTimeoutMs: 200 })).rejects.toThrow(/lock timeout/);
       const columns = await holder.query("SELECT column_name FROM information_schema.columns WHERE table_schema = 'held_table' AND table_name = 'accounts'");
       expect(columns.rows.map((row: { column_name: string }) => row.column_name)).toEqual(['id']);
       await holder.query('COMMIT');
     } finally {
       await holder.end();
     }
-    expect(await migrate({ databaseUrl, schema: 'held_table', directory: folderWith(addNote), lockTimeoutMs: 200 })).toEqual(['1700000000100_note']);
+    expect(await migrate({ databaseUrl, schema: 'held_table', directories: [folderWith(addNote)], lockTimeoutMs: 200 })).toEqual(['1700000000100_note']);
   });
 
   it('when another replica holds the schema’s advisory lock longer than lock_timeout, then the migration waits for it and applies', async () => {
@@ -66,7 +66,7 @@ describe('migration lock_timeout', () => {
     let released = false;
     try {
       await holder.query('SELECT pg_advisory_lock(hashtext($1))', ['pwa-migrate:waiting_replica']);
-      const run = migrate({ databaseUrl, schema: 'waiting_replica', directory: folderWith(createAccounts), lockTimeoutMs: 50 });
+      const run = migrate({ databaseUrl, schema: 'waiting_replica', directories: [folderWith(createAccounts)], lockTimeoutMs: 50 });
       await new Promise((resolve) => setTimeout(resolve, 400));
       await holder.query('SELECT pg_advisory_unlock(hashtext($1))', ['pwa-migrate:waiting_replica']);
       released = true;
@@ -81,7 +81,7 @@ describe('migration lock_timeout', () => {
     const directory = folderWith({
       '1700000000000_record.sql': "-- Up Migration\nCREATE TABLE recorded AS SELECT current_setting('lock_timeout') AS lock_timeout;\n-- Down Migration\nDROP TABLE recorded;\n",
     });
-    await migrate({ databaseUrl, schema: 'recorded_setting', directory, lockTimeoutMs: 1500 });
+    await migrate({ databaseUrl, schema: 'recorded_setting', directories: [directory], lockTimeoutMs: 1500 });
     const client = await connect();
     try {
       expect((await client.query('SELECT lock_timeout FROM recorded_setting.recorded')).rows).toEqual([{ lock_timeout: '1500ms' }]);

@@ -13,13 +13,36 @@ const databaseUrl = (() => {
   return url.toString();
 })();
 
-function migrationsFolder(): string {
-  const directory = mkdtempSync(path.join(tmpdir(), 'pwa-migrations-'));
-  writeFileSync(
-    path.join(directory, '1700000000000_accounts.sql'),
-    '-- Up Migration\nCREATE TABLE accounts (id integer PRIMARY KEY, balance_minor bigint NOT NULL CHECK (balance_minor >= 0));\n-- Down Migration\nDROP TABLE accounts;\n',
-  );
+/** A folder holding the given files (name to SQL). */
+function folderWith(files: Record<string, string>, prefix = 'pwa-migrations-'): string {
+  const directory = mkdtempSync(path.join(tmpdir(), prefix));
+  for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(directory, name), sql);
   return directory;
+}
+
+/** Three migrations where each needs the one before it: a shared first and last, a service's own between them. */
+const sharedFiles = {
+  '1700000000000_ledger.sql': '-- Up Migration\nCREATE TABLE ledger (id integer PRIMARY KEY);\n-- Down Migration\nDROP TABLE ledger;\n',
+  '1700000000900_ledger-note.sql': '-- Up Migration\nALTER TABLE notes ADD COLUMN ledger_id integer REFERENCES ledger (id);\n-- Down Migration\nALTER TABLE notes DROP COLUMN ledger_id;\n',
+};
+const ownFiles = {
+  '1700000000100_notes.sql': '-- Up Migration\nCREATE TABLE notes (id integer PRIMARY KEY);\n-- Down Migration\nDROP TABLE notes;\n',
+};
+
+async function recordedNames(schema: string): Promise<string[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<{ name: string }>(`SELECT name FROM ${schema}.schema_migrations ORDER BY id`)).rows.map((row) => row.name);
+  } finally {
+    await client.end();
+  }
+}
+
+function migrationsFolder(): string {
+  return folderWith({
+    '1700000000000_accounts.sql': '-- Up Migration\nCREATE TABLE accounts (id integer PRIMARY KEY, balance_minor bigint NOT NULL CHECK (balance_minor >= 0));\n-- Down Migration\nDROP TABLE accounts;\n',
+  });
 }
 
 beforeAll(async () => {
@@ -34,8 +57,8 @@ describe('per-service migrations', () => {
   it('when two replicas migrate the same schema at once, then both succeed and each migration is applied once', async () => {
     const directory = migrationsFolder();
     const results = await Promise.all([
-      migrate({ databaseUrl, schema: 'replica_race', directory }),
-      migrate({ databaseUrl, schema: 'replica_race', directory }),
+      migrate({ databaseUrl, schema: 'replica_race', directories: [directory] }),
+      migrate({ databaseUrl, schema: 'replica_race', directories: [directory] }),
     ]);
     expect(results.flat()).toEqual(['1700000000000_accounts']);
     const client = new Client({ connectionString: databaseUrl });
@@ -47,8 +70,8 @@ describe('per-service migrations', () => {
 
   it('when a pool is created for a schema, then unqualified names resolve in that schema only', async () => {
     const directory = migrationsFolder();
-    await migrate({ databaseUrl, schema: 'service_one', directory });
-    await migrate({ databaseUrl, schema: 'service_two', directory });
+    await migrate({ databaseUrl, schema: 'service_one', directories: [directory] });
+    await migrate({ databaseUrl, schema: 'service_two', directories: [directory] });
     const one = createPool({ connectionString: databaseUrl, applicationName: 'test', schema: 'service_one' });
     const two = createPool({ connectionString: databaseUrl, applicationName: 'test', schema: 'service_two' });
     await one.query('INSERT INTO accounts VALUES (1, 100)');
@@ -59,7 +82,7 @@ describe('per-service migrations', () => {
 
   it('when a transaction fails, then withTransaction rolls everything back', async () => {
     const directory = migrationsFolder();
-    await migrate({ databaseUrl, schema: 'rollback_case', directory });
+    await migrate({ databaseUrl, schema: 'rollback_case', directories: [directory] });
     const pool = createPool({ connectionString: databaseUrl, applicationName: 'test', schema: 'rollback_case' });
     await expect(
       withTransaction(pool, async (client) => {
@@ -72,6 +95,36 @@ describe('per-service migrations', () => {
   });
 
   it('when a schema name is not a plain identifier, then it is refused before any SQL runs', async () => {
-    await expect(migrate({ databaseUrl, schema: 'x; DROP TABLE y', directory: migrationsFolder() })).rejects.toThrow('Unsafe SQL identifier');
+    await expect(migrate({ databaseUrl, schema: 'x; DROP TABLE y', directories: [migrationsFolder()] })).rejects.toThrow('Unsafe SQL identifier');
+  });
+
+  it('when a service’s migrations come from two folders, then they run as one list in timestamp order and are recorded by file name', async () => {
+    const applied = await migrate({ databaseUrl, schema: 'two_folders', directories: [folderWith(sharedFiles), folderWith(ownFiles)] });
+    const expected = ['1700000000000_ledger', '1700000000100_notes', '1700000000900_ledger-note'];
+    expect(applied).toEqual(expected);
+    expect(await recordedNames('two_folders')).toEqual(expected);
+  });
+
+  it('when a schema was migrated from one folder holding every file, then the same files split over two folders apply nothing and the run succeeds', async () => {
+    expect(await migrate({ databaseUrl, schema: 'split_later', directories: [folderWith({ ...sharedFiles, ...ownFiles })] })).toHaveLength(3);
+    expect(await migrate({ databaseUrl, schema: 'split_later', directories: [folderWith(sharedFiles), folderWith(ownFiles)] })).toEqual([]);
+    expect(await recordedNames('split_later')).toEqual(['1700000000000_ledger', '1700000000100_notes', '1700000000900_ledger-note']);
+  });
+
+  it('when one file name is in two folders, then the run is refused before any SQL, since both copies would run under one name', async () => {
+    await expect(migrate({ databaseUrl, schema: 'same_name_twice', directories: [folderWith(sharedFiles), folderWith(sharedFiles)] })).rejects.toThrow(
+      /Migration 1700000000000_ledger\.sql is in both/,
+    );
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      expect((await client.query("SELECT 1 FROM pg_namespace WHERE nspname = 'same_name_twice'")).rowCount).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('when a folder’s path holds a glob character, then the run is refused rather than reading files the pattern would match elsewhere', async () => {
+    await expect(migrate({ databaseUrl, schema: 'glob_folder', directories: [folderWith(ownFiles, 'pwa-[migrations]-')] })).rejects.toThrow('glob character');
   });
 });

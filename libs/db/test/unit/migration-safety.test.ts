@@ -1,6 +1,7 @@
 // Migrations only add (docs/operations.md, "Migrations"): the previous version keeps running on the
 // new schema during a rollout and after a rollback, and no ledger history is lost. This test scans
-// every services/*/migrations/*.sql and refuses, on a money table, DROP TABLE, TRUNCATE, DROP COLUMN,
+// every services/*/migrations/*.sql, and libs/bus/migrations/*.sql that every service applies to its
+// own schema, and refuses, on a money table, DROP TABLE, TRUNCATE, DROP COLUMN,
 // ALTER COLUMN ... TYPE and RENAME, unless the file says why in a marker comment:
 //   -- pwa:allow-destructive <reason>
 //
@@ -129,18 +130,21 @@ function checkMigration(sql: string, service: string): Finding[] {
   return statements(up).flatMap((statement) => destructiveOperations(statement, moneyTables[service] ?? []));
 }
 
+/** The SQL files of one migrations folder (relative to the repository), none when it does not exist. */
+function sqlFilesIn(folder: string, service: string): { service: string; file: string; sql: string }[] {
+  let names: string[];
+  try {
+    names = readdirSync(path.join(repoRoot, folder)).filter((name) => name.endsWith('.sql'));
+  } catch {
+    return [];
+  }
+  return names.map((name) => ({ service, file: `${folder}/${name}`, sql: readFileSync(path.join(repoRoot, folder, name), 'utf8') }));
+}
+
+/** Every service's own migrations, and the shared outbox and inbox ones (libs/bus), which hold no money table. */
 function migrationFiles(): { service: string; file: string; sql: string }[] {
-  const servicesDirectory = path.join(repoRoot, 'services');
-  return readdirSync(servicesDirectory).flatMap((service) => {
-    const directory = path.join(servicesDirectory, service, 'migrations');
-    let names: string[];
-    try {
-      names = readdirSync(directory).filter((name) => name.endsWith('.sql'));
-    } catch {
-      return [];
-    }
-    return names.map((name) => ({ service, file: `services/${service}/migrations/${name}`, sql: readFileSync(path.join(directory, name), 'utf8') }));
-  });
+  const services = readdirSync(path.join(repoRoot, 'services'));
+  return [...services.flatMap((service) => sqlFilesIn(`services/${service}/migrations`, service)), ...sqlFilesIn('libs/bus/migrations', 'bus')];
 }
 
 describe('migration safety: money tables are only added to', () => {
@@ -148,6 +152,7 @@ describe('migration safety: money tables are only added to', () => {
 
   it('when every service’s migrations are scanned, then no Up section drops, truncates, retypes or renames a money table or column without the marker', () => {
     expect(files.length).toBeGreaterThanOrEqual(20);
+    expect(files.map(({ file }) => file)).toEqual(expect.arrayContaining(['libs/bus/migrations/1700000000000_outbox-and-inbox.sql', 'libs/bus/migrations/1700000000900_outbox-parking.sql']));
     const findings = files.flatMap(({ service, file, sql }) => checkMigration(sql, service).map((finding) => ({ file, ...finding })));
     expect(findings).toEqual([]);
   });

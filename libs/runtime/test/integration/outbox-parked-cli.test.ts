@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { busMigrationsDirectory } from '@pwa/bus';
 import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
@@ -47,7 +48,7 @@ async function insertRow(parked: boolean): Promise<string> {
 
 beforeAll(async () => {
   await ensureDatabase(databaseUrl);
-  await migrate({ databaseUrl, schema: 'quotes', directory: path.join(repoRoot, 'services', 'quotes', 'migrations') });
+  await migrate({ databaseUrl, schema: 'quotes', directories: [busMigrationsDirectory, path.join(repoRoot, 'services', 'quotes', 'migrations')] });
   pool = createPool({ connectionString: databaseUrl, applicationName: 'outbox-parked-cli-test', schema: 'quotes', maxConnections: 2 });
 });
 

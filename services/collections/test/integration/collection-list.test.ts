@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
-import { collectionsMigrationsDirectory, collectionsSchema } from '../../src/service-paths';
+import { collectionsMigrationDirectories, collectionsSchema } from '../../src/service-paths';
 import { listQueryOf, type CollectionListFilter } from '../../src/store/collection-list-store';
 import type { CollectionsDependencies } from '../../src/use-cases/dependencies';
 import { listCollections } from '../../src/use-cases/list-collections';
@@ -21,7 +21,7 @@ describe('the collections list', () => {
 
   beforeAll(async () => {
     await ensureDatabase(databaseUrl);
-    await migrate({ databaseUrl, schema: collectionsSchema, directory: collectionsMigrationsDirectory });
+    await migrate({ databaseUrl, schema: collectionsSchema, directories: collectionsMigrationDirectories });
     pool = createPool({ connectionString: databaseUrl, applicationName: 'list-test', schema: collectionsSchema, maxConnections: 2 });
     // The list reads nothing but the pool.
     dependencies = { pool } as unknown as CollectionsDependencies;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
 import { statusView } from '../../src/domain/collection-views';
-import { collectionsMigrationsDirectory, collectionsSchema } from '../../src/service-paths';
+import { collectionsMigrationDirectories, collectionsSchema } from '../../src/service-paths';
 import { findByReferenceId } from '../../src/store/collection-store';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
@@ -22,8 +22,8 @@ describe('the failure_message migration', () => {
 
   beforeAll(async () => {
     await ensureDatabase(databaseUrl);
-    for (const file of readdirSync(collectionsMigrationsDirectory).filter((name) => name < '1700000000002')) {
-      copyFileSync(path.join(collectionsMigrationsDirectory, file), path.join(earlierMigrations, file));
+    for (const directory of collectionsMigrationDirectories) {
+      for (const file of readdirSync(directory).filter((name) => name < '1700000000002')) copyFileSync(path.join(directory, file), path.join(earlierMigrations, file));
     }
     pool = createPool({ connectionString: databaseUrl, applicationName: 'migration-test', schema: collectionsSchema, maxConnections: 2 });
   });
@@ -35,7 +35,7 @@ describe('the failure_message migration', () => {
   });
 
   test('when a failed row from before the migration is read after it, then the row is unchanged and its failureReason is its code with that code message', async () => {
-    await migrate({ databaseUrl, schema: collectionsSchema, directory: earlierMigrations });
+    await migrate({ databaseUrl, schema: collectionsSchema, directories: [earlierMigrations] });
     const referenceId = 'PKC-1714521600000-00112233445566778899AABBCCDDEEFF';
     await pool.query(
       `INSERT INTO collection_requests (id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, status, expires_at, failure_code)
@@ -44,7 +44,7 @@ describe('the failure_message migration', () => {
     );
     const before = await pool.query('SELECT * FROM collection_requests');
 
-    expect(await migrate({ databaseUrl, schema: collectionsSchema, directory: collectionsMigrationsDirectory })).toContain('1700000000002_failure-message');
+    expect(await migrate({ databaseUrl, schema: collectionsSchema, directories: collectionsMigrationDirectories })).toContain('1700000000002_failure-message');
 
     const after = await pool.query('SELECT * FROM collection_requests');
     // The later migrations add columns too: refunded_minor (1700000001100) starts at 0 on every row.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
-import { disbursementsMigrationsDirectory, disbursementsSchema } from '../../src/service-paths';
+import { disbursementsMigrationDirectories, disbursementsSchema } from '../../src/service-paths';
 import { listQueryOf, type DisbursementListFilter } from '../../src/store/disbursement-list-store';
 import { listDisbursements } from '../../src/use-cases/list-disbursements';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -19,7 +19,7 @@ describe('the disbursements list', () => {
 
   beforeAll(async () => {
     await ensureDatabase(databaseUrl);
-    await migrate({ databaseUrl, schema: disbursementsSchema, directory: disbursementsMigrationsDirectory });
+    await migrate({ databaseUrl, schema: disbursementsSchema, directories: disbursementsMigrationDirectories });
     pool = createPool({ connectionString: databaseUrl, applicationName: 'list-test', schema: disbursementsSchema, maxConnections: 2 });
   });
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
 import { statusView } from '../../src/domain/disbursement';
-import { disbursementsMigrationsDirectory, disbursementsSchema } from '../../src/service-paths';
+import { disbursementsMigrationDirectories, disbursementsSchema } from '../../src/service-paths';
 import { findByReferenceId } from '../../src/store/disbursement-store';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
@@ -22,8 +22,8 @@ describe('the failure_message migration', () => {
 
   beforeAll(async () => {
     await ensureDatabase(databaseUrl);
-    for (const file of readdirSync(disbursementsMigrationsDirectory).filter((name) => name < '1700000000002')) {
-      copyFileSync(path.join(disbursementsMigrationsDirectory, file), path.join(earlierMigrations, file));
+    for (const directory of disbursementsMigrationDirectories) {
+      for (const file of readdirSync(directory).filter((name) => name < '1700000000002')) copyFileSync(path.join(directory, file), path.join(earlierMigrations, file));
     }
     pool = createPool({ connectionString: databaseUrl, applicationName: 'migration-test', schema: disbursementsSchema, maxConnections: 2 });
   });
@@ -35,7 +35,7 @@ describe('the failure_message migration', () => {
   });
 
   test('when a failed row from before the migration is read after it, then the row is unchanged and its failureReason is its code with that code message', async () => {
-    await migrate({ databaseUrl, schema: disbursementsSchema, directory: earlierMigrations });
+    await migrate({ databaseUrl, schema: disbursementsSchema, directories: [earlierMigrations] });
     const referenceId = 'PKD-1714521600000-00112233445566778899AABB';
     await pool.query(
       `INSERT INTO disbursements (disbursement_id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, status, failure_code, settled_at)
@@ -44,7 +44,7 @@ describe('the failure_message migration', () => {
     );
     const before = await pool.query('SELECT * FROM disbursements');
 
-    expect(await migrate({ databaseUrl, schema: disbursementsSchema, directory: disbursementsMigrationsDirectory })).toContain('1700000000002_failure-message');
+    expect(await migrate({ databaseUrl, schema: disbursementsSchema, directories: disbursementsMigrationDirectories })).toContain('1700000000002_failure-message');
 
     const after = await pool.query('SELECT * FROM disbursements');
     // Later migrations add columns too: the bulk payouts' (1700000001100) are NULL on every row from before.

@@ -2,7 +2,7 @@ import { createPool, migrate, type Pool } from '@pwa/db';
 // The runner alone, not the runtime barrel (the service host, express, the bus): every CLI call starts faster.
 import { runOperatorCli } from '@pwa/runtime/operator-cli';
 import { readQuotesStoreConfig } from '../config';
-import { quotesMigrationsDirectory, quotesSchema } from '../service-paths';
+import { quotesMigrationDirectories, quotesSchema } from '../service-paths';
 import { OperatorUsageError, operatorUsage, runOperatorCommand } from './operator-commands';
 
 /** The quotes operator CLI (fees); the shared runner handles --json, usage and exit codes. */
@@ -12,7 +12,7 @@ runOperatorCli<Pool>({
   isUsageError: (error) => error instanceof OperatorUsageError,
   open: async () => {
     const config = readQuotesStoreConfig();
-    await migrate({ databaseUrl: config.DATABASE_URL, schema: quotesSchema, directory: quotesMigrationsDirectory });
+    await migrate({ databaseUrl: config.DATABASE_URL, schema: quotesSchema, directories: quotesMigrationDirectories });
     const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'quotes-operator-cli', schema: quotesSchema, maxConnections: 2 });
     return { context: pool, close: () => pool.end() };
   },

@@ -2,7 +2,7 @@ import { createPool, migrate } from '@pwa/db';
 // The runner alone, not the runtime barrel (the service host, express, the bus): every CLI call starts faster.
 import { runOperatorCli } from '@pwa/runtime/operator-cli';
 import { readWalletStoreConfig } from '../config';
-import { walletMigrationsDirectory, walletSchema } from '../service-paths';
+import { walletMigrationDirectories, walletSchema } from '../service-paths';
 import { authPartnerLookup, readOperatorAuthUrl } from './auth-partner-lookup';
 import { runOperatorCommand, operatorUsage, OperatorUsageError, type OperatorContext } from './operator-commands';
 
@@ -21,7 +21,7 @@ runOperatorCli<OperatorContext>({
   open: async () => {
     const config = readWalletStoreConfig(process.env);
     const partners = authPartnerLookup(readOperatorAuthUrl(process.env));
-    await migrate({ databaseUrl: config.DATABASE_URL, schema: walletSchema, directory: walletMigrationsDirectory });
+    await migrate({ databaseUrl: config.DATABASE_URL, schema: walletSchema, directories: walletMigrationDirectories });
     const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'wallet-operator-cli', schema: walletSchema, maxConnections: 2 });
     return { context: { pool, config, partners }, close: () => pool.end() };
   },

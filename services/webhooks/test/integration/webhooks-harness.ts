@@ -7,7 +7,8 @@ import { createLogger } from '@pwa/logging';
 import type { HostedService } from '@pwa/runtime';
 import { sealToBase64 } from '@pwa/sealing';
 import { readWebhooksConfig, type WebhooksConfig } from '../../src/config';
-import { startWebhooksService, webhooksSchema } from '../../src/service';
+import { startWebhooksService } from '../../src/service';
+import { webhooksSchema } from '../../src/service-paths';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string; amqp: string } };
 

@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import { dropDatabase, ensureDatabase } from '@pwa/db';
+import { dropDatabase, type Pool } from '@pwa/db';
 import type { HostedService } from '@pwa/runtime';
 import { readQuotesConfig, type QuotesConfig } from '../../src/config';
 import { startQuotesService } from '../../src/service';
+import { createTestDatabase, openTestSql } from '../../../../test/support/test-database';
 import { startWalletStandIn, type WalletStandIn } from './wallet-stand-in';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
 
 export interface QuotesHarness {
   service: HostedService;
@@ -22,14 +19,12 @@ export interface QuotesHarness {
 
 /** Boots quotes in-process on port 0 against its own database, with a wallet stand-in. */
 export async function startQuotesHarness(overrides: Record<string, string> = {}): Promise<QuotesHarness> {
-  const databaseUrl = new URL(serverUrls().postgres);
-  databaseUrl.pathname = `/pwa_quotes_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  await ensureDatabase(databaseUrl.toString());
+  const databaseUrl = await createTestDatabase('quotes_test');
   const wallet = await startWalletStandIn();
   const env = {
     PORT: '0',
     LOG_LEVEL: 'silent',
-    DATABASE_URL: databaseUrl.toString(),
+    DATABASE_URL: databaseUrl,
     WALLET_URL: wallet.url,
     WALLET_TIMEOUT_MS: '500',
     // The breaker opens only when a test means it to; each test gets a fresh service where it matters.
@@ -37,10 +32,7 @@ export async function startQuotesHarness(overrides: Record<string, string> = {})
   };
   const config = readQuotesConfig({ ...env, ...overrides });
   const service = await startQuotesService(config);
-  const database = new Pool({ connectionString: config.DATABASE_URL, max: 4, options: '-c search_path=quotes' });
-  // pool.end() does not wait for its connections to close, and the database is dropped (WITH FORCE) right after:
-  // a connection still closing is then terminated, which is expected, not an error of the test.
-  database.on('error', () => undefined);
+  const database = openTestSql(config.DATABASE_URL, 'quotes');
   const siblings: HostedService[] = [];
   return {
     service,

@@ -1,7 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { z } from '@pwa/config';
 import type { walletCheckRequestSchema, walletTransferBatchCheckAnswerSchema, walletTransferBatchCheckRequestSchema } from '@pwa/contracts';
+import { startJsonStandIn } from '../../../../test/support/json-stand-in';
 
 /**
  * A stand-in for the wallet's internal check API (POST /internal/checks), for quotes' own
@@ -44,44 +43,35 @@ export async function startWalletStandIn(): Promise<WalletStandIn> {
     batchAnswer: passEveryItem,
     stop: () => Promise.resolve(),
   };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/internal/transfer-batches/checks') {
-        const batch = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as BatchCheckRequestBody;
-        standIn.batchReceived.push(batch);
-        const answer = standIn.batchAnswer(batch);
-        return answer.kind === 'answer' ? send(res, 200, answer.body) : send(res, answer.status, { success: false, code: 'PKC_7002', message: 'Internal error; retry' });
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as CheckRequestBody;
-      standIn.received.push({ path: req.url ?? '', body });
-      if (req.method !== 'POST' || req.url !== '/internal/checks') return send(res, 404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
-      const answer = standIn.answer(body);
-      switch (answer.kind) {
-        case 'pass':
-          return send(res, 200, {
-            recipient: { name: answer.name ?? 'Comfort Doe', phone: body.phone, accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
-            userBalanceMinor: answer.userBalanceMinor ?? '100000000',
-            partnerBalanceMinor: answer.partnerBalanceMinor ?? '500000000',
-          });
-        case 'refuse':
-          return send(res, answer.status, { success: false, code: answer.code, message: `refused with ${answer.code}` });
-        case 'fail':
-          return send(res, answer.status, { success: false, code: 'PKC_7002', message: 'Internal error; retry' });
-        case 'hang':
-          setTimeout(() => send(res, 200, {}), answer.delayMs).unref();
-          return undefined;
-      }
-    });
+  const server = await startJsonStandIn<unknown>(({ method, url, body }, send) => {
+    if (method === 'POST' && url === '/internal/transfer-batches/checks') {
+      const batch = body as BatchCheckRequestBody;
+      standIn.batchReceived.push(batch);
+      const answer = standIn.batchAnswer(batch);
+      return answer.kind === 'answer' ? send(200, answer.body) : send(answer.status, { success: false, code: 'PKC_7002', message: 'Internal error; retry' });
+    }
+    const check = body as CheckRequestBody;
+    standIn.received.push({ path: url, body: check });
+    if (method !== 'POST' || url !== '/internal/checks') return send(404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
+    const answer = standIn.answer(check);
+    switch (answer.kind) {
+      case 'pass':
+        return send(200, {
+          recipient: { name: answer.name ?? 'Comfort Doe', phone: check.phone, accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
+          userBalanceMinor: answer.userBalanceMinor ?? '100000000',
+          partnerBalanceMinor: answer.partnerBalanceMinor ?? '500000000',
+        });
+      case 'refuse':
+        return send(answer.status, { success: false, code: answer.code, message: `refused with ${answer.code}` });
+      case 'fail':
+        return send(answer.status, { success: false, code: 'PKC_7002', message: 'Internal error; retry' });
+      case 'hang':
+        setTimeout(() => send(200, {}), answer.delayMs).unref();
+        return undefined;
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  standIn.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  standIn.stop = () =>
-    new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+  standIn.url = server.url;
+  standIn.stop = () => server.stop();
   return standIn;
 }
 
@@ -91,9 +81,4 @@ export function passEveryItem(body: BatchCheckRequestBody): BatchCheckAnswer {
     kind: 'answer',
     body: { partnerBalanceMinor: '500000000', results: body.items.map((item) => ({ outcome: 'passed', phone: item.phone, recipientName: `Recipient ${item.phone}` })) },
   };
-}
-
-function send(res: http.ServerResponse, status: number, body: unknown): void {
-  if (res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createPool, dropDatabase, ensureDatabase, type Pool } from '@pwa/db';
+import { dropDatabase, type Pool } from '@pwa/db';
 import type { HostedService } from '@pwa/runtime';
 import type { Currency } from '@pwa/money';
 import { readWalletConfig, type WalletConfig } from '../../src/config';
@@ -7,8 +7,7 @@ import { startWalletService } from '../../src/service';
 import { changeUser, createUser, type NewUserRequest } from '../../src/use-cases/manage-users';
 import { creditWalletInSandbox, fundPartner } from '../../src/use-cases/operator-postings';
 import type { User } from '../../src/domain/user';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
+import { createTestDatabase, openTestSql } from '../../../../test/support/test-database';
 
 export interface WalletHarness {
   service: HostedService;
@@ -23,12 +22,10 @@ export interface WalletHarness {
 
 /** Boots wallet in-process on port 0 against its own database on the real Postgres server. */
 export async function startWalletHarness(overrides: Record<string, string> = {}): Promise<WalletHarness> {
-  const databaseUrl = new URL(serverUrls().postgres);
-  databaseUrl.pathname = `/pwa_wallet_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  await ensureDatabase(databaseUrl.toString());
-  const config = readWalletConfig({ PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl.toString(), DATABASE_POOL_MAX: '20', ...overrides });
+  const databaseUrl = await createTestDatabase('wallet_test');
+  const config = readWalletConfig({ PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: '20', ...overrides });
   const service = await startWalletService(config);
-  const sql = createPool({ connectionString: config.DATABASE_URL, applicationName: 'wallet-tests', schema: 'wallet', maxConnections: 4 });
+  const sql = openTestSql(config.DATABASE_URL, 'wallet');
   return {
     service,
     config,

@@ -1,6 +1,6 @@
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { NodeSDK, resources } from '@opentelemetry/sdk-node';
+import type * as HttpInstrumentationModule from '@opentelemetry/instrumentation-http';
+import type * as OtlpTraceExporterModule from '@opentelemetry/exporter-trace-otlp-http';
+import type * as SdkNodeModule from '@opentelemetry/sdk-node';
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -49,7 +49,28 @@ export function startTelemetryFromEnvironment(): Telemetry {
   return startedTelemetry ?? startSdk({});
 }
 
+/**
+ * The SDK, its exporter and the HTTP instrumentation take about 250 ms to load, and telemetry is
+ * off by default: loading them only when the SDK starts keeps that cost off every operator CLI
+ * call (their use cases import the bus, which imports this module) and off every service that
+ * runs with OTEL_ENABLED=false. Nothing is patched by loading them: the instrumentation patches
+ * http when it is constructed, here, at the same point of main.ts as before.
+ */
+function loadSdkModules(): { sdkNode: typeof SdkNodeModule; exporter: typeof OtlpTraceExporterModule; httpInstrumentation: typeof HttpInstrumentationModule } {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return {
+    sdkNode: require('@opentelemetry/sdk-node') as typeof SdkNodeModule,
+    exporter: require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpTraceExporterModule,
+    httpInstrumentation: require('@opentelemetry/instrumentation-http') as typeof HttpInstrumentationModule,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
 function startSdk(options: Partial<TelemetryOptions>): Telemetry {
+  const { sdkNode, exporter, httpInstrumentation } = loadSdkModules();
+  const { NodeSDK, resources } = sdkNode;
+  const { OTLPTraceExporter } = exporter;
+  const { HttpInstrumentation } = httpInstrumentation;
   const attributes: Record<string, string> = {};
   if (options.serviceName !== undefined) attributes['service.name'] = options.serviceName;
   if (options.environment !== undefined) attributes['deployment.environment.name'] = options.environment;

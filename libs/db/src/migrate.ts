@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { runner } from 'node-pg-migrate';
+import type * as NodePgMigrate from 'node-pg-migrate';
 import { Client } from 'pg';
 import { assertSafeIdentifier } from './pool';
 
@@ -55,7 +55,7 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
     // service's own owner role (libs/db service-roles) does not have: create it only when missing.
     const existing = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [options.schema]);
     if (existing.rowCount === 0) await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
-    const applied = await runner({
+    const applied = await loadMigrationRunner()({
       dbClient: client,
       dir: filePatterns,
       useGlob: true,
@@ -130,4 +130,13 @@ async function withMaintenanceConnection(databaseUrl: string, work: (admin: Clie
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * node-pg-migrate takes 100 to 150 ms to load, and only a boot's migration run needs it: the
+ * operator CLIs and the other tools import @pwa/db for its pools, so it is loaded when a run starts.
+ */
+function loadMigrationRunner(): typeof NodePgMigrate.runner {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('node-pg-migrate') as typeof NodePgMigrate).runner;
 }

@@ -1,19 +1,22 @@
 // The benchmarks' stack: a LocalStack (lib/stack.ts) on free ports with a database, bus exchange
-// and Redis key prefix of its own (dropped and removed when it stops), the services connecting as
-// the database's administrator (as the benchmarks always have), a throw-away key for auth and one
-// for sealing webhook secrets, logs in .local/logs/bench/, and a partner whose rate limit never
-// trips. Each benchmark starts the processes it needs on it.
+// and Redis key prefix of its own (dropped and removed when it stops), configured as npm start
+// configures its stack (configuration.ts: each service as its own database role, LOG_LEVEL) or as
+// the benchmarks used to (every service as the database's administrator), a throw-away key for auth
+// and one for sealing webhook secrets, logs in .local/logs/bench/, and a partner whose rate limit
+// never trips. Each benchmark starts the processes it needs on it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { asRecord, request } from '../lib/http';
-import { ensureLocalhostCertificate } from '../lib/local-files';
+import { ensureLocalhostCertificate, writePrivateJsonFile } from '../lib/local-files';
 import { cliEntryOf, runOperatorCliOrThrow } from '../lib/operator-cli';
+import { freePorts } from '../lib/ports';
 import { preflight } from '../lib/preflight-module';
 import { describeEnding, type ChildRecord } from '../lib/process-group';
 import { readSettings, type Environment, type InternalServiceName, type ServiceName, type Settings } from '../lib/settings';
 import { LocalStack, missingEntries, settingsWithFreePorts } from '../lib/stack';
+import type { BenchConfiguration } from './configuration';
 import { cpuMeter, databaseBackendPids, type CpuMeter } from './cpu';
 
 const partnerRateLimitPerMinute = 1_000_000_000;
@@ -23,6 +26,7 @@ export type Log = (line: string) => void;
 export interface BenchStack {
   local: LocalStack;
   settings: Settings;
+  configuration: BenchConfiguration;
   /** The bench database, as its administrator. */
   databaseUrl: string;
   runId: string;
@@ -48,13 +52,17 @@ export interface BenchStackOptions {
   databaseName: string;
   /** What must be built: these entries and the auth and wallet CLIs. */
   needs: readonly ServiceName[];
+  configuration: BenchConfiguration;
   env?: Environment;
   environment?: 'sandbox' | 'production';
   cpuProfile?: readonly string[];
 }
 
-/** Checks the build and the servers, then makes the stack's database and certificate; no process runs yet. */
-export async function startBenchStack({ log, databaseName, needs, env = process.env, environment, cpuProfile = [] }: BenchStackOptions): Promise<BenchStack> {
+/**
+ * Checks the build and the servers, then makes the stack's database, the services' roles (with
+ * database roles on) and the certificate; no process runs yet.
+ */
+export async function startBenchStack({ log, databaseName, needs, configuration, env = process.env, environment, cpuProfile = [] }: BenchStackOptions): Promise<BenchStack> {
   const baseSettings = readSettings(env);
   const notBuilt = [...missingEntries(needs), ...(['auth', 'wallet'] as const).map(cliEntryOf).filter((entry) => !fs.existsSync(entry))];
   if (notBuilt.length > 0) throw new Error(`not built: ${notBuilt.join(', ')}; run npm run build`);
@@ -68,7 +76,7 @@ export async function startBenchStack({ log, databaseName, needs, env = process.
     DATABASE_URL: databaseUrl,
     GATEWAY_HOST: '127.0.0.1',
     INTERNAL_HOST: '127.0.0.1',
-    LOG_LEVEL: env.BENCH_LOG_LEVEL || 'info',
+    LOG_LEVEL: configuration.logLevel,
     ...(environment ? { ENVIRONMENT: environment } : {}),
   });
   const logDirectory = path.join(settings.localDir, 'logs', 'bench');
@@ -78,7 +86,9 @@ export async function startBenchStack({ log, databaseName, needs, env = process.
   const local = new LocalStack({
     settings,
     isolation: { databaseUrl, busExchange: `pwa.bench.${runId}`, redisKeyPrefix: `pwa-bench:${runId}:` },
-    databaseRoles: 'off',
+    // As npm start: the roles' passwords are the ones it keeps (roles are cluster-wide, so other
+    // passwords would lock a running npm start out on a server that checks them).
+    databaseRoles: configuration.databaseRoles === 'on' ? { passwordsFile: settings.files.secrets } : 'off',
     // Auth seals partners' webhook signing secrets with the second key (issue 5); both are throw-away keys per run.
     keys: { authKeyEncryptionKey: crypto.randomBytes(32).toString('base64'), webhookSecretSealingKey: crypto.randomBytes(32).toString('base64') },
     baseEnvironment: env,
@@ -91,9 +101,10 @@ export async function startBenchStack({ log, databaseName, needs, env = process.
   });
   await local.createDatabase();
   log(`bench database ${new URL(databaseUrl).pathname.slice(1)} created`);
+  if (await local.provisionDatabaseRoles()) log('database roles: each service runs as its own runtime role and migrates as its owner role');
   if (settings.tls.generated) await ensureLocalhostCertificate(settings.tls.certFile, settings.tls.keyFile);
   const ca = fs.readFileSync(settings.caCertFile);
-  return { local, settings, databaseUrl, runId, logDirectory, profileDirectory, ca, env, died: () => died, serviceOverrides };
+  return { local, settings, configuration, databaseUrl, runId, logDirectory, profileDirectory, ca, env, died: () => died, serviceOverrides };
 }
 
 /** The bench database's URL: the administrator's URL with another database name. */
@@ -158,6 +169,37 @@ export async function onboardBenchPartner(stack: BenchStack, { webhookUrl }: { w
     clientId: text(onboarded.clientId),
     clientSecret: text(onboarded.clientSecret),
     webhookSecret: typeof onboarded.webhookSecret === 'string' ? onboarded.webhookSecret : undefined,
+  };
+}
+
+/** npm start's local webhook receiver, started by startWebhookReceiver. */
+export interface BenchWebhookReceiver {
+  url: string;
+  /** Gives the receiver the partner's webhook secret, as npm start's sandbox file gives it the sandbox partner's. */
+  recordPartner(partner: BenchPartner): void;
+}
+
+/** The process name of npm start's webhook receiver in the stack (its CPU is metered under it). */
+export const webhookReceiverProcessName = 'webhook-receiver';
+
+/**
+ * Starts npm start's local webhook receiver (scripts/webhook-receiver.ts, which logs every
+ * delivery and checks its signature against the secret in a sandbox file it reads per delivery)
+ * on a free loopback port, in the stack's process group; resolves once it answers.
+ */
+export async function startWebhookReceiver(stack: BenchStack): Promise<BenchWebhookReceiver> {
+  const [port = 0] = await freePorts(1);
+  const host = '127.0.0.1';
+  const receiverPath = '/webhooks';
+  const partnerFile = path.join(stack.logDirectory, 'webhook-receiver-partner.json');
+  const env = { PATH: process.env.PATH ?? '', WEBHOOK_RECEIVER_HOST: host, WEBHOOK_RECEIVER_PORT: String(port), WEBHOOK_RECEIVER_PATH: receiverPath, SANDBOX_FILE: partnerFile };
+  await stack.local.startProcess(webhookReceiverProcessName, path.join(__dirname, '..', 'webhook-receiver.js'), env, {
+    readyUrl: `http://${host}:${port}/healthz`,
+    cwd: stack.settings.repoRoot,
+  });
+  return {
+    url: `http://${host}:${port}${receiverPath}`,
+    recordPartner: (partner) => writePrivateJsonFile(partnerFile, { clientId: partner.clientId, partnerId: partner.partnerId, webhookSecret: partner.webhookSecret }),
   };
 }
 

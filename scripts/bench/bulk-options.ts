@@ -1,6 +1,7 @@
 // The bulk benchmark's options: `npm run bench -- bulk [flags]` (issue 20). Its own flags, since it
 // measures bulks of items next to the single-transfer flow, the hot-row case and the reference.
 import type { Environment } from '../lib/settings';
+import { takeConfigurationArguments, type BenchConfiguration } from './configuration';
 
 export interface BulkBenchOptions {
   /** Bulks of one partner, their transfers sent back to back. */
@@ -20,9 +21,11 @@ export interface BulkBenchOptions {
   hotRow: boolean;
   /** Samples pg_stat_activity while the bulks are processed (what Postgres sessions do; costs a little CPU). */
   pgWaits: boolean;
+  /** How the stack is configured (configuration.ts: --config and its flags). */
+  configuration: BenchConfiguration;
 }
 
-const defaults: BulkBenchOptions = { bulks: 10, items: 1_000, durationSeconds: 10, connections: 32, warmupSeconds: 3, users: 64, reference: true, hotRow: true, pgWaits: false };
+const defaults: Omit<BulkBenchOptions, 'configuration'> = { bulks: 10, items: 1_000, durationSeconds: 10, connections: 32, warmupSeconds: 3, users: 64, reference: true, hotRow: true, pgWaits: false };
 
 type NumberKey = 'bulks' | 'items' | 'durationSeconds' | 'connections' | 'warmupSeconds' | 'users';
 
@@ -51,8 +54,9 @@ function bounded(name: string, raw: string, { min, max, whole }: { min: number; 
 }
 
 /** The options from the command line (after `bulk`), over the BENCH_* variables (BENCH_REFERENCE=off, BENCH_BULK_HOT_ROW=off, BENCH_PG_WAITS=on), over the defaults. */
-export function parseBulkArguments(argv: readonly string[], env: Environment): BulkBenchOptions {
-  const options: BulkBenchOptions = { ...defaults };
+export function parseBulkArguments(allArguments: readonly string[], env: Environment): BulkBenchOptions {
+  const { configuration, rest: argv } = takeConfigurationArguments(allArguments, env);
+  const options: BulkBenchOptions = { ...defaults, configuration };
   for (const spec of Object.values(numberFlags)) {
     const raw = env[spec.env];
     if (raw !== undefined && raw !== '') options[spec.key] = bounded(spec.env, raw, spec);

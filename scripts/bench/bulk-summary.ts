@@ -2,6 +2,7 @@
 import type { BulkBenchOptions } from './bulk-options';
 import type { Log } from './bench-stack';
 import { runBulkBenchmark, type BulkBenchMeasurements, type CpuUse, type LabelledReference, type SinglesMeasurement } from './bulk';
+import { configurationFields, describeConfiguration } from './configuration';
 import { cpuMsPer } from './cpu';
 import { format } from './measure';
 import { describeCpu, machine, out, over, referenceFields, referenceSummary, round, roundAll, row } from './report';
@@ -59,6 +60,7 @@ function bulkSummary(options: BulkBenchOptions, measured: BulkBenchMeasurements)
   return {
     bench: 'bulk',
     ...machine(),
+    ...configurationFields(options.configuration, { environment: 'sandbox' }),
     load_average_before: measured.loadBefore,
     load_average_after: measured.loadAfter,
     bulks: options.bulks,
@@ -122,6 +124,7 @@ function printBulkTable(summary: BulkSummary): void {
     `Bulk benchmark: ${summary.bulks} bulks x ${summary.items_per_bulk} items for one partner (USD, ${summary.users} users), transfers sent ${summary.transfers_sent}; ` +
       `singles: ${summary.connections} connections x ${summary.duration_s} s (node ${summary.node}, ${summary.cpus} CPUs, ${String(summary.cpu_model)}; load ${summary.load_average_before} before, ${summary.load_average_after} after)`,
   );
+  out(describeConfiguration(summary.configuration));
   line(['', 'per second', 'per reference', 'valid']);
   line([`bulk items/s (first transfer -> last final)`, summary.bulk.items_per_s, summary.ratios.bulk_items_per_reference_flow, `${summary.bulk.valid}`]);
   line(['single-transfer flows/s', summary.singles.flows_per_s, summary.ratios.singles_per_reference_flow, `${summary.singles.valid}`]);

@@ -28,7 +28,7 @@ import { asRecord, request, sleep } from '../lib/http';
 import { benchCpuMeter, guardAgainstDeath, restartService, stopBenchStack, type Log } from './bench-stack';
 import type { BulkBenchOptions } from './bulk-options';
 import { machineBusySeconds, totalSeconds, type CpuMeter, type CpuSeconds } from './cpu';
-import { checkFlows, drainMs, measureFlow, oneAccountFlows, pgWaitSampler, processNames, startFlowsStack, type FlowMeasurement, type FlowsBenchStack, type PgWaits } from './flows';
+import { checkFlows, drainMs, measureFlow, oneAccountFlows, pgWaitSampler, flowProcessNames, startFlowsStack, type FlowMeasurement, type FlowsBenchStack, type PgWaits } from './flows';
 import { quoteAmounts } from './quote';
 import { referenceAvailable, referenceIsValid, referenceScript, runReference, type ReferenceResult } from './reference';
 
@@ -300,9 +300,9 @@ export function loadAverages(): string {
  */
 export async function runBulkBenchmark(options: BulkBenchOptions, { log }: { log: Log }): Promise<BulkBenchMeasurements> {
   const loadBefore = loadAverages();
-  const stack = await startFlowsStack({ cpuProfile: [] }, { log, users: options.users, databaseName: 'partner_wallet_bench_bulk' });
+  const stack = await startFlowsStack({ cpuProfile: [], configuration: options.configuration }, { log, users: options.users, databaseName: 'partner_wallet_bench_bulk' });
   const monitor = new Pool({ connectionString: stack.databaseUrl, max: 1, application_name: 'bench-cpu-monitor' });
-  const meter = benchCpuMeter(stack, monitor, processNames);
+  const meter = benchCpuMeter(stack, monitor, flowProcessNames(options.configuration));
   const reference = async (label: string, sourceAccounts?: number): Promise<LabelledReference> => {
     if (!options.reference) return { label, sourceAccounts, result: undefined, error: 'not run (--no-reference)' };
     if (!referenceAvailable()) return { label, sourceAccounts, result: undefined, error: `not found at ${referenceScript()}` };

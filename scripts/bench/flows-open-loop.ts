@@ -12,8 +12,8 @@ import crypto from 'node:crypto';
 import { Pool } from 'pg';
 import { asRecord, sleep } from '../lib/http';
 import { benchCpuMeter, guardAgainstDeath, stopBenchStack, type Log } from './bench-stack';
-import { machineBusySeconds, totalSeconds, type CpuMeter } from './cpu';
-import { checkFlows, flowDefinitions, nextFlowTarget, processNames, startFlowsStack, type FlowContext, type FlowsBenchStack } from './flows';
+import { cpuMsPer, machineBusySeconds, totalSeconds, type CpuMeter, type CpuSeconds } from './cpu';
+import { checkFlows, flowDefinitions, flowProcessNames, nextFlowTarget, startFlowsStack, type FlowContext, type FlowsBenchStack } from './flows';
 import { format, mean } from './measure';
 import { offerLoad, openLoopTarget, poolMeasurements, type LoadMeasurement, type OpenLoopTarget, type PooledMeasurements } from './open-loop';
 import type { BenchOptions } from './options';
@@ -95,11 +95,12 @@ async function checkTarget(target: OpenLoopTarget<unknown>, { log }: { log: Log 
   log(`  ${target.name} flow works (${result.completed} flows at ${checkRatePerSecond}/s)`);
 }
 
-type RateMeasurement = LoadMeasurement & { targetCores: number; otherCores: number | null };
+type RateMeasurement = LoadMeasurement & { cpuSeconds: CpuSeconds; targetCores: number; otherCores: number | null };
 
 /**
- * One warmed-up measurement of a target at a rate, with the cores its processes kept busy and
- * the cores everything else on the machine did (another job on a shared machine moves the tail).
+ * One warmed-up measurement of a target at a rate, with the CPU seconds of each of its processes,
+ * the cores they kept busy and the cores everything else on the machine did (another job on a
+ * shared machine moves the tail).
  */
 async function measureAtRate({ target, meter }: MeteredTarget, ratePerSecond: number, options: BenchOptions): Promise<RateMeasurement> {
   await offerLoad(target, { ratePerSecond, durationSeconds: options.warmupSeconds });
@@ -107,11 +108,13 @@ async function measureAtRate({ target, meter }: MeteredTarget, ratePerSecond: nu
   const machineBefore = machineBusySeconds();
   const measured = await offerLoad(target, { ratePerSecond, durationSeconds: options.durationSeconds });
   const machineAfter = machineBusySeconds();
-  const targetSeconds = totalSeconds(await meter.stop());
+  const cpuSeconds = await meter.stop();
+  const targetSeconds = totalSeconds(cpuSeconds);
   const otherSeconds = machineBefore !== undefined && machineAfter !== undefined ? Math.max(0, machineAfter - machineBefore - targetSeconds) : undefined;
   await sleep(pauseMs);
   return {
     ...measured,
+    cpuSeconds,
     targetCores: targetSeconds / measured.elapsedSeconds,
     otherCores: otherSeconds === undefined ? null : otherSeconds / measured.elapsedSeconds,
   };
@@ -123,12 +126,13 @@ function describeMeasurement(measured: RateMeasurement): string {
     `per request p50 ${format(requests.p50)}, p90 ${format(requests.p90)}, p99 ${format(requests.p99)}, max ${format(requests.max)} ms; ` +
     `${measured.completed}/${measured.offered} flows completed${measured.skipped ? `, ${measured.skipped} skipped (too many in flight)` : ''}` +
     `${measured.failed ? `, ${measured.failed} failed (first: ${measured.firstFailure ?? 'none'})` : ''}; cores busy: its processes ${format(measured.targetCores)}, ` +
-    `other processes ${format(measured.otherCores)}; ` +
+    `other processes ${format(measured.otherCores)}; CPU ${format(cpuMsPer([measured], measured.completed).total)} ms/flow; ` +
     `load generator's event-loop delay p99 ${format(measured.loopDelayMs.p99)} ms, max ${format(measured.loopDelayMs.max)} ms`
   );
 }
 
-export type PooledRate = PooledMeasurements & { targetCores: number | null; otherCores: number | null };
+/** cpuMsPerFlow: CPU milliseconds per completed flow, per process and in total, over the rounds. */
+export type PooledRate = PooledMeasurements & { targetCores: number | null; otherCores: number | null; cpuMsPerFlow: Record<string, number> };
 
 export interface OpenLoopMeasurements {
   users: number;
@@ -141,6 +145,10 @@ function pooledRate(measurements: readonly RateMeasurement[]): PooledRate {
   return {
     ...poolMeasurements(measurements),
     targetCores: mean(measurements.map((measured) => measured.targetCores)),
+    cpuMsPerFlow: cpuMsPer(
+      measurements,
+      measurements.reduce((sum, measured) => sum + measured.completed, 0),
+    ),
     otherCores: mean(measurements.map((measured) => measured.otherCores)),
   };
 }
@@ -161,7 +169,7 @@ export async function runOpenLoopFlowsBenchmark(options: BenchOptions, { log }: 
     } else if (options.reference) {
       log(`reference flow not found at ${referenceScript()}; continuing without it (ratios omitted)`);
     }
-    const ours: MeteredTarget = { target: ourTarget(stack), meter: benchCpuMeter(stack, monitor, processNames) };
+    const ours: MeteredTarget = { target: ourTarget(stack), meter: benchCpuMeter(stack, monitor, flowProcessNames(options.configuration)) };
     const theirs: MeteredTarget | undefined = reference && {
       target: referenceTarget(reference),
       meter: benchCpuMeter(stack, monitor, reference.processNames, { databaseName: reference.databaseName }),

@@ -1,6 +1,7 @@
 // The flows benchmark's summary (closed loop: connections each looping one flow): its JSON line and
 // its table (flows.ts measures). The open-loop mode reports in open-loop-summary.ts.
-import { runFlowsBenchmark, type FlowRound, type FlowSummary, type FlowsMeasurements, type ReferenceRun } from './flows';
+import { configurationFields, describeConfiguration } from './configuration';
+import { flowProcessNames, runFlowsBenchmark, type FlowRound, type FlowSummary, type FlowsMeasurements, type ReferenceRun } from './flows';
 import { format } from './measure';
 import type { BenchOptions } from './options';
 import { describeCpu, log, machine, out, referenceFields, referenceRun, referenceSummary, round, roundAll, row, type ReferenceSummary } from './report';
@@ -56,6 +57,7 @@ function flowsSummary(options: BenchOptions, measured: FlowsMeasurements, refere
   return {
     bench: 'flows',
     ...machine(),
+    ...configurationFields(options.configuration, { environment: 'sandbox' }),
     connections: options.connections,
     duration_s: options.durationSeconds,
     rounds: options.rounds,
@@ -76,7 +78,7 @@ function flowsSummary(options: BenchOptions, measured: FlowsMeasurements, refere
 type FlowsSummary = ReturnType<typeof flowsSummary>;
 
 export async function flowsBenchmark(options: BenchOptions): Promise<FlowsSummary> {
-  log(`starting the flows bench stack (auth, wallet, quotes, collections, disbursements, gateway; sandbox; ${options.users ?? 64} users)`);
+  log(`starting the flows bench stack (${flowProcessNames(options.configuration).join(', ')}; sandbox; ${options.users ?? 64} users)`);
   // The reference runs beside the rounds, while the stack is up and idle (see runFlowsBenchmark).
   const measured = await runFlowsBenchmark(options, { log, referenceRun: options.reference ? (label) => referenceRun(options, label) : undefined });
   log('flows bench stack stopped');
@@ -96,6 +98,7 @@ function printFlowsTable(summary: FlowsSummary): void {
       `${summary.users} users x 2 currencies, ${summary.rounds} interleaved rounds of ${summary.duration_s} s per flow ` +
       `(node ${summary.node}, ${summary.cpus} CPUs, ${String(summary.cpu_model)})`,
   );
+  out(describeConfiguration(summary.configuration));
   line(['', 'disbursement', 'collection', 'reference']);
   line(['flows/s', flows.disbursement.flows_per_s, flows.collection.flows_per_s, summary.reference_flows_per_s]);
   line(['flows/s per reference flow/s', flows.disbursement.per_reference_flow, flows.collection.per_reference_flow, summary.reference_flows_per_s === null ? 'n/a' : '1']);

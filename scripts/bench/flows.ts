@@ -13,7 +13,9 @@
 // 'response' with that request's latency, so the step is known when the latency arrives.
 //
 // The stack is the quote benchmark's (quote.ts), started fresh on free ports with a throw-away
-// database, with collections and disbursements too (webhooks not needed), ENVIRONMENT=sandbox
+// database, with collections and disbursements too, configured as npm start runs its stack by
+// default (configuration.ts: each service its own database role, the webhooks service, npm start's
+// webhook receiver taking the partner's webhooks) or as in bench-legacy, ENVIRONMENT=sandbox
 // (the approve step is the sandbox simulation endpoint), one partner whose rate limit never trips
 // and with lots of funds in both currencies, N Platinum users (64 by default) with both wallets
 // credited, and the Platinum limits raised (amounts and per-hour/per-day counts: completed flows
@@ -25,7 +27,8 @@ import autocannon from 'autocannon';
 import { Pool } from 'pg';
 import { parseJson, asRecord, sleep } from '../lib/http';
 import type { InternalServiceName } from '../lib/settings';
-import { benchCpuMeter, guardAgainstDeath, stopBenchStack, type Log } from './bench-stack';
+import { benchCpuMeter, guardAgainstDeath, stopBenchStack, webhookReceiverProcessName, type Log } from './bench-stack';
+import type { BenchConfiguration } from './configuration';
 import { cpuMsPer, machineBusySeconds, totalSeconds, type CpuSeconds } from './cpu';
 import { LatencySamples, format, mean } from './measure';
 import type { BenchOptions } from './options';
@@ -35,7 +38,16 @@ import type { ReferenceResult } from './reference';
 /** Enough for hours of flows at thousands per second (a disbursement debits the partner amount + fee). */
 export const flowPartnerFunding: Readonly<Record<Currency, string>> = { USD: '100000000.00', LRD: '18500000000.00' };
 const flowServices: readonly InternalServiceName[] = ['auth', 'wallet', 'quotes', 'collections', 'disbursements'];
-export const processNames: readonly string[] = [...flowServices, 'gateway'];
+
+/** The internal services of the flows stack: the flows' own, and webhooks when the configuration runs it. */
+function flowStackServices(configuration: BenchConfiguration): InternalServiceName[] {
+  return configuration.webhooksService === 'on' ? [...flowServices, 'webhooks'] : [...flowServices];
+}
+
+/** The processes of the flows stack whose CPU a measurement meters. */
+export function flowProcessNames(configuration: BenchConfiguration): string[] {
+  return [...flowStackServices(configuration), 'gateway', ...(configuration.webhookReceiver === 'on' ? [webhookReceiverProcessName] : [])];
+}
 /**
  * autocannon stops at the deadline with requests still in the services; they finish within about a
  * second at this load. Waiting this long after a measurement keeps their work out of the next one
@@ -353,16 +365,22 @@ export function pgWaitSampler(monitor: Pool): { start(): void; stop(): void; rep
   };
 }
 
-/** The flows benchmark's stack (quote.ts startQuoteStack with collections and disbursements, sandbox), with the flows' targets. */
+/**
+ * The flows benchmark's stack (quote.ts startQuoteStack with collections and disbursements, and
+ * webhooks and npm start's receiver when the configuration has them; sandbox), with the flows' targets.
+ */
 export async function startFlowsStack(
-  options: Pick<BenchOptions, 'cpuProfile'>,
+  options: Pick<BenchOptions, 'cpuProfile' | 'configuration'>,
   { log, users, databaseName = 'partner_wallet_bench_flows' }: { log: Log; users: number; databaseName?: string },
 ): Promise<FlowsBenchStack> {
+  const { configuration } = options;
   const stack = await startQuoteStack({
     log,
+    configuration,
     users,
     cpuProfile: options.cpuProfile,
-    services: flowServices,
+    services: flowStackServices(configuration),
+    ...(configuration.webhookReceiver === 'on' ? { webhooks: 'npm-start-receiver' as const } : {}),
     databaseName,
     environment: 'sandbox',
     funding: flowPartnerFunding,
@@ -422,7 +440,7 @@ export async function runFlowsBenchmark(options: BenchOptions, { log, referenceR
   const monitor = new Pool({ connectionString: stack.databaseUrl, max: 1, application_name: 'bench-cpu-monitor' });
   try {
     await checkFlows(stack, { log });
-    const meter = benchCpuMeter(stack, monitor, processNames);
+    const meter = benchCpuMeter(stack, monitor, flowProcessNames(options.configuration));
     const waits = options.pgWaits ? { disbursement: pgWaitSampler(monitor), collection: pgWaitSampler(monitor) } : undefined;
     log(`warm-up: ${options.warmupSeconds} s per flow, ${options.connections} connections`);
     for (const flowName of flowNames) {

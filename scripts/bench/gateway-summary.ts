@@ -1,6 +1,7 @@
 // The gateway benchmark's summary: its JSON line and its table (gateway.ts measures).
 import { measureGateway, rounded, startGatewayBenchStack, type GatewayMeasurements } from './gateway';
 import { stopBenchStack } from './bench-stack';
+import { describeConfiguration } from './configuration';
 import { format } from './measure';
 import type { BenchOptions } from './options';
 import { everyAnswered, loadRunFields, log, minus, out, over, referenceFields, referenceRun, referenceSummary, round, row, type ReferenceSummary } from './report';
@@ -12,7 +13,7 @@ const targetAddedP50Ms = 2;
 export async function gatewayBenchmark(options: BenchOptions): Promise<GatewaySummary> {
   const before = await referenceRun(options, 'before');
   log('starting the bench stack (upstream, auth, gateway)');
-  const stack = await startGatewayBenchStack({ log });
+  const stack = await startGatewayBenchStack({ log, configuration: options.configuration });
   let measured: GatewayMeasurements;
   try {
     measured = await measureGateway(stack, options, { log });
@@ -50,6 +51,7 @@ function printGatewayTable(summary: GatewaySummary): void {
   const line = (cells: readonly (string | number | null)[]): void => row(cells.map((cell) => cell ?? 'n/a'), 34, 12);
   out('');
   out(`Gateway benchmark: GET /partner/v1/balance, ${summary.rounds} interleaved rounds of ${summary.duration_s} s per target (node ${summary.node}, ${summary.cpus} CPUs)`);
+  out(describeConfiguration(summary.configuration));
   line(['', 'direct', 'gateway', 'gateway adds']);
   for (const scenario of ['load', 'latency'] as const) {
     const figures = summary[scenario];

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { asRecord, request } from '../lib/http';
 import { freePorts } from '../lib/ports';
 import { bearerToken, failedStart, guardAgainstDeath, onboardBenchPartner, startBenchStack, type BenchStack, type Log } from './bench-stack';
+import type { BenchConfiguration } from './configuration';
 import { format, mean, measure, type Measured } from './measure';
 import type { BenchOptions } from './options';
 import { round } from './report';
@@ -26,8 +27,8 @@ export interface GatewayBenchStack extends BenchStack {
 }
 
 /** Everything a measurement needs, started fresh: bench database, upstream, auth, gateway, token. */
-export async function startGatewayBenchStack({ log }: { log: Log }): Promise<GatewayBenchStack> {
-  const stack = await startBenchStack({ log, databaseName: 'partner_wallet_bench', needs: ['auth', 'gateway'] });
+export async function startGatewayBenchStack({ log, configuration }: { log: Log; configuration: BenchConfiguration }): Promise<GatewayBenchStack> {
+  const stack = await startBenchStack({ log, databaseName: 'partner_wallet_bench', needs: ['auth', 'gateway'], configuration });
   try {
     const { local, settings } = stack;
     const [upstreamPort] = await freePorts(1);

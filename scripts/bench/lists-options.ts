@@ -1,6 +1,7 @@
 // The lists benchmark's options: `npm run bench -- lists [flags]` (issue 18). Its own flags, since
 // it seeds a million rows and measures single-connection latency, unlike the throughput benchmarks.
 import type { Environment } from '../lib/settings';
+import { takeConfigurationArguments, type BenchConfiguration } from './configuration';
 
 export interface ListsBenchOptions {
   /** Disbursements seeded straight into the disbursements service's table. */
@@ -13,14 +14,16 @@ export interface ListsBenchOptions {
   warmupSeconds: number;
   /** Connections per measurement (1: latency without queueing). */
   connections: number;
+  /** How the stack is configured (configuration.ts: --config and its flags). */
+  configuration: BenchConfiguration;
 }
 
-const defaults: ListsBenchOptions = { disbursements: 1_000_000, ledgerEntries: 1_000_000, durationSeconds: 8, rounds: 3, warmupSeconds: 2, connections: 1 };
+const defaults: Omit<ListsBenchOptions, 'configuration'> = { disbursements: 1_000_000, ledgerEntries: 1_000_000, durationSeconds: 8, rounds: 3, warmupSeconds: 2, connections: 1 };
 
 /** At most this many rows of each kind: the seeding must stay a matter of minutes. */
 export const seededRowsMax = 5_000_000;
 
-const flags: Readonly<Record<string, { key: keyof ListsBenchOptions; env: string; min: number; max: number; whole: boolean }>> = {
+const flags: Readonly<Record<string, { key: Exclude<keyof ListsBenchOptions, 'configuration'>; env: string; min: number; max: number; whole: boolean }>> = {
   '--disbursements': { key: 'disbursements', env: 'BENCH_LISTS_DISBURSEMENTS', min: 1_000, max: seededRowsMax, whole: true },
   '--ledger-entries': { key: 'ledgerEntries', env: 'BENCH_LISTS_LEDGER_ENTRIES', min: 1_000, max: seededRowsMax, whole: true },
   '--duration': { key: 'durationSeconds', env: 'BENCH_DURATION_SECONDS', min: 1, max: 600, whole: false },
@@ -38,8 +41,9 @@ function bounded(name: string, raw: string, { min, max, whole }: { min: number; 
 }
 
 /** The options from the command line (after `lists`), over the BENCH_* variables, over the defaults. */
-export function parseListsArguments(argv: readonly string[], env: Environment): ListsBenchOptions {
-  const options: ListsBenchOptions = { ...defaults };
+export function parseListsArguments(allArguments: readonly string[], env: Environment): ListsBenchOptions {
+  const { configuration, rest: argv } = takeConfigurationArguments(allArguments, env);
+  const options: ListsBenchOptions = { ...defaults, configuration };
   for (const spec of Object.values(flags)) {
     const raw = env[spec.env];
     if (raw !== undefined && raw !== '') options[spec.key] = bounded(spec.env, raw, spec);

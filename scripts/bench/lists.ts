@@ -19,6 +19,7 @@ import { asRecord, request } from '../lib/http';
 import { runOperatorCliOrThrow } from '../lib/operator-cli';
 import { repoRoot } from '../lib/repo-root';
 import { bearerToken, guardAgainstDeath, stopBenchStack, type Log } from './bench-stack';
+import { configurationFields, describeConfiguration, type ConfigurationFields } from './configuration';
 import { failuresOf, summarise, type Summary } from './gateway';
 import type { ListsBenchOptions } from './lists-options';
 import { seedDisbursements, seedLedger } from './lists-seed';
@@ -206,6 +207,7 @@ export async function listsBenchmark(options: ListsBenchOptions, log: Log): Prom
   log('starting the bench stack (auth, wallet, quotes, disbursements, gateway)');
   const quoteStack = await startQuoteStack({
     log,
+    configuration: options.configuration,
     users: 8,
     services: ['auth', 'wallet', 'quotes', 'disbursements'],
     databaseName: 'partner_wallet_bench_lists',
@@ -259,6 +261,7 @@ function listsSummary(options: ListsBenchOptions, seeded: Seeded, targets: reado
   return {
     bench: 'lists',
     ...machine(),
+    ...configurationFields(options.configuration, { webhooks: 'not started' }),
     disbursements: options.disbursements,
     partner_ledger_entries: seeded.partnerEntries,
     ledger_check_ok: seeded.ledgerCheck.ok === true,
@@ -292,6 +295,7 @@ function printListsReport(summary: ListsSummary, plans: Record<string, string>):
     `Lists benchmark: ${String(summary.disbursements)} disbursements and ${String(summary.partner_ledger_entries)} ledger entries of one partner; ` +
       `${String(summary.rounds)} rounds of ${String(summary.duration_s)} s per endpoint, ${String(summary.connections)} connection(s) (node ${String(summary.node)}, ${String(summary.cpus)} CPUs)`,
   );
+  out(describeConfiguration(summary.configuration as ConfigurationFields));
   const line = (cells: readonly (string | number | null)[]): void => row(cells.map((cell) => cell ?? 'n/a'), 42, 12);
   line(['', 'req/s', 'p50 ms', 'p99 ms', 'p99 / balance']);
   for (const target of Object.keys(targetLabels) as Target[]) {

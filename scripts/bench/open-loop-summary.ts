@@ -1,9 +1,11 @@
 // The open-loop mode's summary: its JSON line and its table (flows-open-loop.ts measures).
+import { configurationFields, describeConfiguration } from './configuration';
+import { flowProcessNames } from './flows';
 import { runOpenLoopFlowsBenchmark, type PooledRate } from './flows-open-loop';
 import { format } from './measure';
 import type { Percentiles } from './open-loop';
 import type { BenchOptions } from './options';
-import { log, machine, out, over, round } from './report';
+import { describeCpu, log, machine, out, over, round, roundAll } from './report';
 
 /** At this offered rate, our p99 per request is at most this many times the reference's in the same run. */
 const targetRatePerSecond = 40;
@@ -27,6 +29,7 @@ function figures(pooled: PooledRate, stepNames: readonly string[]) {
     start_lateness_ms: { p99: round(pooled.startLateness.p99), max: round(pooled.startLateness.max) },
     load_generator_loop_delay_ms: { p99: round(pooled.loopDelayMs.p99), max: round(pooled.loopDelayMs.max) },
     cores_busy: { its_processes: round(pooled.targetCores, 2), other_processes: round(pooled.otherCores, 2) },
+    cpu_ms_per_flow: roundAll(pooled.cpuMsPerFlow),
   };
 }
 
@@ -34,7 +37,7 @@ type Figures = ReturnType<typeof figures>;
 
 export async function openLoopFlowsBenchmark(options: BenchOptions) {
   log(
-    `starting the flows bench stack (auth, wallet, quotes, collections, disbursements, gateway; sandbox; ${options.users ?? 64} users) ` +
+    `starting the flows bench stack (${flowProcessNames(options.configuration).join(', ')}; sandbox; ${options.users ?? 64} users) ` +
       `for the open loop at ${options.rates.join(', ')} flows/s`,
   );
   const measured = await runOpenLoopFlowsBenchmark(options, { log });
@@ -51,6 +54,7 @@ export async function openLoopFlowsBenchmark(options: BenchOptions) {
   const summary = {
     bench: 'flows-open-loop',
     ...machine(),
+    ...configurationFields(options.configuration, { environment: 'sandbox' }),
     flow: 'disbursement',
     duration_s: options.durationSeconds,
     warmup_s: options.warmupSeconds,
@@ -78,6 +82,7 @@ function printOpenLoopTable(summary: OpenLoopSummary): void {
       `${summary.rounds} interleaved rounds (ours, reference) of ${summary.duration_s} s per rate, each after ${summary.warmup_s} s of warm-up ` +
       `(node ${summary.node}, ${summary.cpus} CPUs, ${String(summary.cpu_model)})`,
   );
+  out(describeConfiguration(summary.configuration));
   for (const result of summary.results) {
     out('');
     line([`${result.rate} flows/s offered`, 'ours p50/p90/p99/max ms', 'reference p50/p90/p99/max ms', 'p99 ours/reference']);
@@ -91,7 +96,8 @@ function printOpenLoopTable(summary: OpenLoopSummary): void {
         `  ${name}: ${target.completed} of ${target.offered} flows completed, ${target.failed} failed, ${target.skipped} skipped; ` +
           `request p99 per round ${target.round_request_p99_ms.map((value) => format(value, 1)).join(', ')} ms; starts late by at most ${format(target.start_lateness_ms.max, 1)} ms; ` +
           `load generator's event-loop delay p99 ${format(target.load_generator_loop_delay_ms.p99, 1)} ms; ` +
-          `cores busy: its processes ${format(target.cores_busy.its_processes)}, other processes ${format(other)}` +
+          `cores busy: its processes ${format(target.cores_busy.its_processes)}, other processes ${format(other)}; ` +
+          `CPU ms per flow: ${describeCpu(target.cpu_ms_per_flow)}` +
           `${other !== null && other > 0.25 ? ' (the machine was shared: the tail is longer than alone)' : ''}` +
           `${target.first_failure ? `; first failure: ${target.first_failure}` : ''}`,
       );

@@ -1,6 +1,8 @@
 // The benchmarks' options: `npm run bench -- [names] [flags]`, each flag also a BENCH_* variable
-// (docs/operations.md, "Benchmarks", lists them).
+// (docs/operations.md, "Benchmarks", lists them); the stack's configuration (--config and the
+// flags that change one setting of it) is configuration.ts's.
 import type { Environment } from '../lib/settings';
+import { takeConfigurationArguments, type BenchConfiguration } from './configuration';
 
 export const benchmarkNames = ['gateway', 'quote', 'flows', 'webhooks', 'reference'] as const;
 export type BenchmarkName = (typeof benchmarkNames)[number];
@@ -21,6 +23,8 @@ export interface BenchOptions {
   /** Undefined: each benchmark's own default. */
   users: number | undefined;
   cpuProfile: string[];
+  /** How the stack is configured: as npm start's (the default) or as the benchmarks' before issue 26. */
+  configuration: BenchConfiguration;
 }
 
 type NumberOption = 'durationSeconds' | 'connections' | 'rounds' | 'latencyConnections' | 'warmupSeconds' | 'users';
@@ -67,7 +71,8 @@ function isBenchmarkName(argument: string): argument is BenchmarkName {
 }
 
 /** The options from the command line, over the BENCH_* variables, over the defaults. */
-export function parseArguments(argv: readonly string[], env: Environment): BenchOptions {
+export function parseArguments(allArguments: readonly string[], env: Environment): BenchOptions {
+  const { configuration, rest: argv } = takeConfigurationArguments(allArguments, env);
   const options: BenchOptions = {
     names: [],
     durationSeconds: positiveNumber('BENCH_DURATION_SECONDS', env.BENCH_DURATION_SECONDS) ?? 10,
@@ -81,6 +86,7 @@ export function parseArguments(argv: readonly string[], env: Environment): Bench
     rates: env.BENCH_RATES ? rateList(env.BENCH_RATES) : [40, 80],
     users: positiveNumber('BENCH_USERS', env.BENCH_USERS),
     cpuProfile: env.BENCH_CPU_PROF ? profileList(env.BENCH_CPU_PROF) : [],
+    configuration,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index] ?? '';

@@ -1,5 +1,6 @@
 // The quote benchmark's summary: its JSON line and its table (quote.ts measures).
 import { rounded } from './gateway';
+import { describeConfiguration } from './configuration';
 import { format } from './measure';
 import type { BenchOptions } from './options';
 import { runQuoteBenchmark, type SqlCheck } from './quote';
@@ -51,6 +52,7 @@ function printQuoteTable(summary: QuoteSummary, sqlCheck: SqlCheck): void {
     `Quote benchmark: POST /partner/v1/{disbursement,collection}/quote over ${summary.users} users x 2 types x 2 currencies, ` +
       `${summary.rounds} interleaved rounds of ${summary.duration_s} s per target (node ${summary.node}, ${summary.cpus} CPUs)`,
   );
+  out(describeConfiguration(summary.configuration));
   line(['', 'raw SQL', 'gateway', 'gateway/raw']);
   line([`load (${summary.connections} connections) quotes/s`, raw.ops_per_s, gateway.quotes_per_s, format(summary.gateway_per_raw, 3)]);
   line(['load p50 ms', format(raw.p50_ms), format(gateway.p50_ms), format(over(gateway.p50_ms, raw.p50_ms))]);

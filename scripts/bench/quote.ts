@@ -27,11 +27,13 @@ import {
   failedStart,
   onboardBenchPartner,
   startBenchStack,
+  startWebhookReceiver,
   stopBenchStack,
   type BenchPartner,
   type BenchStack,
   type Log,
 } from './bench-stack';
+import type { BenchConfiguration } from './configuration';
 import { cpuMsPer, type CpuSeconds } from './cpu';
 import { failuresOf, interleavedScenarios, summarise, type Scenario, type Summary } from './gateway';
 import { format, measure, type Measured } from './measure';
@@ -92,38 +94,44 @@ function benchPhone(index: number): string {
 
 export interface QuoteStackOptions {
   log: Log;
+  configuration: BenchConfiguration;
   users?: number | undefined;
   cpuProfile?: readonly string[];
   services?: readonly InternalServiceName[];
   databaseName?: string;
   environment?: 'sandbox' | 'production';
   funding?: Readonly<Record<Currency, string>>;
-  webhookUrl?: string;
+  /** Where the partner's webhooks go: a URL, npm start's local receiver (started here), or nowhere. */
+  webhooks?: { url: string } | 'npm-start-receiver';
 }
 
 /**
  * Everything a measurement needs, started fresh: bench database, auth, wallet, quotes, gateway,
  * partner, users, limits, token, and the workload (every user x type x currency). The flows
  * benchmark (flows.ts) starts the same stack with more `services` (collections, disbursements), its
- * own database, ENVIRONMENT and partner funding; the webhooks benchmark (webhooks.ts) adds webhooks
- * and onboards the partner with `webhookUrl` (its local receiver).
+ * own database, ENVIRONMENT and partner funding (and, as npm start, webhooks and its receiver); the
+ * webhooks benchmark (webhooks.ts) adds webhooks and onboards the partner with its own receiver's URL.
  */
 export async function startQuoteStack({
   log,
+  configuration,
   users = 16,
   cpuProfile = [],
   services = ['auth', 'wallet', 'quotes'],
   databaseName = 'partner_wallet_bench_quote',
   environment,
   funding = partnerFunding,
-  webhookUrl,
+  webhooks,
 }: QuoteStackOptions): Promise<QuoteBenchStack> {
-  const stack = await startBenchStack({ log, databaseName, needs: [...services, 'gateway'], cpuProfile, ...(environment ? { environment } : {}) });
+  const stack = await startBenchStack({ log, databaseName, needs: [...services, 'gateway'], configuration, cpuProfile, ...(environment ? { environment } : {}) });
   try {
     const { local, settings } = stack;
     await local.startServices(services);
     log(`${services.join(', ')} ready on ${services.map((name) => settings.services.find((service) => service.name === name)?.port).join(', ')}`);
+    const receiver = webhooks === 'npm-start-receiver' ? await startWebhookReceiver(stack) : undefined;
+    const webhookUrl = receiver?.url ?? (typeof webhooks === 'object' ? webhooks.url : undefined);
     const partner = await onboardBenchPartner(stack, webhookUrl ? { webhookUrl } : {});
+    receiver?.recordPartner(partner);
     const gateway = await local.startGateway();
     log(`gateway ready on ${gateway.baseUrl} (admin ${gateway.adminUrl})`);
 
@@ -392,7 +400,7 @@ async function measureQuotes(stack: QuoteBenchStack, worker: RawWorker, options:
 
 /** Starts the stack, checks, measures, and stops everything it started, whatever happens. */
 export async function runQuoteBenchmark(options: BenchOptions & { users: number }, { log }: { log: Log }): Promise<{ measured: QuoteMeasurements; sqlCheck: SqlCheck; users: number; quotesInRotation: number }> {
-  const stack = await startQuoteStack({ log, users: options.users, cpuProfile: options.cpuProfile });
+  const stack = await startQuoteStack({ log, configuration: options.configuration, users: options.users, cpuProfile: options.cpuProfile });
   let worker: RawWorker | undefined;
   try {
     const sqlCheck = await checkSameDatabaseWork(stack, { log });

@@ -1,6 +1,7 @@
 // What every benchmark's report shares: progress on stderr, the table and the JSON line on stdout,
 // rounding, and the shared reference flow run beside our figures (reference.ts).
 import os from 'node:os';
+import { configurationFields, type ConfigurationFields } from './configuration';
 import { format } from './measure';
 import type { BenchOptions } from './options';
 import { referenceAvailable, referenceIsValid, referenceScript, runReference, type ReferenceResult } from './reference';
@@ -13,10 +14,18 @@ export function machine(): { node: string; cpus: number; cpu_model: string | und
   return { node: process.version, cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model };
 }
 
-/** How a load benchmark (gateway, quote) ran, as its JSON line says after its name. */
-export function loadRunFields(options: BenchOptions): { node: string; cpus: number; connections: number; duration_s: number; rounds: number; latency_connections: number } {
+/** How a load benchmark (gateway, quote) ran, as its JSON line says after its name; their stacks leave webhooks out. */
+export function loadRunFields(options: BenchOptions): { node: string; cpus: number; connections: number; duration_s: number; rounds: number; latency_connections: number; configuration: ConfigurationFields } {
   const { node, cpus } = machine();
-  return { node, cpus, connections: options.connections, duration_s: options.durationSeconds, rounds: options.rounds, latency_connections: options.latencyConnections };
+  return {
+    node,
+    cpus,
+    connections: options.connections,
+    duration_s: options.durationSeconds,
+    rounds: options.rounds,
+    latency_connections: options.latencyConnections,
+    ...configurationFields(options.configuration, { webhooks: 'not started' }),
+  };
 }
 
 /** Whether every request of both scenarios, to every target, answered 2xx without an error. */

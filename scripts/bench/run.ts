@@ -20,6 +20,11 @@
 //                  [--open-loop] [--rates 40,80]   (flows: fixed offered rates instead of connections)
 //                  [--users N]   (quote: 16, flows and webhooks: 64)
 //                  [--cpu-prof quotes,wallet,gateway,auth,collections,disbursements,webhooks,raw]   (quote, flows, webhooks)
+// Every benchmark also takes [--config npm-start|bench-legacy] (BENCH_CONFIG; default npm-start: the
+//                  stack as npm start runs it, each service its own database role, the webhooks
+//                  service and npm start's webhook receiver) and, to change one setting of it,
+//                  [--database-roles on|off] [--webhooks-service on|off] [--webhook-receiver on|off]
+//                  [--log-level L] (configuration.ts); its table and JSON line say which ran.
 // No name runs every benchmark. Each benchmark of ours also runs the shared reference flow in the
 // same run (before and after; the flows benchmark beside each round, its stack idle meanwhile, or
 // interleaved with ours in the open-loop mode), and reports its figures next to the reference (and

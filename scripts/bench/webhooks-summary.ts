@@ -1,4 +1,5 @@
 // The webhooks benchmark's summary: its JSON line and its table (webhooks.ts measures).
+import { configurationFields, describeConfiguration } from './configuration';
 import { format } from './measure';
 import type { BenchOptions } from './options';
 import { log, machine, out, over, referenceFields, referenceRun, referenceSummary, round, roundAll, row, type ReferenceSummary } from './report';
@@ -10,6 +11,7 @@ function webhooksSummary(options: BenchOptions, measured: WebhooksMeasurements, 
   return {
     bench: 'webhooks',
     ...machine(),
+    ...configurationFields(options.configuration, { environment: 'sandbox', webhooks: 'own receiver' }),
     connections: options.connections,
     duration_s: options.durationSeconds,
     rounds: options.rounds,
@@ -56,6 +58,7 @@ function printWebhooksTable(summary: WebhooksSummary): void {
     `Webhooks benchmark: disbursement flows through the gateway (${summary.connections} connections, ${summary.users} users x 2 currencies, sandbox), ` +
       `each completed transfer a signed webhook to a local receiver; ${summary.rounds} rounds of ${summary.duration_s} s (node ${summary.node}, ${summary.cpus} CPUs, ${String(summary.cpu_model)})`,
   );
+  out(describeConfiguration(summary.configuration));
   line(['deliveries/s (first arrivals in the rounds)', summary.deliveries_per_s, `runs: ${summary.runs.map((run) => String(run.deliveries_per_s)).join(', ')}`]);
   line(['status changes/s (completed disbursements)', summary.status_changes_per_s, `runs: ${summary.runs.map((run) => String(run.status_changes_per_s)).join(', ')}`]);
   line(['status change -> first attempt p50 ms', format(summary.delay_ms.p50), `(${summary.delay_ms.samples} deliveries)`]);

@@ -207,13 +207,14 @@ export async function runWebhooksBenchmark(options: BenchOptions, { log }: { log
   try {
     const quoteStack = await startQuoteStack({
       log,
+      configuration: options.configuration,
       users,
       cpuProfile: options.cpuProfile,
       services,
       databaseName: 'partner_wallet_bench_webhooks',
       environment: 'sandbox',
       funding: flowPartnerFunding,
-      webhookUrl: receiver.url,
+      webhooks: { url: receiver.url },
     });
     const started = withFlowTargets(quoteStack);
     stack = started;

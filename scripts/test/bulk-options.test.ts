@@ -2,7 +2,7 @@ import { parseBulkArguments } from '../bench/bulk-options';
 
 describe('bulk bench options', () => {
   test('when nothing is given, then 10 bulks of 1,000 items, singles on 32 connections for 10 s, 64 users, reference and hot row on', () => {
-    expect(parseBulkArguments([], {})).toEqual({ bulks: 10, items: 1_000, durationSeconds: 10, connections: 32, warmupSeconds: 3, users: 64, reference: true, hotRow: true, pgWaits: false });
+    expect(parseBulkArguments([], {})).toEqual({ bulks: 10, items: 1_000, durationSeconds: 10, connections: 32, warmupSeconds: 3, users: 64, reference: true, hotRow: true, pgWaits: false, configuration: { name: 'npm-start', databaseRoles: 'on', webhooksService: 'on', webhookReceiver: 'on', logLevel: 'info' } });
   });
 
   test('when flags and variables are given, then the flags win over the variables', () => {

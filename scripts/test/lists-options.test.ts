@@ -2,7 +2,7 @@ import { parseListsArguments } from '../bench/lists-options';
 
 describe('lists bench options', () => {
   test('when nothing is given, then a million disbursements and a million ledger entries, one connection', () => {
-    expect(parseListsArguments([], {})).toEqual({ disbursements: 1_000_000, ledgerEntries: 1_000_000, durationSeconds: 8, rounds: 3, warmupSeconds: 2, connections: 1 });
+    expect(parseListsArguments([], {})).toEqual({ disbursements: 1_000_000, ledgerEntries: 1_000_000, durationSeconds: 8, rounds: 3, warmupSeconds: 2, connections: 1, configuration: { name: 'npm-start', databaseRoles: 'on', webhooksService: 'on', webhookReceiver: 'on', logLevel: 'info' } });
   });
 
   test('when flags and variables are given, then the flags win over the variables', () => {

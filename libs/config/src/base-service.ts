@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { fields } from './fields';
+import { shutdownConfigFields } from './shutdown';
+import { telemetryConfigFields } from './telemetry';
 
-/** Configuration every internal service shares; each service's schema extends it. */
+/**
+ * Configuration every internal service shares; each service's schema extends it. The graceful stop
+ * and trace settings are the gateway's too (it has no database, so it spreads those two groups).
+ */
 export const baseServiceConfigSchema = z.object({
   HOST: fields.host('127.0.0.1'),
   LOG_LEVEL: fields.logLevel,
@@ -16,5 +21,7 @@ export const baseServiceConfigSchema = z.object({
   DATABASE_POOL_MAX: fields.positiveInt(10),
   /** lock_timeout of the migration session (libs/db migrate); 0 waits for ever. */
   MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  ...shutdownConfigFields,
+  ...telemetryConfigFields,
 });
 export type BaseServiceEnv = z.infer<typeof baseServiceConfigSchema>;

@@ -6,5 +6,7 @@ export { fields } from './fields';
 export { baseServiceConfigSchema, type BaseServiceEnv } from './base-service';
 export { breakerConfigFields, breakerKeysRenamedFrom, breakerSettingsOf, type BreakerConfig } from './breaker';
 export { outboxConfigFields, type OutboxConfig } from './outbox';
+export { shutdownConfigFields } from './shutdown';
+export { telemetryConfigFields } from './telemetry';
 export { renamedKeysIn, warnOfRenamedKeys, withRenamedKeys, type RenamedKey, type WarningLogger } from './renamed-keys';
 export { defineTestHooks, outboxRelayTestHooks, type TestHooks } from './test-hooks';

@@ -6,10 +6,6 @@ export const disbursementBudgetMsDefault = 25_000;
 
 export const disbursementsConfigSchema = baseServiceConfigSchema.extend({
   PORT: fields.port(4105),
-  /** Graceful stop (docs/operations.md): /readyz answers 503 this long before the listener closes, so load balancers stop sending first. */
-  SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
-  /** Bound of the whole graceful stop, from the signal to the exit; past it the process exits 1. Keep it below the pod's termination grace period (40 s). */
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   AMQP_URL: fields.amqpUrl,
   BUS_EXCHANGE: fields.busExchange,
   ...outboxConfigFields,
@@ -36,8 +32,6 @@ export const disbursementsConfigSchema = baseServiceConfigSchema.extend({
   BULK_BATCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(20_000),
   /** How long a processor's claim on a batch lasts; must exceed BULK_BATCH_TIMEOUT_MS. After a crash, the items wait this long before another pass takes them. */
   BULK_LEASE_MS: z.coerce.number().int().min(200).max(600_000).default(30_000),
-  OTEL_ENABLED: fields.boolean(false),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 });
 
 /** UPSTREAM_BREAKER_* are now BREAKER_*; the old names are read for one more release, and main.ts warns of them. */

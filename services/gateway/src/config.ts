@@ -1,4 +1,4 @@
-import { breakerConfigFields, defineTestHooks, fields, loadConfig, z } from '@pwa/config';
+import { breakerConfigFields, defineTestHooks, fields, loadConfig, shutdownConfigFields, telemetryConfigFields, z } from '@pwa/config';
 
 /**
  * The gateway's whole configuration, parsed once at boot. Nothing else reads process.env.
@@ -8,10 +8,7 @@ import { breakerConfigFields, defineTestHooks, fields, loadConfig, z } from '@pw
 export const gatewayConfigSchema = z
   .object({
     PORT: fields.port(8443),
-    /** Graceful stop (docs/operations.md): /readyz answers 503 this long before the listener closes, so load balancers stop sending first. */
-    SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
-    /** Bound of the whole graceful stop, from the signal to the exit; past it the process exits 1. Keep it below the pod's termination grace period (40 s). */
-    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+    ...shutdownConfigFields,
     HOST: fields.host('127.0.0.1'),
     ADMIN_PORT: fields.port(9400),
     ADMIN_HOST: fields.host('127.0.0.1'),
@@ -56,8 +53,7 @@ export const gatewayConfigSchema = z
     TOKEN_ENDPOINT_CLIENT_FAILURES_MAX: fields.positiveInt(10),
     TOKEN_ENDPOINT_CLIENT_LOCKOUT_SECONDS: fields.positiveInt(900),
     TOKEN_ENDPOINT_TRUSTED_SOURCE_TTL_SECONDS: fields.positiveInt(604_800),
-    OTEL_ENABLED: fields.boolean(false),
-    OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+    ...telemetryConfigFields,
   })
   .superRefine((env, context) => {
     if (env.TLS_MODE !== 'terminate') return;

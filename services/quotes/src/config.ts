@@ -31,13 +31,6 @@ export const quotesStoreConfigSchema = z.object({
 
 export const quotesConfigSchema = baseServiceConfigSchema.extend({
   PORT: fields.port(4103),
-  /** Graceful stop (docs/operations.md): /readyz answers 503 this long before the listener closes, so load balancers stop sending first. */
-  SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
-  /** Bound of the whole graceful stop, from the signal to the exit; past it the process exits 1. Keep it below the pod's termination grace period (40 s). */
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
-  /** Traces: off unless set; the exporter follows the standard OTEL_* variables (docs/operations.md). */
-  OTEL_ENABLED: fields.boolean(false),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   WALLET_URL: fields.url.default('http://127.0.0.1:4102'),
   /** Deadline of one wallet check; the gateway's own deadline (10 s) must stay well above it. */
   WALLET_TIMEOUT_MS: fields.milliseconds(3_000),

@@ -8,6 +8,8 @@ import {
   loadConfig,
   outboxConfigFields,
   outboxRelayTestHooks,
+  shutdownConfigFields,
+  telemetryConfigFields,
   warnOfRenamedKeys,
   z,
 } from '../../src';
@@ -105,5 +107,28 @@ describe('test hooks', () => {
   it('when the production schema has no hooks, then its parsed keys do not list them', () => {
     expect(Object.keys(serviceSchema.shape)).not.toContain('OUTBOX_RELAY_START_DELAY_MS');
     expect(loadConfig(serviceSchema, { OUTBOX_RELAY_START_DELAY_MS: '5' })).not.toHaveProperty('OUTBOX_RELAY_START_DELAY_MS');
+  });
+});
+
+describe('the graceful stop and trace settings every service and the gateway share', () => {
+  it('when nothing is set, then a service stops after a 2 s drain within 30 s, with traces off', () => {
+    const config = loadConfig(baseServiceConfigSchema, {});
+    expect([config.SHUTDOWN_DRAIN_DELAY_MS, config.SHUTDOWN_TIMEOUT_MS, config.OTEL_ENABLED, config.OTEL_EXPORTER_OTLP_ENDPOINT]).toEqual([2_000, 30_000, false, undefined]);
+  });
+
+  it('when they are set, then they are read as numbers, a boolean and a URL', () => {
+    const config = loadConfig(baseServiceConfigSchema, { SHUTDOWN_DRAIN_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '600000', OTEL_ENABLED: 'yes', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' });
+    expect([config.SHUTDOWN_DRAIN_DELAY_MS, config.SHUTDOWN_TIMEOUT_MS, config.OTEL_ENABLED, config.OTEL_EXPORTER_OTLP_ENDPOINT]).toEqual([0, 600_000, true, 'http://collector:4318']);
+  });
+
+  it('when a value is out of its range or not of its kind, then the boot fails naming the key', () => {
+    expect(() => loadConfig(baseServiceConfigSchema, { SHUTDOWN_DRAIN_DELAY_MS: '60001' })).toThrow('SHUTDOWN_DRAIN_DELAY_MS');
+    expect(() => loadConfig(baseServiceConfigSchema, { SHUTDOWN_TIMEOUT_MS: '999' })).toThrow('SHUTDOWN_TIMEOUT_MS');
+    expect(() => loadConfig(baseServiceConfigSchema, { OTEL_ENABLED: 'maybe' })).toThrow('OTEL_ENABLED');
+    expect(() => loadConfig(baseServiceConfigSchema, { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })).toThrow('OTEL_EXPORTER_OTLP_ENDPOINT');
+  });
+
+  it('when the base schema is listed, then it holds both groups, so a service declares neither itself', () => {
+    expect(Object.keys(baseServiceConfigSchema.shape)).toEqual(expect.arrayContaining([...Object.keys(shutdownConfigFields), ...Object.keys(telemetryConfigFields)]));
   });
 });

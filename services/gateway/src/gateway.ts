@@ -67,7 +67,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     metrics.registry,
     logger,
   );
-  const authDirectory = createAuthDirectory({ fire: (request) => upstreams.auth.relay(request) }, Math.min(authLookupTimeoutMs, config.UPSTREAM_TIMEOUT_MS));
+  const authDirectory = createAuthDirectory(upstreams.auth, Math.min(authLookupTimeoutMs, config.UPSTREAM_TIMEOUT_MS));
   const signingKeys = new SigningKeySet({
     fetchKeys: () => authDirectory.fetchSigningKeys(),
     refreshMinIntervalMs: config.JWKS_REFRESH_MIN_INTERVAL_MS,

@@ -1,8 +1,8 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { internal } from '@pwa/contracts';
+import type { UpstreamClient } from '@pwa/http';
 import type { PartnerRecord } from '../domain/partner-access';
 import { acceptedTokenAlgorithm } from '../domain/access-token';
-import type { UpstreamBreaker } from './circuit-breakers';
 
 /** What the gateway asks auth on its internal API: the public signing keys and a partner's settings. */
 export interface AuthDirectory {
@@ -20,9 +20,9 @@ export class AuthDirectoryError extends Error {
 }
 
 /** Calls go through auth's circuit breaker, so a dead auth fails fast for lookups and tokens alike. */
-export function createAuthDirectory(authBreaker: UpstreamBreaker, lookupTimeoutMs: number): AuthDirectory {
+export function createAuthDirectory(auth: UpstreamClient, lookupTimeoutMs: number): AuthDirectory {
   const getJson = async (path: string): Promise<{ status: number; body: unknown }> => {
-    const response = await authBreaker.fire({ method: 'GET', path, headers: { accept: 'application/json' }, timeoutMs: lookupTimeoutMs });
+    const response = await auth.relay({ method: 'GET', path, headers: { accept: 'application/json' }, timeoutMs: lookupTimeoutMs });
     return { status: response.status, body: parseJson(response.body) };
   };
   return {

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
-import { collectionsMigrationDirectories, collectionsSchema } from '../../src/service-paths';
+import type { Pool } from '@pwa/db';
 import { listQueryOf, type CollectionListFilter } from '../../src/store/collection-list-store';
 import type { CollectionsDependencies } from '../../src/use-cases/dependencies';
 import { listCollections } from '../../src/use-cases/list-collections';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
+import { openCollectionsDatabase, type TestDatabase } from './collections-harness';
 
 /**
  * The collections list's store and use case against a real Postgres: keyset pages that neither
@@ -13,23 +11,19 @@ const { serverUrls } = require('../../../../test/support/server-urls') as { serv
  * pending_approval, and plans that are index scans in list order for each filter shape.
  */
 describe('the collections list', () => {
-  const database = new URL(serverUrls().postgres);
-  database.pathname = `/pwa_collections_list_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const databaseUrl = database.toString();
+  let database: TestDatabase;
   let pool: Pool;
   let dependencies: CollectionsDependencies;
 
   beforeAll(async () => {
-    await ensureDatabase(databaseUrl);
-    await migrate({ databaseUrl, schema: collectionsSchema, directories: collectionsMigrationDirectories });
-    pool = createPool({ connectionString: databaseUrl, applicationName: 'list-test', schema: collectionsSchema, maxConnections: 2 });
+    database = await openCollectionsDatabase('collections_list');
+    pool = database.pool;
     // The list reads nothing but the pool.
     dependencies = { pool } as unknown as CollectionsDependencies;
   });
 
   afterAll(async () => {
-    await pool?.end();
-    await dropDatabase(databaseUrl);
+    await database?.drop();
   });
 
   /** `count` rows of the partner from generate_series: status and created_at by n. */

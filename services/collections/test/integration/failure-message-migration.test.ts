@@ -1,41 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
+import { migrate, type Pool } from '@pwa/db';
 import { statusView } from '../../src/domain/collection-views';
 import { collectionsMigrationDirectories, collectionsSchema } from '../../src/service-paths';
 import { findByReferenceId } from '../../src/store/collection-store';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
+import { migrationsBefore } from '../../../../test/support/test-database';
+import { openCollectionsDatabase, type TestDatabase } from './collections-harness';
 
 /**
  * The failure_message migration adds a column and changes no row: a collection that failed before
  * it (failure_code alone) keeps its data and reads with the failureReason its code gets now.
  */
 describe('the failure_message migration', () => {
-  const database = new URL(serverUrls().postgres);
-  database.pathname = `/pwa_collections_migration_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const databaseUrl = database.toString();
-  const earlierMigrations = mkdtempSync(path.join(os.tmpdir(), 'pwa-collections-migrations-'));
+  const earlierMigrations = migrationsBefore(collectionsMigrationDirectories, '1700000000002');
+  let database: TestDatabase;
+  let databaseUrl: string;
   let pool: Pool;
 
   beforeAll(async () => {
-    await ensureDatabase(databaseUrl);
-    for (const directory of collectionsMigrationDirectories) {
-      for (const file of readdirSync(directory).filter((name) => name < '1700000000002')) copyFileSync(path.join(directory, file), path.join(earlierMigrations, file));
-    }
-    pool = createPool({ connectionString: databaseUrl, applicationName: 'migration-test', schema: collectionsSchema, maxConnections: 2 });
+    database = await openCollectionsDatabase('collections_migration', { migrated: false });
+    ({ databaseUrl, pool } = database);
   });
 
   afterAll(async () => {
-    await pool?.end();
-    await dropDatabase(databaseUrl);
-    rmSync(earlierMigrations, { recursive: true, force: true });
+    await database?.drop();
+    earlierMigrations.remove();
   });
 
   test('when a failed row from before the migration is read after it, then the row is unchanged and its failureReason is its code with that code message', async () => {
-    await migrate({ databaseUrl, schema: collectionsSchema, directories: [earlierMigrations] });
+    await migrate({ databaseUrl, schema: collectionsSchema, directories: [earlierMigrations.directory] });
     const referenceId = 'PKC-1714521600000-00112233445566778899AABBCCDDEEFF';
     await pool.query(
       `INSERT INTO collection_requests (id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, status, expires_at, failure_code)

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createPool, dropDatabase, ensureDatabase, migrate, type Pool } from '@pwa/db';
-import { disbursementsMigrationDirectories, disbursementsSchema } from '../../src/service-paths';
+import type { Pool } from '@pwa/db';
 import { listQueryOf, type DisbursementListFilter } from '../../src/store/disbursement-list-store';
 import { listDisbursements } from '../../src/use-cases/list-disbursements';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
+import { openDisbursementsDatabase, type TestDatabase } from './disbursements-harness';
 
 /**
  * The disbursements list's store and use case against a real Postgres: keyset pages that neither
@@ -12,20 +10,16 @@ const { serverUrls } = require('../../../../test/support/server-urls') as { serv
  * scans in list order (no sort, no sequential scan) for a page, a filtered page and a lookup.
  */
 describe('the disbursements list', () => {
-  const database = new URL(serverUrls().postgres);
-  database.pathname = `/pwa_disbursements_list_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const databaseUrl = database.toString();
+  let database: TestDatabase;
   let pool: Pool;
 
   beforeAll(async () => {
-    await ensureDatabase(databaseUrl);
-    await migrate({ databaseUrl, schema: disbursementsSchema, directories: disbursementsMigrationDirectories });
-    pool = createPool({ connectionString: databaseUrl, applicationName: 'list-test', schema: disbursementsSchema, maxConnections: 2 });
+    database = await openDisbursementsDatabase('disbursements_list');
+    pool = database.pool;
   });
 
   afterAll(async () => {
-    await pool?.end();
-    await dropDatabase(databaseUrl);
+    await database?.drop();
   });
 
   /** Rows of a partner, `count` of them, created at the given instants (Postgres text, microseconds). */

@@ -48,21 +48,21 @@ function folderAsBefore(directories: readonly string[]): string {
   return folder;
 }
 
+/** Reads the bookkeeping tables; opened once the database exists. */
+let reader: Client;
+
 async function recordedNames(schema: string): Promise<string[]> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<{ name: string }>(`SELECT name FROM ${schema}.schema_migrations ORDER BY run_on, id`)).rows.map((row) => row.name);
-  } finally {
-    await client.end();
-  }
+  return (await reader.query<{ name: string }>(`SELECT name FROM ${schema}.schema_migrations ORDER BY run_on, id`)).rows.map((row) => row.name);
 }
 
 beforeAll(async () => {
   await ensureDatabase(databaseUrl);
+  reader = new Client({ connectionString: databaseUrl });
+  await reader.connect();
 });
 
 afterAll(async () => {
+  await reader?.end();
   await dropDatabase(databaseUrl);
   for (const folder of oldLayouts) rmSync(folder, { recursive: true, force: true });
 });

@@ -1,48 +1,25 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { z } from '@pwa/config';
-import type { consumedQuoteAnswerSchema, walletCheckAnswerSchema } from '@pwa/contracts';
 import { seriesValue } from '../../../../test/support/prometheus-text';
-import { startCollectionsHarness, type CollectionsHarness, type JsonAnswer, type StandInRequest, type StandInSend } from './collections-harness';
+import { quotesAndWalletStandIn, standInUserPhone, startCollectionsHarness, type CollectionsHarness, type JsonAnswer, type StandInSend } from './collections-harness';
 
 /**
  * Issue 19, the collections service booted in-process on real Postgres and RabbitMQ: the partner's
  * cancel beside the user's approve and decline, each one conditional UPDATE naming its actor, and
- * cancel racing approve. Quotes and the wallet are a stand-in answering by their contracts
- * (libs/contracts internal), as in collection-metrics.test.ts; the stand-in's record of postings
- * is the wallet's ledger here: money moved for exactly the transferIds it posted.
+ * cancel racing approve. Quotes and the wallet are the harness's stand-in answering by their
+ * contracts (libs/contracts internal), as in collection-metrics.test.ts; the stand-in's record of
+ * postings is the wallet's ledger here: money moved for exactly the transferIds it posted.
  */
 
-const userPhone = '+231880000001';
+const userPhone = standInUserPhone;
 /** What the stand-in wallet posted: transferId (the collection's id) → transactionId. */
 const postedTransfers = new Map<string, string>();
-const consumedQuotes = new Set<string>();
 
-function standInUpstreams({ url, body }: StandInRequest<Record<string, string>>, send: StandInSend): void {
-  const consume = /^\/internal\/quotes\/([^/]+)\/consume$/.exec(url);
-  if (consume) {
-    const quoteId = consume[1] ?? '';
-    if (consumedQuotes.has(quoteId)) return send(400, { success: false, code: 'PKC_5002', message: 'Quote already used' });
-    consumedQuotes.add(quoteId);
-    return send(200, {
-      quoteId, type: 'collection', partnerId: body.partnerId ?? '', phone: userPhone, currency: 'USD',
-      amountMinor: '1000', feeMinor: '20', totalDebitMinor: '1020', recipientName: 'Comfort Doe', expiresAt: new Date(Date.now() + 60_000).toISOString(), usedAt: new Date().toISOString(),
-    } satisfies z.input<typeof consumedQuoteAnswerSchema>);
-  }
-  if (url === '/internal/checks') {
-    return send(200, {
-      recipient: { name: 'Comfort Doe', phone: body.phone ?? userPhone, accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
-      userBalanceMinor: '100000',
-      partnerBalanceMinor: '0',
-    } satisfies z.input<typeof walletCheckAnswerSchema>);
-  }
-  if (url === '/internal/transfers') {
-    const transferId = body.transferId ?? '';
-    // Idempotent by transferId, as the wallet is: a re-drive gets the same transaction.
-    const transactionId = postedTransfers.get(transferId) ?? `TXN-${randomBytes(8).toString('hex').toUpperCase()}`;
-    postedTransfers.set(transferId, transactionId);
-    return send(200, { transferId, transactionId, postedAt: new Date().toISOString(), status: 'posted' });
-  }
-  return send(404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
+function postTransfer(body: Record<string, string>, send: StandInSend): void {
+  const transferId = body.transferId ?? '';
+  // Idempotent by transferId, as the wallet is: a re-drive gets the same transaction.
+  const transactionId = postedTransfers.get(transferId) ?? `TXN-${randomBytes(8).toString('hex').toUpperCase()}`;
+  postedTransfers.set(transferId, transactionId);
+  send(200, { transferId, transactionId, postedAt: new Date().toISOString(), status: 'posted' });
 }
 
 describe('collections: cancel and the actions on a pending collection', () => {
@@ -52,7 +29,7 @@ describe('collections: cancel and the actions on a pending collection', () => {
 
   beforeAll(async () => {
     // The sweeper stays away during these tests, so a collection past its window is expired on touch.
-    harness = await startCollectionsHarness(standInUpstreams, { EXPIRY_SWEEP_INTERVAL_MS: '600000' });
+    harness = await startCollectionsHarness(quotesAndWalletStandIn(postTransfer), { EXPIRY_SWEEP_INTERVAL_MS: '600000' });
   });
 
   afterAll(async () => {

@@ -1,39 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { z } from '@pwa/config';
-import type { consumedQuoteAnswerSchema, walletCheckAnswerSchema } from '@pwa/contracts';
 import { seriesValue } from '../../../../test/support/prometheus-text';
-import { startCollectionsHarness, type CollectionsHarness, type JsonAnswer, type StandInRequest, type StandInSend } from './collections-harness';
+import { quotesAndWalletStandIn, standInUserPhone, startCollectionsHarness, type CollectionsHarness, type JsonAnswer, type StandInSend } from './collections-harness';
 
 /** Phones whose wallet posting the stand-in refuses (insufficient balance at posting time). */
 const refusedPhones = new Set<string>();
-/** Quotes the stand-in has consumed: a second consumption is PKC_5002. */
-const consumedQuotes = new Set<string>();
 const phoneOfQuote = new Map<string, string>();
 
-/** Just enough of quotes and the wallet on one listener, answering by their contracts (libs/contracts internal). */
-function standInUpstreams({ url, body }: StandInRequest<Record<string, string>>, send: StandInSend): void {
-  const consume = /^\/internal\/quotes\/([^/]+)\/consume$/.exec(url);
-  if (consume) {
-    const quoteId = consume[1] ?? '';
-    if (consumedQuotes.has(quoteId)) return send(400, { success: false, code: 'PKC_5002', message: 'Quote already used' });
-    consumedQuotes.add(quoteId);
-    return send(200, {
-      quoteId, type: 'collection', partnerId: body.partnerId ?? '', phone: phoneOfQuote.get(quoteId) ?? '+231880000001', currency: 'USD',
-      amountMinor: '1000', feeMinor: '20', totalDebitMinor: '1020', recipientName: 'Comfort Doe', expiresAt: new Date(Date.now() + 60_000).toISOString(), usedAt: new Date().toISOString(),
-    } satisfies z.input<typeof consumedQuoteAnswerSchema>);
-  }
-  if (url === '/internal/checks') {
-    return send(200, {
-      recipient: { name: 'Comfort Doe', phone: body.phone ?? '+231880000001', accountStatus: 'active', kycStatus: 'approved', hasWallet: true },
-      userBalanceMinor: '100000',
-      partnerBalanceMinor: '0',
-    } satisfies z.input<typeof walletCheckAnswerSchema>);
-  }
-  if (url === '/internal/transfers') {
-    if (refusedPhones.has(body.phone ?? '')) return send(400, { success: false, code: 'PKC_4001', message: 'insufficient' });
-    return send(200, { transferId: body.transferId, transactionId: `TXN-${randomBytes(8).toString('hex').toUpperCase()}`, postedAt: new Date().toISOString(), status: 'posted' });
-  }
-  return send(404, { success: false, code: 'PKC_6002', message: 'No such endpoint' });
+function postTransfer(body: Record<string, string>, send: StandInSend): void {
+  if (refusedPhones.has(body.phone ?? '')) return send(400, { success: false, code: 'PKC_4001', message: 'insufficient' });
+  return send(200, { transferId: body.transferId, transactionId: `TXN-${randomBytes(8).toString('hex').toUpperCase()}`, postedAt: new Date().toISOString(), status: 'posted' });
 }
 
 describe('collections metrics (GET /metrics)', () => {
@@ -42,7 +17,7 @@ describe('collections metrics (GET /metrics)', () => {
 
   beforeAll(async () => {
     // The first sweep comes after this, so the first test sees an overdue collection before it.
-    harness = await startCollectionsHarness(standInUpstreams, { EXPIRY_SWEEP_INTERVAL_MS: '1500' });
+    harness = await startCollectionsHarness(quotesAndWalletStandIn(postTransfer, (quoteId) => phoneOfQuote.get(quoteId) ?? standInUserPhone), { EXPIRY_SWEEP_INTERVAL_MS: '1500' });
   });
 
   afterAll(async () => {

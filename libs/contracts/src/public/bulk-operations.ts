@@ -16,7 +16,7 @@ import {
 } from './bulk-payouts';
 import { disbursementStatusExample, failedDisbursementStatusExample } from './disbursements';
 import { errorExample, type ErrorExtraFields } from './envelopes';
-import { anyRoute, codes, example, json, operationFamily, ownTransactionRead, permissionAdmission } from './operation-parts';
+import { anyRoute, codes, example, json, operationFamily, ownTransactionRead, partnerAccess, permissionAdmission } from './operation-parts';
 import { pageLimitDefault, pageLimitMax } from './pagination';
 
 /**
@@ -107,9 +107,7 @@ export const bulkOperations = operationFamily([
     tag: 'Disbursements',
     summary: 'Quote a bulk payout',
     description: `Checks and prices 1 to ${bulkItemsMax} payouts in one currency, each as a single disbursement quote would (the body, the recipient, the user’s limits; several payouts to one user count together), and answers one result per item: valid with its fee and total debit, or invalid with the first rule it breaks. Nothing moves, no limit budget is used, and nothing but the bulk quote is stored. The bulk quote is valid 10 minutes for one bulk transfer. The whole call is refused when the body or currency is wrong, when no item is valid (400 PKC_2008 with items: every item’s result) or when your balance does not cover the valid items’ total debit (PKC_4002). This is the one route that takes a body over 16 kb: up to 2 MB.`,
-    authentication: 'bearer',
-    permission: 'disbursement',
-    sandboxOnly: false,
+    ...partnerAccess('disbursement'),
     request: { body: { schema: bulkQuoteRequestSchema, required: true, mediaTypes: json, description: 'The currency and the payouts.', large: true } },
     success: { status: 200, description: 'The bulk quote, with one result per item.', schema: bulkQuoteSchema, enveloped: true, examples: { quote: example('Two valid payouts and one to an unknown user', bulkQuoteExample) } },
     errorCodes: codes(anyRoute, permissionAdmission, ['PKC_2005', 'PKC_2010', 'PKC_4002']),
@@ -129,9 +127,7 @@ export const bulkOperations = operationFamily([
     summary: 'Send a bulk payout',
     description:
       'Uses a bulk quote: its valid items are accepted for payment (202) and paid in batches shortly after. Each becomes a disbursement with its own referenceId, status (GET /disbursement/{referenceId}), webhook (disbursement.completed or disbursement.failed) and place in your lists and statement; your balance and the user’s limits are checked again when each is paid, so an item can still fail (its failureReason says why). When the last item is final, bulk.completed is sent to your webhook. Follow the bulk with GET /disbursement/bulk/{bulkId}. Idempotent: the same bulkQuoteId and externalId again answers 200 with the same bulk; another bulk of yours holding the externalId is 409 PKC_6001 naming it.',
-    authentication: 'bearer',
-    permission: 'disbursement',
-    sandboxOnly: false,
+    ...partnerAccess('disbursement'),
     request: { body: { schema: bulkTransferRequestSchema, required: true, mediaTypes: json, description: 'The bulk quote to use and your reference for the bulk.' } },
     success: {
       status: 202,
@@ -158,9 +154,7 @@ export const bulkOperations = operationFamily([
     tag: 'Disbursements',
     summary: 'Read a bulk payout',
     description: `A bulk payout as it is now: status (processing until every item is final), counts, totals, and one page of its items in your order, each the disbursement it became. Pages of limit items (1 to ${pageLimitMax}, default ${pageLimitDefault}); pass nextCursor as cursor for the next page. Another partner’s bulk is 403 PKC_6005; an unknown or malformed bulkId 404 PKC_6002; an invalid limit or cursor 400 PKC_2008 naming it.`,
-    authentication: 'bearer',
-    permission: 'disbursement',
-    sandboxOnly: false,
+    ...partnerAccess('disbursement'),
     request: { params: bulkIdParamsSchema, query: bulkQuerySchema },
     success: { status: 200, description: 'The bulk, with a page of its items.', schema: bulkSchema, enveloped: true, examples: { done: example('One paid, one failed', bulkExample) } },
     errorCodes: codes(anyRoute, permissionAdmission, ownTransactionRead),

@@ -9,7 +9,7 @@ import {
 } from './collections';
 import { errorExample, type ErrorExtraFields } from './envelopes';
 import { collectionReferenceIdField } from './fields';
-import { anyRoute, codes, confirmBody, confirmBodyChecks, example, limitChecks, operationFamily, ownTransactionRead, permissionAdmission, quoteBody, quoteBodyChecks, quoteUse, userChecks } from './operation-parts';
+import { anyRoute, codes, confirmBody, confirmBodyChecks, example, limitChecks, operationFamily, ownTransactionRead, partnerAccess, permissionAdmission, quoteBody, quoteBodyChecks, quoteUse, userChecks } from './operation-parts';
 import { collectionQuoteExample, collectionQuoteSchema } from './quotes';
 
 const collectionRefusalFields: ErrorExtraFields = {
@@ -27,9 +27,7 @@ export const collectionOperations = operationFamily([
     summary: 'Quote a collection',
     description:
       'Every check runs here, in a fixed order, and the first failure is the answer: the body, the user, the user’s balance (amount plus fee) and limits. Nothing moves and nothing but the quote is created; no limit is used. The quote is valid 10 minutes for one collection request.',
-    authentication: 'bearer',
-    permission: 'collection',
-    sandboxOnly: false,
+    ...partnerAccess('collection'),
     request: { body: quoteBody },
     success: { status: 200, description: 'The quote.', schema: collectionQuoteSchema, enveloped: true, examples: { quote: example('25.50 USD from Comfort Gold', collectionQuoteExample) } },
     errorCodes: codes(anyRoute, permissionAdmission, quoteBodyChecks, userChecks, ['PKC_4001'], limitChecks),
@@ -42,9 +40,7 @@ export const collectionOperations = operationFamily([
     summary: 'Request a collection',
     description:
       'Uses a collection quote and asks the user to approve in the wallet app within 10 minutes. Checks, in order: the body (the quote is not touched), the quote (used up whatever happens next), the externalId, then the user and the limits again. Idempotency: an externalId held by a pending or completed collection is 409 PKC_6001 naming it.',
-    authentication: 'bearer',
-    permission: 'collection',
-    sandboxOnly: false,
+    ...partnerAccess('collection'),
     request: { body: confirmBody },
     success: { status: 202, description: 'The collection waits for the user’s answer.', schema: collectionAcceptedSchema, enveloped: true, examples: { accepted: example('Waiting for Comfort Gold', collectionAcceptedExample) } },
     errorCodes: codes(anyRoute, permissionAdmission, confirmBodyChecks, quoteUse, userChecks, ['PKC_4001'], limitChecks),
@@ -63,9 +59,7 @@ export const collectionOperations = operationFamily([
     tag: 'Collections',
     summary: 'Read a collection',
     description: 'The collection as it is now; for polling when you do not use webhooks, and the source of truth when in doubt. Another partner’s collection is 403 PKC_6005.',
-    authentication: 'bearer',
-    permission: 'collection',
-    sandboxOnly: false,
+    ...partnerAccess('collection'),
     request: { params: collectionReferenceIdParamsSchema },
     success: {
       status: 200,

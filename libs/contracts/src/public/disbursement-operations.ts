@@ -10,7 +10,7 @@ import {
 } from './disbursements';
 import { errorExample, type ErrorExtraFields } from './envelopes';
 import { disbursementReferenceIdField } from './fields';
-import { anyRoute, codes, confirmBody, confirmBodyChecks, example, limitChecks, operationFamily, ownTransactionRead, permissionAdmission, quoteBody, quoteBodyChecks, quoteUse, userChecks } from './operation-parts';
+import { anyRoute, codes, confirmBody, confirmBodyChecks, example, limitChecks, operationFamily, ownTransactionRead, partnerAccess, permissionAdmission, quoteBody, quoteBodyChecks, quoteUse, userChecks } from './operation-parts';
 import { disbursementQuoteExample, disbursementQuoteSchema } from './quotes';
 
 const disbursementRefusalFields: ErrorExtraFields = {
@@ -28,9 +28,7 @@ export const disbursementOperations = operationFamily([
     summary: 'Quote a disbursement',
     description:
       'Every check runs here, in a fixed order, and the first failure is the answer: the body, the recipient, your balance (amount plus fee) and the user’s limits. Nothing moves and nothing but the quote is created. The quote is valid 10 minutes for one transfer.',
-    authentication: 'bearer',
-    permission: 'disbursement',
-    sandboxOnly: false,
+    ...partnerAccess('disbursement'),
     request: { body: quoteBody },
     success: { status: 200, description: 'The quote.', schema: disbursementQuoteSchema, enveloped: true, examples: { quote: example('5,000 LRD to Comfort Gold', disbursementQuoteExample) } },
     errorCodes: codes(anyRoute, permissionAdmission, quoteBodyChecks, userChecks, ['PKC_4002'], limitChecks),
@@ -43,9 +41,7 @@ export const disbursementOperations = operationFamily([
     summary: 'Send money',
     description:
       'Uses a disbursement quote and credits the user at once. The call has 25 seconds; if the money has not moved by then the attempt is cancelled and 504 PKC_7004 answered (nothing was posted; retry with the same externalId and a new quote). Use a client timeout of at least 30 seconds. A refusal after the attempt was recorded names it in referenceId and status. A 500 PKC_7002 naming a referenceId means the outcome is not known yet: read that disbursement until it settles.',
-    authentication: 'bearer',
-    permission: 'disbursement',
-    sandboxOnly: false,
+    ...partnerAccess('disbursement'),
     request: { body: confirmBody },
     success: { status: 200, description: 'Completed: the money has moved.', schema: disbursementTransferSchema, enveloped: true, examples: { completed: example('5,000 LRD to Comfort Gold', disbursementTransferExample) } },
     errorCodes: codes(anyRoute, permissionAdmission, confirmBodyChecks, quoteUse, userChecks, ['PKC_4002'], limitChecks, ['PKC_7004']),
@@ -73,9 +69,7 @@ export const disbursementOperations = operationFamily([
     tag: 'Disbursements',
     summary: 'Read a disbursement',
     description: 'Every disbursement your transfer calls created, whatever became of it, for reconciliation. Another partner’s is 403 PKC_6005; an unknown or malformed referenceId 404 PKC_6002.',
-    authentication: 'bearer',
-    permission: 'disbursement',
-    sandboxOnly: false,
+    ...partnerAccess('disbursement'),
     request: { params: disbursementReferenceIdParamsSchema },
     success: {
       status: 200,

@@ -125,6 +125,14 @@ export function operationFamily<OperationId extends string>(operations: readonly
   return operations;
 }
 
+/**
+ * How a partner reaches an operation served in production and the sandbox alike: with a bearer
+ * token that holds the given permission.
+ */
+export function partnerAccess(permission: PartnerPermission): Pick<PublicOperation, 'authentication' | 'permission' | 'sandboxOnly'> {
+  return { authentication: 'bearer', permission, sandboxOnly: false };
+}
+
 export const example = (summary: string, value: unknown) => ({ summary, value });
 
 // ---- Request bodies the collection and disbursement operations share -------------------------------

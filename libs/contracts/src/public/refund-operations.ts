@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { collectionReferenceIdParamsSchema, collectionStatusExample, collectionStatusSchema, type PublicCollectionStatus } from './collections';
 import { errorExample, type ErrorExtraFields } from './envelopes';
-import { anyRoute, codes, example, json, operationFamily, ownTransactionRead, permissionAdmission, userChecks } from './operation-parts';
+import { anyRoute, codes, example, json, operationFamily, ownTransactionRead, partnerAccess, permissionAdmission, userChecks } from './operation-parts';
 import { refundStatuses } from '../refund-events';
 import { nonNegativeAmountField } from './fields';
 import { pageLimitDefault, pageLimitMax } from './pagination';
@@ -48,9 +48,7 @@ export const refundOperations = operationFamily([
     summary: 'Cancel a pending collection',
     description:
       'Withdraws one of your collection requests while it waits for the user: it becomes cancelled (final, no money moves), the user’s app no longer shows it, its externalId is free again, and collection.cancelled is sent to your webhook. No body is needed. If the user approves at the same moment exactly one of the two wins: a collection the user already approved, declined, or that you already cancelled, is 409 PKC_6004 (the message names its status; read it); one whose approval window has passed is 410 PKC_6003 (it is expired). Another partner’s is 403 PKC_6005.',
-    authentication: 'bearer',
-    permission: 'collection',
-    sandboxOnly: false,
+    ...partnerAccess('collection'),
     request: { params: collectionReferenceIdParamsSchema },
     success: { status: 200, description: 'The collection, now cancelled.', schema: collectionStatusSchema, enveloped: true, examples: { cancelled: example('Cancelled: no money moved', cancelledCollectionExample) } },
     errorCodes: codes(anyRoute, permissionAdmission, ['PKC_6002', 'PKC_6003', 'PKC_6004', 'PKC_6005']),
@@ -66,9 +64,7 @@ export const refundOperations = operationFamily([
     summary: 'Refund a completed collection',
     description:
       'Gives money back to the user of one of your completed collections, in whole (leave amount out: what is left to refund) or in part; the refunds of a collection never add up to more than its amount (409 PKC_6006). Your balance in the collection’s currency is debited and the user’s wallet credited in one posting; a refund has no fee, and the collection’s fee is not given back. It does not count against the user’s limits. Idempotent by externalId: one held by a refund of yours in progress or completed is 409 PKC_6001 naming that refund. Checks, in order: the body, the collection (404 PKC_6002, 403 PKC_6005, not completed: 409 PKC_6004), the externalId, what is left to refund, then the user (PKC_3001–3005: they can no longer receive) and your balance (400 PKC_4002); any refusal moves nothing. 200 when the money has moved; 202 when the wallet could not be reached in time: the refund is processing and completes (or fails) on its own, with refund.completed or refund.failed to your webhook; read it with GET /refund/{referenceId}. Use a client timeout of at least 30 seconds, as for transfers.',
-    authentication: 'bearer',
-    permission: 'collection',
-    sandboxOnly: false,
+    ...partnerAccess('collection'),
     request: { params: collectionReferenceIdParamsSchema, body: { schema: refundRequestSchema, required: true, mediaTypes: json, description: 'Your reference, and optionally the amount and a reason.' } },
     success: {
       status: 200,
@@ -108,9 +104,7 @@ export const refundOperations = operationFamily([
     tag: 'Refunds',
     summary: 'Read a refund',
     description: 'A refund as it is now, with its collection’s refunded total; the source of truth while one is processing. Another partner’s is 403 PKC_6005; an unknown or malformed referenceId 404 PKC_6002.',
-    authentication: 'bearer',
-    permission: 'collection',
-    sandboxOnly: false,
+    ...partnerAccess('collection'),
     request: { params: refundReferenceIdParamsSchema },
     success: { status: 200, description: 'The refund.', schema: refundSchema, enveloped: true, examples: { completed: example('Completed', refundExample) } },
     errorCodes: codes(anyRoute, permissionAdmission, ownTransactionRead),
@@ -122,9 +116,7 @@ export const refundOperations = operationFamily([
     tag: 'Refunds',
     summary: 'List your refunds',
     description: `Your refunds, each as GET /refund/{referenceId} answers it. ${refundListRules} To find the refund you asked for with an externalId whose answer you lost, ask with externalId=…: the ones created with it, or an empty page when none was.`,
-    authentication: 'bearer',
-    permission: 'collection',
-    sandboxOnly: false,
+    ...partnerAccess('collection'),
     request: { query: refundListQuerySchema },
     success: { status: 200, description: 'A page of refunds.', schema: refundPageSchema, enveloped: true, examples: { page: example('A processing and a completed refund', refundPageExample) } },
     errorCodes: codes(anyRoute, permissionAdmission),

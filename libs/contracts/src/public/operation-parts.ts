@@ -127,9 +127,9 @@ export function operationFamily<OperationId extends string>(operations: readonly
 
 /**
  * How a partner reaches an operation served in production and the sandbox alike: with a bearer
- * token that holds the given permission.
+ * token that holds the given permission (null: any active partner's token).
  */
-export function partnerAccess(permission: PartnerPermission): Pick<PublicOperation, 'authentication' | 'permission' | 'sandboxOnly'> {
+export function partnerAccess(permission: PartnerPermission | null): Pick<PublicOperation, 'authentication' | 'permission' | 'sandboxOnly'> {
   return { authentication: 'bearer', permission, sandboxOnly: false };
 }
 

@@ -1,4 +1,4 @@
-import { anyRoute, bearerAdmission, codes, example, json, operationFamily } from './operation-parts';
+import { anyRoute, bearerAdmission, codes, example, json, operationFamily, partnerAccess } from './operation-parts';
 import {
   deliveryPageExample,
   redeliveredDeliveryExample,
@@ -20,9 +20,7 @@ export const webhookDeliveryOperations = operationFamily([
     tag: 'Webhook deliveries',
     summary: 'List your webhook deliveries',
     description: 'Your deliveries, newest first, each with every attempt (an addition to the spec). Unknown or invalid query parameters are 400 PKC_2008 naming them.',
-    authentication: 'bearer',
-    permission: null,
-    sandboxOnly: false,
+    ...partnerAccess(null),
     request: { query: webhookDeliveryListQuerySchema },
     success: { status: 200, description: 'A page of deliveries.', schema: webhookDeliveryPageSchema, enveloped: true, examples: { page: example('One failed delivery', deliveryPageExample) } },
     errorCodes: codes(anyRoute, bearerAdmission),
@@ -35,9 +33,7 @@ export const webhookDeliveryOperations = operationFamily([
     summary: 'Send one delivery again',
     description:
       'A delivered, failed or skipped delivery starts a new round (an attempt now, then up to 3 retries); a pending one is brought forward; a delivering one is left as it is. The event keeps its body and webhook-id. No body is needed. Another partner’s delivery answers like an unknown one (404 PKC_6002).',
-    authentication: 'bearer',
-    permission: null,
-    sandboxOnly: false,
+    ...partnerAccess(null),
     request: { params: webhookDeliveryParamsSchema },
     success: { status: 202, description: 'The delivery, now pending.', schema: webhookDeliverySchema, enveloped: true, examples: { redelivered: example('Pending again', redeliveredDeliveryExample) } },
     errorCodes: codes(anyRoute, bearerAdmission, ['PKC_6002']),
@@ -49,9 +45,7 @@ export const webhookDeliveryOperations = operationFamily([
     tag: 'Webhook deliveries',
     summary: 'Send failed deliveries again',
     description: 'Every failed delivery created at or after `since` starts a new round, oldest first, at most 1,000 per call (more: true means call again).',
-    authentication: 'bearer',
-    permission: null,
-    sandboxOnly: false,
+    ...partnerAccess(null),
     request: { body: { schema: webhookRedeliverRequestSchema, required: true, mediaTypes: json, description: 'Which deliveries.' } },
     success: { status: 202, description: 'What was sent again.', schema: redeliveryBatchSchema, enveloped: true, examples: { batch: example('Two deliveries', redeliveryBatchExample) } },
     errorCodes: codes(anyRoute, bearerAdmission),

@@ -1,8 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import express from 'express';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { createLogger } from '@pwa/logging';
-import { Writable } from 'node:stream';
+import { createCapturedLogger } from '../../../../test/support/captured-logger';
 import { createApp, declareBodyTypes, jsonBodyAsWritten, listen, rawJsonBodyOf, type RunningServer } from '../../src';
 
 /**
@@ -10,17 +9,7 @@ import { createApp, declareBodyTypes, jsonBodyAsWritten, listen, rawJsonBodyOf, 
  * body's headers and bytes, the nesting depth and the text rule. Each refusal is the 400 envelope,
  * and no route ever runs for it (the routes here count their calls).
  */
-const logLines: string[] = [];
-const logger = createLogger({
-  service: 'http-input-test',
-  level: 'info',
-  destination: new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logLines.push(chunk.toString());
-      callback();
-    },
-  }),
-});
+const { logger, text: loggedText } = createCapturedLogger('http-input-test');
 
 let server: RunningServer;
 let routeCalls = 0;
@@ -93,7 +82,7 @@ describe('the input rules of createApp', () => {
     await expectRefusedBeforeRoute(send('GET', '/echo/%E0%A4%A'), 'The path is not valid: percent-encoded bytes must be UTF-8');
     await expectRefusedBeforeRoute(send('GET', '/echo/PKC-1-%00'), 'The path is not valid: a path segment contains a control character');
     await expectRefusedBeforeRoute(send('GET', '/nowhere/%E0%A4%A'), /^The path is not valid/);
-    expect(logLines.join('')).not.toContain('unhandled error');
+    expect(loggedText()).not.toContain('unhandled error');
   });
 
   it('when a query value holds NUL or bytes that are not UTF-8, then the answer is 400 PKC_2008 naming the parameter', async () => {
@@ -152,7 +141,7 @@ describe('the input rules of createApp', () => {
       send('POST', '/echo/1', '{"a":1}', { ...json, 'content-encoding': 'compress' }),
       'Content-Encoding compress is not supported: send the body uncompressed or with one of gzip, deflate or br',
     );
-    expect(logLines.join('')).not.toContain('unhandled error');
+    expect(loggedText()).not.toContain('unhandled error');
   });
 
   it('when a compressed body decodes to more than the limit, then it is too large (the decoded size counts)', async () => {

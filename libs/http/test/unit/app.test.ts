@@ -1,19 +1,8 @@
-import { Writable } from 'node:stream';
 import { PkcError } from '@pwa/errors';
-import { createLogger } from '@pwa/logging';
 import { createApp, listen, type RunningServer } from '../../src';
+import { createCapturedLogger } from '../../../../test/support/captured-logger';
 
-const logLines: string[] = [];
-const logger = createLogger({
-  service: 'http-test',
-  level: 'info',
-  destination: new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logLines.push(chunk.toString());
-      callback();
-    },
-  }),
-});
+const { logger, text: loggedText } = createCapturedLogger('http-test');
 
 let server: RunningServer;
 let baseUrl: string;
@@ -122,7 +111,7 @@ describe('the service app factory', () => {
     const response = await fetch(`${baseUrl}/crash`);
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ success: false, code: 'PKC_7002', message: 'Internal error; retry' });
-    const logged = logLines.join('');
+    const logged = loggedText();
     expect(logged).toContain('unhandled error');
     expect(logged).not.toContain('app:hunter2@');
   });
@@ -131,7 +120,7 @@ describe('the service app factory', () => {
     const response = await fetch(`${baseUrl}/database-away`);
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({ success: false, code: 'PKC_7003', message: 'Service temporarily unavailable; nothing was created' });
-    expect(logLines.join('')).toContain('dependency unavailable; answered 503');
+    expect(loggedText()).toContain('dependency unavailable; answered 503');
   });
 
   it('when requests were served, then /metrics has RED metrics labelled by route template', async () => {

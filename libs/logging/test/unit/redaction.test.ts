@@ -1,20 +1,7 @@
-import { Writable } from 'node:stream';
-import { createLogger, scrubSecrets } from '../../src';
+import { scrubSecrets } from '../../src';
+import { createCapturedLogger } from '../../../../test/support/captured-logger';
 
-function captureLogger() {
-  const lines: string[] = [];
-  const logger = createLogger({
-    service: 'redaction-test',
-    level: 'info',
-    destination: new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        lines.push(chunk.toString());
-        callback();
-      },
-    }),
-  });
-  return { logger, text: () => lines.join('') };
-}
+const captureLogger = () => createCapturedLogger('redaction-test');
 
 describe('log redaction', () => {
   it('when an object with secrets and tokens is logged, then their values never reach the line', () => {

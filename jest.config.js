@@ -17,8 +17,18 @@ const integration = {
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
   slowTestThreshold: 30,
 };
-/** The fault and drain tests, which judge readiness and timing under a fault: they run one at a time, alone (see below). */
-const aloneFiles = ['/test/e2e/fault-postgres-restart.test.ts', '/test/e2e/fault-rabbitmq-outage.test.ts', '/test/e2e/fault-redis-outage.test.ts', '/test/e2e/graceful-shutdown.test.ts'];
+/**
+ * The tests that judge timing: the fault and drain tests (readiness and timing under a fault) and
+ * the open-loop load generator's schedule (flows start within 100 ms of their plan). They run one
+ * at a time, alone (see below).
+ */
+const aloneFiles = [
+  '/test/e2e/fault-postgres-restart.test.ts',
+  '/test/e2e/fault-rabbitmq-outage.test.ts',
+  '/test/e2e/fault-redis-outage.test.ts',
+  '/test/e2e/graceful-shutdown.test.ts',
+  '/scripts/test/open-loop.test.ts',
+];
 module.exports = {
   testTimeout: 60_000,
   // Jest's default is one worker per core but one, so a 2-core machine ran every file in turn while
@@ -27,7 +37,12 @@ module.exports = {
   // their own), so two files at once share nothing but the machine.
   maxWorkers: Math.max(2, os.availableParallelism() - 1),
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/test/unit/**/*.test.ts', '<rootDir>/scripts/test/**/*.test.ts', '<rootDir>/sdk/test/unit/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{libs,services}/*/test/unit/**/*.test.ts', '<rootDir>/scripts/test/**/*.test.ts', '<rootDir>/sdk/test/unit/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...aloneFiles],
+    },
     {
       ...integration,
       displayName: 'integration',

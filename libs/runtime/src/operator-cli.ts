@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
 /** What an operator command answers: `data` for --json, `text` for people, and an optional exit code. */
@@ -66,6 +67,13 @@ async function operatorCliMain<Context>(cli: OperatorCli<Context>, argv: string[
     process.stdout.write(cli.usage);
     return command === undefined && !parsed.help ? 2 : 0;
   }
+  if (command === batchCommand) {
+    if (args.length > 0) {
+      fail(`${batchCommand} takes no arguments: it reads one JSON array of arguments per line on stdin`, true);
+      return 2;
+    }
+    return runBatch(cli, process.stdin, (line) => process.stdout.write(`${line}\n`));
+  }
   let opened: Awaited<ReturnType<OperatorCli<Context>['open']>>;
   try {
     opened = await cli.open();
@@ -85,6 +93,76 @@ async function operatorCliMain<Context>(cli: OperatorCli<Context>, argv: string[
   } finally {
     await close();
   }
+}
+
+/**
+ * `<cli> batch`: many commands on one opened context (one migration check, one pool) instead of one
+ * process each, for scripts that seed or inspect many rows (the end-to-end harness, bulk set-up).
+ * Each stdin line is a JSON array of the arguments a command line would have (`["create-user",
+ * "--phone", "0770123456", ...]`); each gets one stdout line, in order: `{"exitCode":0,"output":{...}}`
+ * where output is what --json prints for that command (`{"error": "..."}` when it failed) and the
+ * exit code is the one the command would exit with. A malformed line answers exit code 2 and the
+ * batch goes on. The batch exits 0 at the end of stdin, or 1 when its context cannot be opened.
+ */
+export const batchCommand = 'batch';
+
+export interface BatchAnswer {
+  exitCode: number;
+  output: unknown;
+}
+
+async function runBatch<Context>(cli: OperatorCli<Context>, input: NodeJS.ReadableStream, writeLine: (line: string) => void): Promise<number> {
+  let opened: Awaited<ReturnType<OperatorCli<Context>['open']>>;
+  try {
+    opened = await cli.open();
+  } catch (error) {
+    writeLine(JSON.stringify({ exitCode: 1, output: { error: messageOf(error) } } satisfies BatchAnswer));
+    return 1;
+  }
+  try {
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      if (line.trim() === '') continue;
+      writeLine(JSON.stringify(await runBatchLine(cli, opened.context, line)));
+    }
+    return 0;
+  } finally {
+    await opened.close();
+  }
+}
+
+async function runBatchLine<Context>(cli: OperatorCli<Context>, context: Context, line: string): Promise<BatchAnswer> {
+  const argv = batchArguments(line);
+  if (argv === undefined) return { exitCode: 2, output: { error: 'each batch line must be a JSON array of strings, the arguments of one command' } };
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv, cli.stringOptions, cli.booleanOptions ?? []);
+  } catch (error) {
+    return { exitCode: 2, output: { error: messageOf(error) } };
+  }
+  const [command, ...args] = parsed.positionals;
+  if (command === undefined || command === batchCommand || command === 'help' || parsed.help) {
+    return { exitCode: 2, output: { error: 'each batch line names one command (not help or batch)' } };
+  }
+  try {
+    const result = await cli.run(context, command, args, parsed.options);
+    return { exitCode: result.exitCode ?? 0, output: result.data };
+  } catch (error) {
+    return { exitCode: cli.isUsageError(error) ? 2 : 1, output: { error: messageOf(error) } };
+  }
+}
+
+function batchArguments(line: string): string[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function parseCommandLine(argv: string[], stringOptions: readonly string[], booleanOptions: readonly string[]) {

@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
+import { OperatorBatch } from '../../../../scripts/lib/operator-batch';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
 
@@ -226,4 +227,47 @@ describe('wallet operator CLI (built)', () => {
     expect(checked).toMatchObject({ code: 0, json: { ok: true, problems: [] } });
     expect(checked.json.currencies).toHaveLength(2);
   });
+
+  it('when commands run in one batch process, then each answers what it would alone, in order, and a bad line does not stop the batch', async () => {
+    const batch = new OperatorBatch('wallet', { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent', AUTH_URL: authUrl });
+    try {
+      const [created, credited, shown] = await Promise.all([
+        batch.run(['create-user', '--phone', '0770100019', '--name', 'Batch User', '--currencies', 'LRD']),
+        batch.run(['credit-wallet', '0770100019', 'LRD', '25.00']),
+        batch.run(['show-user', '0770100019']),
+      ]);
+      expect(created).toMatchObject({ exitCode: 0, json: { phone: '+231770100019', name: 'Batch User' } });
+      expect(credited).toMatchObject({ exitCode: 0, json: { state: 'posted' } });
+      expect(shown).toMatchObject({ exitCode: 0, json: { wallets: [{ currency: 'LRD', balance: '25.00' }] } });
+      expect(await batch.run(['credit-wallet', '0770100019', 'LRD', '1.005'])).toMatchObject({ exitCode: 2, json: { error: expect.stringContaining('Not an amount') } });
+      expect(await batch.run(['show-user', '0779999998'])).toMatchObject({ exitCode: 1, json: { error: expect.stringContaining('No user') } });
+      expect(await batch.run(['no-such-command'])).toMatchObject({ exitCode: 2, json: { error: 'Unknown command: no-such-command' } });
+      expect(await batch.run(['batch'])).toMatchObject({ exitCode: 2, json: { error: expect.stringContaining('not help or batch') } });
+      expect(await batch.run(['show-user', '--colour', 'red'])).toMatchObject({ exitCode: 2, json: { error: expect.stringContaining('--colour') } });
+      expect(await batch.run(['show-user', '0770100019'])).toMatchObject({ exitCode: 0, json: { name: 'Batch User' } });
+    } finally {
+      await batch.close();
+    }
+  });
+
+  it('when a batch line is not a JSON array of strings, then it answers exit code 2 and the next line still runs', async () => {
+    const { stdout } = await runWithInput(cliPath, ['batch', '--json'], '{"not":"an array"}\n["show-user", 7]\n\n["check-ledger"]\n');
+    const answers = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(answers).toEqual([
+      { exitCode: 2, output: { error: expect.stringContaining('JSON array of strings') } },
+      { exitCode: 2, output: { error: expect.stringContaining('JSON array of strings') } },
+      { exitCode: 0, output: expect.objectContaining({ ok: true, problems: [] }) },
+    ]);
+  });
 });
+
+function runWithInput(entry: string, args: string[], input: string): Promise<{ stdout: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [entry, ...args], { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent', AUTH_URL: authUrl } });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ stdout, code }));
+    child.stdin.end(input);
+  });
+}

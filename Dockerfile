@@ -18,6 +18,7 @@ WORKDIR /app
 # package.json or the lockfile changes. Every workspace's package.json is listed (npm ci links the
 # workspaces from them); test/deploy/dockerfile.test.ts fails when one is missing.
 COPY package.json package-lock.json ./
+COPY libs/audit/package.json libs/audit/
 COPY libs/bus/package.json libs/bus/
 COPY libs/config/package.json libs/config/
 COPY libs/contracts/package.json libs/contracts/
@@ -30,6 +31,7 @@ COPY libs/phone/package.json libs/phone/
 COPY libs/runtime/package.json libs/runtime/
 COPY libs/sealing/package.json libs/sealing/
 COPY libs/telemetry/package.json libs/telemetry/
+COPY libs/web-auth/package.json libs/web-auth/
 COPY services/auth/package.json services/auth/
 COPY services/collections/package.json services/collections/
 COPY services/disbursements/package.json services/disbursements/

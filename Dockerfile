@@ -33,6 +33,7 @@ COPY libs/sealing/package.json libs/sealing/
 COPY libs/telemetry/package.json libs/telemetry/
 COPY libs/web-auth/package.json libs/web-auth/
 COPY services/auth/package.json services/auth/
+COPY services/backoffice/package.json services/backoffice/
 COPY services/collections/package.json services/collections/
 COPY services/disbursements/package.json services/disbursements/
 COPY services/gateway/package.json services/gateway/

@@ -1,0 +1,5 @@
+import path from 'node:path';
+
+export const backofficeSchema = 'backoffice';
+/** This service's own migrations (it publishes no events yet, so no outbox). */
+export const backofficeMigrationDirectories: readonly string[] = [path.join(__dirname, '..', 'migrations')];

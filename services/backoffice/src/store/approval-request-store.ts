@@ -1,0 +1,139 @@
+import type { Queryable } from '@pwa/db';
+import type { ApprovalStatus, FourEyesAction } from '../domain/approval-rules';
+
+export interface NewApprovalRequest {
+  requestId: string;
+  action: FourEyesAction;
+  target: Record<string, unknown>;
+  parameters: Record<string, unknown>;
+  reason: string;
+  makerId: string;
+  lifetimeSeconds: number;
+}
+
+export interface ApprovalRequest {
+  requestId: string;
+  action: FourEyesAction;
+  target: Record<string, unknown>;
+  parameters: Record<string, unknown>;
+  reason: string;
+  makerId: string;
+  requestedAt: Date;
+  expiresAt: Date;
+  status: ApprovalStatus;
+  checkerId: string | null;
+  decidedAt: Date | null;
+  decisionNote: string | null;
+  executedAt: Date | null;
+  executionResult: Record<string, unknown> | null;
+}
+
+interface ApprovalRequestRow {
+  id: string;
+  action: FourEyesAction;
+  target: Record<string, unknown>;
+  parameters: Record<string, unknown>;
+  reason: string;
+  maker_id: string;
+  requested_at: Date;
+  expires_at: Date;
+  status: ApprovalStatus;
+  checker_id: string | null;
+  decided_at: Date | null;
+  decision_note: string | null;
+  executed_at: Date | null;
+  execution_result: Record<string, unknown> | null;
+}
+
+const columns = 'id, action, target, parameters, reason, maker_id, requested_at, expires_at, status, checker_id, decided_at, decision_note, executed_at, execution_result';
+
+function requestOf(row: ApprovalRequestRow): ApprovalRequest {
+  return {
+    requestId: row.id,
+    action: row.action,
+    target: row.target,
+    parameters: row.parameters,
+    reason: row.reason,
+    makerId: row.maker_id,
+    requestedAt: row.requested_at,
+    expiresAt: row.expires_at,
+    status: row.status,
+    checkerId: row.checker_id,
+    decidedAt: row.decided_at,
+    decisionNote: row.decision_note,
+    executedAt: row.executed_at,
+    executionResult: row.execution_result,
+  };
+}
+
+/** Stores a pending request; its expiry comes from the database clock, the one decisions compare against. */
+export async function insertApprovalRequest(db: Queryable, request: NewApprovalRequest): Promise<ApprovalRequest> {
+  const result = await db.query<ApprovalRequestRow>(
+    `INSERT INTO approval_requests (id, action, target, parameters, reason, maker_id, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7::double precision))
+     RETURNING ${columns}`,
+    [request.requestId, request.action, JSON.stringify(request.target), JSON.stringify(request.parameters), request.reason, request.makerId, request.lifetimeSeconds],
+  );
+  return requestOf(result.rows[0] as ApprovalRequestRow);
+}
+
+export async function findApprovalRequest(db: Queryable, requestId: string): Promise<ApprovalRequest | undefined> {
+  const result = await db.query<ApprovalRequestRow>(`SELECT ${columns} FROM approval_requests WHERE id = $1`, [requestId]);
+  const row = result.rows[0];
+  return row ? requestOf(row) : undefined;
+}
+
+/**
+ * Records a checker's decision in one conditional UPDATE: only a pending, unexpired request made by
+ * someone else changes. Two checkers at once, the same checker twice, or a decision racing the
+ * expiry: exactly one statement matches and the others get undefined (the caller reads the request
+ * to say why). The database's CHECK refuses a maker deciding their own request even if a caller forgot.
+ */
+export async function decideApprovalRequest(
+  db: Queryable,
+  decision: { requestId: string; checkerId: string; outcome: 'approved' | 'rejected'; note?: string },
+): Promise<ApprovalRequest | undefined> {
+  const result = await db.query<ApprovalRequestRow>(
+    `UPDATE approval_requests
+        SET status = $3, checker_id = $2, decided_at = now(), decision_note = $4
+      WHERE id = $1 AND status = 'pending' AND expires_at > now() AND maker_id <> $2
+      RETURNING ${columns}`,
+    [decision.requestId, decision.checkerId, decision.outcome, decision.note ?? null],
+  );
+  const row = result.rows[0];
+  return row ? requestOf(row) : undefined;
+}
+
+/**
+ * Marks an approved request executed with what the owning service answered; undefined when it was
+ * not approved or is already executed (a second executor after a retry or a crash: the owning
+ * service saw the same idempotency key and changed nothing).
+ */
+export async function markApprovalRequestExecuted(db: Queryable, requestId: string, executionResult: Record<string, unknown>): Promise<ApprovalRequest | undefined> {
+  const result = await db.query<ApprovalRequestRow>(
+    `UPDATE approval_requests SET status = 'executed', executed_at = now(), execution_result = $2
+      WHERE id = $1 AND status = 'approved'
+      RETURNING ${columns}`,
+    [requestId, JSON.stringify(executionResult)],
+  );
+  const row = result.rows[0];
+  return row ? requestOf(row) : undefined;
+}
+
+/** Approved requests not yet executed, oldest decision first: what a restart must finish. */
+export async function approvedNotExecuted(db: Queryable, limit: number): Promise<ApprovalRequest[]> {
+  const result = await db.query<ApprovalRequestRow>(`SELECT ${columns} FROM approval_requests WHERE status = 'approved' ORDER BY decided_at, id LIMIT $1`, [limit]);
+  return result.rows.map(requestOf);
+}
+
+/** Marks every pending request past its expiry expired (at most `limit` per call); answers their ids. */
+export async function expireDueApprovalRequests(db: Queryable, limit: number): Promise<string[]> {
+  const result = await db.query<{ id: string }>(
+    `UPDATE approval_requests SET status = 'expired'
+      WHERE id IN (SELECT id FROM approval_requests WHERE status = 'pending' AND expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        AND status = 'pending'
+      RETURNING id`,
+    [limit],
+  );
+  return result.rows.map((row) => row.id);
+}

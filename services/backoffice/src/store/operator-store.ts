@@ -1,0 +1,86 @@
+import type { Queryable } from '@pwa/db';
+import type { OperatorRole } from '../domain/operator-roles';
+
+export type OperatorStatus = 'invited' | 'active' | 'disabled';
+
+/** An operator as the back-office reads it; the password hash never leaves the store but to the verifier. */
+export interface Operator {
+  operatorId: string;
+  email: string;
+  displayName: string;
+  roles: OperatorRole[];
+  status: OperatorStatus;
+  createdAt: Date;
+  createdBy: string | null;
+}
+
+interface OperatorRow {
+  id: string;
+  email: string;
+  display_name: string;
+  roles: OperatorRole[];
+  status: OperatorStatus;
+  created_at: Date;
+  created_by: string | null;
+}
+
+const columns = 'id, email, display_name, roles, status, created_at, created_by';
+
+function operatorOf(row: OperatorRow): Operator {
+  return { operatorId: row.id, email: row.email, displayName: row.display_name, roles: row.roles, status: row.status, createdAt: row.created_at, createdBy: row.created_by };
+}
+
+export async function insertOperator(
+  db: Queryable,
+  operator: { operatorId: string; email: string; displayName: string; roles: readonly OperatorRole[]; createdBy: string | null },
+): Promise<Operator> {
+  const result = await db.query<OperatorRow>(
+    `INSERT INTO operators (id, email, display_name, roles, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING ${columns}`,
+    [operator.operatorId, operator.email, operator.displayName, operator.roles, operator.createdBy],
+  );
+  return operatorOf(result.rows[0] as OperatorRow);
+}
+
+export async function findOperatorByEmail(db: Queryable, email: string): Promise<Operator | undefined> {
+  const result = await db.query<OperatorRow>(`SELECT ${columns} FROM operators WHERE email = $1`, [email]);
+  const row = result.rows[0];
+  return row ? operatorOf(row) : undefined;
+}
+
+export async function findOperatorById(db: Queryable, operatorId: string): Promise<Operator | undefined> {
+  const result = await db.query<OperatorRow>(`SELECT ${columns} FROM operators WHERE id = $1`, [operatorId]);
+  const row = result.rows[0];
+  return row ? operatorOf(row) : undefined;
+}
+
+/** How many admins can sign in (active), and how many were invited and never finished set-up. */
+export async function adminCounts(db: Queryable): Promise<{ active: number; invited: number }> {
+  const result = await db.query<{ active: string; invited: string }>(
+    `SELECT count(*) FILTER (WHERE status = 'active') AS active, count(*) FILTER (WHERE status = 'invited') AS invited
+       FROM operators WHERE 'admin' = ANY (roles)`,
+  );
+  const row = result.rows[0];
+  return { active: Number(row?.active ?? 0), invited: Number(row?.invited ?? 0) };
+}
+
+/** Stores a set-up link (its digest only) and makes every earlier unused link of the person unusable. */
+export async function replaceSetupLink(db: Queryable, link: { operatorId: string; tokenSha256: Buffer; lifetimeSeconds: number }): Promise<Date> {
+  await db.query(`UPDATE operator_setup_links SET used_at = now() WHERE operator_id = $1 AND used_at IS NULL`, [link.operatorId]);
+  const result = await db.query<{ expires_at: Date }>(
+    `INSERT INTO operator_setup_links (token_sha256, operator_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3::double precision)) RETURNING expires_at`,
+    [link.tokenSha256, link.operatorId, link.lifetimeSeconds],
+  );
+  return (result.rows[0] as { expires_at: Date }).expires_at;
+}
+
+/**
+ * Uses a set-up link: one conditional UPDATE, so the link works once however many times it is
+ * opened at once; undefined when it is unknown, used or expired (the caller says the same for all three).
+ */
+export async function consumeSetupLink(db: Queryable, tokenSha256: Buffer): Promise<string | undefined> {
+  const result = await db.query<{ operator_id: string }>(
+    `UPDATE operator_setup_links SET used_at = now() WHERE token_sha256 = $1 AND used_at IS NULL AND expires_at > now() RETURNING operator_id`,
+    [tokenSha256],
+  );
+  return result.rows[0]?.operator_id;
+}

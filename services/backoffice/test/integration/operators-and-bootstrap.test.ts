@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { createPool, type Pool } from '@pwa/db';
+import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
+import { setupTokenDigest } from '../../src/domain/setup-link';
+import { backofficeMigrationDirectories, backofficeSchema } from '../../src/service-paths';
+import { consumeSetupLink, findOperatorByEmail, insertOperator } from '../../src/store/operator-store';
+import { bootstrapFirstAdmin } from '../../src/use-cases/bootstrap-first-admin';
+
+/** Operators and the first admin's bootstrap against the real Postgres, a fresh database per test. */
+let database: TestDatabase;
+let concurrent: Pool;
+const consoleBaseUrl = 'https://backoffice.internal.example:8443';
+
+beforeEach(async () => {
+  database = await openTestDatabase({ label: 'backoffice_operators', schema: backofficeSchema, migrationDirectories: backofficeMigrationDirectories });
+  concurrent = createPool({ connectionString: database.databaseUrl, applicationName: 'backoffice-bootstrap-races', schema: backofficeSchema, maxConnections: 8 });
+});
+
+afterEach(async () => {
+  await concurrent.end();
+  await database.drop();
+});
+
+const tokenOf = (setupLink: string): string => new URL(setupLink).hash.replace(/^#token=/, '');
+
+describe('bootstrap of the first admin', () => {
+  test('when the back-office has no operator, then bootstrap creates an invited admin and a one-time link whose token is stored only as its digest', async () => {
+    const outcome = await bootstrapFirstAdmin(database.pool, { email: '  Musu.Kollie@Operator.example ', displayName: 'Musu Kollie', consoleBaseUrl });
+    expect(outcome).toMatchObject({ kind: 'created', email: 'musu.kollie@operator.example' });
+    if (outcome.kind === 'refused') throw new Error('refused');
+    expect(outcome.setupLink).toMatch(/^https:\/\/backoffice\.internal\.example:8443\/setup#token=[A-Za-z0-9_-]{43}$/);
+    expect(await findOperatorByEmail(database.pool, 'musu.kollie@operator.example')).toMatchObject({ roles: ['admin'], status: 'invited', createdBy: null });
+    const token = tokenOf(outcome.setupLink);
+    const stored = await database.pool.query<{ dump: string }>(`SELECT row_to_json(l)::text AS dump FROM operator_setup_links l`);
+    expect(stored.rows).toHaveLength(1);
+    expect(stored.rows[0]?.dump).not.toContain(token);
+    const passwordColumns = await database.pool.query<{ password_hash: string | null }>(`SELECT password_hash FROM operators`);
+    expect(passwordColumns.rows).toEqual([{ password_hash: null }]);
+  });
+
+  test('when the link is opened five times at once, then it works exactly once and never again', async () => {
+    const outcome = await bootstrapFirstAdmin(database.pool, { email: 'admin@operator.example', displayName: 'First Admin', consoleBaseUrl });
+    if (outcome.kind === 'refused') throw new Error('refused');
+    const digest = setupTokenDigest(tokenOf(outcome.setupLink));
+    const uses = await Promise.all(Array.from({ length: 5 }, () => consumeSetupLink(concurrent, digest)));
+    expect(uses.filter((operatorId) => operatorId !== undefined)).toEqual([outcome.operatorId]);
+    expect(await consumeSetupLink(database.pool, digest)).toBeUndefined();
+    expect(await consumeSetupLink(database.pool, setupTokenDigest('not-a-token'))).toBeUndefined();
+  });
+
+  test('when bootstrap runs again before the link was used, then the same admin gets a new link and the old one stops working', async () => {
+    const first = await bootstrapFirstAdmin(database.pool, { email: 'admin@operator.example', displayName: 'First Admin', consoleBaseUrl });
+    const second = await bootstrapFirstAdmin(database.pool, { email: 'ADMIN@operator.example', displayName: 'First Admin', consoleBaseUrl });
+    if (first.kind === 'refused' || second.kind === 'refused') throw new Error('refused');
+    expect(second).toMatchObject({ kind: 'link-renewed', operatorId: first.operatorId });
+    expect(await consumeSetupLink(database.pool, setupTokenDigest(tokenOf(first.setupLink)))).toBeUndefined();
+    expect(await consumeSetupLink(database.pool, setupTokenDigest(tokenOf(second.setupLink)))).toBe(first.operatorId);
+  });
+
+  test('when an admin can sign in already, or another admin was invited, then bootstrap is refused and creates nothing', async () => {
+    const first = await bootstrapFirstAdmin(database.pool, { email: 'admin@operator.example', displayName: 'First Admin', consoleBaseUrl });
+    expect(await bootstrapFirstAdmin(database.pool, { email: 'someone.else@operator.example', displayName: 'Other', consoleBaseUrl })).toEqual({ kind: 'refused', reason: 'another-admin-invited' });
+    if (first.kind === 'refused') throw new Error('refused');
+    await database.pool.query(`UPDATE operators SET status = 'active', password_hash = '$argon2id$placeholder-for-the-test' WHERE id = $1`, [first.operatorId]);
+    expect(await bootstrapFirstAdmin(database.pool, { email: 'admin@operator.example', displayName: 'First Admin', consoleBaseUrl })).toEqual({ kind: 'refused', reason: 'an-admin-exists' });
+    expect((await database.pool.query(`SELECT count(*)::int AS count FROM operators`)).rows).toEqual([{ count: 1 }]);
+  });
+
+  test('when two bootstraps with different addresses run at once, then exactly one admin is created', async () => {
+    const outcomes = await Promise.all([
+      bootstrapFirstAdmin(concurrent, { email: 'one@operator.example', displayName: 'One', consoleBaseUrl }),
+      bootstrapFirstAdmin(concurrent, { email: 'two@operator.example', displayName: 'Two', consoleBaseUrl }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['created', 'refused']);
+    expect((await database.pool.query(`SELECT count(*)::int AS count FROM operators`)).rows).toEqual([{ count: 1 }]);
+  });
+
+  test('when the address is not an e-mail address, then bootstrap is refused', async () => {
+    for (const email of ['', 'admin', 'admin@', '@operator.example', 'a b@operator.example']) {
+      expect(await bootstrapFirstAdmin(database.pool, { email, displayName: 'X', consoleBaseUrl })).toEqual({ kind: 'refused', reason: 'not-an-email' });
+    }
+  });
+});
+
+describe('operators table', () => {
+  test('when a row breaks a rule (unknown role, no role, upper-case address, active without a password), then the database refuses it', async () => {
+    const base = { operatorId: randomUUID(), email: 'x@operator.example', displayName: 'X', createdBy: null };
+    await expect(insertOperator(database.pool, { ...base, roles: ['root' as never] })).rejects.toThrow(/check constraint/);
+    await expect(insertOperator(database.pool, { ...base, roles: [] })).rejects.toThrow(/check constraint/);
+    await expect(insertOperator(database.pool, { ...base, email: 'X@operator.example', roles: ['viewer'] })).rejects.toThrow(/check constraint/);
+    const created = await insertOperator(database.pool, { ...base, roles: ['viewer'] });
+    await expect(database.pool.query(`UPDATE operators SET status = 'active' WHERE id = $1`, [created.operatorId])).rejects.toThrow(/check constraint/);
+    await expect(insertOperator(database.pool, { ...base, operatorId: randomUUID(), roles: ['maker'] })).rejects.toThrow(/unique/);
+  });
+});

@@ -1,0 +1,20 @@
+import { createPool, migrate } from '@pwa/db';
+// The runner alone, not the runtime barrel: every CLI call starts faster.
+import { runOperatorCli } from '@pwa/runtime/operator-cli';
+import { readBackofficeSetupConfig } from '../config';
+import { backofficeMigrationDirectories, backofficeSchema } from '../service-paths';
+import { OperatorUsageError, runSetupCommand, setupUsage, type SetupContext } from './setup-commands';
+
+/** The back-office's set-up CLI (the first admin's bootstrap); the shared runner handles --json, usage and exit codes. */
+runOperatorCli<SetupContext>({
+  usage: setupUsage,
+  stringOptions: ['email', 'name'],
+  isUsageError: (error) => error instanceof OperatorUsageError,
+  open: async () => {
+    const config = readBackofficeSetupConfig(process.env);
+    await migrate({ databaseUrl: config.DATABASE_URL, schema: backofficeSchema, directories: backofficeMigrationDirectories });
+    const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'backoffice-setup-cli', schema: backofficeSchema, maxConnections: 2 });
+    return { context: { pool, consoleBaseUrl: config.BACKOFFICE_PUBLIC_URL }, close: () => pool.end() };
+  },
+  run: (context, command, args, options) => runSetupCommand(context, command, args, options),
+});

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
+import { backofficeSchema } from '../../src/service-paths';
+
+const run = promisify(execFile);
+const cliPath = path.join(__dirname, '..', '..', 'dist', 'cli', 'main.js');
+
+/** The built set-up CLI as an operator runs it: one process per command, against its own database (it migrates it). */
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await openTestDatabase({ label: 'backoffice_setup_cli', schema: backofficeSchema });
+});
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cliPath, ...args], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.databaseUrl, BACKOFFICE_PUBLIC_URL: 'https://backoffice.internal.example', LOG_LEVEL: 'silent', ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('back-office set-up CLI (built)', () => {
+  test('when the first admin is bootstrapped, then the link is printed once in JSON and in text, and a second address is refused with exit 1', async () => {
+    const created = await cli(['bootstrap-admin', '--email', 'first.admin@operator.example', '--name', 'First Admin', '--json']);
+    expect(created.code).toBe(0);
+    const json = JSON.parse(created.stdout) as Record<string, string>;
+    expect(json).toMatchObject({ outcome: 'created', email: 'first.admin@operator.example', setupLink: expect.stringMatching(/^https:\/\/backoffice\.internal\.example\/setup#token=/) });
+
+    const renewed = await cli(['bootstrap-admin', '--email', 'first.admin@operator.example', '--name', 'First Admin']);
+    expect(renewed.code).toBe(0);
+    expect(renewed.stdout).toMatch(/Renewed the set-up link of the first admin first\.admin@operator\.example/);
+    expect(renewed.stdout).toMatch(/https:\/\/backoffice\.internal\.example\/setup#token=[A-Za-z0-9_-]{43}/);
+    expect(renewed.stdout).not.toContain(json.setupLink);
+
+    const other = await cli(['bootstrap-admin', '--email', 'other@operator.example', '--name', 'Other', '--json']);
+    expect(other.code).toBe(1);
+    expect(JSON.parse(other.stdout)).toEqual({ error: expect.stringContaining('Another admin was invited') });
+  });
+
+  test('when the command is called wrongly, then it exits 2 with a message naming what to fix', async () => {
+    expect(await cli(['bootstrap-admin', '--name', 'X', '--json'])).toMatchObject({ code: 2, stdout: expect.stringContaining('needs --email') });
+    expect(await cli(['bootstrap-admin', '--email', 'not-an-address', '--name', 'X', '--json'])).toMatchObject({ code: 2, stdout: expect.stringContaining('--email must be an e-mail address') });
+    expect(await cli(['bootstrap-admin', '--email', 'a@operator.example', '--json'])).toMatchObject({ code: 2, stdout: expect.stringContaining('needs --name') });
+    expect(await cli(['make-me-admin', '--json'])).toMatchObject({ code: 2, stdout: expect.stringContaining('Unknown command: make-me-admin') });
+  });
+
+  test('when the console address is missing or plain http on a public host, then it refuses to print a link and names the setting', async () => {
+    const missing = await cli(['bootstrap-admin', '--email', 'a@operator.example', '--name', 'A', '--json'], { BACKOFFICE_PUBLIC_URL: '' });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain('BACKOFFICE_PUBLIC_URL');
+    const plain = await cli(['bootstrap-admin', '--email', 'a@operator.example', '--name', 'A', '--json'], { BACKOFFICE_PUBLIC_URL: 'http://backoffice.example.com' });
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toContain('https://');
+    expect(plain.stdout).not.toContain('setupLink');
+  });
+});

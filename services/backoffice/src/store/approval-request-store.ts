@@ -11,13 +11,8 @@ export interface NewApprovalRequest {
   lifetimeSeconds: number;
 }
 
-export interface ApprovalRequest {
-  requestId: string;
-  action: FourEyesAction;
-  target: Record<string, unknown>;
-  parameters: Record<string, unknown>;
-  reason: string;
-  makerId: string;
+/** A stored request: what the maker asked for (its lifetime became expiresAt), then its decision and execution. */
+export interface ApprovalRequest extends Omit<NewApprovalRequest, 'lifetimeSeconds'> {
   requestedAt: Date;
   expiresAt: Date;
   status: ApprovalStatus;

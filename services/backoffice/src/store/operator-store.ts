@@ -84,3 +84,46 @@ export async function consumeSetupLink(db: Queryable, tokenSha256: Buffer): Prom
   );
   return result.rows[0]?.operator_id;
 }
+
+/** The password hash of an operator who may sign in (active), for the verifier only; undefined for anyone else. */
+export async function signInCredentialsOf(db: Queryable, email: string): Promise<{ operator: Operator; passwordHash: string } | undefined> {
+  const result = await db.query<OperatorRow & { password_hash: string }>(
+    `SELECT ${columns}, password_hash FROM operators WHERE email = $1 AND status = 'active' AND password_hash IS NOT NULL`,
+    [email],
+  );
+  const row = result.rows[0];
+  return row ? { operator: operatorOf(row), passwordHash: row.password_hash } : undefined;
+}
+
+/** Finishes set-up: the password hash and the sealed TOTP secret in one statement each, inside the caller's transaction. */
+export async function activateInvitedOperator(db: Queryable, setup: { operatorId: string; passwordHash: string; sealedTotpSecret: string }): Promise<boolean> {
+  const activated = await db.query(
+    `UPDATE operators SET status = 'active', password_hash = $2, updated_at = now() WHERE id = $1 AND status = 'invited'`,
+    [setup.operatorId, setup.passwordHash],
+  );
+  if (activated.rowCount !== 1) return false;
+  await db.query(
+    `INSERT INTO operator_totp_factors (operator_id, sealed_secret) VALUES ($1, $2)
+     ON CONFLICT (operator_id) DO UPDATE SET sealed_secret = EXCLUDED.sealed_secret, last_accepted_step = NULL, enrolled_at = now()`,
+    [setup.operatorId, setup.sealedTotpSecret],
+  );
+  return true;
+}
+
+export async function totpFactorOf(db: Queryable, operatorId: string): Promise<{ sealedSecret: string; lastAcceptedStep: number | null } | undefined> {
+  const result = await db.query<{ sealed_secret: string; last_accepted_step: string | null }>(
+    `SELECT sealed_secret, last_accepted_step FROM operator_totp_factors WHERE operator_id = $1`,
+    [operatorId],
+  );
+  const row = result.rows[0];
+  return row ? { sealedSecret: row.sealed_secret, lastAcceptedStep: row.last_accepted_step === null ? null : Number(row.last_accepted_step) } : undefined;
+}
+
+/** Records the time step a code was accepted for, only if it is later than the last one: false means the code was used already. */
+export async function acceptTotpStep(db: Queryable, operatorId: string, step: number): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE operator_totp_factors SET last_accepted_step = $2 WHERE operator_id = $1 AND (last_accepted_step IS NULL OR last_accepted_step < $2)`,
+    [operatorId, step],
+  );
+  return result.rowCount === 1;
+}

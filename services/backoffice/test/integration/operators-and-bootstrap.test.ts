@@ -3,7 +3,7 @@ import { createPool, type Pool } from '@pwa/db';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
 import { setupTokenDigest } from '../../src/domain/setup-link';
 import { backofficeMigrationDirectories, backofficeSchema } from '../../src/service-paths';
-import { consumeSetupLink, findOperatorByEmail, insertOperator } from '../../src/store/operator-store';
+import { acceptTotpStep, activateInvitedOperator, consumeSetupLink, findOperatorByEmail, insertOperator, signInCredentialsOf, totpFactorOf } from '../../src/store/operator-store';
 import { bootstrapFirstAdmin } from '../../src/use-cases/bootstrap-first-admin';
 
 /** Operators and the first admin's bootstrap against the real Postgres, a fresh database per test. */
@@ -91,5 +91,26 @@ describe('operators table', () => {
     const created = await insertOperator(database.pool, { ...base, roles: ['viewer'] });
     await expect(database.pool.query(`UPDATE operators SET status = 'active' WHERE id = $1`, [created.operatorId])).rejects.toThrow(/check constraint/);
     await expect(insertOperator(database.pool, { ...base, operatorId: randomUUID(), roles: ['maker'] })).rejects.toThrow(/unique/);
+  });
+
+  test('when an invited operator is activated, then sign-in credentials exist only from then on, and activating twice does nothing', async () => {
+    const invited = await insertOperator(database.pool, { operatorId: randomUUID(), email: 'kebeh@operator.example', displayName: 'Kebeh', roles: ['maker'], createdBy: null });
+    expect(await signInCredentialsOf(database.pool, 'kebeh@operator.example')).toBeUndefined();
+    const setup = { operatorId: invited.operatorId, passwordHash: '$argon2id$v=19$m=47104,t=2,p=1$c2FsdA$aGFzaA', sealedTotpSecret: 'sealed-secret-1' };
+    expect(await activateInvitedOperator(database.pool, setup)).toBe(true);
+    expect(await activateInvitedOperator(database.pool, { ...setup, sealedTotpSecret: 'sealed-secret-2' })).toBe(false);
+    expect(await signInCredentialsOf(database.pool, 'kebeh@operator.example')).toMatchObject({ operator: { status: 'active', roles: ['maker'] }, passwordHash: setup.passwordHash });
+    expect(await totpFactorOf(database.pool, invited.operatorId)).toEqual({ sealedSecret: 'sealed-secret-1', lastAcceptedStep: null });
+  });
+
+  test('when the same TOTP step is accepted by five sign-ins at once, then exactly one passes, and an earlier step never passes again', async () => {
+    const invited = await insertOperator(database.pool, { operatorId: randomUUID(), email: 'totp@operator.example', displayName: 'T', roles: ['viewer'], createdBy: null });
+    await activateInvitedOperator(database.pool, { operatorId: invited.operatorId, passwordHash: '$argon2id$placeholder', sealedTotpSecret: 'sealed' });
+    const step = 59_000_000;
+    const accepted = await Promise.all(Array.from({ length: 5 }, () => acceptTotpStep(concurrent, invited.operatorId, step)));
+    expect(accepted.filter(Boolean)).toHaveLength(1);
+    expect(await acceptTotpStep(database.pool, invited.operatorId, step - 1)).toBe(false);
+    expect(await acceptTotpStep(database.pool, invited.operatorId, step + 1)).toBe(true);
+    expect((await totpFactorOf(database.pool, invited.operatorId))?.lastAcceptedStep).toBe(step + 1);
   });
 });

@@ -2,7 +2,13 @@ import type { Pool } from '@pwa/db';
 import { auditRowColumns, hashedContentOf, type AuditRow } from './audit-rows';
 import { entryHash, genesisHash } from './entry-hash';
 
-export type AuditChainProblem = 'sequence_gap' | 'previous_hash_mismatch' | 'hash_mismatch';
+export type AuditChainProblem = 'sequence_gap' | 'previous_hash_mismatch' | 'hash_mismatch' | 'anchor_mismatch' | 'entries_cut_from_end';
+
+/** A head recorded earlier, outside the database (readAuditChainHead): the chain must still hold it. */
+export interface AuditChainAnchor {
+  sequence: number;
+  hash: string;
+}
 
 export type AuditChainVerification =
   | { ok: true; entries: number }
@@ -10,8 +16,8 @@ export type AuditChainVerification =
       ok: false;
       /** The first place in the chain that is wrong: the first missing sequence for a gap, else the entry's own. */
       firstBrokenSequence: number;
-      /** The entry found there (for a gap, the first entry after it). */
-      entryId: string;
+      /** The entry found there (for a gap, the first entry after it); null when entries were cut from the end. */
+      entryId: string | null;
       problem: AuditChainProblem;
       /** Entries checked and found sound before the break. */
       entries: number;
@@ -22,6 +28,12 @@ export type AuditChainVerification =
 export interface VerifyAuditChainOptions {
   /** Entries read per query. Default 500. */
   pageSize?: number;
+  /**
+   * A head recorded earlier where the database's owner cannot change it. The chain must reach it
+   * and hold its hash there, which a rewrite of the whole chain from some entry onwards, or entries
+   * cut from the end, cannot fake.
+   */
+  anchor?: AuditChainAnchor;
 }
 
 const defaultPageSize = 500;
@@ -33,13 +45,19 @@ const pageSizeMax = 5_000;
  * to its stored hash. The walk stops at the last entry that existed when it began, which bounds it;
  * entries appended meanwhile are the next verification's.
  *
- * What a hash chain cannot show: entries cut from the end with no entry after them. Record the head
- * (readAuditChainHead) somewhere else from time to time to notice that too (decision 0060).
+ * What a hash chain alone cannot show: entries cut from the end, or the chain rewritten with new
+ * hashes from some entry onwards by someone who can write the table. Record the head
+ * (readAuditChainHead) somewhere else from time to time and pass it as the anchor (decision 0060).
  */
 export async function verifyAuditChain(pool: Pool, options: VerifyAuditChainOptions = {}): Promise<AuditChainVerification> {
   const pageSize = options.pageSize ?? defaultPageSize;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > pageSizeMax) throw new RangeError(`pageSize must be 1 to ${pageSizeMax}`);
+  const anchor = options.anchor;
   const head = await readAuditChainHead(pool);
+  if (anchor !== undefined && (head === null || head.sequence < anchor.sequence)) {
+    const last = head?.sequence ?? 0;
+    return { ok: false, firstBrokenSequence: last + 1, entryId: null, problem: 'entries_cut_from_end', entries: last, detail: `the chain ends at entry ${last}, before the anchored entry ${anchor.sequence}` };
+  }
   if (head === null) return { ok: true, entries: 0 };
   let expectedSequence = 1;
   let previousHash = genesisHash;
@@ -53,6 +71,10 @@ export async function verifyAuditChain(pool: Pool, options: VerifyAuditChainOpti
     for (const row of rows.rows) {
       const broken = checkEntry(row, expectedSequence, previousHash);
       if (broken !== undefined) return { ok: false, ...broken, entries: expectedSequence - 1 };
+      if (anchor !== undefined && anchor.sequence === expectedSequence && anchor.hash.toLowerCase() !== row.hash) {
+        const detail = `entry ${expectedSequence} does not hold the anchored hash: the chain was rewritten from it or before it`;
+        return { ok: false, firstBrokenSequence: expectedSequence, entryId: row.entry_id, problem: 'anchor_mismatch', entries: expectedSequence - 1, detail };
+      }
       expectedSequence += 1;
       previousHash = row.hash;
     }

@@ -9,6 +9,7 @@ import {
   auditMigrationsDirectory,
   entryHash,
   exportAuditEntries,
+  readAuditChainHead,
   searchAuditEntries,
   verifyAuditChain,
   type AuditEntryInput,
@@ -201,6 +202,32 @@ describe('tampering', () => {
       await client.query('COMMIT');
     });
     await expect(verifyAuditChain(log.runtime)).resolves.toMatchObject({ ok: false, firstBrokenSequence: 3, problem: 'previous_hash_mismatch', entries: 2 });
+  });
+
+  it('when a recorded head is given as the anchor, then a chain that still holds it verifies, and one cut below it or rewritten through it does not', async () => {
+    const log = await freshAuditLog();
+    await appendMany(log, 3);
+    const anchor = await readAuditChainHead(log.runtime);
+    if (anchor === null) throw new Error('no head');
+    await appendMany(log, 1);
+    await expect(verifyAuditChain(log.runtime, { anchor })).resolves.toEqual({ ok: true, entries: 4 });
+    await expect(verifyAuditChain(log.runtime, { anchor: { sequence: 3, hash: 'ab'.repeat(32) } })).resolves.toMatchObject({ ok: false, firstBrokenSequence: 3, problem: 'anchor_mismatch' });
+    await log.sqlAs('postgres', async (client) => {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL session_replication_role = replica');
+      await client.query('DELETE FROM audit_log WHERE sequence >= 3');
+      await client.query('COMMIT');
+    });
+    // Without the anchor, entries cut from the end leave a chain that is sound as far as it goes.
+    await expect(verifyAuditChain(log.runtime)).resolves.toEqual({ ok: true, entries: 2 });
+    await expect(verifyAuditChain(log.runtime, { anchor })).resolves.toEqual({
+      ok: false,
+      firstBrokenSequence: 3,
+      entryId: null,
+      problem: 'entries_cut_from_end',
+      entries: 2,
+      detail: 'the chain ends at entry 2, before the anchored entry 3',
+    });
   });
 
   it('when the owner deletes an entry in the middle, then verification names the gap', async () => {

@@ -141,6 +141,16 @@ describe('revocation', () => {
     expect((await readSession(redis, realClock, current, 'signed_in')).found).toBe(false);
   });
 
+  it('when a person signs in again after a session expired in Redis, then the dead session leaves their set', async () => {
+    const subjectId = `op-${randomUUID()}`;
+    const shortLived: SessionSettings = { keyPrefix, idleTimeoutMs: 300, absoluteTimeoutMs: 10_000, mfaPendingTimeoutMs: 300 };
+    const expired = await createSession(redis, shortLived, { subjectId, stage: 'signed_in' });
+    await sleep(400);
+    const current = await createSession(redis, realClock, { subjectId, stage: 'signed_in' });
+    expect(await redis.smembers(`${keyPrefix}subject-sessions:${subjectId}`)).toEqual([sessionIdHash(current.sessionId)]);
+    expect(await redis.smembers(`${keyPrefix}subject-sessions:${subjectId}`)).not.toContain(sessionIdHash(expired.sessionId));
+  });
+
   it('when a rotated session’s person is signed out everywhere, then the new id ends too', async () => {
     const subjectId = `op-${randomUUID()}`;
     const { sessionId } = await createSession(redis, realClock, { subjectId, stage: 'signed_in' });

@@ -8,8 +8,8 @@
 CREATE TABLE approval_requests (
   id uuid PRIMARY KEY,
   action text NOT NULL CHECK (action IN (
-    'partner.fund', 'partner.funding.correct', 'disbursement.reverse', 'fee-schedule.set',
-    'tier-limit.set', 'partner.status.set', 'partner.permissions.set', 'partner.rate-limit.set')),
+    'partner.fund', 'partner.funding.correct', 'disbursement.reverse', 'fee_schedule.set',
+    'tier_limit.set', 'partner.status.set', 'partner.permissions.set', 'partner.rate_limit.set')),
   target jsonb NOT NULL,
   parameters jsonb NOT NULL,
   reason text NOT NULL CHECK (length(reason) BETWEEN 1 AND 500),

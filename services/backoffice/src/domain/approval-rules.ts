@@ -10,11 +10,11 @@ export const fourEyesActions = [
   'partner.fund',
   'partner.funding.correct',
   'disbursement.reverse',
-  'fee-schedule.set',
-  'tier-limit.set',
+  'fee_schedule.set',
+  'tier_limit.set',
   'partner.status.set',
   'partner.permissions.set',
-  'partner.rate-limit.set',
+  'partner.rate_limit.set',
 ] as const;
 export type FourEyesAction = (typeof fourEyesActions)[number];
 

@@ -1,0 +1,27 @@
+import type { Pool } from '@pwa/db';
+import type { Redis } from 'ioredis';
+import type { SecretSealer, SessionSettings, SignInThrottleSettings } from '@pwa/web-auth';
+
+/** What the set-up and sign-in use cases need, made once at start (tests make their own). */
+export interface PeopleDependencies {
+  pool: Pool;
+  redis: Redis;
+  sessions: SessionSettings;
+  throttle: SignInThrottleSettings;
+  /** Seals TOTP secrets with the back-office's key (libs/sealing), bound to the operator. */
+  sealer: SecretSealer;
+  /** The console's name in authenticator apps. */
+  totpIssuer: string;
+  /** The clock for TOTP; Date.now unless a test fixes it. */
+  now?: () => number;
+}
+
+/** Where a request came from, for the throttle and the audit log. */
+export interface RequestOrigin {
+  address: string;
+  userAgent: string | null;
+  requestId: string | null;
+}
+
+/** The associated data a TOTP secret is sealed with: a sealed secret copied to another operator does not open. */
+export const totpSecretBinding = (operatorId: string): string => `backoffice:operator:${operatorId}:totp`;

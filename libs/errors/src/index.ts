@@ -11,3 +11,4 @@ export {
 } from './pkc-error';
 export { echoInput, echoedInputLengthMax } from './echo';
 export { invalidParametersError, invalidParametersErrorOf, type ParameterIssue } from './invalid-parameters';
+export { consoleErrorCatalogue, ConsoleError, isConsoleError, isConsoleCode, type ConsoleCode } from './console-catalogue';

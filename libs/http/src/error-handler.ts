@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { errorEnvelope, httpStatusOf, isPkcCode, isPkcError, type ErrorFields, type PkcCode } from '@pwa/errors';
+import { errorEnvelope, httpStatusOf, isConsoleError, isPkcCode, isPkcError, type ErrorFields, type PkcCode } from '@pwa/errors';
 import type { Logger } from '@pwa/logging';
 import { scrubSecrets } from '@pwa/logging';
 import { requestIdOf } from './request-id';
@@ -55,6 +55,12 @@ export function createErrorHandler(options: ErrorHandlerOptions): ErrorRequestHa
     if (isPkcError(error)) {
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
       sendErrorEnvelope(res, error.httpStatus, error.code, error.message, error.fields);
+      return;
+    }
+    if (isConsoleError(error)) {
+      // A console's own refusal (decision 0065): the same envelope, its CON_ code.
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      res.status(error.httpStatus).json({ success: false, code: error.code, message: error.message });
       return;
     }
     const bodyProblem = describeBodyParserError(error);

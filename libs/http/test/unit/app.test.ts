@@ -1,4 +1,4 @@
-import { PkcError } from '@pwa/errors';
+import { ConsoleError, PkcError } from '@pwa/errors';
 import { createApp, listen, type RunningServer } from '../../src';
 import { createCapturedLogger } from '../../../../test/support/captured-logger';
 
@@ -25,6 +25,9 @@ beforeAll(async () => {
       expressApp.get('/refuse', () => {
         throw new PkcError('PKC_7001', undefined, { headers: { 'Retry-After': '60' } });
       });
+      expressApp.get('/console-refusal', () => {
+        throw new ConsoleError('CON_1002', undefined, { headers: { 'Retry-After': '900' } });
+      });
       expressApp.get('/database-away', () => {
         throw Object.assign(new Error('the database system is starting up'), { code: '57P03' });
       });
@@ -42,6 +45,13 @@ afterAll(async () => {
 });
 
 describe('the service app factory', () => {
+  it('when a console route refuses with a ConsoleError, then the envelope carries its CON_ code, status, message and headers', async () => {
+    const response = await fetch(`${baseUrl}/console-refusal`);
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('900');
+    expect(await response.json()).toEqual({ success: false, code: 'CON_1002', message: 'Too many failed sign-ins: wait, then try again' });
+  });
+
   it('when a handler answers with res.json, then the status, JSON type, exact byte length and body are those of the value', async () => {
     const response = await fetch(`${baseUrl}/answer/201`);
     const bytes = Buffer.from(await response.arrayBuffer());

@@ -1,0 +1,53 @@
+/**
+ * The consoles' own refusals (the operator back-office and, later, the partner dashboard): codes
+ * people's browsers get from those services' JSON APIs, never from the partner API. A console
+ * answers the same envelope as every service ({ success: false, code, message }); refusals that are
+ * the same everywhere keep their PKC code (a malformed body PKC_2008, an unknown path PKC_6002, a
+ * failure PKC_7002, a dependency away PKC_7003), so one error handler serves every service.
+ * Decision 0065. Messages name what to do, never whether an account exists or any secret.
+ */
+export const consoleErrorCatalogue = {
+  // Sign-in and sessions (CON_1XXX)
+  CON_1001: { httpStatus: 401, message: 'The e-mail address or the password is wrong' },
+  CON_1002: { httpStatus: 429, message: 'Too many failed sign-ins: wait, then try again' },
+  CON_1003: { httpStatus: 401, message: 'The code is wrong or was used already: enter the current code from your authenticator app' },
+  CON_1004: { httpStatus: 401, message: 'Not signed in, or the session ended: sign in again' },
+  CON_1005: { httpStatus: 403, message: 'The request did not carry this session’s CSRF token (X-CSRF-Token) or came from another site' },
+  CON_1006: { httpStatus: 410, message: 'This set-up link was used, replaced or has expired: ask an admin for a new one' },
+  CON_1007: { httpStatus: 400, message: 'The password does not meet the policy' },
+  CON_1008: { httpStatus: 400, message: 'The enrolment does not belong to this set-up link: start the set-up again from the link' },
+  // Input (CON_2XXX)
+  CON_2001: { httpStatus: 400, message: 'One or more fields are missing or invalid' },
+  // Permissions (CON_3XXX)
+  CON_3001: { httpStatus: 403, message: 'Your roles do not allow this action' },
+  CON_3002: { httpStatus: 403, message: 'You cannot decide your own request: another checker must' },
+  // State (CON_4XXX)
+  CON_4001: { httpStatus: 404, message: 'No such request' },
+  CON_4002: { httpStatus: 409, message: 'The request was decided already' },
+  CON_4003: { httpStatus: 409, message: 'The request expired unanswered and changes nothing' },
+} as const satisfies Record<string, { httpStatus: number; message: string }>;
+
+export type ConsoleCode = keyof typeof consoleErrorCatalogue;
+
+export function isConsoleCode(value: unknown): value is ConsoleCode {
+  return typeof value === 'string' && Object.hasOwn(consoleErrorCatalogue, value);
+}
+
+/** A console refusal: its code, status and message (the catalogue's unless given), and headers (Retry-After, say). */
+export class ConsoleError extends Error {
+  readonly code: ConsoleCode;
+  readonly httpStatus: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ConsoleCode, message?: string, options?: { headers?: Record<string, string> }) {
+    super(message ?? consoleErrorCatalogue[code].message);
+    this.name = 'ConsoleError';
+    this.code = code;
+    this.httpStatus = consoleErrorCatalogue[code].httpStatus;
+    this.headers = Object.freeze({ ...options?.headers });
+  }
+}
+
+export function isConsoleError(value: unknown): value is ConsoleError {
+  return typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'ConsoleError' && isConsoleCode((value as { code?: unknown }).code);
+}

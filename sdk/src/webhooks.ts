@@ -11,6 +11,7 @@ export type WebhookEvent =
   | Schemas['CollectionCancelledEvent']
   | Schemas['DisbursementCompletedEvent']
   | Schemas['DisbursementFailedEvent']
+  | Schemas['DisbursementReversedEvent']
   | Schemas['RefundCompletedEvent']
   | Schemas['RefundFailedEvent']
   | Schemas['BulkCompletedEvent'];
@@ -24,6 +25,7 @@ const webhookEventTypes: readonly WebhookEventType[] = [
   'collection.cancelled',
   'disbursement.completed',
   'disbursement.failed',
+  'disbursement.reversed',
   'refund.completed',
   'refund.failed',
   'bulk.completed',

@@ -5,7 +5,7 @@ import { disbursementQuote, transfer } from '../support/disbursement-helpers';
 import { accessTokenFor, pollUntil } from '../support/partners';
 import { startStack, type Stack } from '../support/stack';
 import { createWalletUser, creditWallet, fundPartner, setLimit, updateWalletUser, type WalletUser } from '../support/wallet-users';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { startWebhookReceiver, verifiesServiceSignature, verifiesStandardSignature, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Issue 19 through the gateway over HTTPS, as a partner calls it: cancelling a pending collection
@@ -16,6 +16,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 interface TestPartner {
   partnerId: string;
   token: string;
+  webhookSecret: string;
 }
 
 const refundReferencePattern = /^PKR-\d{13,16}-[0-9A-F]{24}$/;
@@ -34,6 +35,8 @@ describe('refunds and cancellation', () => {
       logLevel: 'warn',
       serviceEnv: {
         collections: { OUTBOX_POLL_INTERVAL_MS: '100' },
+        wallet: { OUTBOX_POLL_INTERVAL_MS: '100' },
+        disbursements: { OUTBOX_POLL_INTERVAL_MS: '100' },
         webhooks: { WEBHOOK_POLL_INTERVAL_MS: '100', WEBHOOK_ATTEMPT_TIMEOUT_MS: '1000', WEBHOOK_RETRY_DELAYS_MS: '200,200,200' },
       },
     });
@@ -56,8 +59,8 @@ describe('refunds and cancellation', () => {
   async function onboard(webhookUrl?: string): Promise<TestPartner> {
     const args = ['onboard', '--name', `Refund partner ${Math.random().toString(36).slice(2, 8)}`, '--permissions', 'collection,disbursement', '--rate-limit', '100000'];
     if (webhookUrl !== undefined) args.push('--webhook-url', webhookUrl);
-    const { partnerId, clientId, clientSecret } = (await stack.operator(args)) as Record<string, string>;
-    return { partnerId: partnerId ?? '', token: await accessTokenFor(stack.client, { clientId: clientId ?? '', clientSecret: clientSecret ?? '' }) };
+    const { partnerId, clientId, clientSecret, webhookSecret } = (await stack.operator(args)) as Record<string, string>;
+    return { partnerId: partnerId ?? '', webhookSecret: webhookSecret ?? '', token: await accessTokenFor(stack.client, { clientId: clientId ?? '', clientSecret: clientSecret ?? '' }) };
   }
 
   async function payingUser(amount = '1000.00'): Promise<WalletUser> {
@@ -380,6 +383,21 @@ describe('refunds and cancellation', () => {
     });
   });
 
+  /** The webhooks of one kind received about a referenceId, as they arrived (signatures unchecked here). */
+  function webhooksOf(referenceId: string, event: string): ReceivedWebhook[] {
+    return endpoint.received.filter((hook) => {
+      const body = JSON.parse(hook.body) as Record<string, unknown>;
+      return body.referenceId === referenceId && body.event === event;
+    });
+  }
+
+  /** The partner's events of one kind about a referenceId, from GET /partner/v1/events (the partner is shared; one page holds them). */
+  async function listedEventsOf(owner: TestPartner, referenceId: string, type: string): Promise<Record<string, any>[]> {
+    const answer = await stack.client.get(`/partner/v1/events?${new URLSearchParams({ type, limit: '100' }).toString()}`, { bearer: owner.token });
+    expect(answer.status).toBe(200);
+    return (answer.body.data.items as Record<string, any>[]).filter((item) => item.payload?.referenceId === referenceId);
+  }
+
   describe('the operator’s reversal of a disbursement sent in error', () => {
     test('when the operator reverses a completed disbursement, then the user gives back the amount, the partner gets it back without the fee, the statement shows a reversal, and a second reversal is refused', async () => {
       await fundPartner(stack, partner.partnerId, 'USD', '100.00');
@@ -406,6 +424,71 @@ describe('refunds and cancellation', () => {
       expect(statement.body.data.items.at(-1)).toMatchObject({ type: 'reversal', amount: 12.5, referenceId: disbursement, externalId, balanceAfter: Number(after.partnerMinor) / 100 });
       await expect(stack.walletOperator(['reverse-disbursement', '--reference-id', disbursement, '--reason', 'again'])).rejects.toThrow(/already reversed/);
       expect(moved(after, await balances(partner, payee))).toEqual(nothingMoved);
+    });
+
+    test('when the operator reverses a completed disbursement, then the partner sees it: the status endpoint’s reversal (status still completed), one disbursement.reversed in the events list and one signed webhook; a second reversal changes nothing and sends nothing', async () => {
+      await fundPartner(stack, partner.partnerId, 'USD', '100.00');
+      const payee = await createWalletUser(stack, { tier: 'Gold', currencies: ['USD'] });
+      const quote = await disbursementQuote(stack.client, partner.token, payee, 7.25);
+      const externalId = `payout-${randomUUID()}`;
+      const paid = await transfer(stack.client, partner.token, { quoteId: quote.quoteId, externalId });
+      expect(paid.status).toBe(200);
+      const disbursement = paid.body.data.referenceId as string;
+      const before = await balances(partner, payee);
+
+      const answer = await stack.walletOperator(['reverse-disbursement', '--reference-id', disbursement, '--reason', 'paid to the wrong number']);
+      const reversalTransactionId = (answer.reversal as { transactionId: string }).transactionId;
+      expect(reversalTransactionId).toMatch(/^TXN-[0-9A-F]+$/);
+      const after = await balances(partner, payee);
+      expect(moved(before, after)).toEqual({ user: -725n, partner: 725n, fees: 0n });
+
+      const status = await pollUntil(
+        () => stack.client.get(`/partner/v1/disbursement/${disbursement}`, { bearer: partner.token }),
+        (read) => read.body?.data?.reversal !== undefined,
+        15_000,
+        100,
+      );
+      const reversal = { transactionId: reversalTransactionId, amount: 7.25, currency: 'USD', reversedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) };
+      expect(status.body.data).toMatchObject({ referenceId: disbursement, externalId, status: 'completed', transactionId: paid.body.data.transactionId, amount: 7.25, netAmount: 7.25, reversal });
+      expect(Object.keys(status.body.data.reversal as object).sort()).toEqual(['amount', 'currency', 'reversedAt', 'transactionId']);
+      // Another partner does not see it.
+      expect((await stack.client.get(`/partner/v1/disbursement/${disbursement}`, { bearer: stranger.token })).body.code).toBe('PKC_6005');
+
+      const delivered = await pollUntil(
+        () => Promise.resolve(webhooksOf(disbursement, 'disbursement.reversed')),
+        (hooks) => hooks.length > 0,
+        15_000,
+        100,
+      );
+      const [hook] = delivered;
+      if (!hook) throw new Error('no disbursement.reversed webhook');
+      expect(verifiesServiceSignature(hook, partner.webhookSecret)).toBe(true);
+      expect(verifiesStandardSignature(hook, partner.webhookSecret)).toBe(true);
+      expect(endpoint.contractMismatches).toEqual([]);
+      const body = JSON.parse(hook.body) as Record<string, unknown>;
+      expect(body).toEqual({
+        event: 'disbursement.reversed',
+        referenceId: disbursement,
+        externalId,
+        amount: 7.25,
+        currency: 'USD',
+        fee: quote.fee,
+        status: 'completed',
+        transactionId: paid.body.data.transactionId,
+        timestamp: status.body.data.reversal.reversedAt,
+        reversal: status.body.data.reversal,
+      });
+      const listed = await listedEventsOf(partner, disbursement, 'disbursement.reversed');
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({ eventId: hook.headers['webhook-id'], type: 'disbursement.reversed', payload: body });
+
+      // A second reversal is refused: no money, no second event, no second webhook (after the relays' and the worker's polls).
+      await expect(stack.walletOperator(['reverse-disbursement', '--reference-id', disbursement, '--reason', 'again'])).rejects.toThrow(/already reversed/);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(moved(after, await balances(partner, payee))).toEqual(nothingMoved);
+      expect(webhooksOf(disbursement, 'disbursement.reversed')).toHaveLength(1);
+      expect(await listedEventsOf(partner, disbursement, 'disbursement.reversed')).toHaveLength(1);
+      expect((await stack.client.get(`/partner/v1/disbursement/${disbursement}`, { bearer: partner.token })).body.data.reversal).toEqual(status.body.data.reversal);
     });
   });
 

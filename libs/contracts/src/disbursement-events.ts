@@ -7,8 +7,12 @@ import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, failureC
  * - disbursement.completed: the money reached the user (the spec's event).
  * - disbursement.failed: not in the spec's event list ("not shown"); an attempt ended without
  *   moving money (wallet refusal, wallet unavailable, or budget timeout), with failureCode.
+ * - disbursement.reversed: not in the spec's event list either (decision 0063); the operator
+ *   reversed a completed disbursement (decision 0053) and the amount went back to the partner's
+ *   balance. Its status stays completed (the spec has no reversed status); `reversal` says what
+ *   was reversed, by which transaction, and when.
  */
-export const disbursementEventTypes = ['disbursement.completed', 'disbursement.failed'] as const;
+export const disbursementEventTypes = ['disbursement.completed', 'disbursement.failed', 'disbursement.reversed'] as const;
 export type DisbursementEventType = (typeof disbursementEventTypes)[number];
 
 export const disbursementEventStatuses = ['completed', 'failed'] as const;
@@ -18,8 +22,22 @@ export type DisbursementEventStatus = (typeof disbursementEventStatuses)[number]
 export const disbursementReferenceIdPattern = /^PKD-\d{13,16}-[0-9A-F]{24}$/;
 
 /**
+ * The reversal of a completed disbursement as the partner is told it: the reversal's own
+ * transaction (a `reversal` line of the statement), the amount and currency given back to the
+ * partner's balance (the whole amount; the fee is not returned) and when. No operator, no reason.
+ */
+export const disbursementReversalField = z.object({
+  transactionId: transactionIdField,
+  amount: apiAmountField,
+  currency: z.enum(eventCurrencies),
+  reversedAt: z.iso.datetime(),
+});
+export type DisbursementReversal = z.infer<typeof disbursementReversalField>;
+
+/**
  * Version 1 of the `data` of every disbursement event: exactly the spec's webhook fields plus
- * eventId (= the envelope's) and partnerId (whom to notify).
+ * eventId (= the envelope's) and partnerId (whom to notify); disbursement.reversed (status
+ * completed, with the disbursement's transactionId) adds `reversal`.
  */
 export const disbursementEventDataSchema = z
   .object({
@@ -40,8 +58,18 @@ export const disbursementEventDataSchema = z
     /** On disbursement.failed only, and optional (events recorded before it have failureCode alone): code and partner message. */
     failureReason: failureReasonField.optional(),
     timestamp: z.iso.datetime(),
+    /** On disbursement.reversed only. */
+    reversal: disbursementReversalField.optional(),
   })
-  .refine((data) => (data.event === 'disbursement.completed') === (data.status === 'completed'), { message: 'event and status disagree', path: ['status'] })
+  .refine((data) => (data.event === 'disbursement.failed') === (data.status === 'failed'), { message: 'event and status disagree', path: ['status'] })
+  .refine((data) => (data.event === 'disbursement.reversed') === (data.reversal !== undefined), {
+    message: 'reversal is present exactly on disbursement.reversed',
+    path: ['reversal'],
+  })
+  .refine((data) => data.reversal === undefined || (data.reversal.amount === data.amount && data.reversal.currency === data.currency), {
+    message: 'a reversal gives back the disbursement’s whole amount in its currency',
+    path: ['reversal'],
+  })
   .refine((data) => (data.status === 'completed') === (data.transactionId !== undefined), {
     message: 'transactionId is present exactly on completed events',
     path: ['transactionId'],

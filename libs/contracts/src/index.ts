@@ -38,6 +38,8 @@ export {
   disbursementEventStatuses,
   disbursementReferenceIdPattern,
   disbursementEventDataSchema,
+  disbursementReversalField,
+  type DisbursementReversal,
   parseDisbursementEventData,
   parseDisbursementEvent,
   isDisbursementEventType,
@@ -46,6 +48,16 @@ export {
   type DisbursementEventData,
   type DisbursementEvent,
 } from './disbursement-events';
+export {
+  walletEventTypes,
+  walletDisbursementReversedDataSchema,
+  parseWalletDisbursementReversedData,
+  parseWalletDisbursementReversedEvent,
+  isWalletEventType,
+  type WalletEventType,
+  type WalletDisbursementReversedData,
+  type WalletDisbursementReversedEvent,
+} from './wallet-events';
 export {
   refundEventTypes,
   refundStatuses,

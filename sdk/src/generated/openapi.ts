@@ -833,6 +833,33 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "disbursement.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * disbursement.reversed event
+         * @description The operator reversed a completed disbursement: the amount went back from the user’s wallet to your balance (the fee is not returned). status stays completed; reversal says by which transaction, how much and when. Sent at most once per disbursement (addition to the spec).
+         *
+         *     Each delivery is a POST of the compact JSON body to your registered URL, signed twice with your webhook secret (`whsec_` + base64, shown once):
+         *
+         *     - `X-Service-Signature` (the specification’s): `sha256=` + lowercase hex HMAC-SHA256 of the **raw body**, keyed with the whole secret string (`whsec_` included) as UTF-8 bytes. During a secret rotation it is made with the new secret only.
+         *     - `webhook-signature` ([Standard Webhooks](https://www.standardwebhooks.com/), recommended): `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_`; during a rotation one `v1,…` per valid secret, separated by spaces. Reject a `webhook-timestamp` more than 5 minutes from your clock.
+         *
+         *     Verify before parsing, over the bytes received, with a constant-time comparison. Answer any 2xx within 10 seconds; anything else is retried 3 times (about 10 s, 1 min and 5 min later). Delivery is at least once: deduplicate on `webhook-id`.
+         */
+        post: operations["onDisbursementReversed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "refund.completed": {
         parameters: {
             query?: never;
@@ -1146,6 +1173,7 @@ export interface components {
              * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
              */
             bulkId?: string;
+            reversal?: components["schemas"]["DisbursementReversal"];
             /**
              * @description The item’s place in your list, from 0.
              * @example 0
@@ -1875,7 +1903,71 @@ export interface components {
          * @example PKD-1718000000000-4B7E19C2D05A83F6E1B2C3D4
          */
         DisbursementReferenceId: string;
-        /** @description A disbursement as it is now, whatever became of it. Failed ones add failureCode and failureReason. */
+        /** @description Only on a completed disbursement the operator reversed (addition to the spec): the amount went back from the user’s wallet to your balance, and disbursement.reversed was sent to your webhook. status stays completed. At most one per disbursement. */
+        DisbursementReversal: {
+            /**
+             * @description The reversal’s own transaction (TXN-…): the transactionId of the `reversal` line of your statement.
+             * @example TXN-6A1F0C3E9B27D548
+             */
+            transactionId: string;
+            /**
+             * @description What went back to your balance: the disbursement’s whole amount (the fee is not returned).
+             * @example 5000
+             */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date-time
+             * @description When the reversal was posted, UTC.
+             * @example 2024-06-11T09:02:41.207Z
+             */
+            reversedAt: string;
+        };
+        /** @description The body of disbursement.reversed. */
+        DisbursementReversedEvent: {
+            /** @enum {string} */
+            event: "disbursement.reversed";
+            referenceId: components["schemas"]["DisbursementReferenceId"];
+            /**
+             * @description Your reference from the confirm call.
+             * @example order-1001
+             */
+            externalId: string;
+            /**
+             * @description As in the confirm answer (major units, at most 2 decimals).
+             * @example 25.5
+             */
+            amount: number;
+            /**
+             * @description LRD or USD.
+             * @example USD
+             * @enum {string}
+             */
+            currency: "LRD" | "USD";
+            /**
+             * @description As in the confirm answer (major units, at most 2 decimals).
+             * @example 0.26
+             */
+            fee: number;
+            /**
+             * @description Still completed: the money reached the user before it was taken back (the spec has no reversed status).
+             * @enum {string}
+             */
+            status: "completed";
+            /**
+             * @description The disbursement’s own transaction (TXN-…), as in disbursement.completed.
+             * @example TXN-3C9A0F7B12E45D68
+             */
+            transactionId: string;
+            /**
+             * Format: date-time
+             * @description When the reversal was posted, UTC (= reversal.reversedAt).
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            timestamp: string;
+            reversal: components["schemas"]["DisbursementReversal"];
+        };
+        /** @description A disbursement as it is now, whatever became of it. Failed ones add failureCode and failureReason; reversed ones add reversal. */
         DisbursementStatus: {
             referenceId: components["schemas"]["DisbursementReferenceId"];
             externalId: components["schemas"]["ExternalId"];
@@ -1922,6 +2014,7 @@ export interface components {
              * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
              */
             bulkId?: string;
+            reversal?: components["schemas"]["DisbursementReversal"];
         };
         /** @description A completed transfer: the user’s wallet was credited and your balance debited by totalDebit. */
         DisbursementTransfer: {
@@ -1992,7 +2085,7 @@ export interface components {
              * @example collection.completed
              * @enum {string}
              */
-            type: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed" | "bulk.completed";
+            type: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed";
             /**
              * Format: date-time
              * @description When the event was recorded for delivery (the list’s order).
@@ -2006,7 +2099,7 @@ export interface components {
              */
             deliveryStatus: "pending" | "delivering" | "delivered" | "failed" | "skipped";
             /** @description The webhook body, exactly as sent (or to be sent): the same fields and values, timestamp included. */
-            payload: components["schemas"]["CollectionCompletedEvent"] | components["schemas"]["CollectionDeclinedEvent"] | components["schemas"]["CollectionExpiredEvent"] | components["schemas"]["CollectionFailedEvent"] | components["schemas"]["CollectionCancelledEvent"] | components["schemas"]["DisbursementCompletedEvent"] | components["schemas"]["DisbursementFailedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["BulkCompletedEvent"];
+            payload: components["schemas"]["CollectionCompletedEvent"] | components["schemas"]["CollectionDeclinedEvent"] | components["schemas"]["CollectionExpiredEvent"] | components["schemas"]["CollectionFailedEvent"] | components["schemas"]["CollectionCancelledEvent"] | components["schemas"]["DisbursementCompletedEvent"] | components["schemas"]["DisbursementFailedEvent"] | components["schemas"]["DisbursementReversedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["BulkCompletedEvent"];
         };
         /** @description A page of your events, oldest first. */
         PartnerEventPage: {
@@ -2448,7 +2541,7 @@ export interface components {
          * @example collection.completed
          * @enum {string}
          */
-        WebhookEventType: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed" | "bulk.completed";
+        WebhookEventType: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed";
     };
     responses: never;
     parameters: never;
@@ -4420,7 +4513,7 @@ export interface operations {
                 /** @description Only deliveries in this status. */
                 status?: "pending" | "delivering" | "delivered" | "failed" | "skipped";
                 /** @description Only deliveries of this event kind. */
-                event?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed" | "bulk.completed";
+                event?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed";
                 /** @description Only one transaction’s deliveries. */
                 referenceId?: string;
                 /**
@@ -6641,7 +6734,7 @@ export interface operations {
                  * @description Only events of this kind.
                  * @example collection.completed
                  */
-                type?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "refund.completed" | "refund.failed" | "bulk.completed";
+                type?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed";
                 /**
                  * @description Only events recorded at or after this time (ISO 8601 with Z or an offset). Events older than 30 days are gone either way.
                  * @example 2024-06-10T00:00:00Z
@@ -8967,6 +9060,62 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DisbursementFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 seconds acknowledges the delivery; the body of the answer is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt (also any 3xx, 5xx, no answer within 10 seconds, a connection or TLS error): retried 3 times, then the delivery is failed. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDisbursementReversed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Your client ID.
+                 * @example 3f0c2a5e-8b1d-4c7a-9e6f-2d4b8a1c5e90
+                 */
+                "X-Service-Partner-Id": string;
+                /**
+                 * @description The specification’s signature: sha256= and the lowercase hex HMAC-SHA256 of the raw body, keyed with your webhook secret exactly as given to you (the whole whsec_… string as UTF-8 bytes). During a rotation it is made with the new secret only. It does not cover a timestamp.
+                 * @example sha256=174f13b04bb75c761e665a599ba4f63da77b907e60013e04645f740e023c3d2c
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (Standard Webhooks): the same on every retry and redelivery. Deduplicate on it.
+                 * @example 5d6f0a1e-2b3c-4d5e-8f90-a1b2c3d4e5f6
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix time in seconds when this attempt started (new on every attempt). Reject a request more than 5 minutes from your clock.
+                 * @example 1718000102
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: v1, and the base64 HMAC-SHA256 of <webhook-id>.<webhook-timestamp>.<raw body>, keyed with the base64-decoded part of your secret after whsec_. During a rotation one v1,… per valid secret, separated by spaces.
+                 * @example v1,Xu9uojkSrMjSTeKZcOf+Ppt3EYgZnpGiVaQKhCKwxFI=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as compact JSON. Verify a signature over these raw bytes first. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisbursementReversedEvent"];
             };
         };
         responses: {

@@ -21,6 +21,7 @@ import { createWalletClient } from './upstream/wallet-client';
 import { startSettlementSweep, type SettlementSweep } from './workers/settlement-sweep';
 import { bulkQuotePath, mountBulkRoutes } from './http/bulk-routes';
 import { startBulkProcessor, type BulkProcessor } from './workers/bulk-processor';
+import { subscribeToWalletEvents } from './events/wallet-events';
 
 export { disbursementsSchema };
 
@@ -40,7 +41,8 @@ const sweepMarginMs = 5_000;
 
 /**
  * Starts disbursements: migrations, the bus, the transfer and status endpoints with their quotes and
- * wallet clients (deadlines and circuit breakers), the outbox relay and the settlement sweep.
+ * wallet clients (deadlines and circuit breakers), the consumer of the wallet's reversals, the
+ * outbox relay and the settlement sweep.
  */
 export async function startDisbursementsService(config: Readonly<DisbursementsConfig>): Promise<DisbursementsService> {
   const logger = createLogger({ service: 'disbursements', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
@@ -90,6 +92,15 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
     });
   } catch (error) {
     await prepared?.closePool();
+    shutdownClients();
+    await bus.close();
+    throw error;
+  }
+  try {
+    // The operator's reversals (wallet.disbursement_reversed, decision 0063), once the pool serves.
+    await subscribeToWalletEvents(bus, config.BUS_EXCHANGE, { pool: hosted.pool, logger });
+  } catch (error) {
+    await hosted.stop();
     shutdownClients();
     await bus.close();
     throw error;

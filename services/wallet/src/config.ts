@@ -1,4 +1,4 @@
-import { baseServiceConfigSchema, defineTestHooks, fields, loadConfig, z } from '@pwa/config';
+import { baseServiceConfigSchema, defineTestHooks, fields, loadConfig, outboxConfigFields, z } from '@pwa/config';
 
 /**
  * Where the sandbox fault-injection delay of a posting sits. before_claim: after the checks pass,
@@ -20,6 +20,15 @@ export const walletConfigSchema = baseServiceConfigSchema.extend({
    * group in flight, so this also bounds the extra wait.
    */
   WALLET_GROUP_COMMIT_MAX_ITEMS: z.coerce.number().int().min(0).max(200).default(50),
+  /**
+   * The broker the outbox relay publishes the wallet's events to (wallet.disbursement_reversed,
+   * decision 0063). Without it the service starts, warns, and the events wait in wallet.outbox
+   * until a wallet with AMQP_URL runs: no default, so a wallet never publishes to a broker that
+   * nobody configured.
+   */
+  AMQP_URL: z.string().url().optional(),
+  BUS_EXCHANGE: fields.busExchange,
+  ...outboxConfigFields,
 });
 
 /**

@@ -1,4 +1,5 @@
-import { prepareService, type HostedService } from '@pwa/runtime';
+import { connectBus, type Bus } from '@pwa/bus';
+import { flushAndStopRelay, prepareService, startServiceOutboxRelay, type HostedService } from '@pwa/runtime';
 import { postingFaultInjectionOf, type WalletConfig } from './config';
 import { walletMigrationDirectories, walletSchema } from './service-paths';
 import { createLedgerMetrics } from './http/ledger-metrics';
@@ -14,7 +15,8 @@ export { walletSchema };
 
 /**
  * Starts the wallet service: migrations of the wallet schema, the partner-facing reads, the
- * internal API, and the periodic ledger invariant check.
+ * internal API, the periodic ledger invariant check and, with AMQP_URL, the outbox relay that
+ * publishes the wallet's events (the operator's reversals, written by the CLI; decision 0063).
  */
 export async function startWalletService(config: Readonly<WalletConfig>): Promise<HostedService> {
   const postingFaults = postingFaultInjectionOf(config);
@@ -40,6 +42,7 @@ export async function startWalletService(config: Readonly<WalletConfig>): Promis
       mountInternalRoutes(app, pool, { postingFaults, metrics, groupCommitter });
     },
   });
+  const events = await startEventRelay(hosted, config);
   const monitor = startInvariantMonitor({
     check: () => checkLedger(hosted.pool),
     intervalMs: config.LEDGER_INVARIANT_CHECK_INTERVAL_MS,
@@ -50,7 +53,35 @@ export async function startWalletService(config: Readonly<WalletConfig>): Promis
     ...hosted,
     stop: async () => {
       await monitor.stop();
+      // The relay's last pass reads the pool, which the host's stop closes.
+      await events?.stop();
       await hosted.stop();
+    },
+  };
+}
+
+/**
+ * The relay of the wallet's outbox, when a broker is configured. Readiness stays on PostgreSQL
+ * alone: events wait in the outbox while the broker is away. Stopped with a last pass, then the
+ * bus, before the host closes the pool.
+ */
+async function startEventRelay(hosted: HostedService, config: Readonly<WalletConfig>): Promise<{ stop: () => Promise<void> } | undefined> {
+  if (config.AMQP_URL === undefined) {
+    hosted.logger.warn('AMQP_URL is not set: the wallet’s events (disbursement reversals) wait in wallet.outbox until a wallet with AMQP_URL runs');
+    return undefined;
+  }
+  let bus: Bus;
+  try {
+    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'wallet', logger: hosted.logger });
+  } catch (error) {
+    await hosted.stop();
+    throw error;
+  }
+  const relay = startServiceOutboxRelay({ context: hosted, bus, config });
+  return {
+    stop: async () => {
+      await flushAndStopRelay(relay);
+      await bus.close();
     },
   };
 }

@@ -25,6 +25,25 @@ export const disbursementTransferSchema = z
   .meta({ id: 'DisbursementTransfer', description: 'A completed transfer: the user’s wallet was credited and your balance debited by totalDebit.' });
 export type PublicDisbursementTransfer = z.infer<typeof disbursementTransferSchema>;
 
+/**
+ * The reversal of a completed disbursement (decision 0063): the operator took the amount back from
+ * the user's wallet and returned it to your balance, in a transaction of its own (a `reversal`
+ * line of your statement). The disbursement's status stays completed: the spec has no reversed status.
+ */
+export const disbursementReversalSchema = z
+  .strictObject({
+    transactionId: transactionIdField.meta({ description: 'The reversal’s own transaction (TXN-…): the transactionId of the `reversal` line of your statement.', example: 'TXN-6A1F0C3E9B27D548' }),
+    amount: amountField.meta({ description: 'What went back to your balance: the disbursement’s whole amount (the fee is not returned).', example: 5000 }),
+    currency: currencyField,
+    reversedAt: instantField.meta({ description: 'When the reversal was posted, UTC.', example: '2024-06-11T09:02:41.207Z' }),
+  })
+  .meta({
+    id: 'DisbursementReversal',
+    description:
+      'Only on a completed disbursement the operator reversed (addition to the spec): the amount went back from the user’s wallet to your balance, and disbursement.reversed was sent to your webhook. status stays completed. At most one per disbursement.',
+  });
+export type PublicDisbursementReversal = z.infer<typeof disbursementReversalSchema>;
+
 export const disbursementStatusSchema = z
   .strictObject({
     referenceId: disbursementReferenceIdField,
@@ -44,8 +63,9 @@ export const disbursementStatusSchema = z
     failureCode: pkcCodeField.optional().meta({ description: 'Only when failed: the code the transfer call answered (PKC_4002, PKC_7003, PKC_7004 after the budget ran out, …).', example: 'PKC_4002' }),
     failureReason: failureReasonSchema.optional(),
     bulkId: z.string().regex(bulkReferenceIdPattern).optional().meta({ description: 'Only for a payout of a bulk: the bulk’s id (PKB-…).', example: 'PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D' }),
+    reversal: disbursementReversalSchema.optional(),
   })
-  .meta({ id: 'DisbursementStatus', description: 'A disbursement as it is now, whatever became of it. Failed ones add failureCode and failureReason.' });
+  .meta({ id: 'DisbursementStatus', description: 'A disbursement as it is now, whatever became of it. Failed ones add failureCode and failureReason; reversed ones add reversal.' });
 export type PublicDisbursementStatus = z.infer<typeof disbursementStatusSchema>;
 
 export const disbursementTransferExample: PublicDisbursementTransfer = {

@@ -38,6 +38,8 @@ const webhookDescriptions: Readonly<Record<WebhookEventType, string>> = {
   'collection.cancelled': 'You cancelled the pending collection; no money moved (addition to the spec).',
   'disbursement.completed': 'The money reached the user.',
   'disbursement.failed': 'A transfer attempt ended without moving money; its externalId is free again (addition to the spec).',
+  'disbursement.reversed':
+    'The operator reversed a completed disbursement: the amount went back from the user’s wallet to your balance (the fee is not returned). status stays completed; reversal says by which transaction, how much and when. Sent at most once per disbursement (addition to the spec).',
   'refund.completed': 'The refund moved the money back to the user; collectionReferenceId names the refunded collection (addition to the spec).',
   'refund.failed': 'A refund that was processing ended without moving money; its amount can be refunded again and its externalId is free (addition to the spec).',
   'bulk.completed': 'The last item of a bulk payout became final: status completed (every item paid) or completed_with_failures, with the counts and totals. Each item also has its own disbursement.completed or disbursement.failed (addition to the spec).',

@@ -6,7 +6,8 @@ import { bulkReferenceIdPattern } from '../bulk-events';
 
 /**
  * The events that become webhooks: the spec's four plus collection.failed and disbursement.failed,
- * (issue 19) collection.cancelled, refund.completed and refund.failed, and (issue 20) bulk.completed.
+ * (issue 19) collection.cancelled, refund.completed and refund.failed, (issue 20) bulk.completed,
+ * and (issue 27, decision 0063) disbursement.reversed.
  */
 export const webhookEventTypes = [
   'collection.completed',
@@ -16,6 +17,7 @@ export const webhookEventTypes = [
   'collection.cancelled',
   'disbursement.completed',
   'disbursement.failed',
+  'disbursement.reversed',
   'refund.completed',
   'refund.failed',
   'bulk.completed',

@@ -6,13 +6,15 @@ import { bulkEventDataSchema } from '../bulk-events';
 import { bulkReferenceIdField } from './bulk-payouts';
 import { amountDecimalPlacesMax, collectionReferenceIdField, disbursementReferenceIdField, failureReasonSchema, instantField } from './fields';
 import { refundReferenceIdField } from './refunds';
+import { disbursementReversalSchema } from './disbursements';
 import { webhookEventTypes, type WebhookEventType } from './webhook-deliveries';
 
 /**
  * The webhook body as the webhooks service sends it (services/webhooks/src/domain/webhook-payload.ts):
  * the spec's fields of the event data contracts (collection-events.ts, disbursement-events.ts,
- * refund-events.ts), in the spec's order, plus failureReason on failed events and, on refund
- * events, collectionReferenceId (the refunded collection) at the end. bulk.completed (issue 20) is
+ * refund-events.ts), in the spec's order, plus failureReason on failed events, on refund
+ * events collectionReferenceId (the refunded collection) and on disbursement.reversed `reversal`
+ * at the end. bulk.completed (issue 20) is
  * the bulk event's data (bulk-events.ts) without eventId and partnerId, in its order. Nothing else
  * of the event leaks out.
  */
@@ -54,6 +56,7 @@ const statusOfEvent: Readonly<Record<TransactionEventType, string>> = {
   ...collectionStatusOfEvent,
   'disbursement.completed': 'completed',
   'disbursement.failed': 'failed',
+  'disbursement.reversed': 'completed',
   'refund.completed': 'completed',
   'refund.failed': 'failed',
 };
@@ -93,6 +96,15 @@ export function webhookPayloadSchema(event: WebhookEventType) {
     status: z.literal(status).meta({ description: 'The status after the change (final).' }),
   };
   const ofRefund = family === 'refund' ? { collectionReferenceId: collectionReferenceIdOfRefund } : {};
+  if (event === 'disbursement.reversed') {
+    return z.strictObject({
+      ...base,
+      status: z.literal('completed').meta({ description: 'Still completed: the money reached the user before it was taken back (the spec has no reversed status).' }),
+      transactionId: transactionIdField.meta({ description: 'The disbursement’s own transaction (TXN-…), as in disbursement.completed.' }),
+      timestamp: instantField.meta({ description: 'When the reversal was posted, UTC (= reversal.reversedAt).' }),
+      reversal: disbursementReversalSchema,
+    });
+  }
   if (status === 'completed') {
     return z.strictObject({ ...base, transactionId: transactionIdField, timestamp: timestampField, ...ofRefund });
   }
@@ -224,6 +236,12 @@ export const webhookPayloadExamples: Readonly<Record<WebhookEventType, Record<st
   'disbursement.failed': {
     ...withoutTransaction(disbursementExample, 'disbursement.failed', 'failed'),
     failureReason: { code: 'PKC_4002', message: 'Partner balance insufficient for amount plus fee' },
+  },
+  'disbursement.reversed': {
+    ...disbursementExample,
+    event: 'disbursement.reversed',
+    timestamp: '2024-06-11T09:02:41.207Z',
+    reversal: { transactionId: 'TXN-6A1F0C3E9B27D548', amount: 5000, currency: 'LRD', reversedAt: '2024-06-11T09:02:41.207Z' },
   },
   'refund.completed': refundExample,
   'refund.failed': {

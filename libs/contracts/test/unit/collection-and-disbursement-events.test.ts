@@ -45,8 +45,11 @@ function collectionData(event: CollectionEventType, eventId: string = randomUUID
   };
 }
 
+const reversal = { transactionId: 'TXN-DEF456', amount: 10.5, currency: 'USD', reversedAt: '2024-05-02T08:00:00.000Z' } as const;
+
 function disbursementData(event: DisbursementEventType, eventId: string = randomUUID()): DisbursementEventData {
-  const completed = event === 'disbursement.completed';
+  // disbursement.reversed keeps the completed disbursement's status and transactionId (decision 0063).
+  const completed = event !== 'disbursement.failed';
   return {
     eventId,
     partnerId: randomUUID(),
@@ -60,6 +63,7 @@ function disbursementData(event: DisbursementEventType, eventId: string = random
     status: completed ? 'completed' : 'failed',
     ...(completed ? { transactionId: 'TXN-ABC123' } : { failureCode: 'PKC_4002' }),
     timestamp: '2024-05-01T00:00:01.000Z',
+    ...(event === 'disbursement.reversed' ? { reversal } : {}),
   };
 }
 
@@ -141,6 +145,18 @@ describe('disbursement events', () => {
     ['the currency is unknown', { currency: 'EUR' }, 'currency'],
   ])('when %s, then it is a contract violation naming the field', (_case, override, field) => {
     const data = { ...disbursementData('disbursement.completed'), ...override };
+    expect(violationOf(() => parseDisbursementEventData(data)).problems.join()).toContain(field);
+  });
+
+  test.each([
+    ['a reversed disbursement has no reversal', 'disbursement.reversed', { reversal: undefined }, 'reversal'],
+    ['a reversed disbursement is said to have failed', 'disbursement.reversed', { status: 'failed', transactionId: undefined, failureCode: 'PKC_4002' }, 'status'],
+    ['a reversal gives back less than the amount', 'disbursement.reversed', { reversal: { ...reversal, amount: 10 } }, 'reversal'],
+    ['a reversal is in another currency', 'disbursement.reversed', { reversal: { ...reversal, currency: 'LRD' } }, 'reversal'],
+    ['a reversal has no transactionId', 'disbursement.reversed', { reversal: { ...reversal, transactionId: undefined } }, 'reversal.transactionId'],
+    ['a completed disbursement carries a reversal', 'disbursement.completed', { reversal }, 'reversal'],
+  ] as const)('when %s, then it is a contract violation naming the field', (_case, type, override, field) => {
+    const data = { ...disbursementData(type), ...override };
     expect(violationOf(() => parseDisbursementEventData(data)).problems.join()).toContain(field);
   });
 

@@ -40,5 +40,5 @@ export interface ServiceViewsNameThePublicFields {
   webhookDelivery: Same<SameKeys<DeliveryView, PublicWebhookDelivery>>;
   webhookDeliveryAttempt: Same<SameKeys<AttemptView, PublicWebhookDelivery['attempts'][number]>>;
   bulkCompletedWebhookPayload: Same<SameKeys<BulkCompletedWebhookPayload, z.infer<typeof bulkCompletedPayloadSchema>>>;
-  webhookPayload: Same<SameKeys<WebhookPayload, { event: 1; referenceId: 1; externalId: 1; amount: 1; currency: 1; fee: 1; status: 1; transactionId: 1; timestamp: 1; failureReason: 1; collectionReferenceId: 1 }>>;
+  webhookPayload: Same<SameKeys<WebhookPayload, { event: 1; referenceId: 1; externalId: 1; amount: 1; currency: 1; fee: 1; status: 1; transactionId: 1; timestamp: 1; failureReason: 1; collectionReferenceId: 1; reversal: 1 }>>;
 }

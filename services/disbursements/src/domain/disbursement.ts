@@ -26,6 +26,22 @@ export interface Disbursement {
   failureMessage: string | null;
   createdAt: Date;
   completedAt: Date | null;
+  /** Set once the operator reversed this completed disbursement (decision 0063); it stays completed. */
+  reversal?: DisbursementReversalRecord;
+}
+
+/** The wallet's reversal of a completed disbursement: its own transaction and when it was posted. */
+export interface DisbursementReversalRecord {
+  transactionId: string;
+  reversedAt: Date;
+}
+
+/** What the partner is shown of a reversal: the whole amount went back, in the disbursement's currency. */
+export interface ReversalView {
+  transactionId: string;
+  amount: number;
+  currency: Currency;
+  reversedAt: string;
 }
 
 export interface TransferView {
@@ -53,6 +69,7 @@ export interface StatusView {
   failureCode?: string;
   failureReason?: FailureReason;
   bulkId?: string;
+  reversal?: ReversalView;
 }
 
 /** How a processing disbursement ends: completed with the wallet's transaction, or not with a PKC code and its partner message. */
@@ -136,6 +153,17 @@ export function statusView(disbursement: Disbursement): StatusView {
     completedAt: disbursement.completedAt?.toISOString() ?? null,
     ...withFailure(disbursement),
     ...(disbursement.bulkId === null ? {} : { bulkId: disbursement.bulkId }),
+    ...(disbursement.reversal === undefined ? {} : { reversal: reversalView(disbursement, disbursement.reversal) }),
+  };
+}
+
+/** A reversal as the status endpoint and disbursement.reversed show it (no operator, no reason). */
+export function reversalView(disbursement: Pick<Disbursement, 'amountMinor' | 'currency'>, reversal: DisbursementReversalRecord): ReversalView {
+  return {
+    transactionId: reversal.transactionId,
+    amount: toApiAmount(disbursement.amountMinor),
+    currency: disbursement.currency,
+    reversedAt: reversal.reversedAt.toISOString(),
   };
 }
 

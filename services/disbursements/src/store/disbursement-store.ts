@@ -2,7 +2,7 @@ import { outboxInsertWhenRowsIn } from '@pwa/bus';
 import type { EventEnvelope } from '@pwa/contracts';
 import type { Queryable } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
-import type { Disbursement, Settlement } from '../domain/disbursement';
+import type { Disbursement, DisbursementReversalRecord, Settlement } from '../domain/disbursement';
 import type { DisbursementState } from '../domain/disbursement-state';
 
 export interface DisbursementRow {
@@ -25,11 +25,13 @@ export interface DisbursementRow {
   failure_message: string | null;
   created_at: Date;
   completed_at: Date | null;
+  reversal_transaction_id: string | null;
+  reversed_at: Date | null;
 }
 
 /** Every column a Disbursement is read from (the list store selects the same). */
 export const disbursementColumns =
-  'disbursement_id, reference_id, partner_id, external_id, quote_id, bulk_id, bulk_index, phone, recipient_name, currency, amount_minor, fee_minor, note, status, transaction_id, failure_code, failure_message, created_at, completed_at';
+  'disbursement_id, reference_id, partner_id, external_id, quote_id, bulk_id, bulk_index, phone, recipient_name, currency, amount_minor, fee_minor, note, status, transaction_id, failure_code, failure_message, created_at, completed_at, reversal_transaction_id, reversed_at';
 
 export function toDisbursement(row: DisbursementRow): Disbursement {
   return {
@@ -52,10 +54,11 @@ export function toDisbursement(row: DisbursementRow): Disbursement {
     failureMessage: row.failure_message,
     createdAt: row.created_at,
     completedAt: row.completed_at,
+    ...(row.reversal_transaction_id === null || row.reversed_at === null ? {} : { reversal: { transactionId: row.reversal_transaction_id, reversedAt: row.reversed_at } }),
   };
 }
 
-export type NewDisbursement = Omit<Disbursement, 'status' | 'transactionId' | 'failureCode' | 'failureMessage' | 'createdAt' | 'completedAt' | 'bulkId' | 'bulkIndex'>;
+export type NewDisbursement = Omit<Disbursement, 'status' | 'transactionId' | 'failureCode' | 'failureMessage' | 'createdAt' | 'completedAt' | 'bulkId' | 'bulkIndex' | 'reversal'>;
 
 /**
  * Inserts the disbursement as processing, unless the partner's externalId is held by a processing
@@ -106,6 +109,25 @@ export async function findById(db: Queryable, disbursementId: string): Promise<D
   const result = await db.query<DisbursementRow>(`SELECT ${disbursementColumns} FROM disbursements WHERE disbursement_id = $1`, [disbursementId]);
   const row = result.rows[0];
   return row ? toDisbursement(row) : undefined;
+}
+
+/**
+ * Records the reversal of a completed disbursement and writes its event to the outbox, by one
+ * statement: the event exists exactly when the row changed. A disbursement that is no longer
+ * completed with this transaction, or already reversed, is left alone: false.
+ */
+export async function recordReversal(db: Queryable, disbursement: Pick<Disbursement, 'disbursementId' | 'transactionId'>, reversal: DisbursementReversalRecord, event: EventEnvelope): Promise<boolean> {
+  const outboxInsert = outboxInsertWhenRowsIn('reversed', 5, event);
+  const result = await db.query(
+    `WITH reversed AS (
+       UPDATE disbursements SET reversal_transaction_id = $3, reversed_at = $4
+        WHERE disbursement_id = $1 AND transaction_id = $2 AND status = 'completed' AND reversal_transaction_id IS NULL
+       RETURNING disbursement_id
+     ), event AS (${outboxInsert.sql})
+     SELECT disbursement_id FROM reversed`,
+    [disbursement.disbursementId, disbursement.transactionId, reversal.transactionId, reversal.reversedAt, ...outboxInsert.values],
+  );
+  return result.rowCount === 1;
 }
 
 export type { Settlement };

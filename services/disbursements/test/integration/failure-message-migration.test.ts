@@ -39,8 +39,10 @@ describe('the failure_message migration', () => {
     expect(await migrate({ databaseUrl, schema: disbursementsSchema, directories: disbursementsMigrationDirectories })).toContain('1700000000002_failure-message');
 
     const after = await pool.query('SELECT * FROM disbursements');
-    // Later migrations add columns too: the bulk payouts' (1700000001100) are NULL on every row from before.
-    expect(after.rows).toEqual(before.rows.map((row: Record<string, unknown>) => ({ ...row, failure_message: null, bulk_id: null, bulk_index: null, lease_until: null })));
+    // Later migrations add columns too: the bulk payouts' (1700000001100) and the reversals' (1700000001200) are NULL on every row from before.
+    expect(after.rows).toEqual(
+      before.rows.map((row: Record<string, unknown>) => ({ ...row, failure_message: null, bulk_id: null, bulk_index: null, lease_until: null, reversal_transaction_id: null, reversed_at: null })),
+    );
     const view = statusView((await findByReferenceId(pool, referenceId))!);
     expect(view).toMatchObject({ status: 'failed', netAmount: 0, failureCode: 'PKC_7003', failureReason: { code: 'PKC_7003', message: 'The wallet system could not be reached; nothing was posted' } });
     // Only failed and timed-out rows may carry a message.

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { enqueueEvent } from '@pwa/bus';
 import { withTransaction, type Pool, type PoolClient } from '@pwa/db';
 import { majorUnitsText, type Currency } from '@pwa/money';
 import { buildPosting } from '../domain/posting';
+import { disbursementReversedEvent } from '../events/reversal-events';
 import { newTransactionId } from '../domain/transaction-id';
 import { lockAccountsAndReadClock } from '../store/account-store';
 import { lockUserById } from '../store/user-store';
@@ -50,8 +52,9 @@ export interface ReversalSummary {
  * posting of kind 'reversal', user wallet -amount and partner +amount, named on the partner's
  * statement by the disbursement's referenceId and externalId. The fee stays earned. It ignores the
  * user's account, KYC and wallet status (a correction, not a payment), but never takes more than
- * the user's wallet holds (refused here; the ledger's CHECK backs it). The audit record is written
- * in the same transaction.
+ * the user's wallet holds (refused here; the ledger's CHECK backs it). The audit record and the
+ * wallet.disbursement_reversed event (outbox; decision 0063) are written in the same transaction,
+ * so the partner is told of every reversal, once, and of nothing that was not posted.
  *
  * Once per disbursement: the transaction locks the user's row first (the lock every posting of the
  * user takes first), so a second reversal of the same disbursement waits for the first and then
@@ -129,6 +132,16 @@ async function reverseUnderLocks(client: PoolClient, disbursement: PostedTransfe
   );
   if (!claimed) throw new Error(`the fresh transfer id ${transferId} was already taken`);
   await insertReversalAudit(client, { reversalTransferId: transferId, reversedTransferId: disbursement.transferId, reason: request.reason, operator: request.operator });
+  const event = disbursementReversedEvent({
+    partnerId,
+    referenceId: disbursement.referenceId,
+    disbursementTransactionId: disbursement.transactionId,
+    reversalTransactionId: transactionId,
+    currency,
+    amountMinor,
+    reversedAt: now,
+  });
+  if (event) await enqueueEvent(client, event);
   return {
     disbursement,
     reversal: { transferId, transactionId, postedAt: now },

@@ -54,7 +54,7 @@ async function disburse(options: { currency?: Currency; amountMinor?: bigint; fe
   const user = await createTestUser(harness, { balances: userBalances });
   const partnerId = await createTestPartner(harness, partnerBalances);
   disbursementCounter += 1;
-  const referenceId = `PKD-1718000000000-${disbursementCounter.toString(16).toUpperCase().padStart(12, '0')}`;
+  const referenceId = `PKD-1718000000000-${disbursementCounter.toString(16).toUpperCase().padStart(24, '0')}`;
   const externalId = `payout-${disbursementCounter}`;
   const body = {
     ...transferBody({ type: 'disbursement', partnerId, phone: user.phone, currency, amountMinor: String(options.amountMinor ?? 1_050n), feeMinor: String(options.feeMinor ?? 35n) }),
@@ -86,6 +86,15 @@ async function reversalsOf(transferId: string): Promise<{ reversal_transfer_id: 
     [transferId],
   );
   return result.rows;
+}
+
+/** The wallet.disbursement_reversed events in the wallet's outbox for one disbursement (decision 0063). */
+async function reversalEventsOf(referenceId: string): Promise<Record<string, unknown>[]> {
+  const result = await harness.sql.query<{ payload: { type: string; version: number; producer: string; data: Record<string, unknown> } }>(
+    `SELECT payload FROM outbox WHERE routing_key = 'wallet.disbursement_reversed' AND payload->'data'->>'referenceId' = $1`,
+    [referenceId],
+  );
+  return result.rows.map((row) => ({ type: row.payload.type, version: row.payload.version, producer: row.payload.producer, ...row.payload.data }));
 }
 
 async function transferCount(): Promise<number> {
@@ -122,6 +131,23 @@ describe('reversing a disbursement (use case)', () => {
     ]);
     expect(await reversalsOf(disbursed.transferId)).toEqual([
       { reversal_transfer_id: summary.reversal.transferId, reason: 'sent to the wrong number (ticket 42)', operator: 'ops.tester', kind: 'reversal', reference_id: disbursed.referenceId, external_id: disbursed.externalId },
+    ]);
+    // The partner is told through the outbox, written in the reversal's transaction: no operator, no reason.
+    expect(await reversalEventsOf(disbursed.referenceId)).toEqual([
+      {
+        type: 'wallet.disbursement_reversed',
+        version: 1,
+        producer: 'wallet',
+        eventId: expect.any(String),
+        event: 'wallet.disbursement_reversed',
+        partnerId: disbursed.partnerId,
+        referenceId: disbursed.referenceId,
+        disbursementTransactionId: disbursed.transactionId,
+        reversalTransactionId: summary.reversal.transactionId,
+        amount: 10.5,
+        currency: 'USD',
+        reversedAt: summary.reversal.postedAt.toISOString(),
+      },
     ]);
 
     const hourMs = 60 * 60 * 1000;
@@ -176,6 +202,7 @@ describe('reversing a disbursement (use case)', () => {
     // The reversal keeps the PKD-…, so the reversal itself is found by it too, but never reversed.
     expect(await refusalOf(reverse({ transactionId: first.reversal.transactionId }))).toContain('is a reversal');
     expect(await transferCount()).toBe(countAfterFirst);
+    expect(await reversalEventsOf(disbursed.referenceId)).toHaveLength(1);
 
     const spent = await disburse({ amountMinor: 1_000n, feeMinor: 10n });
     const spender = await createTestPartner(harness);
@@ -185,6 +212,16 @@ describe('reversing a disbursement (use case)', () => {
     expect(await transferCount()).toBe(countBeforeShort);
     expect(await balanceOfWallet(harness, spent.phone, 'USD')).toBe(999n);
     expect(await reversalsOf(spent.transferId)).toEqual([]);
+  });
+
+  it('when a disbursement without a PKD-… referenceId of the disbursements service is reversed, then it is posted and no event is written (no partner knows it by that name)', async () => {
+    const user = await createTestUser(harness, { balances: { USD: 0n } });
+    const partnerId = await createTestPartner(harness, { USD: 10_000n });
+    const body = { ...transferBody({ type: 'disbursement', partnerId, phone: user.phone, currency: 'USD', amountMinor: '500', feeMinor: '5' }), referenceId: 'PKD-1-00FE', externalId: 'legacy-1' };
+    expect((await postJson(`${harness.baseUrl}/internal/transfers`, body)).status).toBe(200);
+    const summary = await reverse({ referenceId: 'PKD-1-00FE' });
+    expect(summary.amountMinor).toBe(500n);
+    expect(await reversalEventsOf('PKD-1-00FE')).toEqual([]);
   });
 
   it('when the audit table is written by hand, then the database refuses a second reversal of one disbursement, an empty reason, and any rewrite', async () => {
@@ -219,6 +256,7 @@ describe('reversing a disbursement (use case)', () => {
       expect((reason as Error).message).toContain('already reversed');
     }
     expect(await reversalsOf(disbursed.transferId)).toHaveLength(1);
+    expect(await reversalEventsOf(disbursed.referenceId)).toHaveLength(1);
     expect(await balanceOfWallet(harness, disbursed.phone, 'USD')).toBe(50_000n);
     expect(await balanceOfPartner(harness, disbursed.partnerId, 'USD')).toBe(partnerBefore + 2_000n);
     await expectLedgerInvariantsHold(harness);

@@ -1,4 +1,4 @@
-import type { BulkEventData, CollectionEventData, DisbursementEventData, FailureReason, RefundEventData } from '@pwa/contracts';
+import type { BulkEventData, CollectionEventData, DisbursementEventData, DisbursementReversal, FailureReason, RefundEventData } from '@pwa/contracts';
 
 /** The data of every event of one transaction that becomes a webhook. */
 export type TransactionEventData = CollectionEventData | DisbursementEventData | RefundEventData;
@@ -8,8 +8,9 @@ import { errorCatalogue, isPkcCode } from '@pwa/errors';
 
 /**
  * The spec's webhook body, field for field and in the spec's order, plus the additions at the end:
- * `failureReason` (code and partner message) on failed events, and `collectionReferenceId` (the
- * refunded collection) on refund events. Nothing else of the event leaks out.
+ * `failureReason` (code and partner message) on failed events, `collectionReferenceId` (the
+ * refunded collection) on refund events, and `reversal` on disbursement.reversed (decision 0063).
+ * Nothing else of the event leaks out.
  */
 export interface WebhookPayload {
   event: string;
@@ -23,6 +24,7 @@ export interface WebhookPayload {
   timestamp: string;
   failureReason?: FailureReason;
   collectionReferenceId?: string;
+  reversal?: DisbursementReversal;
 }
 
 /**
@@ -86,7 +88,13 @@ export function webhookPayloadOf(data: TransactionEventData): WebhookPayload {
     timestamp: data.timestamp,
     ...(failureReason === undefined ? {} : { failureReason }),
     ...('collectionReferenceId' in data ? { collectionReferenceId: data.collectionReferenceId } : {}),
+    ...('reversal' in data && data.reversal !== undefined ? { reversal: reversalOf(data.reversal) } : {}),
   };
+}
+
+/** The reversal's fields in the contract's order, and nothing else. */
+function reversalOf(reversal: DisbursementReversal): DisbursementReversal {
+  return { transactionId: reversal.transactionId, amount: reversal.amount, currency: reversal.currency, reversedAt: reversal.reversedAt };
 }
 
 /**

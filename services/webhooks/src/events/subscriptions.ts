@@ -20,8 +20,8 @@ import { recordDelivery, recordPartner } from '../use-cases/record-delivery';
 
 /**
  * The events that become webhooks: the spec's four plus the failures (see README), and (issue 19)
- * collection.cancelled and the refunds' two, and (issue 20) bulk.completed. collection.requested
- * is not one.
+ * collection.cancelled and the refunds' two, (issue 20) bulk.completed, and (issue 27, decision
+ * 0063) disbursement.reversed. collection.requested is not one.
  */
 export const deliveredEventTypes = [
   'collection.completed',
@@ -31,6 +31,7 @@ export const deliveredEventTypes = [
   'collection.cancelled',
   'disbursement.completed',
   'disbursement.failed',
+  'disbursement.reversed',
   'refund.completed',
   'refund.failed',
   'bulk.completed',

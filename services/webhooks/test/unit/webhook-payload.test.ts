@@ -31,6 +31,29 @@ const collectionCompleted = {
 } as const;
 
 describe('webhook payload', () => {
+  test('when a disbursement was reversed, then the body is the completed disbursement’s spec fields in order, then reversal (its fields in order), and matches the public schema', () => {
+    const reversal = { transactionId: 'TXN-DEF456', amount: 10.5, currency: 'USD', reversedAt: '2024-05-02T08:00:00.000Z' };
+    const data = parseDisbursementEventData({
+      ...disbursementFailed,
+      event: 'disbursement.reversed',
+      status: 'completed',
+      failureCode: undefined,
+      transactionId: 'TXN-ABC123',
+      timestamp: reversal.reversedAt,
+      reversal,
+    });
+
+    const body = JSON.parse(webhookBodyOf(data)) as Record<string, unknown>;
+
+    expect(Object.keys(body)).toEqual(['event', 'referenceId', 'externalId', 'amount', 'currency', 'fee', 'status', 'transactionId', 'timestamp', 'reversal']);
+    expect(Object.keys(body.reversal as object)).toEqual(['transactionId', 'amount', 'currency', 'reversedAt']);
+    expect(body).toMatchObject({ event: 'disbursement.reversed', status: 'completed', transactionId: 'TXN-ABC123', reversal });
+    expect(body).not.toHaveProperty('partnerId');
+    expect(body).not.toHaveProperty('totalDebit');
+    expect(publicApi.webhookPayloadSchemas['disbursement.reversed'].safeParse(body).success).toBe(true);
+    expect(publicApi.webhookPayloadSchemas['disbursement.completed'].safeParse(body).success).toBe(false);
+  });
+
   test('when a failed event carries failureReason, then the body has the spec fields in order and failureReason last', () => {
     const reason = { code: 'PKC_3002', message: 'User account not active (suspended or closed)' };
     const data = parseDisbursementEventData({ ...disbursementFailed, failureReason: reason });

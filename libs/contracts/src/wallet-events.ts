@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { EventEnvelope } from './envelope';
+import { disbursementReferenceIdPattern } from './disbursement-events';
+import { apiAmountField, eventCurrencies, parseFamilyEvent, parseWith, transactionIdField } from './event-fields';
+
+/**
+ * Published by the wallet (routing key = type, producer "wallet"), from its outbox, in the
+ * transaction that posts what it reports (decision 0063):
+ * - wallet.disbursement_reversed: the operator reversed a posted disbursement (decision 0053):
+ *   the user's wallet gave the amount back to the partner's account, in a posting of its own.
+ * An internal event: the disbursements service consumes it and tells the partner
+ * (disbursement.reversed). It names no operator and carries no reason: the audit record
+ * (wallet.operator_reversals) keeps those.
+ */
+export const walletEventTypes = ['wallet.disbursement_reversed'] as const;
+export type WalletEventType = (typeof walletEventTypes)[number];
+
+/**
+ * Version 1 of the `data` of wallet.disbursement_reversed: the reversed disbursement by its public
+ * referenceId (PKD-…) and ledger transaction (TXN-…), the partner it belongs to, the reversal's
+ * own transaction, the amount and currency given back (always the whole amount; the fee stays
+ * earned) and when it was posted.
+ */
+export const walletDisbursementReversedDataSchema = z.object({
+  eventId: z.uuid(),
+  event: z.literal('wallet.disbursement_reversed'),
+  partnerId: z.uuid(),
+  referenceId: z.string().regex(disbursementReferenceIdPattern),
+  disbursementTransactionId: transactionIdField,
+  reversalTransactionId: transactionIdField,
+  amount: apiAmountField,
+  currency: z.enum(eventCurrencies),
+  reversedAt: z.iso.datetime(),
+});
+export type WalletDisbursementReversedData = z.infer<typeof walletDisbursementReversedDataSchema>;
+
+export type WalletDisbursementReversedEvent = EventEnvelope<WalletDisbursementReversedData> & { type: 'wallet.disbursement_reversed' };
+
+const supportedWalletEventVersions: readonly number[] = [1];
+
+export function isWalletEventType(type: string): type is WalletEventType {
+  return (walletEventTypes as readonly string[]).includes(type);
+}
+
+/** Parses the `data` of wallet.disbursement_reversed (version 1), or throws ContractViolationError. */
+export function parseWalletDisbursementReversedData(value: unknown): WalletDisbursementReversedData {
+  return parseWith(walletDisbursementReversedDataSchema, 'Invalid wallet.disbursement_reversed data', value);
+}
+
+/** Narrows an envelope to wallet.disbursement_reversed, or throws ContractViolationError (dead-letter it). */
+export function parseWalletDisbursementReversedEvent(envelope: EventEnvelope): WalletDisbursementReversedEvent {
+  return parseFamilyEvent(envelope, {
+    family: 'wallet',
+    types: walletEventTypes,
+    versions: supportedWalletEventVersions,
+    parseData: parseWalletDisbursementReversedData,
+  });
+}

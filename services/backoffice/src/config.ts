@@ -1,4 +1,4 @@
-import { fields, loadConfig, z } from '@pwa/config';
+import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
 
 /**
  * Settings of the back-office's set-up commands (the bootstrap of the first admin): the database,
@@ -19,4 +19,30 @@ export type BackofficeSetupConfig = z.infer<typeof backofficeSetupConfigSchema>;
 /** The one place that reads the process environment for the set-up commands; tests pass their own. */
 export function readBackofficeSetupConfig(env: Record<string, string | undefined> = process.env): Readonly<BackofficeSetupConfig> {
   return loadConfig(backofficeSetupConfigSchema, env);
+}
+
+/**
+ * The running back-office. It serves people on the operator's internal network only (never behind
+ * the partner gateway). BACKOFFICE_SEALING_KEY seals operators' TOTP secrets (base64 of 32 bytes,
+ * no default: a lost key means every operator enrols again). Session timeouts follow decision 0061.
+ */
+export const backofficeConfigSchema = baseServiceConfigSchema.extend({
+  PORT: fields.port(4107),
+  REDIS_URL: fields.redisUrl,
+  REDIS_KEY_PREFIX: fields.redisKeyPrefix,
+  BACKOFFICE_PUBLIC_URL: backofficeSetupConfigSchema.shape.BACKOFFICE_PUBLIC_URL,
+  BACKOFFICE_SEALING_KEY: z
+    .string()
+    .min(1)
+    .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'must be base64 of exactly 32 bytes (openssl rand -base64 32)' }),
+  BACKOFFICE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
+  BACKOFFICE_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24).default(8),
+  /** Behind a TLS-terminating proxy: how many hops to trust for the client's address (express's trust proxy); 0 trusts none. */
+  BACKOFFICE_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
+});
+
+export type BackofficeConfig = z.infer<typeof backofficeConfigSchema>;
+
+export function readBackofficeConfig(env: Record<string, string | undefined> = process.env): Readonly<BackofficeConfig> {
+  return loadConfig(backofficeConfigSchema, env);
 }

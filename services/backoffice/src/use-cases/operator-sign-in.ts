@@ -6,6 +6,7 @@ import {
   readSession,
   recordSignInFailure,
   recordSignInSuccess,
+  revokeSession,
   verifyPasswordOrDecoy,
   verifySealedTotpCode,
 } from '@pwa/web-auth';
@@ -93,4 +94,11 @@ function personOf(operator: { operatorId: string; displayName: string }): AuditE
 
 function audit(deps: PeopleDependencies, origin: RequestOrigin, entry: Pick<AuditEntryInput, 'actor' | 'action' | 'target' | 'outcome' | 'reason'>): Promise<unknown> {
   return appendAuditEntry(deps.pool, { ...entry, address: origin.address, userAgent: origin.userAgent, requestId: origin.requestId });
+}
+
+/** Sign-out: the session is revoked at once (not left to expire) and the sign-out audited. */
+export async function signOut(deps: PeopleDependencies, request: { sessionId: string; operatorId: string }, origin: RequestOrigin): Promise<void> {
+  await revokeSession(deps.redis, deps.sessions, request.sessionId);
+  const operator = await findOperatorById(deps.pool, request.operatorId);
+  await audit(deps, origin, { actor: operator ? personOf(operator) : { kind: 'person', id: request.operatorId, displayName: 'unknown operator' }, action: 'operator.sign_out', target: { kind: 'operator', id: request.operatorId }, outcome: 'done' });
 }

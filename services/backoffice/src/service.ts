@@ -1,0 +1,61 @@
+import { Redis } from 'ioredis';
+import { prepareService, type HostedService, type PreparedService } from '@pwa/runtime';
+import { open, parseSealingKey, seal } from '@pwa/sealing';
+import { defaultSignInThrottlePolicy, type SecretSealer } from '@pwa/web-auth';
+import type { BackofficeConfig } from './config';
+import { consoleHeaders } from './http/console-session';
+import { mountPeopleRoutes } from './http/people-routes';
+import { backofficeMigrationDirectories, backofficeSchema } from './service-paths';
+import type { PeopleDependencies } from './use-cases/people-dependencies';
+
+/**
+ * Starts the back-office: migrations (its operators, approval requests and audit log), Redis for
+ * sessions and the sign-in throttle, and the console API for people (set-up, sign-in, session).
+ * Readiness needs PostgreSQL and Redis: no request can be served without its session.
+ */
+export async function startBackofficeService(config: Readonly<BackofficeConfig>): Promise<HostedService> {
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false, retryStrategy: (attempt) => Math.min(attempt * 200, 2_000) });
+  redis.on('error', () => undefined); // readiness reports Redis; one log line per outage comes from the check
+  let prepared: PreparedService | undefined;
+  try {
+    prepared = await prepareService({ name: 'backoffice', schema: backofficeSchema, migrationDirectories: backofficeMigrationDirectories, env: config, port: config.PORT });
+    const keyPrefix = `${config.REDIS_KEY_PREFIX}backoffice:`;
+    const deps: PeopleDependencies = {
+      pool: prepared.pool,
+      redis,
+      sessions: { keyPrefix, idleTimeoutMs: config.BACKOFFICE_SESSION_IDLE_MINUTES * 60_000, absoluteTimeoutMs: config.BACKOFFICE_SESSION_ABSOLUTE_HOURS * 3_600_000, mfaPendingTimeoutMs: 5 * 60_000 },
+      throttle: { keyPrefix, policy: defaultSignInThrottlePolicy },
+      sealer: sealerOf(config.BACKOFFICE_SEALING_KEY),
+      totpIssuer: 'Partner Wallet Back-office',
+    };
+    const consoleOrigin = new URL(config.BACKOFFICE_PUBLIC_URL).origin;
+    const hosted = await prepared.listen({
+      readinessChecks: [{ name: 'redis', check: async () => void (await redis.ping()) }],
+      routes: (app) => {
+        app.set('trust proxy', config.BACKOFFICE_TRUSTED_PROXY_HOPS);
+        app.use('/api', consoleHeaders());
+        mountPeopleRoutes(app, deps, consoleOrigin);
+      },
+      listeningLogFields: { consoleOrigin },
+    });
+    return {
+      ...hosted,
+      stop: async () => {
+        await hosted.stop();
+        redis.disconnect();
+      },
+    };
+  } catch (error) {
+    await prepared?.closePool();
+    redis.disconnect();
+    throw error;
+  }
+}
+
+function sealerOf(base64Key: string): SecretSealer {
+  const key = parseSealingKey(base64Key);
+  return {
+    seal: (plaintext, associatedData) => seal(plaintext, key, associatedData).toString('base64'),
+    open: (sealed, associatedData) => open(Buffer.from(sealed, 'base64'), key, associatedData),
+  };
+}

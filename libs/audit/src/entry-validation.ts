@@ -1,24 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { AuditActor, AuditEntryInput, AuditOutcome, AuditTarget, JsonValue } from './audit-entry';
+import type { AuditActor, AuditEntry, AuditEntryInput, AuditOutcome, AuditTarget, JsonValue } from './audit-entry';
 import { AuditError, auditErrorCodes } from './audit-error';
 import { findSecretKeyPath } from './secret-keys';
 
-/** An entry checked and put in the form it is stored and hashed in. */
-export interface ValidatedEntry {
-  entryId: string;
-  actor: AuditActor;
-  action: string;
-  target: AuditTarget;
-  partnerId: string | null;
-  before: JsonValue;
-  after: JsonValue;
-  outcome: AuditOutcome;
-  reason: string | null;
-  address: string | null;
-  userAgent: string | null;
-  requestId: string | null;
-}
+/** An entry checked and put in the form it is stored and hashed in: all the log holds but what appending adds. */
+export type ValidatedEntry = Omit<AuditEntry, 'sequence' | 'occurredAt' | 'previousHash' | 'hash'>;
 
 export const actionPattern = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 const targetKindPattern = /^[a-z][a-z0-9_]*$/;

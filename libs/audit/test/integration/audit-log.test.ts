@@ -89,6 +89,27 @@ async function sqlError(work: () => Promise<unknown>): Promise<{ code?: string; 
   throw new Error('expected the database to refuse');
 }
 
+/** The owner's break-glass: the append-only trigger off around one statement, in one transaction. */
+async function asOwnerWithTriggerOff(log: AuditLog, statement: string): Promise<void> {
+  await log.sqlAs(roles.owner, async (client) => {
+    await client.query('BEGIN');
+    await client.query('ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
+    await client.query(statement);
+    await client.query('ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only');
+    await client.query('COMMIT');
+  });
+}
+
+/** A superuser's statement with no trigger firing: triggers do not fire for a session in replica mode, which only a superuser may set. */
+async function asSuperuserInReplicaMode(log: AuditLog, statement: string, values: unknown[] = []): Promise<void> {
+  await log.sqlAs('postgres', async (client) => {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL session_replication_role = replica');
+    await client.query(statement, values);
+    await client.query('COMMIT');
+  });
+}
+
 beforeAll(async () => {
   await ensureDatabase(adminUrl);
 });
@@ -167,25 +188,32 @@ describe('appending and verifying', () => {
 });
 
 describe('tampering', () => {
-  it('when the owner changes an entry with the append-only trigger disabled, then verification names exactly that entry', async () => {
-    const log = await freshAuditLog();
-    await appendMany(log, 5);
-    const third = (await searchAuditEntries(log.runtime, {})).entries.find((found) => found.sequence === 3);
-    await log.sqlAs(roles.owner, async (client) => {
-      await client.query('BEGIN');
-      await client.query('ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
-      await client.query(`UPDATE audit_log SET after = '{"status": "active"}' WHERE sequence = 3`);
-      await client.query('ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only');
-      await client.query('COMMIT');
-    });
-    await expect(verifyAuditChain(log.runtime, { pageSize: 2 })).resolves.toEqual({
-      ok: false,
-      firstBrokenSequence: 3,
-      entryId: third?.entryId,
+  // The owner's break-glass changes the log: verification names the first entry that no longer follows.
+  it.each([
+    {
+      title: 'when the owner changes an entry with the append-only trigger disabled, then verification names exactly that entry',
+      appended: 5,
+      statement: `UPDATE audit_log SET after = '{"status": "active"}' WHERE sequence = 3`,
+      pageSize: 2,
+      namedSequence: 3,
       problem: 'hash_mismatch',
-      entries: 2,
       detail: 'entry 3 does not hash to its stored hash: its content was changed',
-    });
+    },
+    {
+      title: 'when the owner deletes an entry in the middle, then verification names the gap',
+      appended: 6,
+      statement: 'DELETE FROM audit_log WHERE sequence IN (3, 4)',
+      pageSize: undefined,
+      namedSequence: 5,
+      problem: 'sequence_gap',
+      detail: 'entries 3 to 4 are missing before entry 5',
+    },
+  ])('$title', async ({ appended, statement, pageSize, namedSequence, problem, detail }) => {
+    const log = await freshAuditLog();
+    await appendMany(log, appended);
+    const named = (await searchAuditEntries(log.runtime, {})).entries.find((found) => found.sequence === namedSequence);
+    await asOwnerWithTriggerOff(log, statement);
+    await expect(verifyAuditChain(log.runtime, { pageSize })).resolves.toEqual({ ok: false, firstBrokenSequence: 3, entryId: named?.entryId, problem, entries: 2, detail });
   });
 
   it('when a superuser changes an entry and writes the hash its new content has, then verification names the entry after it', async () => {
@@ -194,13 +222,7 @@ describe('tampering', () => {
     const second = (await searchAuditEntries(log.runtime, {})).entries.find((found) => found.sequence === 2);
     if (second === undefined) throw new Error('entry 2 missing');
     const rewritten = entryHash({ ...second, after: { status: 'active' } });
-    await log.sqlAs('postgres', async (client) => {
-      await client.query('BEGIN');
-      // Triggers do not fire for a session in replica mode, which only a superuser may set.
-      await client.query('SET LOCAL session_replication_role = replica');
-      await client.query(`UPDATE audit_log SET after = '{"status": "active"}', hash = decode($1, 'hex') WHERE sequence = 2`, [rewritten]);
-      await client.query('COMMIT');
-    });
+    await asSuperuserInReplicaMode(log, `UPDATE audit_log SET after = '{"status": "active"}', hash = decode($1, 'hex') WHERE sequence = 2`, [rewritten]);
     await expect(verifyAuditChain(log.runtime)).resolves.toMatchObject({ ok: false, firstBrokenSequence: 3, problem: 'previous_hash_mismatch', entries: 2 });
   });
 
@@ -212,12 +234,7 @@ describe('tampering', () => {
     await appendMany(log, 1);
     await expect(verifyAuditChain(log.runtime, { anchor })).resolves.toEqual({ ok: true, entries: 4 });
     await expect(verifyAuditChain(log.runtime, { anchor: { sequence: 3, hash: 'ab'.repeat(32) } })).resolves.toMatchObject({ ok: false, firstBrokenSequence: 3, problem: 'anchor_mismatch' });
-    await log.sqlAs('postgres', async (client) => {
-      await client.query('BEGIN');
-      await client.query('SET LOCAL session_replication_role = replica');
-      await client.query('DELETE FROM audit_log WHERE sequence >= 3');
-      await client.query('COMMIT');
-    });
+    await asSuperuserInReplicaMode(log, 'DELETE FROM audit_log WHERE sequence >= 3');
     // Without the anchor, entries cut from the end leave a chain that is sound as far as it goes.
     await expect(verifyAuditChain(log.runtime)).resolves.toEqual({ ok: true, entries: 2 });
     await expect(verifyAuditChain(log.runtime, { anchor })).resolves.toEqual({
@@ -227,27 +244,6 @@ describe('tampering', () => {
       problem: 'entries_cut_from_end',
       entries: 2,
       detail: 'the chain ends at entry 2, before the anchored entry 3',
-    });
-  });
-
-  it('when the owner deletes an entry in the middle, then verification names the gap', async () => {
-    const log = await freshAuditLog();
-    await appendMany(log, 6);
-    const fifth = (await searchAuditEntries(log.runtime, {})).entries.find((found) => found.sequence === 5);
-    await log.sqlAs(roles.owner, async (client) => {
-      await client.query('BEGIN');
-      await client.query('ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
-      await client.query('DELETE FROM audit_log WHERE sequence IN (3, 4)');
-      await client.query('ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only');
-      await client.query('COMMIT');
-    });
-    await expect(verifyAuditChain(log.runtime)).resolves.toEqual({
-      ok: false,
-      firstBrokenSequence: 3,
-      entryId: fifth?.entryId,
-      problem: 'sequence_gap',
-      entries: 2,
-      detail: 'entries 3 to 4 are missing before entry 5',
     });
   });
 

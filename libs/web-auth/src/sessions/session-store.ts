@@ -36,29 +36,33 @@ export interface NewSession {
 const sessionKeyPart = 'session:';
 const subjectKeyPart = 'subject-sessions:';
 
-/** KEYS: session, subject set. ARGV: key ttl, set ttl, session hash, session key prefix, fields... */
+/**
+ * How both scripts that store a session end: the new session's fields with its TTL, its hash in the
+ * person's set, and the set kept alive at least as long as the session can live. KEYS[1]: the new
+ * session, KEYS[2]: the subject set. ARGV[1]: its hash, ARGV[2]: key ttl, ARGV[3]: set ttl,
+ * ARGV[5]...: its fields.
+ */
+const storeNewSessionLua = `
+redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[1])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+return 1
+`;
+
+/** KEYS: session, subject set. ARGV: session hash, key ttl, set ttl, session key prefix, fields... */
 const createLua = `
 for _, member in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   if redis.call('EXISTS', ARGV[4] .. member) == 0 then redis.call('SREM', KEYS[2], member) end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 5))
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-redis.call('SADD', KEYS[2], ARGV[3])
-if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
-return 1
-`;
+${storeNewSessionLua}`;
 
-/** KEYS: old session, new session, subject set. ARGV: old hash, new hash, key ttl, set ttl, fields... */
+/** KEYS: new session, subject set, old session. ARGV: new hash, key ttl, set ttl, old hash, fields... */
 const replaceLua = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('DEL', KEYS[1])
-redis.call('SREM', KEYS[3], ARGV[1])
-redis.call('HSET', KEYS[2], unpack(ARGV, 5))
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-redis.call('SADD', KEYS[3], ARGV[2])
-if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[3], ARGV[4]) end
-return 1
-`;
+if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+redis.call('DEL', KEYS[3])
+redis.call('SREM', KEYS[2], ARGV[4])
+${storeNewSessionLua}`;
 
 /** KEYS: session. ARGV: seen at, key ttl. Moves lastSeenAtMs forward only, and never revives a deleted key. */
 const touchLua = `
@@ -118,7 +122,7 @@ export async function createSession(redis: Redis, settings: SessionSettings, req
   await createScript.run(
     redis,
     [sessionKey(settings, hash), subjectKey(settings, session.subjectId)],
-    [sessionKeyTtlMs(session, nowMs, settings), settings.absoluteTimeoutMs, hash, `${settings.keyPrefix}${sessionKeyPart}`, ...sessionToFields(session)],
+    [hash, sessionKeyTtlMs(session, nowMs, settings), settings.absoluteTimeoutMs, `${settings.keyPrefix}${sessionKeyPart}`, ...sessionToFields(session)],
   );
   return { sessionId, session };
 }
@@ -192,8 +196,8 @@ async function replaceSession(redis: Redis, settings: SessionSettings, oldSessio
   const hash = sessionIdHash(sessionId);
   const replaced = await replaceScript.run(
     redis,
-    [sessionKey(settings, oldHash), sessionKey(settings, hash), subjectKey(settings, session.subjectId)],
-    [oldHash, hash, sessionKeyTtlMs(session, nowMs, settings), settings.absoluteTimeoutMs, ...sessionToFields(session)],
+    [sessionKey(settings, hash), subjectKey(settings, session.subjectId), sessionKey(settings, oldHash)],
+    [hash, sessionKeyTtlMs(session, nowMs, settings), settings.absoluteTimeoutMs, oldHash, ...sessionToFields(session)],
   );
   return replaced === 1 ? { sessionId, session } : undefined;
 }

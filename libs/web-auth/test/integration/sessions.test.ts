@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { deleteRedisKeys } from '../../../../test/support/cleanup';
 import {
   completeMfaSignIn,
   createSession,
@@ -12,25 +10,13 @@ import {
   revokeSession,
   rotateSession,
   sessionIdHash,
+  type IssuedSession,
   type SessionSettings,
 } from '../../src';
+import { redisTestKeys } from '../support/redis-test-keys';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { redis: string } };
-
-const redisUrl = serverUrls().redis;
-const keyPrefix = `pwa-test:web-auth:sessions:${randomUUID()}:`;
+const { redis, keyPrefix, keysUnderPrefix } = redisTestKeys('sessions');
 const minuteMs = 60_000;
-let redis: Redis;
-
-beforeAll(() => {
-  redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-});
-
-afterAll(async () => {
-  await deleteRedisKeys(redisUrl, keyPrefix);
-  await redis.quit();
-});
 
 /** Settings on a clock the test moves, so timeouts of minutes and hours take no time. */
 function onTestClock(): { settings: SessionSettings; advance: (ms: number) => void } {
@@ -40,20 +26,23 @@ function onTestClock(): { settings: SessionSettings; advance: (ms: number) => vo
 
 const realClock: SessionSettings = { keyPrefix, ...defaultSessionTimeouts };
 
-async function keysUnderPrefix(): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 500);
-    keys.push(...batch);
-    cursor = next;
-  } while (cursor !== '0');
-  return keys;
+/** A signed-in session of a person no other test uses. */
+function newSession(settings: SessionSettings, attributes?: Readonly<Record<string, string>>): Promise<IssuedSession> {
+  return createSession(redis, settings, { subjectId: `op-${randomUUID()}`, stage: 'signed_in', attributes });
+}
+
+async function isAlive(settings: SessionSettings, sessionId: string, options: { refreshIdle?: boolean } = {}): Promise<boolean> {
+  return (await readSession(redis, settings, sessionId, 'signed_in', options)).found;
+}
+
+/** The key a session is stored under: the SHA-256 of its id, never the id. */
+function storedKeyOf(sessionId: string): string {
+  return `${keyPrefix}session:${sessionIdHash(sessionId)}`;
 }
 
 describe('session lifecycle', () => {
   it('when a signed-in session is created and read, then the read returns its subject, stage, CSRF token and attributes', async () => {
-    const { sessionId, session } = await createSession(redis, realClock, { subjectId: `op-${randomUUID()}`, stage: 'signed_in', attributes: { partnerId: 'p-1' } });
+    const { sessionId, session } = await newSession(realClock, { partnerId: 'p-1' });
     const lookup = await readSession(redis, realClock, sessionId, 'signed_in');
     expect(lookup).toEqual({ found: true, session: expect.objectContaining({ subjectId: session.subjectId, stage: 'signed_in', csrfToken: session.csrfToken, attributes: { partnerId: 'p-1' } }) });
   });
@@ -63,57 +52,60 @@ describe('session lifecycle', () => {
     expect(await readSession(redis, realClock, 'not an id', 'signed_in')).toEqual({ found: false, reason: 'malformed_id' });
   });
 
-  it('when a session is used every 10 minutes, then it stays alive; after 15 idle minutes it is expired and deleted', async () => {
-    const { settings, advance } = onTestClock();
-    const { sessionId } = await createSession(redis, settings, { subjectId: `op-${randomUUID()}`, stage: 'signed_in' });
-    for (let read = 0; read < 3; read += 1) {
-      advance(10 * minuteMs);
-      expect((await readSession(redis, settings, sessionId, 'signed_in')).found).toBe(true);
-    }
-    advance(15 * minuteMs);
-    expect(await readSession(redis, settings, sessionId, 'signed_in')).toEqual({ found: false, reason: 'expired_idle' });
-    expect(await redis.exists(`${keyPrefix}session:${sessionIdHash(sessionId)}`)).toBe(0);
-  });
-
   it('when a read asks not to refresh, then the idle deadline does not move', async () => {
     const { settings, advance } = onTestClock();
-    const { sessionId } = await createSession(redis, settings, { subjectId: `op-${randomUUID()}`, stage: 'signed_in' });
+    const { sessionId } = await newSession(settings);
     advance(10 * minuteMs);
-    expect((await readSession(redis, settings, sessionId, 'signed_in', { refreshIdle: false })).found).toBe(true);
+    expect(await isAlive(settings, sessionId, { refreshIdle: false })).toBe(true);
     advance(5 * minuteMs);
     expect(await readSession(redis, settings, sessionId, 'signed_in')).toEqual({ found: false, reason: 'expired_idle' });
   });
 
-  it('when a session is busy for 8 hours, then it expires absolutely at 8 hours', async () => {
+  // On the test clock: the session is read every 10 minutes so many times, then left alone so long.
+  it.each([
+    { title: 'when a session is used every 10 minutes, then it stays alive; after 15 idle minutes it is expired and deleted', reads: 3, thenIdleMs: 15 * minuteMs, reason: 'expired_idle' },
+    { title: 'when a session is busy for 8 hours, then it expires absolutely at 8 hours', reads: 47, thenIdleMs: 10 * minuteMs, reason: 'expired_absolute' },
+  ])('$title', async ({ reads, thenIdleMs, reason }) => {
     const { settings, advance } = onTestClock();
-    const { sessionId } = await createSession(redis, settings, { subjectId: `op-${randomUUID()}`, stage: 'signed_in' });
-    for (let read = 0; read < 47; read += 1) {
+    const { sessionId } = await newSession(settings);
+    for (let read = 0; read < reads; read += 1) {
       advance(10 * minuteMs);
-      expect((await readSession(redis, settings, sessionId, 'signed_in')).found).toBe(true);
+      expect(await isAlive(settings, sessionId)).toBe(true);
     }
-    advance(10 * minuteMs);
-    expect(await readSession(redis, settings, sessionId, 'signed_in')).toEqual({ found: false, reason: 'expired_absolute' });
+    advance(thenIdleMs);
+    expect(await readSession(redis, settings, sessionId, 'signed_in')).toEqual({ found: false, reason });
+    expect(await redis.exists(storedKeyOf(sessionId))).toBe(0);
   });
 
-  it('when a session with a 1 s idle timeout is read at 0.4 s, then Redis keeps it 1 s more, and it is gone 1.2 s after its last read', async () => {
-    const settings: SessionSettings = { keyPrefix, idleTimeoutMs: 1_000, absoluteTimeoutMs: 10_000, mfaPendingTimeoutMs: 1_000 };
-    const { sessionId } = await createSession(redis, settings, { subjectId: `op-${randomUUID()}`, stage: 'signed_in' });
-    await sleep(400);
-    expect((await readSession(redis, settings, sessionId, 'signed_in')).found).toBe(true);
-    expect(await redis.pttl(`${keyPrefix}session:${sessionIdHash(sessionId)}`)).toBeGreaterThan(800);
-    await sleep(1_200);
+  // On the real clock, so the key's TTL in Redis is what is tested. Each case: the session's absolute
+  // timeout (its idle timeout is 1 s), when it is read, the bounds of its key's TTL just after that
+  // read (above the first, at most the second), and how long after that read its key is gone.
+  it.each([
+    {
+      title: 'when a session with a 1 s idle timeout is read at 0.4 s, then Redis keeps it 1 s more, and it is gone 1.2 s after its last read',
+      absoluteTimeoutMs: 10_000,
+      readAtMs: 400,
+      keyTtlMsBounds: [800, 1_000] as const,
+      goneAfterMs: 1_200,
+    },
+    {
+      title: 'when the absolute end is nearer than the idle timeout, then Redis expires the key at the absolute end',
+      absoluteTimeoutMs: 1_200,
+      readAtMs: 500,
+      // Capped at what is left of the 1.2 s (at most 0.7 s), not the 1 s idle timeout.
+      keyTtlMsBounds: [0, 700] as const,
+      goneAfterMs: 800,
+    },
+  ])('$title', async ({ absoluteTimeoutMs, readAtMs, keyTtlMsBounds: [ttlAboveMs, ttlAtMostMs], goneAfterMs }) => {
+    const settings: SessionSettings = { keyPrefix, idleTimeoutMs: 1_000, absoluteTimeoutMs, mfaPendingTimeoutMs: 1_000 };
+    const { sessionId } = await newSession(settings);
+    await sleep(readAtMs);
+    expect(await isAlive(settings, sessionId)).toBe(true);
+    const keyTtlMs = await redis.pttl(storedKeyOf(sessionId));
+    expect(keyTtlMs).toBeGreaterThan(ttlAboveMs);
+    expect(keyTtlMs).toBeLessThanOrEqual(ttlAtMostMs);
+    await sleep(goneAfterMs);
     expect(await readSession(redis, settings, sessionId, 'signed_in')).toEqual({ found: false, reason: 'unknown' });
-  });
-
-  it('when the absolute end is nearer than the idle timeout, then Redis expires the key at the absolute end', async () => {
-    const settings: SessionSettings = { keyPrefix, idleTimeoutMs: 1_000, absoluteTimeoutMs: 1_200, mfaPendingTimeoutMs: 1_000 };
-    const { sessionId } = await createSession(redis, settings, { subjectId: `op-${randomUUID()}`, stage: 'signed_in' });
-    await sleep(500);
-    expect((await readSession(redis, settings, sessionId, 'signed_in')).found).toBe(true);
-    // Capped at what is left of the 1.2 s (at most 0.7 s), not the 1 s idle timeout.
-    expect(await redis.pttl(`${keyPrefix}session:${sessionIdHash(sessionId)}`)).toBeLessThanOrEqual(700);
-    await sleep(800);
-    expect((await readSession(redis, settings, sessionId, 'signed_in')).found).toBe(false);
   });
 });
 

@@ -1,28 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { deleteRedisKeys } from '../../../../test/support/cleanup';
 import { checkSignInAllowed, readSignInThrottleState, recordSignInFailure, recordSignInSuccess, type SignInThrottleSettings } from '../../src';
+import { redisTestKeys } from '../support/redis-test-keys';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { redis: string } };
-
-const redisUrl = serverUrls().redis;
-const keyPrefix = `pwa-test:web-auth:sign-in:${randomUUID()}:`;
+const { redis, keyPrefix, keysUnderPrefix } = redisTestKeys('sign-in');
 const settings: SignInThrottleSettings = {
   keyPrefix,
   policy: { accountFailuresMax: 5, accountWindowMs: 60_000, accountLockMs: 1_000, addressFailuresMax: 30, addressWindowMs: 60_000 },
 };
-let redis: Redis;
-
-beforeAll(() => {
-  redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-});
-
-afterAll(async () => {
-  await deleteRedisKeys(redisUrl, keyPrefix);
-  await redis.quit();
-});
 
 /** Each test its own identifier and address, so no test sees another's counts. */
 function freshAttempt(): { identifier: string; address: string } {
@@ -89,13 +74,7 @@ describe('what Redis holds', () => {
   it('when failures are counted, then no key names the identifier in clear', async () => {
     const attempt = freshAttempt();
     await recordSignInFailure(redis, settings, attempt);
-    const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 500);
-      keys.push(...batch);
-      cursor = next;
-    } while (cursor !== '0');
+    const keys = await keysUnderPrefix();
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.join('\n')).not.toContain(attempt.identifier);
     expect(keys.join('\n').toLowerCase()).not.toContain('example.com');

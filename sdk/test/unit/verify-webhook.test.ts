@@ -120,6 +120,16 @@ describe('verifyWebhook with what the webhooks service sends', () => {
     expect({ code: error.code, body: error.body }).toEqual({ code: 'WEBHOOK_UNKNOWN_EVENT', body: JSON.parse(unknown) });
   });
 
+  test('when a signed disbursement.reversed arrives, then it verifies and is typed with its reversal (not an unknown event)', () => {
+    const reversedBody = JSON.stringify(webhookPayloadExamples['disbursement.reversed']);
+    const event = verifyWebhook(reversedBody, signedBy([signingSecret(secret)], { body: reversedBody }), secret, { now });
+
+    expect(event.event === 'disbursement.reversed' ? { status: event.status, reversal: event.reversal } : undefined).toEqual({
+      status: 'completed',
+      reversal: { transactionId: 'TXN-6A1F0C3E9B27D548', amount: 5000, currency: 'LRD', reversedAt: '2024-06-11T09:02:41.207Z' },
+    });
+  });
+
   test('when a signed bulk.completed arrives, then it verifies and is typed by its bulkId; one without a bulkId is a bad payload', () => {
     const bulkBody = JSON.stringify(webhookPayloadExamples['bulk.completed']);
     const event = verifyWebhook(bulkBody, signedBy([signingSecret(secret)], { body: bulkBody }), secret, { now });

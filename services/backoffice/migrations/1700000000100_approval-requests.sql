@@ -28,8 +28,8 @@ CREATE TABLE approval_requests (
   CHECK ((status = 'executed') = (executed_at IS NOT NULL AND execution_result IS NOT NULL))
 );
 
--- The approvals queue (pending, oldest first) and a maker's own requests.
-CREATE INDEX approval_requests_pending ON approval_requests (requested_at, id) WHERE status = 'pending';
+-- The approvals queue and the other lists by status, newest first (keysetPageQuery of @pwa/db), and a maker's own requests.
+CREATE INDEX approval_requests_by_status ON approval_requests (status, requested_at DESC, id DESC);
 CREATE INDEX approval_requests_maker ON approval_requests (maker_id, requested_at DESC);
 
 -- Down Migration

@@ -4,6 +4,7 @@ import { open, parseSealingKey, seal } from '@pwa/sealing';
 import { defaultSignInThrottlePolicy, type SecretSealer } from '@pwa/web-auth';
 import type { BackofficeConfig } from './config';
 import { consoleHeaders } from './http/console-session';
+import { mountApprovalRoutes } from './http/approval-routes';
 import { mountPeopleRoutes } from './http/people-routes';
 import { backofficeMigrationDirectories, backofficeSchema } from './service-paths';
 import type { PeopleDependencies } from './use-cases/people-dependencies';
@@ -35,6 +36,7 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>)
         app.set('trust proxy', config.BACKOFFICE_TRUSTED_PROXY_HOPS);
         app.use('/api', consoleHeaders());
         mountPeopleRoutes(app, deps, consoleOrigin);
+        mountApprovalRoutes(app, deps, consoleOrigin);
       },
       listeningLogFields: { consoleOrigin },
     });

@@ -1,4 +1,4 @@
-import type { Queryable } from '@pwa/db';
+import { createdAtKeySql, keysetPageQuery, type KeysetPosition, type Queryable } from '@pwa/db';
 import type { ApprovalStatus, FourEyesAction } from '../domain/approval-rules';
 
 export interface NewApprovalRequest {
@@ -131,4 +131,25 @@ export async function expireDueApprovalRequests(db: Queryable, limit: number): P
     [limit],
   );
   return result.rows.map((row) => row.id);
+}
+
+/** One page of the requests in a status, newest first; `next` is where the following page starts. */
+export async function listApprovalRequests(
+  db: Queryable,
+  read: { status: ApprovalStatus; after: KeysetPosition | undefined; pageSize: number },
+): Promise<{ requests: ApprovalRequest[]; next: KeysetPosition | undefined }> {
+  const { sql, values } = keysetPageQuery({
+    columns: `${columns}, ${createdAtKeySql('requested_at')}`,
+    from: 'FROM approval_requests',
+    createdAtColumn: 'requested_at',
+    idColumn: 'id',
+    scope: [(placeholder) => `status = ${placeholder}`, read.status],
+    filters: [],
+    after: read.after,
+    rowCount: read.pageSize + 1,
+  });
+  const result = await db.query<ApprovalRequestRow & { created_at_key: string }>(sql, values);
+  const rows = result.rows.slice(0, read.pageSize);
+  const last = rows.at(-1);
+  return { requests: rows.map(requestOf), next: result.rows.length > read.pageSize && last ? { createdAt: last.created_at_key, id: last.id } : undefined };
 }

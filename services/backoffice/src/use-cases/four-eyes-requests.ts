@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendAuditEntry, appendAuditEntryInTransaction, type AuditEntryInput, type JsonValue } from '@pwa/audit';
 import { withTransaction, type Pool } from '@pwa/db';
+import { checkFourEyesChange } from '../domain/four-eyes-changes';
 import { decisionRefusal, isFourEyesAction, mayRequestChange, requestLifetimeSeconds, type DecisionRefusal } from '../domain/approval-rules';
 import { decideApprovalRequest, expireDueApprovalRequests, findApprovalRequest, insertApprovalRequest, type ApprovalRequest } from '../store/approval-request-store';
 import { findOperatorById, type Operator } from '../store/operator-store';
@@ -15,22 +16,25 @@ import type { RequestOrigin } from './people-dependencies';
  */
 export type RequestChangeOutcome =
   | { kind: 'requested'; request: ApprovalRequest }
-  | { kind: 'refused'; reason: 'not-an-active-operator' | 'not-a-maker' | 'unknown-action' | 'bad-lifetime' | 'reason-required' };
+  | { kind: 'refused'; reason: 'not-an-active-operator' | 'not-a-maker' | 'unknown-action' | 'bad-lifetime' | 'reason-required' }
+  | { kind: 'refused'; reason: 'invalid-change'; problems: string[] };
 
 export async function requestFourEyesChange(
   pool: Pool,
   actorId: string,
-  change: { action: string; target: { kind: string; id: string }; parameters: Record<string, JsonValue>; reason: string; lifetimeSeconds?: number },
+  change: { action: string; target: { kind: string; id: string }; parameters: { [key: string]: JsonValue }; reason: string; lifetimeSeconds?: number },
   origin: RequestOrigin,
 ): Promise<RequestChangeOutcome> {
   const actor = await activeOperator(pool, actorId);
-  const refuse = async (reason: Extract<RequestChangeOutcome, { kind: 'refused' }>['reason']): Promise<RequestChangeOutcome> => {
-    await appendAuditEntry(pool, auditOf(actor, actorId, origin, { action: 'approval_request.create', target: change.target, outcome: 'refused', reason, after: { action: change.action } }));
-    return { kind: 'refused', reason };
+  const refuse = async (reason: Exclude<Extract<RequestChangeOutcome, { kind: 'refused' }>['reason'], 'invalid-change'>, problems?: string[]): Promise<RequestChangeOutcome> => {
+    await appendAuditEntry(pool, auditOf(actor, actorId, origin, { action: 'approval_request.create', target: change.target, outcome: 'refused', reason: problems ? `invalid-change: ${problems.join('; ')}` : reason, after: { action: change.action } }));
+    return problems ? { kind: 'refused', reason: 'invalid-change', problems } : { kind: 'refused', reason };
   };
   if (!actor) return refuse('not-an-active-operator');
   if (!mayRequestChange(actor.roles)) return refuse('not-a-maker');
   if (!isFourEyesAction(change.action)) return refuse('unknown-action');
+  const checked = checkFourEyesChange(change.action, change);
+  if (!checked.ok) return refuse('unknown-action', checked.problems);
   const reason = change.reason.trim();
   if (reason.length === 0 || reason.length > 500) return refuse('reason-required');
   let lifetimeSeconds: number;

@@ -1,84 +1,36 @@
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { Secret } from 'otpauth';
-import { totpCodeAt } from '@pwa/web-auth';
-import type { HostedService } from '@pwa/runtime';
-import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
-import { readBackofficeConfig } from '../../src/config';
-import { startBackofficeService } from '../../src/service';
-import { backofficeSchema } from '../../src/service-paths';
 import { bootstrapFirstAdmin } from '../../src/use-cases/bootstrap-first-admin';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { redis: string } };
+import { consoleOrigin, startConsoleStand, totpCodeOf, type CallOptions, type ConsoleCall, type ConsoleStand } from '../support/console-stand';
 
 /**
  * The back-office's console API for people, booted in-process on its real routes against the real
  * Postgres and Redis, driven as the console's page would: same-origin calls, the session in a
  * `__Host-` cookie, the CSRF token on every state change.
  */
-const consoleOrigin = 'https://backoffice.internal.example';
-const redisKeyPrefix = `pwa-test:backoffice-api:${randomBytes(6).toString('hex')}:`;
 const password = 'violet lagoon under 9 moons';
-let database: TestDatabase;
-let service: HostedService;
-let baseUrl: string;
+let stand: ConsoleStand;
 
 beforeAll(async () => {
-  database = await openTestDatabase({ label: 'backoffice_api', schema: backofficeSchema });
-  const config = readBackofficeConfig({
-    DATABASE_URL: database.databaseUrl,
-    REDIS_URL: serverUrls().redis,
-    REDIS_KEY_PREFIX: redisKeyPrefix,
-    BACKOFFICE_PUBLIC_URL: consoleOrigin,
-    BACKOFFICE_SEALING_KEY: randomBytes(32).toString('base64'),
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    SHUTDOWN_DRAIN_DELAY_MS: '0',
-  });
-  service = await startBackofficeService(config);
-  baseUrl = `http://127.0.0.1:${service.port}`;
+  stand = await startConsoleStand('backoffice_api');
 });
 
 afterAll(async () => {
-  await service?.stop();
-  const redis = new Redis(serverUrls().redis);
-  const keys = await redis.keys(`${redisKeyPrefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  redis.disconnect();
-  await database?.drop();
+  await stand?.stop();
 });
 
-interface Call {
-  status: number;
-  body: { success: boolean; code?: string; message?: string; data?: Record<string, string> };
-  headers: Headers;
-  cookie: string | undefined;
-}
-
-async function call(method: string, path: string, options: { body?: unknown; cookie?: string; csrf?: string; origin?: string | null } = {}): Promise<Call> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (options.origin !== null) headers.origin = options.origin ?? consoleOrigin;
-  if (options.cookie) headers.cookie = options.cookie;
-  if (options.csrf) headers['x-csrf-token'] = options.csrf;
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }) });
-  const text = await response.text();
-  const setCookie = response.headers.getSetCookie()[0];
-  return { status: response.status, body: text ? (JSON.parse(text) as Call['body']) : { success: true }, headers: response.headers, cookie: setCookie?.split(';')[0] };
-}
-
-const codeAt = (secretBase32: string): string => totpCodeAt(Secret.fromBase32(secretBase32).bytes, Date.now());
+const call = (method: string, path: string, options?: CallOptions): Promise<ConsoleCall> => stand.call(method, path, options);
+const codeAt = (secretBase32: string): string => totpCodeOf(secretBase32, Date.now());
 
 describe('the console API for people', () => {
   let secretBase32 = '';
 
   test('when the first admin opens the set-up link and completes it, then the enrolment is shown once and the account is active', async () => {
-    const bootstrap = await bootstrapFirstAdmin(database.pool, { email: 'ops.lead@operator.example', displayName: 'Ops Lead', consoleBaseUrl: consoleOrigin });
+    const bootstrap = await bootstrapFirstAdmin(stand.database.pool, { email: 'ops.lead@operator.example', displayName: 'Ops Lead', consoleBaseUrl: consoleOrigin });
     if (bootstrap.kind === 'refused') throw new Error(bootstrap.reason);
     const token = new URL(bootstrap.setupLink).hash.replace('#token=', '');
     const begun = await call('POST', '/api/v1/setup/begin', { body: { token } });
     expect(begun.status).toBe(200);
     expect(begun.body.data).toMatchObject({ email: 'ops.lead@operator.example', otpauthUri: expect.stringMatching(/^otpauth:\/\/totp\//) });
-    secretBase32 = begun.body.data?.secretBase32 ?? '';
+    secretBase32 = String(begun.body.data?.secretBase32);
     const weak = await call('POST', '/api/v1/setup/complete', { body: { token, password: 'password', enrolment: begun.body.data?.enrolment, code: codeAt(secretBase32) } });
     expect(weak).toMatchObject({ status: 400, body: { success: false, code: 'CON_1007', message: expect.stringContaining('12 characters') } });
     const done = await call('POST', '/api/v1/setup/complete', { body: { token, password, enrolment: begun.body.data?.enrolment, code: codeAt(secretBase32) } });
@@ -92,16 +44,16 @@ describe('the console API for people', () => {
     const setCookie = passwordStep.headers.getSetCookie()[0] ?? '';
     expect(setCookie).toMatch(/^__Host-backoffice-session=[A-Za-z0-9_-]+; Path=\/; Secure; HttpOnly; SameSite=Strict$/);
     const pending = passwordStep.cookie ?? '';
-    const pendingCsrf = passwordStep.body.data?.csrfToken ?? '';
+    const pendingCsrf = String(passwordStep.body.data?.csrfToken);
     expect(await call('GET', '/api/v1/session', { cookie: pending })).toMatchObject({ status: 401, body: { code: 'CON_1004' } });
     expect(await call('POST', '/api/v1/session/mfa', { cookie: pending, body: { code: codeAt(secretBase32) } })).toMatchObject({ status: 403, body: { code: 'CON_1005' } });
 
     // The set-up spent the current time step; the next step's code is inside the ±1 window and unspent.
-    const nextStepCode = totpCodeAt(Secret.fromBase32(secretBase32).bytes, Date.now() + 30_000);
+    const nextStepCode = totpCodeOf(secretBase32, Date.now() + 30_000);
     const mfa = await call('POST', '/api/v1/session/mfa', { cookie: pending, csrf: pendingCsrf, body: { code: nextStepCode } });
     expect(mfa.status).toBe(200);
     const signedIn = mfa.cookie ?? '';
-    const csrf = mfa.body.data?.csrfToken ?? '';
+    const csrf = String(mfa.body.data?.csrfToken);
     expect(signedIn).not.toBe(pending);
     expect(csrf).not.toBe(pendingCsrf);
     expect(await call('GET', '/api/v1/session', { cookie: pending })).toMatchObject({ status: 401 });

@@ -1,0 +1,121 @@
+import type { Express } from 'express';
+import { z } from '@pwa/config';
+import { ConsoleError } from '@pwa/errors';
+import { approvalStatuses, type DecisionRefusal } from '../domain/approval-rules';
+import { mayPerform } from '../domain/operator-roles';
+import { decodePageCursor, encodePageCursor } from '../domain/page-cursor';
+import { listApprovalRequests, type ApprovalRequest } from '../store/approval-request-store';
+import { findOperatorById } from '../store/operator-store';
+import { decideFourEyesChange, requestFourEyesChange } from '../use-cases/four-eyes-requests';
+import type { PeopleDependencies } from '../use-cases/people-dependencies';
+import { originOf } from './console-request';
+import { requireSession, sessionOf } from './console-session';
+
+export const approvalPaths = {
+  requests: '/api/v1/approval-requests',
+  approve: '/api/v1/approval-requests/:requestId/approve',
+  reject: '/api/v1/approval-requests/:requestId/reject',
+} as const;
+
+const jsonValue: z.ZodType<unknown> = z.lazy(() => z.union([z.null(), z.boolean(), z.number(), z.string().max(1_000), z.array(jsonValue).max(50), z.record(z.string().max(100), jsonValue)]));
+const newRequestBody = z
+  .object({
+    action: z.string().min(1).max(100),
+    target: z.object({ kind: z.string().min(1).max(50), id: z.string().min(1).max(100) }).strict(),
+    parameters: z.record(z.string().max(100), jsonValue),
+    reason: z.string().max(500),
+    lifetimeSeconds: z.number().int().optional(),
+  })
+  .strict();
+const decisionBody = z.object({ note: z.string().max(500).optional() }).strict();
+const listQuery = z.object({ status: z.enum(approvalStatuses).default('pending'), cursor: z.string().max(200).optional(), pageSize: z.coerce.number().int().min(1).max(100).default(25) }).strict();
+const requestIdShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const decisionRefusalCodes: Readonly<Record<DecisionRefusal, 'CON_3001' | 'CON_3002' | 'CON_4002' | 'CON_4003'>> = {
+  'not-a-checker': 'CON_3001',
+  'own-request': 'CON_3002',
+  'already-decided': 'CON_4002',
+  expired: 'CON_4003',
+};
+
+/** The four-eyes API: every signed-in role reads the queue; makers ask, checkers decide (roles read from the database each call). */
+export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string): void {
+  const signedIn = requireSession(deps, 'signed_in', consoleOrigin);
+
+  app.get(approvalPaths.requests, signedIn, async (req, res) => {
+    const operator = await findOperatorById(deps.pool, sessionOf(res).session.subjectId);
+    if (operator?.status !== 'active') throw new ConsoleError('CON_1004');
+    if (!mayPerform(operator.roles, 'read')) throw new ConsoleError('CON_3001');
+    const query = parsed(listQuery, req.query);
+    const after = query.cursor === undefined ? undefined : decodePageCursor(query.cursor);
+    if (query.cursor !== undefined && after === undefined) throw new ConsoleError('CON_2001', 'cursor: not a cursor this list gave; start again without it');
+    const page = await listApprovalRequests(deps.pool, { status: query.status, after, pageSize: query.pageSize });
+    res.json({ success: true, data: { requests: page.requests.map(viewOf), nextCursor: page.next ? encodePageCursor(page.next) : null } });
+  });
+
+  app.post(approvalPaths.requests, signedIn, async (req, res) => {
+    const body = parsed(newRequestBody, req.body);
+    const outcome = await requestFourEyesChange(deps.pool, sessionOf(res).session.subjectId, body as Parameters<typeof requestFourEyesChange>[2], originOf(req, res));
+    if (outcome.kind === 'requested') {
+      res.status(201).json({ success: true, data: viewOf(outcome.request) });
+      return;
+    }
+    switch (outcome.reason) {
+      case 'not-an-active-operator':
+        throw new ConsoleError('CON_1004');
+      case 'not-a-maker':
+        throw new ConsoleError('CON_3001', 'Only a maker can ask for this change');
+      case 'unknown-action':
+        throw new ConsoleError('CON_2001', 'action: not a four-eyes action');
+      case 'invalid-change':
+        throw new ConsoleError('CON_2001', `Invalid change: ${outcome.problems.join('; ')}`);
+      case 'reason-required':
+        throw new ConsoleError('CON_2001', 'reason: say why, in 1 to 500 characters');
+      case 'bad-lifetime':
+        throw new ConsoleError('CON_2001', 'lifetimeSeconds: a whole number from 60 to 604800');
+    }
+  });
+
+  for (const [path, outcome] of [
+    [approvalPaths.approve, 'approved'],
+    [approvalPaths.reject, 'rejected'],
+  ] as const) {
+    app.post(path, signedIn, async (req, res) => {
+      const requestId = String(req.params.requestId);
+      if (!requestIdShape.test(requestId)) throw new ConsoleError('CON_4001');
+      const body = parsed(decisionBody, req.body ?? {});
+      const decided = await decideFourEyesChange(deps.pool, sessionOf(res).session.subjectId, { requestId, outcome, ...(body.note === undefined ? {} : { note: body.note }) }, originOf(req, res));
+      if (decided.kind === 'decided') {
+        res.json({ success: true, data: viewOf(decided.request) });
+        return;
+      }
+      if (decided.reason === 'not-an-active-operator') throw new ConsoleError('CON_1004');
+      if (decided.reason === 'not-found') throw new ConsoleError('CON_4001');
+      throw new ConsoleError(decisionRefusalCodes[decided.reason]);
+    });
+  }
+}
+
+function parsed<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const fields = [...new Set(result.error.issues.map((issue) => issue.path.map(String).join('.') || 'body'))];
+  throw new ConsoleError('CON_2001', `Missing or invalid fields: ${fields.join(', ')}`);
+}
+
+function viewOf(request: ApprovalRequest): Record<string, unknown> {
+  return {
+    requestId: request.requestId,
+    action: request.action,
+    target: request.target,
+    parameters: request.parameters,
+    reason: request.reason,
+    makerId: request.makerId,
+    status: request.status,
+    requestedAt: request.requestedAt.toISOString(),
+    expiresAt: request.expiresAt.toISOString(),
+    checkerId: request.checkerId,
+    decidedAt: request.decidedAt?.toISOString() ?? null,
+    decisionNote: request.decisionNote,
+  };
+}

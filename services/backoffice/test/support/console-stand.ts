@@ -1,0 +1,118 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { Secret } from 'otpauth';
+import type { HostedService } from '@pwa/runtime';
+import { seal } from '@pwa/sealing';
+import { hashPassword, totpCodeAt } from '@pwa/web-auth';
+import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
+import { readBackofficeConfig } from '../../src/config';
+import type { OperatorRole } from '../../src/domain/operator-roles';
+import { startBackofficeService } from '../../src/service';
+import { backofficeSchema } from '../../src/service-paths';
+import { activateInvitedOperator, insertOperator } from '../../src/store/operator-store';
+import { totpSecretBinding } from '../../src/use-cases/people-dependencies';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { redis: string } };
+
+/**
+ * The back-office booted in-process on its real routes against the real Postgres and Redis, for
+ * tests that drive its console API as the page would: same-origin calls, the session in a
+ * `__Host-` cookie, the CSRF token on every state change.
+ */
+export const consoleOrigin = 'https://backoffice.internal.example';
+
+export interface ConsoleCall {
+  status: number;
+  body: { success: boolean; code?: string; message?: string; data?: Record<string, unknown> };
+  headers: Headers;
+  /** The first Set-Cookie's name=value, if the answer set one. */
+  cookie: string | undefined;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  cookie?: string;
+  csrf?: string;
+  /** The Origin header; the console's own unless given, none when null. */
+  origin?: string | null;
+}
+
+export interface SignedInOperator {
+  operatorId: string;
+  email: string;
+  cookie: string;
+  csrf: string;
+}
+
+export interface ConsoleStand {
+  database: TestDatabase;
+  service: HostedService;
+  call(method: string, path: string, options?: CallOptions): Promise<ConsoleCall>;
+  /** An active operator with these roles (password and TOTP set), signed in through the API. */
+  signedInOperator(name: string, roles: OperatorRole[]): Promise<SignedInOperator>;
+  stop(): Promise<void>;
+}
+
+export async function startConsoleStand(label: string): Promise<ConsoleStand> {
+  const database = await openTestDatabase({ label, schema: backofficeSchema });
+  const redisKeyPrefix = `pwa-test:${label}:${randomBytes(6).toString('hex')}:`;
+  const sealingKey = randomBytes(32);
+  const service = await startBackofficeService(
+    readBackofficeConfig({
+      DATABASE_URL: database.databaseUrl,
+      REDIS_URL: serverUrls().redis,
+      REDIS_KEY_PREFIX: redisKeyPrefix,
+      BACKOFFICE_PUBLIC_URL: consoleOrigin,
+      BACKOFFICE_SEALING_KEY: sealingKey.toString('base64'),
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      SHUTDOWN_DRAIN_DELAY_MS: '0',
+    }),
+  );
+  const baseUrl = `http://127.0.0.1:${service.port}`;
+
+  const call = async (method: string, path: string, options: CallOptions = {}): Promise<ConsoleCall> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (options.origin !== null) headers.origin = options.origin ?? consoleOrigin;
+    if (options.cookie) headers.cookie = options.cookie;
+    if (options.csrf) headers['x-csrf-token'] = options.csrf;
+    const body = options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) };
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, ...body });
+    const text = await response.text();
+    return { status: response.status, body: text ? (JSON.parse(text) as ConsoleCall['body']) : { success: true }, headers: response.headers, cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+  };
+
+  const signedInOperator = async (name: string, roles: OperatorRole[]): Promise<SignedInOperator> => {
+    const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.')}.${randomUUID().slice(0, 8)}@operator.example`;
+    const password = `${name} has a long enough passphrase`;
+    const totpSecret = randomBytes(20);
+    const operator = await insertOperator(database.pool, { operatorId: randomUUID(), email, displayName: name, roles, createdBy: null });
+    const sealedTotpSecret = seal(totpSecret, sealingKey, totpSecretBinding(operator.operatorId)).toString('base64');
+    await activateInvitedOperator(database.pool, { operatorId: operator.operatorId, passwordHash: await hashPassword(password), sealedTotpSecret });
+    const passwordStep = await call('POST', '/api/v1/session', { body: { email, password } });
+    const pendingCsrf = String(passwordStep.body.data?.csrfToken);
+    const mfa = await call('POST', '/api/v1/session/mfa', { cookie: passwordStep.cookie ?? '', csrf: pendingCsrf, body: { code: totpCodeAt(totpSecret, Date.now()) } });
+    if (mfa.status !== 200 || mfa.cookie === undefined) throw new Error(`sign-in of ${name} answered ${mfa.status} ${JSON.stringify(mfa.body)}`);
+    return { operatorId: operator.operatorId, email, cookie: mfa.cookie, csrf: String(mfa.body.data?.csrfToken) };
+  };
+
+  return {
+    database,
+    service,
+    call,
+    signedInOperator,
+    stop: async () => {
+      await service.stop();
+      const redis = new Redis(serverUrls().redis);
+      const keys = await redis.keys(`${redisKeyPrefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+      await database.drop();
+    },
+  };
+}
+
+/** The current TOTP code of a base32 secret (as an authenticator app shows it), at a time. */
+export function totpCodeOf(secretBase32: string, atMs: number): string {
+  return totpCodeAt(Secret.fromBase32(secretBase32).bytes, atMs);
+}

@@ -36,7 +36,7 @@ const roleUrl = (name: string, role: 'runtime' | 'owner') =>
 
 const internalServices = [
   { name: 'auth', port: 4101, env: ['DATABASE_URL', 'AMQP_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY'] },
-  { name: 'wallet', port: 4102, env: ['DATABASE_URL'] },
+  { name: 'wallet', port: 4102, env: ['DATABASE_URL', 'AMQP_URL'] },
   { name: 'quotes', port: 4103, env: ['DATABASE_URL', 'WALLET_URL'] },
   { name: 'collections', port: 4104, env: ['DATABASE_URL', 'AMQP_URL', 'QUOTES_URL', 'WALLET_URL'] },
   { name: 'disbursements', port: 4105, env: ['DATABASE_URL', 'AMQP_URL', 'QUOTES_URL', 'WALLET_URL'] },

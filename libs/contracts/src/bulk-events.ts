@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventEnvelope } from './envelope';
-import { apiFeeField, eventCurrencies, externalIdField, parseFamilyEvent, parseWith } from './event-fields';
+import { apiFeeField, eventCurrencies, externalIdField, defineEventFamily } from './event-fields';
 
 /**
  * Published by the disbursements service (routing key = type) when the last item of a bulk payout
@@ -50,23 +50,9 @@ export type BulkEventData = z.infer<typeof bulkEventDataSchema>;
 
 export type BulkEvent = EventEnvelope<BulkEventData> & { type: BulkEventType };
 
-const supportedBulkEventVersions: readonly number[] = [1];
-
-export function isBulkEventType(type: string): type is BulkEventType {
-  return (bulkEventTypes as readonly string[]).includes(type);
-}
-
+const bulkEvents = defineEventFamily({ family: 'bulk', types: bulkEventTypes, versions: [1], dataSchema: bulkEventDataSchema, invalidDataMessage: 'Invalid bulk event data' });
+export const isBulkEventType = bulkEvents.isType;
 /** Parses the `data` of a bulk event (version 1), or throws ContractViolationError. */
-export function parseBulkEventData(value: unknown): BulkEventData {
-  return parseWith(bulkEventDataSchema, 'Invalid bulk event data', value);
-}
-
+export const parseBulkEventData = bulkEvents.parseData;
 /** Narrows an envelope to a bulk event, or throws ContractViolationError (dead-letter it). */
-export function parseBulkEvent(envelope: EventEnvelope): BulkEvent {
-  return parseFamilyEvent(envelope, {
-    family: 'bulk',
-    types: bulkEventTypes,
-    versions: supportedBulkEventVersions,
-    parseData: parseBulkEventData,
-  });
-}
+export const parseBulkEvent = bulkEvents.parseEvent;

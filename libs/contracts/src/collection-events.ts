@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventEnvelope } from './envelope';
-import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, failureReasonField, parseFamilyEvent, parseWith, transactionIdField } from './event-fields';
+import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, failureReasonField, transactionIdField, defineEventFamily } from './event-fields';
 
 /**
  * Published by the collections service (routing key = type); the webhooks service turns them into
@@ -63,23 +63,9 @@ export type CollectionEventData = z.infer<typeof collectionEventDataSchema>;
 
 export type CollectionEvent = EventEnvelope<CollectionEventData> & { type: CollectionEventType };
 
-const supportedCollectionEventVersions: readonly number[] = [1];
-
-export function isCollectionEventType(type: string): type is CollectionEventType {
-  return (collectionEventTypes as readonly string[]).includes(type);
-}
-
+const collectionEvents = defineEventFamily({ family: 'collection', types: collectionEventTypes, versions: [1], dataSchema: collectionEventDataSchema, invalidDataMessage: 'Invalid collection event data' });
+export const isCollectionEventType = collectionEvents.isType;
 /** Parses the `data` of a collection event (version 1), or throws ContractViolationError. */
-export function parseCollectionEventData(value: unknown): CollectionEventData {
-  return parseWith(collectionEventDataSchema, 'Invalid collection event data', value);
-}
-
+export const parseCollectionEventData = collectionEvents.parseData;
 /** Narrows an envelope to a collection event, or throws ContractViolationError (dead-letter it). */
-export function parseCollectionEvent(envelope: EventEnvelope): CollectionEvent {
-  return parseFamilyEvent(envelope, {
-    family: 'collection',
-    types: collectionEventTypes,
-    versions: supportedCollectionEventVersions,
-    parseData: parseCollectionEventData,
-  });
-}
+export const parseCollectionEvent = collectionEvents.parseEvent;

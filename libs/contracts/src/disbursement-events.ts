@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventEnvelope } from './envelope';
-import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, failureCodeField, failureReasonField, parseFamilyEvent, parseWith, transactionIdField } from './event-fields';
+import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, failureCodeField, failureReasonField, transactionIdField, defineEventFamily } from './event-fields';
 
 /**
  * Published by the disbursements service (routing key = type).
@@ -86,23 +86,9 @@ export type DisbursementEventData = z.infer<typeof disbursementEventDataSchema>;
 
 export type DisbursementEvent = EventEnvelope<DisbursementEventData> & { type: DisbursementEventType };
 
-const supportedDisbursementEventVersions: readonly number[] = [1];
-
-export function isDisbursementEventType(type: string): type is DisbursementEventType {
-  return (disbursementEventTypes as readonly string[]).includes(type);
-}
-
+const disbursementEvents = defineEventFamily({ family: 'disbursement', types: disbursementEventTypes, versions: [1], dataSchema: disbursementEventDataSchema, invalidDataMessage: 'Invalid disbursement event data' });
+export const isDisbursementEventType = disbursementEvents.isType;
 /** Parses the `data` of a disbursement event (version 1), or throws ContractViolationError. */
-export function parseDisbursementEventData(value: unknown): DisbursementEventData {
-  return parseWith(disbursementEventDataSchema, 'Invalid disbursement event data', value);
-}
-
+export const parseDisbursementEventData = disbursementEvents.parseData;
 /** Narrows an envelope to a disbursement event, or throws ContractViolationError (dead-letter it). */
-export function parseDisbursementEvent(envelope: EventEnvelope): DisbursementEvent {
-  return parseFamilyEvent(envelope, {
-    family: 'disbursement',
-    types: disbursementEventTypes,
-    versions: supportedDisbursementEventVersions,
-    parseData: parseDisbursementEventData,
-  });
-}
+export const parseDisbursementEvent = disbursementEvents.parseEvent;

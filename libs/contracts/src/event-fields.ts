@@ -66,3 +66,28 @@ export function parseWith<T>(schema: z.ZodType<T>, message: string, value: unkno
   if (!parsed.success) throw ContractViolationError.fromZodError(message, parsed.error);
   return parsed.data;
 }
+
+/** What each event family exports: its type guard, its data parser and its envelope parser. */
+export interface EventFamily<Type extends string, Data extends { event: Type; eventId: string }> {
+  isType: (type: string) => type is Type;
+  /** Parses the `data` of an event of the family, or throws ContractViolationError. */
+  parseData: (value: unknown) => Data;
+  /** Narrows an envelope to an event of the family, or throws ContractViolationError (dead-letter it). */
+  parseEvent: (envelope: EventEnvelope) => EventEnvelope<Data> & { type: Type };
+}
+
+/** One family's guard and parsers from its types, supported versions and data schema (see parseFamilyEvent). */
+export function defineEventFamily<Type extends string, Data extends { event: Type; eventId: string }>(definition: {
+  family: string;
+  types: readonly Type[];
+  versions: readonly number[];
+  dataSchema: z.ZodType<Data>;
+  invalidDataMessage: string;
+}): EventFamily<Type, Data> {
+  const parseData = (value: unknown): Data => parseWith(definition.dataSchema, definition.invalidDataMessage, value);
+  return {
+    isType: (type: string): type is Type => (definition.types as readonly string[]).includes(type),
+    parseData,
+    parseEvent: (envelope) => parseFamilyEvent(envelope, { family: definition.family, types: definition.types, versions: definition.versions, parseData }),
+  };
+}

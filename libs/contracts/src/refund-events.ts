@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventEnvelope } from './envelope';
-import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, failureCodeField, failureReasonField, parseFamilyEvent, parseWith, transactionIdField } from './event-fields';
+import { apiAmountField, apiFeeField, eventCurrencies, externalIdField, failureCodeField, failureReasonField, transactionIdField, defineEventFamily } from './event-fields';
 
 /**
  * Published by the collections service (routing key = type) when a refund of a completed
@@ -60,23 +60,9 @@ export type RefundEventData = z.infer<typeof refundEventDataSchema>;
 
 export type RefundEvent = EventEnvelope<RefundEventData> & { type: RefundEventType };
 
-const supportedRefundEventVersions: readonly number[] = [1];
-
-export function isRefundEventType(type: string): type is RefundEventType {
-  return (refundEventTypes as readonly string[]).includes(type);
-}
-
+const refundEvents = defineEventFamily({ family: 'refund', types: refundEventTypes, versions: [1], dataSchema: refundEventDataSchema, invalidDataMessage: 'Invalid refund event data' });
+export const isRefundEventType = refundEvents.isType;
 /** Parses the `data` of a refund event (version 1), or throws ContractViolationError. */
-export function parseRefundEventData(value: unknown): RefundEventData {
-  return parseWith(refundEventDataSchema, 'Invalid refund event data', value);
-}
-
+export const parseRefundEventData = refundEvents.parseData;
 /** Narrows an envelope to a refund event, or throws ContractViolationError (dead-letter it). */
-export function parseRefundEvent(envelope: EventEnvelope): RefundEvent {
-  return parseFamilyEvent(envelope, {
-    family: 'refund',
-    types: refundEventTypes,
-    versions: supportedRefundEventVersions,
-    parseData: parseRefundEventData,
-  });
-}
+export const parseRefundEvent = refundEvents.parseEvent;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EventEnvelope } from './envelope';
 import { disbursementReferenceIdPattern } from './disbursement-events';
-import { apiAmountField, eventCurrencies, parseFamilyEvent, parseWith, transactionIdField } from './event-fields';
+import { apiAmountField, eventCurrencies, transactionIdField, defineEventFamily } from './event-fields';
 
 /**
  * Published by the wallet (routing key = type, producer "wallet"), from its outbox, in the
@@ -36,23 +36,9 @@ export type WalletDisbursementReversedData = z.infer<typeof walletDisbursementRe
 
 export type WalletDisbursementReversedEvent = EventEnvelope<WalletDisbursementReversedData> & { type: 'wallet.disbursement_reversed' };
 
-const supportedWalletEventVersions: readonly number[] = [1];
-
-export function isWalletEventType(type: string): type is WalletEventType {
-  return (walletEventTypes as readonly string[]).includes(type);
-}
-
-/** Parses the `data` of wallet.disbursement_reversed (version 1), or throws ContractViolationError. */
-export function parseWalletDisbursementReversedData(value: unknown): WalletDisbursementReversedData {
-  return parseWith(walletDisbursementReversedDataSchema, 'Invalid wallet.disbursement_reversed data', value);
-}
-
+const walletEvents = defineEventFamily({ family: 'wallet', types: walletEventTypes, versions: [1], dataSchema: walletDisbursementReversedDataSchema, invalidDataMessage: 'Invalid wallet.disbursement_reversed data' });
+export const isWalletEventType = walletEvents.isType;
+/** Parses the `data` of the wallet event (version 1), or throws ContractViolationError. */
+export const parseWalletDisbursementReversedData = walletEvents.parseData;
 /** Narrows an envelope to wallet.disbursement_reversed, or throws ContractViolationError (dead-letter it). */
-export function parseWalletDisbursementReversedEvent(envelope: EventEnvelope): WalletDisbursementReversedEvent {
-  return parseFamilyEvent(envelope, {
-    family: 'wallet',
-    types: walletEventTypes,
-    versions: supportedWalletEventVersions,
-    parseData: parseWalletDisbursementReversedData,
-  });
-}
+export const parseWalletDisbursementReversedEvent = walletEvents.parseEvent;

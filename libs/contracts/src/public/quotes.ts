@@ -23,15 +23,17 @@ export type PublicQuoteRequest = z.infer<typeof quoteRequestSchema>;
 const quoteIdField = uuidField.meta({ description: 'The quote’s id, for the confirm call: valid 10 minutes, single use.', example: '6f1c2a9e-4b7d-4e3a-9c55-0d2b8e7f1a34' });
 const sufficientBalanceField = z.literal(true).meta({ description: 'Always true: a quote that fails any check is not created. Kept for backward compatibility.' });
 const noteField = z.string().min(1).meta({ description: 'A summary for people; its wording may change.' });
+/** Who the quote is for, as both quotes name them. */
+const quoteRecipientFields = {
+  name: z.string().min(1).meta({ example: 'Comfort Gold' }),
+  phone: phoneField,
+  accountStatus: accountStatusField,
+};
 
 export const collectionQuoteSchema = z
   .strictObject({
     quoteId: quoteIdField,
-    recipient: z.strictObject({
-      name: z.string().min(1).meta({ example: 'Comfort Gold' }),
-      phone: phoneField,
-      accountStatus: accountStatusField,
-    }),
+    recipient: z.strictObject(quoteRecipientFields),
     amount: amountField.meta({ description: 'The amount to collect (credited to your balance once the user approves).' }),
     currency: currencyField,
     fee: feeField,
@@ -47,9 +49,7 @@ export const disbursementQuoteSchema = z
   .strictObject({
     quoteId: quoteIdField,
     recipient: z.strictObject({
-      name: z.string().min(1).meta({ example: 'Comfort Gold' }),
-      phone: phoneField,
-      accountStatus: accountStatusField,
+      ...quoteRecipientFields,
       hasWallet: z.boolean().meta({ description: 'Whether the user has a wallet in the currency: always true on a quote.' }),
     }),
     amount: amountField.meta({ description: 'The amount the user receives.' }),

@@ -5,6 +5,7 @@ import { defaultSignInThrottlePolicy, type SecretSealer } from '@pwa/web-auth';
 import type { BackofficeConfig } from './config';
 import { consoleHeaders } from './http/console-session';
 import { mountApprovalRoutes } from './http/approval-routes';
+import { mountAuditLogRoutes } from './http/audit-log-routes';
 import { mountPeopleRoutes } from './http/people-routes';
 import { backofficeMigrationDirectories, backofficeSchema } from './service-paths';
 import type { PeopleDependencies } from './use-cases/people-dependencies';
@@ -37,6 +38,7 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>)
         app.use('/api', consoleHeaders());
         mountPeopleRoutes(app, deps, consoleOrigin);
         mountApprovalRoutes(app, deps, consoleOrigin);
+        mountAuditLogRoutes(app, deps, consoleOrigin);
       },
       listeningLogFields: { consoleOrigin },
     });

@@ -1,20 +1,20 @@
 /**
  * What each operator role may do (../shared/design/people.md): a viewer reads; a maker also asks
  * for changes; a checker also approves or rejects another person's request; an admin manages the
- * operators themselves. Roles are granted one by one (a person may be maker and checker, but never
+ * operators themselves; checkers and admins also read and export the audit log (oversight). Roles are granted one by one (a person may be maker and checker, but never
  * checks their own request: see approval-rules.ts). Checked on the server for every call.
  */
 export const operatorRoles = ['viewer', 'maker', 'checker', 'admin'] as const;
 export type OperatorRole = (typeof operatorRoles)[number];
 
-export const operatorCapabilities = ['read', 'request-change', 'decide-request', 'manage-operators'] as const;
+export const operatorCapabilities = ['read', 'request-change', 'decide-request', 'read-audit', 'manage-operators'] as const;
 export type OperatorCapability = (typeof operatorCapabilities)[number];
 
 const capabilitiesOf: Readonly<Record<OperatorRole, readonly OperatorCapability[]>> = {
   viewer: ['read'],
   maker: ['read', 'request-change'],
-  checker: ['read', 'decide-request'],
-  admin: ['read', 'manage-operators'],
+  checker: ['read', 'decide-request', 'read-audit'],
+  admin: ['read', 'read-audit', 'manage-operators'],
 };
 
 export function isOperatorRole(value: string): value is OperatorRole {

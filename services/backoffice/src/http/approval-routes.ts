@@ -8,7 +8,7 @@ import { listApprovalRequests, type ApprovalRequest } from '../store/approval-re
 import { findOperatorById } from '../store/operator-store';
 import { decideFourEyesChange, requestFourEyesChange } from '../use-cases/four-eyes-requests';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf } from './console-request';
+import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
 
 export const approvalPaths = {
@@ -46,7 +46,7 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
     const operator = await findOperatorById(deps.pool, sessionOf(res).session.subjectId);
     if (operator?.status !== 'active') throw new ConsoleError('CON_1004');
     if (!mayPerform(operator.roles, 'read')) throw new ConsoleError('CON_3001');
-    const query = parsed(listQuery, req.query);
+    const query = parsedInput(listQuery, req.query, 'query parameters');
     const after = query.cursor === undefined ? undefined : decodePageCursor(query.cursor);
     if (query.cursor !== undefined && after === undefined) throw new ConsoleError('CON_2001', 'cursor: not a cursor this list gave; start again without it');
     const page = await listApprovalRequests(deps.pool, { status: query.status, after, pageSize: query.pageSize });
@@ -54,7 +54,7 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
   });
 
   app.post(approvalPaths.requests, signedIn, async (req, res) => {
-    const body = parsed(newRequestBody, req.body);
+    const body = parsedInput(newRequestBody, req.body);
     const outcome = await requestFourEyesChange(deps.pool, sessionOf(res).session.subjectId, body as Parameters<typeof requestFourEyesChange>[2], originOf(req, res));
     if (outcome.kind === 'requested') {
       res.status(201).json({ success: true, data: viewOf(outcome.request) });
@@ -83,7 +83,7 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
     app.post(path, signedIn, async (req, res) => {
       const requestId = String(req.params.requestId);
       if (!requestIdShape.test(requestId)) throw new ConsoleError('CON_4001');
-      const body = parsed(decisionBody, req.body ?? {});
+      const body = parsedInput(decisionBody, req.body ?? {});
       const decided = await decideFourEyesChange(deps.pool, sessionOf(res).session.subjectId, { requestId, outcome, ...(body.note === undefined ? {} : { note: body.note }) }, originOf(req, res));
       if (decided.kind === 'decided') {
         res.json({ success: true, data: viewOf(decided.request) });
@@ -94,13 +94,6 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
       throw new ConsoleError(decisionRefusalCodes[decided.reason]);
     });
   }
-}
-
-function parsed<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const fields = [...new Set(result.error.issues.map((issue) => issue.path.map(String).join('.') || 'body'))];
-  throw new ConsoleError('CON_2001', `Missing or invalid fields: ${fields.join(', ')}`);
 }
 
 function viewOf(request: ApprovalRequest): Record<string, unknown> {

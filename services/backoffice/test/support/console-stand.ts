@@ -25,6 +25,8 @@ export interface ConsoleCall {
   status: number;
   body: { success: boolean; code?: string; message?: string; data?: Record<string, unknown> };
   headers: Headers;
+  /** The answer as text (a CSV export, say). */
+  text: string;
   /** The first Set-Cookie's name=value, if the answer set one. */
   cookie: string | undefined;
 }
@@ -79,7 +81,9 @@ export async function startConsoleStand(label: string): Promise<ConsoleStand> {
     const body = options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) };
     const response = await fetch(`${baseUrl}${path}`, { method, headers, ...body });
     const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as ConsoleCall['body']) : { success: true }, headers: response.headers, cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+    const json = text !== '' && (response.headers.get('content-type') ?? '').includes('application/json');
+    const parsed = json ? (JSON.parse(text) as ConsoleCall['body']) : { success: response.ok };
+    return { status: response.status, body: parsed, text, headers: response.headers, cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
   };
 
   const signedInOperator = async (name: string, roles: OperatorRole[]): Promise<SignedInOperator> => {

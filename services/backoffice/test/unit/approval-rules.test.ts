@@ -1,5 +1,5 @@
 import { decisionRefusal, fourEyesActions, isFourEyesAction, mayRequestChange, requestLifetimeSeconds, type ApprovalRequestState } from '../../src/domain/approval-rules';
-import { isOperatorRole, mayPerform, operatorRoles } from '../../src/domain/operator-roles';
+import { isOperatorRole, mayPerform, operatorCapabilities, operatorRoles } from '../../src/domain/operator-roles';
 
 const maker = '00000000-0000-4000-8000-000000000001';
 const checker = '00000000-0000-4000-8000-000000000002';
@@ -8,12 +8,12 @@ const pending = (overrides: Partial<ApprovalRequestState> = {}): ApprovalRequest
 
 describe('operator roles', () => {
   test('when each role is asked for each capability, then only the documented ones are granted', () => {
-    const granted = Object.fromEntries(operatorRoles.map((role) => [role, (['read', 'request-change', 'decide-request', 'manage-operators'] as const).filter((capability) => mayPerform([role], capability))]));
+    const granted = Object.fromEntries(operatorRoles.map((role) => [role, operatorCapabilities.filter((capability) => mayPerform([role], capability))]));
     expect(granted).toEqual({
       viewer: ['read'],
       maker: ['read', 'request-change'],
-      checker: ['read', 'decide-request'],
-      admin: ['read', 'manage-operators'],
+      checker: ['read', 'decide-request', 'read-audit'],
+      admin: ['read', 'read-audit', 'manage-operators'],
     });
   });
 

@@ -16,7 +16,7 @@ CREATE TABLE approval_requests (
   maker_id uuid NOT NULL,
   requested_at timestamptz NOT NULL DEFAULT now(),
   expires_at timestamptz NOT NULL,
-  status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected', 'expired', 'executed')),
+  status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected', 'expired', 'executed', 'failed')),
   checker_id uuid,
   decided_at timestamptz,
   decision_note text CHECK (decision_note IS NULL OR length(decision_note) <= 500),
@@ -24,8 +24,9 @@ CREATE TABLE approval_requests (
   execution_result jsonb,
   CHECK (expires_at > requested_at),
   CHECK (checker_id IS NULL OR checker_id <> maker_id),
-  CHECK ((status IN ('approved', 'rejected', 'executed')) = (checker_id IS NOT NULL AND decided_at IS NOT NULL)),
-  CHECK ((status = 'executed') = (executed_at IS NOT NULL AND execution_result IS NOT NULL))
+  CHECK ((status IN ('approved', 'rejected', 'executed', 'failed')) = (checker_id IS NOT NULL AND decided_at IS NOT NULL)),
+  -- executed: the owning service applied it; failed: the owning service refused it for good (its answer is the result).
+  CHECK ((status IN ('executed', 'failed')) = (executed_at IS NOT NULL AND execution_result IS NOT NULL))
 );
 
 -- The approvals queue and the other lists by status, newest first (keysetPageQuery of @pwa/db), and a maker's own requests.

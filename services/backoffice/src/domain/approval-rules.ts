@@ -18,11 +18,18 @@ export const fourEyesActions = [
 ] as const;
 export type FourEyesAction = (typeof fourEyesActions)[number];
 
+/**
+ * The actions whose approved requests the back-office can execute today (the wallet's admin
+ * funding route); a request for another action is refused until its owning service has its route,
+ * so no checker approves a change that would then do nothing.
+ */
+export const executableFourEyesActions: readonly FourEyesAction[] = ['partner.fund', 'partner.funding.correct'];
+
 export function isFourEyesAction(value: string): value is FourEyesAction {
   return (fourEyesActions as readonly string[]).includes(value);
 }
 
-export const approvalStatuses = ['pending', 'approved', 'rejected', 'expired', 'executed'] as const;
+export const approvalStatuses = ['pending', 'approved', 'rejected', 'expired', 'executed', 'failed'] as const;
 export type ApprovalStatus = (typeof approvalStatuses)[number];
 
 /** 24 hours: a request nobody decided by then changes nothing. */

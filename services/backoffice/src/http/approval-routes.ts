@@ -67,6 +67,8 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
         throw new ConsoleError('CON_3001', 'Only a maker can ask for this change');
       case 'unknown-action':
         throw new ConsoleError('CON_2001', 'action: not a four-eyes action');
+      case 'not-executable-yet':
+        throw new ConsoleError('CON_2001', `action: ${body.action} cannot be executed by the back-office yet; use the operator CLI for it`);
       case 'invalid-change':
         throw new ConsoleError('CON_2001', `Invalid change: ${outcome.problems.join('; ')}`);
       case 'reason-required':

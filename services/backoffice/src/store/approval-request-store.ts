@@ -100,16 +100,21 @@ export async function decideApprovalRequest(
 }
 
 /**
- * Marks an approved request executed with what the owning service answered; undefined when it was
+ * Marks an approved request executed (or failed: refused for good by its owning service) with what it answered; undefined when it was
  * not approved or is already executed (a second executor after a retry or a crash: the owning
  * service saw the same idempotency key and changed nothing).
  */
-export async function markApprovalRequestExecuted(db: Queryable, requestId: string, executionResult: Record<string, unknown>): Promise<ApprovalRequest | undefined> {
+export async function markApprovalRequestExecuted(
+  db: Queryable,
+  requestId: string,
+  executionResult: Record<string, unknown>,
+  outcome: 'executed' | 'failed' = 'executed',
+): Promise<ApprovalRequest | undefined> {
   const result = await db.query<ApprovalRequestRow>(
-    `UPDATE approval_requests SET status = 'executed', executed_at = now(), execution_result = $2
+    `UPDATE approval_requests SET status = $3, executed_at = now(), execution_result = $2
       WHERE id = $1 AND status = 'approved'
       RETURNING ${columns}`,
-    [requestId, JSON.stringify(executionResult)],
+    [requestId, JSON.stringify(executionResult), outcome],
   );
   const row = result.rows[0];
   return row ? requestOf(row) : undefined;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { appendAuditEntry, appendAuditEntryInTransaction, type AuditEntryInput, type JsonValue } from '@pwa/audit';
 import { withTransaction, type Pool } from '@pwa/db';
 import { checkFourEyesChange } from '../domain/four-eyes-changes';
-import { decisionRefusal, isFourEyesAction, mayRequestChange, requestLifetimeSeconds, type DecisionRefusal } from '../domain/approval-rules';
+import { decisionRefusal, executableFourEyesActions, isFourEyesAction, mayRequestChange, requestLifetimeSeconds, type DecisionRefusal } from '../domain/approval-rules';
 import { decideApprovalRequest, expireDueApprovalRequests, findApprovalRequest, insertApprovalRequest, type ApprovalRequest } from '../store/approval-request-store';
 import { findOperatorById, type Operator } from '../store/operator-store';
 import type { RequestOrigin } from './people-dependencies';
@@ -16,7 +16,7 @@ import type { RequestOrigin } from './people-dependencies';
  */
 export type RequestChangeOutcome =
   | { kind: 'requested'; request: ApprovalRequest }
-  | { kind: 'refused'; reason: 'not-an-active-operator' | 'not-a-maker' | 'unknown-action' | 'bad-lifetime' | 'reason-required' }
+  | { kind: 'refused'; reason: 'not-an-active-operator' | 'not-a-maker' | 'unknown-action' | 'not-executable-yet' | 'bad-lifetime' | 'reason-required' }
   | { kind: 'refused'; reason: 'invalid-change'; problems: string[] };
 
 export async function requestFourEyesChange(
@@ -33,6 +33,7 @@ export async function requestFourEyesChange(
   if (!actor) return refuse('not-an-active-operator');
   if (!mayRequestChange(actor.roles)) return refuse('not-a-maker');
   if (!isFourEyesAction(change.action)) return refuse('unknown-action');
+  if (!executableFourEyesActions.includes(change.action)) return refuse('not-executable-yet');
   const checked = checkFourEyesChange(change.action, change);
   if (!checked.ok) return refuse('unknown-action', checked.problems);
   const reason = change.reason.trim();

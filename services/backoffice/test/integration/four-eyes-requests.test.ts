@@ -106,4 +106,11 @@ describe('four-eyes requests', () => {
     expect((await auditActions()).slice(-2)).toEqual(['approval_request.approve:refused:expired', 'approval_request.expire:done']);
     expect(await verifyAuditChain(database.pool)).toMatchObject({ ok: true });
   });
+
+  test('when a maker asks for a four-eyes change the back-office cannot execute yet, then it is refused rather than left for a checker to approve in vain', async () => {
+    const maker = await activeOperator('Maker', ['maker']);
+    const statusChange = { action: 'partner.status.set', target: { kind: 'partner', id: randomUUID() }, parameters: { status: 'suspended' }, reason: 'Chargeback investigation' };
+    expect(await requestFourEyesChange(database.pool, maker, statusChange, origin)).toEqual({ kind: 'refused', reason: 'not-executable-yet' });
+    expect((await auditActions()).at(-1)).toBe('approval_request.create:refused:not-executable-yet');
+  });
 });

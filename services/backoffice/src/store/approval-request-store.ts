@@ -23,59 +23,24 @@ export interface ApprovalRequest extends Omit<NewApprovalRequest, 'lifetimeSecon
   executionResult: Record<string, unknown> | null;
 }
 
-interface ApprovalRequestRow {
-  id: string;
-  action: FourEyesAction;
-  target: Record<string, unknown>;
-  parameters: Record<string, unknown>;
-  reason: string;
-  maker_id: string;
-  requested_at: Date;
-  expires_at: Date;
-  status: ApprovalStatus;
-  checker_id: string | null;
-  decided_at: Date | null;
-  decision_note: string | null;
-  executed_at: Date | null;
-  execution_result: Record<string, unknown> | null;
-}
-
-const columns = 'id, action, target, parameters, reason, maker_id, requested_at, expires_at, status, checker_id, decided_at, decision_note, executed_at, execution_result';
-
-function requestOf(row: ApprovalRequestRow): ApprovalRequest {
-  return {
-    requestId: row.id,
-    action: row.action,
-    target: row.target,
-    parameters: row.parameters,
-    reason: row.reason,
-    makerId: row.maker_id,
-    requestedAt: row.requested_at,
-    expiresAt: row.expires_at,
-    status: row.status,
-    checkerId: row.checker_id,
-    decidedAt: row.decided_at,
-    decisionNote: row.decision_note,
-    executedAt: row.executed_at,
-    executionResult: row.execution_result,
-  };
-}
+/** Every column, named as the ApprovalRequest field it fills: rows come back as requests, with no mapping code. */
+const columns = `id AS "requestId", action, target, parameters, reason, maker_id AS "makerId", requested_at AS "requestedAt", expires_at AS "expiresAt",
+  status, checker_id AS "checkerId", decided_at AS "decidedAt", decision_note AS "decisionNote", executed_at AS "executedAt", execution_result AS "executionResult"`;
 
 /** Stores a pending request; its expiry comes from the database clock, the one decisions compare against. */
 export async function insertApprovalRequest(db: Queryable, request: NewApprovalRequest): Promise<ApprovalRequest> {
-  const result = await db.query<ApprovalRequestRow>(
+  const result = await db.query<ApprovalRequest>(
     `INSERT INTO approval_requests (id, action, target, parameters, reason, maker_id, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7::double precision))
      RETURNING ${columns}`,
     [request.requestId, request.action, JSON.stringify(request.target), JSON.stringify(request.parameters), request.reason, request.makerId, request.lifetimeSeconds],
   );
-  return requestOf(result.rows[0] as ApprovalRequestRow);
+  return result.rows[0] as ApprovalRequest;
 }
 
 export async function findApprovalRequest(db: Queryable, requestId: string): Promise<ApprovalRequest | undefined> {
-  const result = await db.query<ApprovalRequestRow>(`SELECT ${columns} FROM approval_requests WHERE id = $1`, [requestId]);
-  const row = result.rows[0];
-  return row ? requestOf(row) : undefined;
+  const result = await db.query<ApprovalRequest>(`SELECT ${columns} FROM approval_requests WHERE id = $1`, [requestId]);
+  return result.rows[0];
 }
 
 /**
@@ -88,15 +53,14 @@ export async function decideApprovalRequest(
   db: Queryable,
   decision: { requestId: string; checkerId: string; outcome: 'approved' | 'rejected'; note?: string },
 ): Promise<ApprovalRequest | undefined> {
-  const result = await db.query<ApprovalRequestRow>(
+  const result = await db.query<ApprovalRequest>(
     `UPDATE approval_requests
         SET status = $3, checker_id = $2, decided_at = now(), decision_note = $4
       WHERE id = $1 AND status = 'pending' AND expires_at > now() AND maker_id <> $2
       RETURNING ${columns}`,
     [decision.requestId, decision.checkerId, decision.outcome, decision.note ?? null],
   );
-  const row = result.rows[0];
-  return row ? requestOf(row) : undefined;
+  return result.rows[0];
 }
 
 /**
@@ -110,20 +74,19 @@ export async function markApprovalRequestExecuted(
   executionResult: Record<string, unknown>,
   outcome: 'executed' | 'failed' = 'executed',
 ): Promise<ApprovalRequest | undefined> {
-  const result = await db.query<ApprovalRequestRow>(
+  const result = await db.query<ApprovalRequest>(
     `UPDATE approval_requests SET status = $3, executed_at = now(), execution_result = $2
       WHERE id = $1 AND status = 'approved'
       RETURNING ${columns}`,
     [requestId, JSON.stringify(executionResult), outcome],
   );
-  const row = result.rows[0];
-  return row ? requestOf(row) : undefined;
+  return result.rows[0];
 }
 
 /** Approved requests not yet executed, oldest decision first: what a restart must finish. */
 export async function approvedNotExecuted(db: Queryable, limit: number): Promise<ApprovalRequest[]> {
-  const result = await db.query<ApprovalRequestRow>(`SELECT ${columns} FROM approval_requests WHERE status = 'approved' ORDER BY decided_at, id LIMIT $1`, [limit]);
-  return result.rows.map(requestOf);
+  const result = await db.query<ApprovalRequest>(`SELECT ${columns} FROM approval_requests WHERE status = 'approved' ORDER BY decided_at, id LIMIT $1`, [limit]);
+  return result.rows;
 }
 
 /** Marks every pending request past its expiry expired (at most `limit` per call); answers their ids. */
@@ -153,8 +116,9 @@ export async function listApprovalRequests(
     after: read.after,
     rowCount: read.pageSize + 1,
   });
-  const result = await db.query<ApprovalRequestRow & { created_at_key: string }>(sql, values);
+  const result = await db.query<ApprovalRequest & { created_at_key: string }>(sql, values);
   const rows = result.rows.slice(0, read.pageSize);
   const last = rows.at(-1);
-  return { requests: rows.map(requestOf), next: result.rows.length > read.pageSize && last ? { createdAt: last.created_at_key, id: last.id } : undefined };
+  const requests = rows.map(({ created_at_key: _position, ...request }) => request);
+  return { requests, next: result.rows.length > read.pageSize && last ? { createdAt: last.created_at_key, id: last.requestId } : undefined };
 }

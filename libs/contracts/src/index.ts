@@ -86,6 +86,7 @@ export {
 } from './bulk-events';
 export { parseConfirmRequestBody, isUnsafeText, unsafeTextRule, externalIdLengthMax, noteLengthMax, type ConfirmRequestBody } from './confirm-request';
 export * as internal from './internal';
+export * from './internal/wallet-admin';
 export {
   refusalSchema,
   type Refusal,

@@ -5,6 +5,7 @@ import { walletMigrationDirectories, walletSchema } from './service-paths';
 import { createLedgerMetrics } from './http/ledger-metrics';
 import { mountPartnerRoutes } from './http/partner-routes';
 import { mountInternalRoutes } from './http/internal-routes';
+import { mountAdminRoutes } from './http/admin-routes';
 import { checkLedger } from './use-cases/check-ledger';
 import { createGroupCommitter } from './use-cases/group-commit';
 import { postTransfer } from './use-cases/post-transfer';
@@ -15,8 +16,9 @@ export { walletSchema };
 
 /**
  * Starts the wallet service: migrations of the wallet schema, the partner-facing reads, the
- * internal API, the periodic ledger invariant check and, with AMQP_URL, the outbox relay that
- * publishes the wallet's events (the operator's reversals, written by the CLI; decision 0063).
+ * internal API and its admin routes (the back-office's approved fundings), the periodic ledger
+ * invariant check and, with AMQP_URL, the outbox relay that publishes the wallet's events (the
+ * operator's reversals, written by the CLI; decision 0063).
  */
 export async function startWalletService(config: Readonly<WalletConfig>): Promise<HostedService> {
   const postingFaults = postingFaultInjectionOf(config);
@@ -40,6 +42,7 @@ export async function startWalletService(config: Readonly<WalletConfig>): Promis
     routes: (app) => {
       mountPartnerRoutes(app, pool);
       mountInternalRoutes(app, pool, { postingFaults, metrics, groupCommitter });
+      mountAdminRoutes(app, pool);
     },
   });
   const events = await startEventRelay(hosted, config);

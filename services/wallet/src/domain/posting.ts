@@ -6,10 +6,10 @@ import type { MovementType } from './transaction-type';
  * role of an account, not the account itself; the use case resolves roles to ledger accounts.
  * Every posting built here sums to zero (the database checks it again at commit).
  */
-export type PostingKind = MovementType | 'reversal' | 'funding' | 'sandbox_credit';
+export type PostingKind = MovementType | 'reversal' | 'funding' | 'funding_correction' | 'sandbox_credit';
 
 /** Kinds that never carry a fee: a refund and a reversal leave the original fee earned (decision 0053). */
-const feeFreeKinds: ReadonlySet<PostingKind> = new Set<PostingKind>(['funding', 'sandbox_credit', 'refund', 'reversal']);
+const feeFreeKinds: ReadonlySet<PostingKind> = new Set<PostingKind>(['funding', 'funding_correction', 'sandbox_credit', 'refund', 'reversal']);
 
 export type AccountRole = 'user_wallet' | 'partner' | 'fee_revenue' | 'funding';
 
@@ -37,6 +37,7 @@ export interface Posting {
  * refund:         partner -amount, user wallet +amount (a completed collection's money going back)
  * reversal:       user wallet -amount, partner +amount (the operator undoing a disbursement sent in error)
  * funding:        funding -amount, partner +amount (a partner's bank transfer arriving)
+ * funding_correction: partner -amount, funding +amount (an approved correction of a funding, its own opposite posting)
  * sandbox_credit: funding -amount, user wallet +amount
  * A zero fee has no leg, since an entry of zero would record nothing.
  */
@@ -60,6 +61,8 @@ export function buildPosting(request: PostingRequest): Posting {
       return legsOf(request, [{ role: 'user_wallet', amountMinor: -amountMinor }, { role: 'partner', amountMinor }]);
     case 'funding':
       return legsOf(request, [{ role: 'funding', amountMinor: -amountMinor }, { role: 'partner', amountMinor }]);
+    case 'funding_correction':
+      return legsOf(request, [{ role: 'partner', amountMinor: -amountMinor }, { role: 'funding', amountMinor }]);
     case 'sandbox_credit':
       return legsOf(request, [{ role: 'funding', amountMinor: -amountMinor }, { role: 'user_wallet', amountMinor }]);
   }

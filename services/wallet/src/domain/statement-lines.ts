@@ -80,6 +80,9 @@ function typeOfKind(kind: PostingKind): StatementMovementType {
     case 'reversal':
     case 'funding':
       return kind;
+    case 'funding_correction':
+      // A correction of a funding: a funding line with a negative amount (the public statement's types stay as they are).
+      return 'funding';
     case 'sandbox_credit':
       // Never on a partner account (it credits a user wallet); shown as money arriving should it be.
       return 'funding';

@@ -1,5 +1,13 @@
 import type { z } from '@pwa/config';
-import { uuidField, walletCheckRequestSchema, walletTransferBatchCheckRequestSchema, walletTransferBatchRequestSchema, walletTransferRequestSchema } from '@pwa/contracts';
+import {
+  uuidField,
+  walletCheckRequestSchema,
+  walletPartnerFundingRequestSchema,
+  walletTransferBatchCheckRequestSchema,
+  walletTransferBatchRequestSchema,
+  walletTransferRequestSchema,
+  type WalletPartnerFundingRequest,
+} from '@pwa/contracts';
 import { PkcError, echoInput } from '@pwa/errors';
 import { normaliseLiberianPhone } from '@pwa/phone';
 import type { TransferCheckRequest } from '../use-cases/check-transfer';
@@ -58,6 +66,15 @@ export function parseTransferBatchCheckRequest(body: unknown): TransferBatchChec
     type: parsed.type,
     items: parsed.items.map((item) => ({ phone: normaliseLiberianPhone(item.phone), amountMinor: item.amountMinor, feeMinor: item.feeMinor })),
   };
+}
+
+/**
+ * The body of POST /internal/admin/partner-fundings (libs/contracts wallet-admin): strict, so a
+ * body without the acting person or the approval, or with a field the contract does not name, is
+ * 400 PKC_2008 naming the fields. The four-eyes rules themselves are the use case's (403 PKC_6005).
+ */
+export function parsePartnerFundingRequest(body: unknown): WalletPartnerFundingRequest {
+  return parseOrRefuse(walletPartnerFundingRequestSchema, body);
 }
 
 export function parseTransferId(text: string): string {

@@ -109,9 +109,9 @@ export async function creditWalletInSandbox(pool: Pool, environment: string, req
   );
 }
 
-interface OperatorPosting {
+export interface OperatorPosting {
   transferId: string;
-  kind: Extract<PostingKind, 'funding' | 'sandbox_credit'>;
+  kind: Extract<PostingKind, 'funding' | 'funding_correction' | 'sandbox_credit'>;
   currency: Currency;
   amountMinor: bigint;
   userId: string | null;
@@ -120,7 +120,13 @@ interface OperatorPosting {
   accountOf: Partial<Record<AccountRole, string>>;
 }
 
-async function postOperatorTransfer(client: PoolClient, posting: OperatorPosting): Promise<PostingOutcome> {
+/**
+ * An operator's posting inside the caller's transaction, its accounts already locked: claims the
+ * transfer id (the database's uniqueness decides between concurrent calls) and inserts the legs.
+ * When the id was taken by a posting that has committed, its outcome (replayed) is the answer and
+ * nothing is written.
+ */
+export async function postOperatorTransfer(client: PoolClient, posting: OperatorPosting): Promise<PostingOutcome> {
   const now = await databaseNow(client);
   const transactionId = newTransactionId();
   const claimed = await claimTransferForPosting(client, {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { buildPosting, postingSumMinor, type PostingKind } from '../../src/domain/posting';
 
-const kinds: PostingKind[] = ['collection', 'disbursement', 'refund', 'reversal', 'funding', 'sandbox_credit'];
+const kinds: PostingKind[] = ['collection', 'disbursement', 'refund', 'reversal', 'funding', 'funding_correction', 'sandbox_credit'];
 
 describe('posting construction', () => {
   it('when a collection is posted, then the user pays amount plus fee, the partner gets the amount and fee revenue the fee', () => {
@@ -56,6 +56,14 @@ describe('posting construction', () => {
       { role: 'user_wallet', amountMinor: -50_001n },
       { role: 'partner', amountMinor: 50_001n },
     ]);
+  });
+
+  it('when a funding is corrected, then the partner pays exactly the amount back to the funding account, with no fee leg', () => {
+    expect(buildPosting({ kind: 'funding_correction', currency: 'USD', amountMinor: 4_001n, feeMinor: 0n }).legs).toEqual([
+      { role: 'partner', amountMinor: -4_001n },
+      { role: 'funding', amountMinor: 4_001n },
+    ]);
+    expect(() => buildPosting({ kind: 'funding_correction', currency: 'USD', amountMinor: 100n, feeMinor: 1n })).toThrow(RangeError);
   });
 
   it('when a refund or a reversal is given a fee, then it is refused (the original fee stays earned)', () => {

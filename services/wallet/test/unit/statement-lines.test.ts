@@ -34,6 +34,11 @@ describe('statement movements of refunds and reversals', () => {
     ]);
   });
 
+  it('when a funding correction line is read, then it is one negative funding movement named by its transactionId', () => {
+    const movements = movementsOfLine(line({ kind: 'funding_correction', entryAmountMinor: -2_550n, transferAmountMinor: 2_550n, balanceAfterMinor: 7_450n }));
+    expect(movements).toEqual([expect.objectContaining({ part: 0, type: 'funding', amountMinor: -2_550n, balanceAfterMinor: 7_450n, referenceId: 'TXN-0123456789ABCDEF' })]);
+  });
+
   it('when a refund or reversal has no referenceId (an older caller), then the transactionId names it and the amounts still add up', () => {
     const [refund] = movementsOfLine(line({ kind: 'refund', entryAmountMinor: -5n, transferAmountMinor: 5n, balanceAfterMinor: 0n }));
     expect(refund).toMatchObject({ type: 'refund', referenceId: 'TXN-0123456789ABCDEF', amountMinor: -5n });

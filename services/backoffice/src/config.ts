@@ -1,4 +1,4 @@
-import { baseServiceConfigSchema, fields, loadConfig, z } from '@pwa/config';
+import { baseServiceConfigSchema, breakerConfigFields, fields, loadConfig, z } from '@pwa/config';
 
 /**
  * Settings of the back-office's set-up commands (the bootstrap of the first admin): the database,
@@ -37,6 +37,12 @@ export const backofficeConfigSchema = baseServiceConfigSchema.extend({
     .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'must be base64 of exactly 32 bytes (openssl rand -base64 32)' }),
   BACKOFFICE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
   BACKOFFICE_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24).default(8),
+  /** The wallet's internal address: approved fundings execute through its admin route. */
+  WALLET_URL: fields.url.default('http://127.0.0.1:4102'),
+  WALLET_TIMEOUT_MS: fields.milliseconds(5_000),
+  ...breakerConfigFields,
+  /** How often approved requests not yet executed (a wallet outage, a restart) are sent again, and expired ones closed. */
+  BACKOFFICE_SWEEP_INTERVAL_MS: fields.milliseconds(10_000),
   /** Behind a TLS-terminating proxy: how many hops to trust for the client's address (express's trust proxy); 0 trusts none. */
   BACKOFFICE_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
 });

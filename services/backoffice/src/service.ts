@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
-import { prepareService, type HostedService, type PreparedService } from '@pwa/runtime';
+import { breakerSettingsOf } from '@pwa/config';
+import { createLogger } from '@pwa/logging';
+import { prepareService, startPeriodicTask, type HostedService, type PreparedService } from '@pwa/runtime';
 import { open, parseSealingKey, seal } from '@pwa/sealing';
 import { defaultSignInThrottlePolicy, type SecretSealer } from '@pwa/web-auth';
 import type { BackofficeConfig } from './config';
@@ -8,6 +10,9 @@ import { mountApprovalRoutes } from './http/approval-routes';
 import { mountAuditLogRoutes } from './http/audit-log-routes';
 import { mountPeopleRoutes } from './http/people-routes';
 import { backofficeMigrationDirectories, backofficeSchema } from './service-paths';
+import { createWalletAdminClient } from './upstream/wallet-admin-client';
+import { executeApprovedBacklog } from './use-cases/execute-approved-request';
+import { expireDueRequests } from './use-cases/four-eyes-requests';
 import type { PeopleDependencies } from './use-cases/people-dependencies';
 
 /**
@@ -18,9 +23,11 @@ import type { PeopleDependencies } from './use-cases/people-dependencies';
 export async function startBackofficeService(config: Readonly<BackofficeConfig>): Promise<HostedService> {
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false, retryStrategy: (attempt) => Math.min(attempt * 200, 2_000) });
   redis.on('error', () => undefined); // readiness reports Redis; one log line per outage comes from the check
+  const logger = createLogger({ service: 'backoffice', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const wallet = createWalletAdminClient({ baseUrl: config.WALLET_URL, timeoutMs: config.WALLET_TIMEOUT_MS, breaker: breakerSettingsOf(config) }, logger);
   let prepared: PreparedService | undefined;
   try {
-    prepared = await prepareService({ name: 'backoffice', schema: backofficeSchema, migrationDirectories: backofficeMigrationDirectories, env: config, port: config.PORT });
+    prepared = await prepareService({ name: 'backoffice', schema: backofficeSchema, migrationDirectories: backofficeMigrationDirectories, env: config, port: config.PORT, logger });
     const keyPrefix = `${config.REDIS_KEY_PREFIX}backoffice:`;
     const deps: PeopleDependencies = {
       pool: prepared.pool,
@@ -31,13 +38,22 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>)
       totpIssuer: 'Partner Wallet Back-office',
     };
     const consoleOrigin = new URL(config.BACKOFFICE_PUBLIC_URL).origin;
+    const pool = prepared.pool;
+    // Approved requests the wallet has not confirmed (an outage, a crash between approval and call) are sent again with the same id.
+    const backlog = startPeriodicTask({
+      name: 'approved-requests',
+      intervalMs: config.BACKOFFICE_SWEEP_INTERVAL_MS,
+      logger,
+      run: () => executeApprovedBacklog(pool, wallet, 100, (requestId, error) => logger.warn({ err: error, requestId }, 'approved request not executed; it is sent again at the next sweep')),
+    });
+    const expiry = startPeriodicTask({ name: 'approval-expiry', intervalMs: config.BACKOFFICE_SWEEP_INTERVAL_MS, logger, run: () => expireDueRequests(pool) });
     const hosted = await prepared.listen({
       readinessChecks: [{ name: 'redis', check: async () => void (await redis.ping()) }],
       routes: (app) => {
         app.set('trust proxy', config.BACKOFFICE_TRUSTED_PROXY_HOPS);
         app.use('/api', consoleHeaders());
         mountPeopleRoutes(app, deps, consoleOrigin);
-        mountApprovalRoutes(app, deps, consoleOrigin);
+        mountApprovalRoutes(app, deps, consoleOrigin, { wallet, wakeBacklog: () => backlog.wake(), logger });
         mountAuditLogRoutes(app, deps, consoleOrigin);
       },
       listeningLogFields: { consoleOrigin },
@@ -45,13 +61,16 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>)
     return {
       ...hosted,
       stop: async () => {
+        await Promise.all([backlog.stop(), expiry.stop()]);
         await hosted.stop();
         redis.disconnect();
+        wallet.shutdown();
       },
     };
   } catch (error) {
     await prepared?.closePool();
     redis.disconnect();
+    wallet.shutdown();
     throw error;
   }
 }

@@ -1,11 +1,15 @@
 import type { Express } from 'express';
 import { z } from '@pwa/config';
+import type { Pool } from '@pwa/db';
 import { ConsoleError } from '@pwa/errors';
+import { requestIdOf } from '@pwa/http';
+import type { Logger } from '@pwa/logging';
 import { approvalStatuses, type DecisionRefusal } from '../domain/approval-rules';
 import { mayPerform } from '../domain/operator-roles';
 import { decodePageCursor, encodePageCursor } from '../domain/page-cursor';
 import { listApprovalRequests, type ApprovalRequest } from '../store/approval-request-store';
 import { findOperatorById } from '../store/operator-store';
+import { executeApprovedRequest, type WalletAdmin } from '../use-cases/execute-approved-request';
 import { decideFourEyesChange, requestFourEyesChange } from '../use-cases/four-eyes-requests';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
@@ -39,7 +43,14 @@ const decisionRefusalCodes: Readonly<Record<DecisionRefusal, 'CON_3001' | 'CON_3
 };
 
 /** The four-eyes API: every signed-in role reads the queue; makers ask, checkers decide (roles read from the database each call). */
-export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string): void {
+export interface ApprovalExecution {
+  wallet: WalletAdmin;
+  /** Asks the sweep to send approved requests now (after a failed first try). */
+  wakeBacklog: () => void;
+  logger: Logger;
+}
+
+export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string, execution: ApprovalExecution): void {
   const signedIn = requireSession(deps, 'signed_in', consoleOrigin);
 
   app.get(approvalPaths.requests, signedIn, async (req, res) => {
@@ -88,13 +99,29 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
       const body = parsedInput(decisionBody, req.body ?? {});
       const decided = await decideFourEyesChange(deps.pool, sessionOf(res).session.subjectId, { requestId, outcome, ...(body.note === undefined ? {} : { note: body.note }) }, originOf(req, res));
       if (decided.kind === 'decided') {
-        res.json({ success: true, data: viewOf(decided.request) });
+        res.json({ success: true, data: viewOf(await executedIfApproved(deps.pool, decided.request, execution, requestIdOf(res))) });
         return;
       }
       if (decided.reason === 'not-an-active-operator') throw new ConsoleError('CON_1004');
       if (decided.reason === 'not-found') throw new ConsoleError('CON_4001');
       throw new ConsoleError(decisionRefusalCodes[decided.reason]);
     });
+  }
+}
+
+/**
+ * An approval executes at once, so the checker sees its outcome; if the wallet does not answer, the
+ * request stays approved and the sweep sends it again (same transfer id: it posts once).
+ */
+async function executedIfApproved(pool: Pool, request: ApprovalRequest, execution: ApprovalExecution, httpRequestId: string): Promise<ApprovalRequest> {
+  if (request.status !== 'approved') return request;
+  try {
+    const executed = await executeApprovedRequest(pool, execution.wallet, request.requestId, httpRequestId);
+    return executed.kind === 'not-approved' ? request : executed.request;
+  } catch (error) {
+    execution.logger.warn({ err: error, requestId: request.requestId }, 'approved request not executed yet; the sweep sends it again');
+    execution.wakeBacklog();
+    return request;
   }
 }
 
@@ -112,5 +139,7 @@ function viewOf(request: ApprovalRequest): Record<string, unknown> {
     checkerId: request.checkerId,
     decidedAt: request.decidedAt?.toISOString() ?? null,
     decisionNote: request.decisionNote,
+    executedAt: request.executedAt?.toISOString() ?? null,
+    executionResult: request.executionResult,
   };
 }

@@ -55,7 +55,8 @@ export interface ConsoleStand {
   stop(): Promise<void>;
 }
 
-export async function startConsoleStand(label: string): Promise<ConsoleStand> {
+/** The wallet the back-office executes approvals with: a given one, or a closed port (nothing executes; requests stay approved). */
+export async function startConsoleStand(label: string, options: { walletUrl?: string; sweepIntervalMs?: number } = {}): Promise<ConsoleStand> {
   const database = await openTestDatabase({ label, schema: backofficeSchema });
   const redisKeyPrefix = `pwa-test:${label}:${randomBytes(6).toString('hex')}:`;
   const sealingKey = randomBytes(32);
@@ -69,6 +70,9 @@ export async function startConsoleStand(label: string): Promise<ConsoleStand> {
       PORT: '0',
       LOG_LEVEL: 'silent',
       SHUTDOWN_DRAIN_DELAY_MS: '0',
+      WALLET_URL: options.walletUrl ?? 'http://127.0.0.1:9',
+      WALLET_TIMEOUT_MS: '2000',
+      BACKOFFICE_SWEEP_INTERVAL_MS: String(options.sweepIntervalMs ?? 60_000),
     }),
   );
   const baseUrl = `http://127.0.0.1:${service.port}`;

@@ -3,7 +3,8 @@ import { verifyAuditChain } from '@pwa/audit';
 import { startWalletHarness, type WalletHarness } from '../../../wallet/test/integration/wallet-harness';
 import { checkLedger } from '../../../wallet/src/use-cases/check-ledger';
 import { createWalletAdminClient } from '../../src/upstream/wallet-admin-client';
-import { executeApprovedRequest } from '../../src/use-cases/execute-approved-request';
+import { executeApprovedBacklog, executeApprovedRequest } from '../../src/use-cases/execute-approved-request';
+import { decideFourEyesChange, requestFourEyesChange } from '../../src/use-cases/four-eyes-requests';
 import { createCapturedLogger } from '../../../../test/support/captured-logger';
 import { startConsoleStand, type ConsoleStand, type SignedInOperator } from '../support/console-stand';
 
@@ -83,5 +84,28 @@ describe('funding with four eyes', () => {
     expect(await partnerBalanceMinor(partnerId, 'LRD')).toBe(300_000n);
     expect(await checkLedger(wallet.pool)).toMatchObject({ ok: true });
     expect(await verifyAuditChain(stand.database.pool)).toMatchObject({ ok: true });
+  });
+
+  test('when the back-office stopped between the approval and the call, then two sweeps after the restart execute it once', async () => {
+    const partnerId = randomUUID();
+    const origin = { address: '10.0.0.9', userAgent: 'jest', requestId: null };
+    // The approval as it stands in the database when the process died before calling the wallet.
+    const requested = await requestFourEyesChange(stand.database.pool, maker.operatorId, { action: 'partner.fund', target: { kind: 'partner', id: partnerId }, parameters: { currency: 'USD', amountMinor: '99999' }, reason: 'Wire FT-1' }, origin);
+    if (requested.kind !== 'requested') throw new Error(requested.reason);
+    expect(await decideFourEyesChange(stand.database.pool, checker.operatorId, { requestId: requested.request.requestId, outcome: 'approved' }, origin)).toMatchObject({ kind: 'decided' });
+    expect(await partnerBalanceMinor(partnerId, 'USD')).toBe(0n);
+
+    const client = createWalletAdminClient({ baseUrl: wallet.baseUrl, timeoutMs: 2_000, breaker: { errorThresholdPercent: 50, volumeThreshold: 5, resetTimeoutMs: 5_000, rollingWindowMs: 10_000 } }, createCapturedLogger('sweep-test').logger);
+    const failures: unknown[] = [];
+    try {
+      await Promise.all([executeApprovedBacklog(stand.database.pool, client, 100, (_id, error) => failures.push(error)), executeApprovedBacklog(stand.database.pool, client, 100, (_id, error) => failures.push(error))]);
+    } finally {
+      client.shutdown();
+    }
+    expect(failures).toEqual([]);
+    expect(await partnerBalanceMinor(partnerId, 'USD')).toBe(99_999n);
+    const executions = await stand.database.pool.query(`SELECT 1 FROM audit_log WHERE action = 'approval_request.execute' AND target->>'id' = $1`, [requested.request.requestId]);
+    expect(executions.rowCount).toBe(1);
+    expect(await checkLedger(wallet.pool)).toMatchObject({ ok: true });
   });
 });

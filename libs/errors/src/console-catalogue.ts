@@ -21,10 +21,14 @@ export const consoleErrorCatalogue = {
   // Permissions (CON_3XXX)
   CON_3001: { httpStatus: 403, message: 'Your roles do not allow this action' },
   CON_3002: { httpStatus: 403, message: 'You cannot decide your own request: another checker must' },
+  CON_3003: { httpStatus: 403, message: 'You cannot disable your own account: another admin must' },
   // State (CON_4XXX)
   CON_4001: { httpStatus: 404, message: 'No such request' },
   CON_4002: { httpStatus: 409, message: 'The request was decided already' },
   CON_4003: { httpStatus: 409, message: 'The request expired unanswered and changes nothing' },
+  CON_4004: { httpStatus: 409, message: 'An operator with this e-mail address exists already' },
+  CON_4005: { httpStatus: 404, message: 'No such operator' },
+  CON_4006: { httpStatus: 409, message: 'The back-office must keep at least one active admin' },
 } as const satisfies Record<string, { httpStatus: number; message: string }>;
 
 export type ConsoleCode = keyof typeof consoleErrorCatalogue;

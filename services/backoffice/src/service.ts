@@ -8,6 +8,7 @@ import type { BackofficeConfig } from './config';
 import { consoleHeaders } from './http/console-session';
 import { mountApprovalRoutes } from './http/approval-routes';
 import { mountAuditLogRoutes } from './http/audit-log-routes';
+import { mountOperatorRoutes } from './http/operator-routes';
 import { mountPeopleRoutes } from './http/people-routes';
 import { backofficeMigrationDirectories, backofficeSchema } from './service-paths';
 import { createWalletAdminClient } from './upstream/wallet-admin-client';
@@ -55,6 +56,7 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>)
         mountPeopleRoutes(app, deps, consoleOrigin);
         mountApprovalRoutes(app, deps, consoleOrigin, { wallet, wakeBacklog: () => backlog.wake(), logger });
         mountAuditLogRoutes(app, deps, consoleOrigin);
+        mountOperatorRoutes(app, deps, consoleOrigin);
       },
       listeningLogFields: { consoleOrigin },
     });

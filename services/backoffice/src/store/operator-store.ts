@@ -114,3 +114,34 @@ export async function acceptTotpStep(db: Queryable, operatorId: string, step: nu
   );
   return result.rowCount === 1;
 }
+
+/** Every operator, by address (a back-office has tens of people, not thousands: one bounded read). */
+export async function listOperators(db: Queryable, limit: number): Promise<Operator[]> {
+  const result = await db.query<Operator>(`SELECT ${columns} FROM operators ORDER BY email LIMIT $1`, [limit]);
+  return result.rows;
+}
+
+/** Replaces an operator's roles, locking the row; answers the operator before and after, or undefined when unknown. */
+export async function replaceOperatorRoles(db: Queryable, operatorId: string, roles: readonly OperatorRole[]): Promise<{ before: Operator; after: Operator } | undefined> {
+  const before = await db.query<Operator>(`SELECT ${columns} FROM operators WHERE id = $1 FOR UPDATE`, [operatorId]);
+  const row = before.rows[0];
+  if (!row) return undefined;
+  const after = await db.query<Operator>(`UPDATE operators SET roles = $2, updated_at = now() WHERE id = $1 RETURNING ${columns}`, [operatorId, roles]);
+  return { before: row, after: after.rows[0] as Operator };
+}
+
+/** Disables an operator (they can no longer sign in); undefined when unknown or disabled already. */
+export async function disableOperator(db: Queryable, operatorId: string): Promise<Operator | undefined> {
+  const result = await db.query<Operator>(`UPDATE operators SET status = 'disabled', updated_at = now() WHERE id = $1 AND status <> 'disabled' RETURNING ${columns}`, [operatorId]);
+  return result.rows[0];
+}
+
+/**
+ * Locks every active admin's row, in id order, and answers their ids: a change that could remove
+ * the last admin takes this lock first, so two admins demoting each other at once are serialised
+ * (and never deadlock: every such change locks the admins first, in the same order, then its target).
+ */
+export async function lockActiveAdmins(db: Queryable): Promise<string[]> {
+  const result = await db.query<{ id: string }>(`SELECT id FROM operators WHERE status = 'active' AND 'admin' = ANY (roles) ORDER BY id FOR UPDATE`);
+  return result.rows.map((row) => row.id);
+}

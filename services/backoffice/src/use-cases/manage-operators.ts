@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { appendAuditEntry, appendAuditEntryInTransaction, type AuditEntryInput } from '@pwa/audit';
+import { withTransaction } from '@pwa/db';
+import { revokeAllSessionsOf } from '@pwa/web-auth';
+import { mayPerform, type OperatorRole } from '../domain/operator-roles';
+import { newSetupToken, normalisedEmail, setupLinkLifetimeSeconds, setupLinkUrl } from '../domain/setup-link';
+import { disableOperator, findOperatorByEmail, findOperatorById, insertOperator, lockActiveAdmins, replaceOperatorRoles, replaceSetupLink, type Operator } from '../store/operator-store';
+import type { PeopleDependencies, RequestOrigin } from './people-dependencies';
+
+/**
+ * Admins manage the people of the back-office: invite one (an invited operator and a one-time
+ * set-up link, shown to the inviting admin only, never a password), change roles, disable. A role
+ * change or a disable revokes every session of the person at once (the next call signs in again
+ * with the new roles). The last active admin cannot be demoted or disabled. Every change and every
+ * refusal is audited; the link never is.
+ */
+export type ManageRefusal = 'not-an-admin' | 'not-an-email' | 'email-taken' | 'unknown-operator' | 'last-admin' | 'not-yourself';
+
+export async function inviteOperator(
+  deps: PeopleDependencies,
+  adminId: string,
+  invitation: { email: string; displayName: string; roles: readonly OperatorRole[]; consoleBaseUrl: string },
+  origin: RequestOrigin,
+): Promise<{ kind: 'invited'; operator: Operator; setupLink: string; expiresAt: Date } | { kind: 'refused'; reason: ManageRefusal }> {
+  const admin = await activeAdmin(deps, adminId);
+  const email = normalisedEmail(invitation.email);
+  const target = { kind: 'operator', id: email ?? 'invalid address' };
+  const refusal = !admin ? 'not-an-admin' : email === undefined ? 'not-an-email' : (await findOperatorByEmail(deps.pool, email)) ? 'email-taken' : undefined;
+  if (refusal !== undefined || !admin || email === undefined) {
+    const reason = refusal ?? 'not-an-admin';
+    await appendAuditEntry(deps.pool, entry(admin, adminId, origin, { action: 'operator.invite', target, outcome: 'refused', reason, after: { roles: [...invitation.roles] } }));
+    return { kind: 'refused', reason };
+  }
+  const setupToken = newSetupToken();
+  return withTransaction(deps.pool, async (client) => {
+    const operator = await insertOperator(client, { operatorId: randomUUID(), email, displayName: invitation.displayName, roles: invitation.roles, createdBy: admin.operatorId });
+    const expiresAt = await replaceSetupLink(client, { operatorId: operator.operatorId, tokenSha256: setupToken.sha256, lifetimeSeconds: setupLinkLifetimeSeconds });
+    await appendAuditEntryInTransaction(
+      client,
+      entry(admin, adminId, origin, { action: 'operator.invite', target: { kind: 'operator', id: operator.operatorId }, outcome: 'done', after: { email, displayName: operator.displayName, roles: [...operator.roles], status: 'invited' } }),
+    );
+    return { kind: 'invited', operator, setupLink: setupLinkUrl(invitation.consoleBaseUrl, setupToken.token), expiresAt } as const;
+  });
+}
+
+export async function changeOperatorRoles(
+  deps: PeopleDependencies,
+  adminId: string,
+  change: { operatorId: string; roles: readonly OperatorRole[] },
+  origin: RequestOrigin,
+): Promise<{ kind: 'changed'; operator: Operator; sessionsRevoked: number } | { kind: 'refused'; reason: ManageRefusal }> {
+  const admin = await activeAdmin(deps, adminId);
+  const target = { kind: 'operator', id: change.operatorId };
+  const refuse = async (reason: ManageRefusal) => {
+    await appendAuditEntry(deps.pool, entry(admin, adminId, origin, { action: 'operator.roles.change', target, outcome: 'refused', reason, after: { roles: [...change.roles] } }));
+    return { kind: 'refused', reason } as const;
+  };
+  if (!admin) return refuse('not-an-admin');
+  const outcome = await withTransaction(deps.pool, async (client) => {
+    const admins = await lockActiveAdmins(client);
+    if (!change.roles.includes('admin') && admins.length === 1 && admins[0] === change.operatorId) return 'last-admin' as const;
+    const replaced = await replaceOperatorRoles(client, change.operatorId, change.roles);
+    if (!replaced) return 'unknown-operator' as const;
+    await appendAuditEntryInTransaction(client, entry(admin, adminId, origin, { action: 'operator.roles.change', target, outcome: 'done', before: { roles: [...replaced.before.roles] }, after: { roles: [...replaced.after.roles] } }));
+    return replaced.after;
+  });
+  if (typeof outcome === 'string') return refuse(outcome);
+  const sessionsRevoked = await revokeAllSessionsOf(deps.redis, deps.sessions, change.operatorId);
+  return { kind: 'changed', operator: outcome, sessionsRevoked };
+}
+
+export async function disableOperatorAccount(
+  deps: PeopleDependencies,
+  adminId: string,
+  operatorId: string,
+  origin: RequestOrigin,
+): Promise<{ kind: 'disabled'; operator: Operator; sessionsRevoked: number } | { kind: 'refused'; reason: ManageRefusal }> {
+  const admin = await activeAdmin(deps, adminId);
+  const target = { kind: 'operator', id: operatorId };
+  const refuse = async (reason: ManageRefusal) => {
+    await appendAuditEntry(deps.pool, entry(admin, adminId, origin, { action: 'operator.disable', target, outcome: 'refused', reason }));
+    return { kind: 'refused', reason } as const;
+  };
+  if (!admin) return refuse('not-an-admin');
+  if (operatorId === admin.operatorId) return refuse('not-yourself');
+  const outcome = await withTransaction(deps.pool, async (client) => {
+    const admins = await lockActiveAdmins(client);
+    if (admins.length === 1 && admins[0] === operatorId) return 'last-admin' as const;
+    const current = await findOperatorById(client, operatorId);
+    const disabled = await disableOperator(client, operatorId);
+    if (!disabled || !current) return 'unknown-operator' as const;
+    await appendAuditEntryInTransaction(client, entry(admin, adminId, origin, { action: 'operator.disable', target, outcome: 'done', before: { status: current.status }, after: { status: 'disabled' } }));
+    return disabled;
+  });
+  if (typeof outcome === 'string') return refuse(outcome);
+  const sessionsRevoked = await revokeAllSessionsOf(deps.redis, deps.sessions, operatorId);
+  return { kind: 'disabled', operator: outcome, sessionsRevoked };
+}
+
+async function activeAdmin(deps: PeopleDependencies, operatorId: string): Promise<Operator | undefined> {
+  const operator = await findOperatorById(deps.pool, operatorId);
+  return operator?.status === 'active' && mayPerform(operator.roles, 'manage-operators') ? operator : undefined;
+}
+
+function entry(admin: Operator | undefined, adminId: string, origin: RequestOrigin, fields: Pick<AuditEntryInput, 'action' | 'target' | 'outcome' | 'reason' | 'before' | 'after'>): AuditEntryInput {
+  return { ...fields, actor: { kind: 'person', id: admin?.operatorId ?? adminId, displayName: admin?.displayName ?? 'unknown operator' }, address: origin.address, userAgent: origin.userAgent, requestId: origin.requestId };
+}

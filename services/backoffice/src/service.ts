@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { breakerSettingsOf } from '@pwa/config';
-import { createLogger } from '@pwa/logging';
+import { createLogger, type Logger } from '@pwa/logging';
 import { prepareService, startPeriodicTask, type HostedService, type PreparedService } from '@pwa/runtime';
 import { open, parseSealingKey, seal } from '@pwa/sealing';
 import { defaultSignInThrottlePolicy, type SecretSealer } from '@pwa/web-auth';
@@ -21,10 +21,10 @@ import type { PeopleDependencies } from './use-cases/people-dependencies';
  * sessions and the sign-in throttle, and the console API for people (set-up, sign-in, session).
  * Readiness needs PostgreSQL and Redis: no request can be served without its session.
  */
-export async function startBackofficeService(config: Readonly<BackofficeConfig>): Promise<HostedService> {
+export async function startBackofficeService(config: Readonly<BackofficeConfig>, options: { logger?: Logger } = {}): Promise<HostedService> {
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false, retryStrategy: (attempt) => Math.min(attempt * 200, 2_000) });
   redis.on('error', () => undefined); // readiness reports Redis; one log line per outage comes from the check
-  const logger = createLogger({ service: 'backoffice', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const logger = options.logger ?? createLogger({ service: 'backoffice', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
   const wallet = createWalletAdminClient({ baseUrl: config.WALLET_URL, timeoutMs: config.WALLET_TIMEOUT_MS, breaker: breakerSettingsOf(config) }, logger);
   let prepared: PreparedService | undefined;
   try {

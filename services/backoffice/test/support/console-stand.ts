@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Secret } from 'otpauth';
+import type { Logger } from '@pwa/logging';
 import type { HostedService } from '@pwa/runtime';
 import { seal } from '@pwa/sealing';
 import { hashPassword, totpCodeAt } from '@pwa/web-auth';
@@ -56,7 +57,7 @@ export interface ConsoleStand {
 }
 
 /** The wallet the back-office executes approvals with: a given one, or a closed port (nothing executes; requests stay approved). */
-export async function startConsoleStand(label: string, options: { walletUrl?: string; sweepIntervalMs?: number } = {}): Promise<ConsoleStand> {
+export async function startConsoleStand(label: string, options: { walletUrl?: string; sweepIntervalMs?: number; logger?: Logger } = {}): Promise<ConsoleStand> {
   const database = await openTestDatabase({ label, schema: backofficeSchema });
   const redisKeyPrefix = `pwa-test:${label}:${randomBytes(6).toString('hex')}:`;
   const sealingKey = randomBytes(32);
@@ -74,6 +75,7 @@ export async function startConsoleStand(label: string, options: { walletUrl?: st
       WALLET_TIMEOUT_MS: '2000',
       BACKOFFICE_SWEEP_INTERVAL_MS: String(options.sweepIntervalMs ?? 60_000),
     }),
+    options.logger === undefined ? {} : { logger: options.logger },
   );
   const baseUrl = `http://127.0.0.1:${service.port}`;
 

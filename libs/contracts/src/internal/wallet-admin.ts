@@ -80,13 +80,16 @@ export const walletAdminRefusalCodes = {
 
 /**
  * Why a well-formed admin change is not an approved four-eyes change, or undefined when it is:
- * the maker is not the checker, and the change is the approval's own (its transfer id is the
+ * the maker is not the checker, the actor is the checker, and the change is the approval's own (its transfer id is the
  * request id). The wallet refuses with 403 PKC_6005 and this message; the back-office may call it
  * before sending.
  */
-export function fourEyesProblemOf(body: { transferId: string; approval: AdminApproval }): string | undefined {
+export function fourEyesProblemOf(body: { transferId: string; actor: AdminActor; approval: AdminApproval }): string | undefined {
   if (body.approval.makerId === body.approval.checkerId) {
     return 'approval.makerId equals approval.checkerId: a change needs a second person to approve it; nothing was posted';
+  }
+  if (body.actor.operatorId !== body.approval.checkerId) {
+    return 'actor.operatorId differs from approval.checkerId: an approved change is executed on its checker’s approval, in the checker’s name; nothing was posted';
   }
   if (body.approval.requestId !== body.transferId) {
     return 'approval.requestId differs from transferId: the transfer id of an approved change is its approval request id; nothing was posted';

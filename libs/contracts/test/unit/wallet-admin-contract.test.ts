@@ -71,6 +71,11 @@ describe('the wallet admin contract', () => {
     expect(fourEyesProblemOf(body)).toContain('approval.makerId equals approval.checkerId');
   });
 
+  it('when the actor is not the approval’s checker, then fourEyesProblemOf names it', () => {
+    const body = walletPartnerFundingRequestSchema.parse({ ...request, actor: { ...request.actor, operatorId: request.approval.makerId } });
+    expect(fourEyesProblemOf(body)).toContain('actor.operatorId differs from approval.checkerId');
+  });
+
   it('when the transfer id is not the approval request id, then fourEyesProblemOf names it', () => {
     const body = walletPartnerFundingRequestSchema.parse({ ...request, approval: { ...request.approval, requestId: request.partnerId } });
     expect(fourEyesProblemOf(body)).toContain('approval.requestId differs from transferId');

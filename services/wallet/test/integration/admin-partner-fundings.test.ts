@@ -358,6 +358,19 @@ describe('POST /internal/admin/partner-fundings without the person or the approv
     expect(await postingCountOf(harness, transferId)).toEqual({ transfers: 0, entries: 0 });
   });
 
+  it('when the acting person is not the approval’s checker, then it is 403 PKC_6005 saying so and nothing is posted', async () => {
+    const partnerId = await createTestPartner(harness);
+    const body = fundingBody({ partnerId });
+    const someoneElse = { ...body, actor: { operatorId: randomUUID(), displayName: 'Not The Checker' } };
+    const before = await snapshot(partnerId);
+
+    const answer = await postFunding(someoneElse);
+
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ success: false, code: 'PKC_6005', message: expect.stringContaining('actor.operatorId differs from approval.checkerId') });
+    expect(await snapshot(partnerId)).toEqual(before);
+  });
+
   it('when the transfer id is not the approval request id, then it is 403 PKC_6005 saying so and nothing is posted', async () => {
     const partnerId = await createTestPartner(harness);
     const body = fundingBody({ partnerId });

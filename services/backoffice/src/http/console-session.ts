@@ -1,7 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { appendAuditEntry } from '@pwa/audit';
 import { ConsoleError } from '@pwa/errors';
 import { consoleSecurityHeaders, csrfTokenMatches, expiredHostCookie, hostCookie, isSameOriginRequest, isStateChangingMethod, readHostCookie, readSession, type Session, type SessionStage } from '@pwa/web-auth';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
+import { findOperatorById } from '../store/operator-store';
+import { originOf } from './console-request';
 
 /** The session cookie's name (sent as `__Host-backoffice-session`). */
 export const sessionCookieName = 'backoffice-session';
@@ -62,7 +65,12 @@ export function requireSession(deps: PeopleDependencies, stage: SessionStage, co
         if (isStateChangingMethod(req.method)) {
           const sameOrigin = isSameOriginRequest(headersOf(req), consoleOrigin);
           if (!sameOrigin || !csrfTokenMatches(lookup.session.csrfToken, req.get(csrfHeaderName))) {
-            next(new ConsoleError('CON_1005'));
+            // A signed-in person's change refused as a possible cross-site request: audited, since a person is known.
+            const reason = sameOrigin ? 'the CSRF token was missing or wrong' : 'the request came from another site';
+            auditRefusedChange(deps, req, res, lookup.session.subjectId, reason).then(
+              () => next(new ConsoleError('CON_1005')),
+              (error: unknown) => next(error),
+            );
             return;
           }
         }
@@ -85,4 +93,16 @@ function headersOf(req: Request): { origin?: string; secFetchSite?: string } {
   const origin = req.get('origin');
   const secFetchSite = req.get('sec-fetch-site');
   return { ...(origin === undefined ? {} : { origin }), ...(secFetchSite === undefined ? {} : { secFetchSite }) };
+}
+
+async function auditRefusedChange(deps: PeopleDependencies, req: Request, res: Response, operatorId: string, reason: string): Promise<unknown> {
+  const operator = await findOperatorById(deps.pool, operatorId);
+  return appendAuditEntry(deps.pool, {
+    actor: { kind: 'person', id: operatorId, displayName: operator?.displayName ?? 'unknown operator' },
+    action: 'console.change_refused',
+    target: { kind: 'endpoint', id: `${req.method} ${req.path}`.slice(0, 200) },
+    outcome: 'refused',
+    reason,
+    ...originOf(req, res),
+  });
 }

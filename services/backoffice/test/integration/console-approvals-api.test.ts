@@ -111,7 +111,7 @@ describe('four eyes over the console API', () => {
     expect(seen).toHaveLength(pendingCount);
   });
 
-  test('when changes are refused by role or content, then each refusal is one audit entry; refusals before a change is named are not, and the chain verifies', async () => {
+  test('when changes are refused by role or content, then each refusal is one audit entry; a signed-in person’s change refused for CSRF is audited too, and the chain verifies', async () => {
     const refusalCount = async (): Promise<number> =>
       Number((await stand.database.pool.query<{ count: string }>(`SELECT count(*) AS count FROM audit_log WHERE outcome = 'refused' AND action LIKE 'approval_request.%'`)).rows[0]?.count);
     const before = await refusalCount();
@@ -119,9 +119,13 @@ describe('four eyes over the console API', () => {
     expect(await ask(maker, { ...funding(), parameters: { currency: 'USD', amountMinor: '0' } })).toMatchObject({ status: 400 });
     expect(await stand.call('GET', '/api/v1/approval-requests')).toMatchObject({ status: 401, body: { code: 'CON_1004' } });
     expect(await stand.call('POST', '/api/v1/approval-requests', { cookie: maker.cookie, body: funding() })).toMatchObject({ status: 403, body: { code: 'CON_1005' } });
+    const csrfRefusal = await stand.database.pool.query<{ actor: { id: string; displayName: string }; target: { id: string }; reason: string }>(
+      `SELECT actor, target, reason FROM audit_log WHERE action = 'console.change_refused' ORDER BY sequence DESC LIMIT 1`,
+    );
+    expect(csrfRefusal.rows[0]).toEqual({ actor: expect.objectContaining({ id: maker.operatorId, displayName: 'Maker Musu' }), target: { kind: 'endpoint', id: 'POST /api/v1/approval-requests' }, reason: 'the CSRF token was missing or wrong' });
     expect(await ask(maker, '{"action":')).toMatchObject({ status: 400, body: { code: 'PKC_2008' } });
     expect(await refusalCount()).toBe(before + 2);
-    const last = await stand.database.pool.query<{ actor: { id: string }; reason: string }>(`SELECT actor, reason FROM audit_log ORDER BY sequence DESC LIMIT 1`);
+    const last = await stand.database.pool.query<{ actor: { id: string }; reason: string }>(`SELECT actor, reason FROM audit_log WHERE action = 'approval_request.create' ORDER BY sequence DESC LIMIT 1`);
     expect(last.rows[0]).toMatchObject({ actor: { id: maker.operatorId }, reason: expect.stringContaining('parameters.amountMinor') });
     expect(await verifyAuditChain(stand.database.pool)).toMatchObject({ ok: true });
   });

@@ -1,11 +1,11 @@
 import { createdAtKeyPattern, type KeysetPosition } from '@pwa/db';
+import { isUuid } from '@pwa/contracts';
 
 /**
  * A list's cursor as the console carries it: the last row's position (created_at to the
  * microsecond, id), base64url JSON, opaque to the page. A cursor that does not decode is refused,
  * never guessed at.
  */
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function encodePageCursor(position: KeysetPosition): string {
   const createdAt = typeof position.createdAt === 'string' ? position.createdAt : position.createdAt.toISOString();
@@ -17,7 +17,7 @@ export function decodePageCursor(cursor: string): KeysetPosition | undefined {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { createdAt?: unknown; id?: unknown };
     if (typeof value.createdAt !== 'string' || !createdAtKeyPattern.test(value.createdAt)) return undefined;
-    if (typeof value.id !== 'string' || !uuidShape.test(value.id)) return undefined;
+    if (!isUuid(value.id)) return undefined;
     return { createdAt: value.createdAt, id: value.id };
   } catch {
     return undefined;

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { isUuid } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import type { Pool } from '@pwa/db';
 import { ConsoleError } from '@pwa/errors';
@@ -33,7 +34,6 @@ const newRequestBody = z
   .strict();
 const decisionBody = z.object({ note: z.string().max(500).optional() }).strict();
 const listQuery = z.object({ status: z.enum(approvalStatuses).default('pending'), cursor: z.string().max(200).optional(), pageSize: z.coerce.number().int().min(1).max(100).default(25) }).strict();
-const requestIdShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const decisionRefusalCodes: Readonly<Record<DecisionRefusal, 'CON_3001' | 'CON_3002' | 'CON_4002' | 'CON_4003'>> = {
   'not-a-checker': 'CON_3001',
@@ -95,7 +95,7 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
   ] as const) {
     app.post(path, signedIn, async (req, res) => {
       const requestId = String(req.params.requestId);
-      if (!requestIdShape.test(requestId)) throw new ConsoleError('CON_4001');
+      if (!isUuid(requestId)) throw new ConsoleError('CON_4001');
       const body = parsedInput(decisionBody, req.body ?? {});
       const decided = await decideFourEyesChange(deps.pool, sessionOf(res).session.subjectId, { requestId, outcome, ...(body.note === undefined ? {} : { note: body.note }) }, originOf(req, res));
       if (decided.kind === 'decided') {

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { isUuid } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import { ConsoleError, type ConsoleCode } from '@pwa/errors';
 import { mayPerform, operatorRoles } from '../domain/operator-roles';
@@ -17,7 +18,6 @@ export const operatorPaths = {
 const roleList = z.array(z.enum(operatorRoles)).min(1).max(operatorRoles.length).refine((roles) => new Set(roles).size === roles.length, 'each role once');
 const invitationBody = z.object({ email: z.string().max(254), displayName: z.string().trim().min(1).max(100), roles: roleList }).strict();
 const rolesBody = z.object({ roles: roleList }).strict();
-const operatorIdShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const refusalCodes: Readonly<Record<ManageRefusal, ConsoleCode>> = {
   'not-an-admin': 'CON_3001',
@@ -63,7 +63,7 @@ export function mountOperatorRoutes(app: Express, deps: PeopleDependencies, cons
 }
 
 function operatorIdOf(value: unknown): string {
-  if (typeof value !== 'string' || !operatorIdShape.test(value)) throw new ConsoleError('CON_4005');
+  if (!isUuid(value)) throw new ConsoleError('CON_4005');
   return value;
 }
 

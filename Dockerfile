@@ -28,6 +28,7 @@ COPY libs/http/package.json libs/http/
 COPY libs/logging/package.json libs/logging/
 COPY libs/money/package.json libs/money/
 COPY libs/phone/package.json libs/phone/
+COPY libs/redis/package.json libs/redis/
 COPY libs/runtime/package.json libs/runtime/
 COPY libs/sealing/package.json libs/sealing/
 COPY libs/telemetry/package.json libs/telemetry/

@@ -51,7 +51,7 @@ export {
   type SignInThrottlePolicy,
   type SignInThrottleState,
 } from './sign-in-throttle/sign-in-throttle-policy';
-export { addressBucketOf } from './sign-in-throttle/address-bucket';
+export { addressBucketOf } from '@pwa/redis';
 export {
   checkSignInAllowed,
   readSignInThrottleState,

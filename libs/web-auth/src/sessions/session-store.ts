@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RedisScript } from '../redis/redis-script';
+import { RedisScript } from '@pwa/redis';
 import { judgeSession, newSessionRecord, sessionFromFields, sessionKeyTtlMs, sessionToFields, type Session, type SessionStage } from './session-record';
 import type { SessionSettings } from './session-settings';
 import { generateCsrfToken, generateSessionId, isWellFormedSessionId, sessionIdHash } from './session-tokens';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RedisScript } from '../redis/redis-script';
-import { addressBucketOf } from './address-bucket';
+import { addressBucketOf, RedisScript } from '@pwa/redis';
 import { decideSignInAttempt, normaliseSignInIdentifier, type SignInThrottleDecision, type SignInThrottlePolicy, type SignInThrottleState } from './sign-in-throttle-policy';
 
 /**

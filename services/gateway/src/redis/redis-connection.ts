@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '@pwa/logging';
 
@@ -42,20 +41,4 @@ export async function closeRedis(redis: Redis): Promise<void> {
   await redis.quit().catch(() => redis.disconnect());
 }
 
-/** Runs a Lua script by its digest, loading it on first use (or after a Redis restart flushed the cache). */
-export class RedisScript {
-  private readonly digest: string;
-
-  constructor(private readonly lua: string) {
-    this.digest = createHash('sha1').update(lua).digest('hex');
-  }
-
-  async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    try {
-      return await redis.evalsha(this.digest, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return redis.eval(this.lua, keys.length, ...keys, ...args);
-    }
-  }
-}
+export { RedisScript } from '@pwa/redis';

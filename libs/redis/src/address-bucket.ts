@@ -1,8 +1,8 @@
 /**
  * The key an address's failures count under. An IPv6 client usually controls a whole /64 and can
  * take a new address per request, so IPv6 addresses share their /64's count; IPv4 addresses
- * (also written IPv4-mapped in IPv6) count one by one. The same rule as the gateway's token
- * endpoint (services/gateway/src/domain/credential-stuffing.ts).
+ * (also written IPv4-mapped in IPv6) count one by one. The gateway's token endpoint budget and
+ * the consoles' sign-in throttle both count by it.
  */
 export function addressBucketOf(address: string): string {
   const mappedIpv4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);

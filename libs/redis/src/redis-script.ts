@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 
 /**
  * A Lua script run by its digest, loaded on first use or after a Redis restart flushed the script
- * cache. Scripts make each read-check-write of a session or a counter one atomic step in Redis.
+ * cache. Scripts make each read-check-write of a session or a counter one atomic step in Redis
+ * (the gateway's token-endpoint lockout, the consoles' sessions and sign-in throttle).
  */
 export class RedisScript {
   private readonly digest: string;

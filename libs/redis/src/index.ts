@@ -5,3 +5,4 @@
  */
 export { RedisScript } from './redis-script';
 export { addressBucketOf } from './address-bucket';
+export { connectRedis, closeRedis, type RedisConnectionOptions } from './redis-connection';

@@ -30,6 +30,8 @@ export const backofficeConfigSchema = baseServiceConfigSchema.extend({
   PORT: fields.port(4107),
   REDIS_URL: fields.redisUrl,
   REDIS_KEY_PREFIX: fields.redisKeyPrefix,
+  /** A Redis command unanswered this long fails (the session read answers an error rather than waiting). */
+  REDIS_COMMAND_TIMEOUT_MS: fields.milliseconds(1_000),
   BACKOFFICE_PUBLIC_URL: backofficeSetupConfigSchema.shape.BACKOFFICE_PUBLIC_URL,
   BACKOFFICE_SEALING_KEY: z
     .string()

@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
 import { breakerSettingsOf } from '@pwa/config';
 import { createLogger, type Logger } from '@pwa/logging';
+import { closeRedis, connectRedis } from '@pwa/redis';
 import { prepareService, startPeriodicTask, type HostedService, type PreparedService } from '@pwa/runtime';
 import { open, parseSealingKey, seal } from '@pwa/sealing';
 import { defaultSignInThrottlePolicy, type SecretSealer } from '@pwa/web-auth';
@@ -22,9 +22,8 @@ import type { PeopleDependencies } from './use-cases/people-dependencies';
  * Readiness needs PostgreSQL and Redis: no request can be served without its session.
  */
 export async function startBackofficeService(config: Readonly<BackofficeConfig>, options: { logger?: Logger } = {}): Promise<HostedService> {
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false, retryStrategy: (attempt) => Math.min(attempt * 200, 2_000) });
-  redis.on('error', () => undefined); // readiness reports Redis; one log line per outage comes from the check
   const logger = options.logger ?? createLogger({ service: 'backoffice', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const redis = connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
   const wallet = createWalletAdminClient({ baseUrl: config.WALLET_URL, timeoutMs: config.WALLET_TIMEOUT_MS, breaker: breakerSettingsOf(config) }, logger);
   let prepared: PreparedService | undefined;
   try {
@@ -65,13 +64,13 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>,
       stop: async () => {
         await Promise.all([backlog.stop(), expiry.stop()]);
         await hosted.stop();
-        redis.disconnect();
+        await closeRedis(redis);
         wallet.shutdown();
       },
     };
   } catch (error) {
     await prepared?.closePool();
-    redis.disconnect();
+    await closeRedis(redis);
     wallet.shutdown();
     throw error;
   }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ClientLockoutState } from '../domain/credential-stuffing';
-import { RedisScript } from './redis-connection';
+import { RedisScript } from '@pwa/redis';
 
 /** KEYS[1] failure counter of a client_id; KEYS[2] "this source got a token for it" marker. */
 const readLockoutLua = `

@@ -10,9 +10,9 @@ export interface RedisConnectionOptions {
 /**
  * A Redis connection that fails fast instead of queueing: with the offline queue off and no
  * per-command retries, a command while Redis is unreachable rejects at once, and a command Redis
- * does not answer rejects after commandTimeoutMs. The limits then count in memory (see
- * redis-ports.ts) rather than letting the partner's request wait. Reconnection continues in the
- * background, every 200 ms to 2 s.
+ * does not answer rejects after commandTimeoutMs, so a request never waits on a Redis outage (the
+ * gateway then counts its limits in memory; a console answers without a session). Reconnection
+ * continues in the background, every 200 ms to 2 s, and each outage is logged once.
  */
 export function connectRedis(options: RedisConnectionOptions): Redis {
   const redis = new Redis(options.url, {
@@ -22,8 +22,7 @@ export function connectRedis(options: RedisConnectionOptions): Redis {
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
-  // ioredis emits an error on every failed reconnect; one line per outage is enough (the
-  // fallback logs entering and leaving; this line keeps the connection's own error).
+  // ioredis emits an error on every failed reconnect; one line per outage is enough.
   let reportedOutage = false;
   redis.on('error', (error: Error) => {
     if (reportedOutage) return;
@@ -40,5 +39,3 @@ export async function closeRedis(redis: Redis): Promise<void> {
   if (redis.status === 'end') return;
   await redis.quit().catch(() => redis.disconnect());
 }
-
-export { RedisScript } from '@pwa/redis';

@@ -43,11 +43,27 @@ export const backofficeConfigSchema = baseServiceConfigSchema.extend({
   WALLET_URL: fields.url.default('http://127.0.0.1:4102'),
   WALLET_TIMEOUT_MS: fields.milliseconds(5_000),
   ...breakerConfigFields,
+  /** Auth's internal address: partner status, permissions and rate limit changes execute through its admin routes. */
+  AUTH_URL: fields.url.default('http://127.0.0.1:4101'),
+  AUTH_TIMEOUT_MS: fields.milliseconds(5_000),
+  /** The quotes service's internal address: fee schedule and tier limit changes execute through its admin routes. */
+  QUOTES_URL: fields.url.default('http://127.0.0.1:4103'),
+  QUOTES_TIMEOUT_MS: fields.milliseconds(5_000),
+  /**
+   * Optional sign-in with the company's identity provider over OpenID Connect: the issuer (its
+   * discovery document is read at start), and the back-office's client there. All three or none.
+   */
+  BACKOFFICE_OIDC_ISSUER_URL: fields.url.optional(),
+  BACKOFFICE_OIDC_CLIENT_ID: z.string().min(1).max(200).optional(),
+  BACKOFFICE_OIDC_CLIENT_SECRET: z.string().min(1).max(500).optional(),
   /** How often approved requests not yet executed (a wallet outage, a restart) are sent again, and expired ones closed. */
   BACKOFFICE_SWEEP_INTERVAL_MS: fields.milliseconds(10_000),
   /** Behind a TLS-terminating proxy: how many hops to trust for the client's address (express's trust proxy); 0 trusts none. */
   BACKOFFICE_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
-});
+}).refine(
+  (config) => [config.BACKOFFICE_OIDC_ISSUER_URL, config.BACKOFFICE_OIDC_CLIENT_ID, config.BACKOFFICE_OIDC_CLIENT_SECRET].filter((value) => value === undefined).length % 3 === 0,
+  { message: 'BACKOFFICE_OIDC_ISSUER_URL, BACKOFFICE_OIDC_CLIENT_ID and BACKOFFICE_OIDC_CLIENT_SECRET are set together, or none of them', path: ['BACKOFFICE_OIDC_ISSUER_URL'] },
+);
 
 export type BackofficeConfig = z.infer<typeof backofficeConfigSchema>;
 

@@ -1,20 +1,18 @@
-import { breakerSettingsOf } from '@pwa/config';
 import { createLogger, type Logger } from '@pwa/logging';
 import { closeRedis, connectRedis } from '@pwa/redis';
 import { prepareService, startPeriodicTask, type HostedService, type PreparedService } from '@pwa/runtime';
-import { open, parseSealingKey, seal } from '@pwa/sealing';
-import { defaultSignInThrottlePolicy, type SecretSealer } from '@pwa/web-auth';
 import type { BackofficeConfig } from './config';
 import { consoleHeaders } from './http/console-session';
 import { mountApprovalRoutes } from './http/approval-routes';
 import { mountAuditLogRoutes } from './http/audit-log-routes';
+import { mountConsolePages } from './http/console-pages';
 import { mountOperatorRoutes } from './http/operator-routes';
 import { mountPeopleRoutes } from './http/people-routes';
 import { backofficeMigrationDirectories, backofficeSchema } from './service-paths';
-import { createWalletAdminClient } from './upstream/wallet-admin-client';
 import { executeApprovedBacklog } from './use-cases/execute-approved-request';
 import { expireDueRequests } from './use-cases/four-eyes-requests';
-import type { PeopleDependencies } from './use-cases/people-dependencies';
+import { createAdminClients } from './wiring/admin-clients';
+import { peopleDependenciesOf } from './wiring/people-dependencies';
 
 /**
  * Starts the back-office: migrations (its operators, approval requests and audit log), Redis for
@@ -24,19 +22,11 @@ import type { PeopleDependencies } from './use-cases/people-dependencies';
 export async function startBackofficeService(config: Readonly<BackofficeConfig>, options: { logger?: Logger } = {}): Promise<HostedService> {
   const logger = options.logger ?? createLogger({ service: 'backoffice', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
   const redis = connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
-  const wallet = createWalletAdminClient({ baseUrl: config.WALLET_URL, timeoutMs: config.WALLET_TIMEOUT_MS, breaker: breakerSettingsOf(config) }, logger);
+  const upstream = createAdminClients(config, logger);
   let prepared: PreparedService | undefined;
   try {
     prepared = await prepareService({ name: 'backoffice', schema: backofficeSchema, migrationDirectories: backofficeMigrationDirectories, env: config, port: config.PORT, logger });
-    const keyPrefix = `${config.REDIS_KEY_PREFIX}backoffice:`;
-    const deps: PeopleDependencies = {
-      pool: prepared.pool,
-      redis,
-      sessions: { keyPrefix, idleTimeoutMs: config.BACKOFFICE_SESSION_IDLE_MINUTES * 60_000, absoluteTimeoutMs: config.BACKOFFICE_SESSION_ABSOLUTE_HOURS * 3_600_000, mfaPendingTimeoutMs: 5 * 60_000 },
-      throttle: { keyPrefix, policy: defaultSignInThrottlePolicy },
-      sealer: sealerOf(config.BACKOFFICE_SEALING_KEY),
-      totpIssuer: 'Partner Wallet Back-office',
-    };
+    const deps = peopleDependenciesOf(config, prepared.pool, redis);
     const consoleOrigin = new URL(config.BACKOFFICE_PUBLIC_URL).origin;
     const pool = prepared.pool;
     // Approved requests the wallet has not confirmed (an outage, a crash between approval and call) are sent again with the same id.
@@ -44,7 +34,7 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>,
       name: 'approved-requests',
       intervalMs: config.BACKOFFICE_SWEEP_INTERVAL_MS,
       logger,
-      run: () => executeApprovedBacklog(pool, wallet, 100, (requestId, error) => logger.warn({ err: error, requestId }, 'approved request not executed; it is sent again at the next sweep')),
+      run: () => executeApprovedBacklog(pool, upstream, 100, (requestId, error) => logger.warn({ err: error, requestId }, 'approved request not executed; it is sent again at the next sweep')),
     });
     const expiry = startPeriodicTask({ name: 'approval-expiry', intervalMs: config.BACKOFFICE_SWEEP_INTERVAL_MS, logger, run: () => expireDueRequests(pool) });
     const hosted = await prepared.listen({
@@ -53,9 +43,10 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>,
         app.set('trust proxy', config.BACKOFFICE_TRUSTED_PROXY_HOPS);
         app.use('/api', consoleHeaders());
         mountPeopleRoutes(app, deps, consoleOrigin);
-        mountApprovalRoutes(app, deps, consoleOrigin, { wallet, wakeBacklog: () => backlog.wake(), logger });
+        mountApprovalRoutes(app, deps, consoleOrigin, { wallet: upstream, wakeBacklog: () => backlog.wake(), logger });
         mountAuditLogRoutes(app, deps, consoleOrigin);
         mountOperatorRoutes(app, deps, consoleOrigin);
+        mountConsolePages(app);
       },
       listeningLogFields: { consoleOrigin },
     });
@@ -65,21 +56,13 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>,
         await Promise.all([backlog.stop(), expiry.stop()]);
         await hosted.stop();
         await closeRedis(redis);
-        wallet.shutdown();
+        upstream.shutdown();
       },
     };
   } catch (error) {
     await prepared?.closePool();
     await closeRedis(redis);
-    wallet.shutdown();
+    upstream.shutdown();
     throw error;
   }
-}
-
-function sealerOf(base64Key: string): SecretSealer {
-  const key = parseSealingKey(base64Key);
-  return {
-    seal: (plaintext, associatedData) => seal(plaintext, key, associatedData).toString('base64'),
-    open: (sealed, associatedData) => open(Buffer.from(sealed, 'base64'), key, associatedData),
-  };
 }

@@ -16,6 +16,9 @@ export const consoleErrorCatalogue = {
   CON_1006: { httpStatus: 410, message: 'This set-up link was used, replaced or has expired: ask an admin for a new one' },
   CON_1007: { httpStatus: 400, message: 'The password does not meet the policy' },
   CON_1008: { httpStatus: 400, message: 'The enrolment does not belong to this set-up link: start the set-up again from the link' },
+  CON_1009: { httpStatus: 401, message: 'The passkey could not be verified: try again, or sign in with your authenticator app code' },
+  CON_1010: { httpStatus: 400, message: 'The passkey challenge expired or was used already: start again' },
+  CON_1011: { httpStatus: 401, message: 'Sign-in with the identity provider failed or is not linked to an active operator: ask an admin' },
   // Input (CON_2XXX)
   CON_2001: { httpStatus: 400, message: 'One or more fields are missing or invalid' },
   // Permissions (CON_3XXX)

@@ -2,12 +2,7 @@ import { createLogger, type Logger } from '@pwa/logging';
 import { closeRedis, connectRedis } from '@pwa/redis';
 import { prepareService, startPeriodicTask, type HostedService, type PreparedService } from '@pwa/runtime';
 import type { BackofficeConfig } from './config';
-import { consoleHeaders } from './http/console-session';
-import { mountApprovalRoutes } from './http/approval-routes';
-import { mountAuditLogRoutes } from './http/audit-log-routes';
-import { mountConsolePages } from './http/console-pages';
-import { mountOperatorRoutes } from './http/operator-routes';
-import { mountPeopleRoutes } from './http/people-routes';
+import { mountConsoleRoutes } from './http/console-route-table';
 import { backofficeMigrationDirectories, backofficeSchema } from './service-paths';
 import { executeApprovedBacklog } from './use-cases/execute-approved-request';
 import { expireDueRequests } from './use-cases/four-eyes-requests';
@@ -41,12 +36,7 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>,
       readinessChecks: [{ name: 'redis', check: async () => void (await redis.ping()) }],
       routes: (app) => {
         app.set('trust proxy', config.BACKOFFICE_TRUSTED_PROXY_HOPS);
-        app.use('/api', consoleHeaders());
-        mountPeopleRoutes(app, deps, consoleOrigin);
-        mountApprovalRoutes(app, deps, consoleOrigin, { wallet: upstream, wakeBacklog: () => backlog.wake(), logger });
-        mountAuditLogRoutes(app, deps, consoleOrigin);
-        mountOperatorRoutes(app, deps, consoleOrigin);
-        mountConsolePages(app);
+        mountConsoleRoutes(app, { deps, consoleOrigin, upstream, wakeBacklog: () => backlog.wake(), logger });
       },
       listeningLogFields: { consoleOrigin },
     });

@@ -1,0 +1,32 @@
+import type { Express } from 'express';
+import type { Logger } from '@pwa/logging';
+import type { PeopleDependencies } from '../use-cases/people-dependencies';
+import type { AdminClients } from '../wiring/admin-clients';
+import { mountApprovalRoutes } from './approval-routes';
+import { mountAuditLogRoutes } from './audit-log-routes';
+import { mountConsolePages } from './console-pages';
+import { consoleHeaders } from './console-session';
+import { mountOperatorRoutes } from './operator-routes';
+import { mountPeopleRoutes } from './people-routes';
+
+/** What the console's routes are made with, once at start. */
+export interface ConsoleRouteContext {
+  deps: PeopleDependencies;
+  /** The console's own origin: state changes from any other are refused. */
+  consoleOrigin: string;
+  upstream: AdminClients;
+  /** Runs the approved-requests sweep now (an approval that could not execute at once). */
+  wakeBacklog: () => void;
+  logger: Logger;
+}
+
+/** The back-office's route table: the console API under /api, then the console's pages. */
+export function mountConsoleRoutes(app: Express, context: ConsoleRouteContext): void {
+  const { deps, consoleOrigin, upstream, wakeBacklog, logger } = context;
+  app.use('/api', consoleHeaders());
+  mountPeopleRoutes(app, deps, consoleOrigin);
+  mountApprovalRoutes(app, deps, consoleOrigin, { wallet: upstream, wakeBacklog, logger });
+  mountAuditLogRoutes(app, deps, consoleOrigin);
+  mountOperatorRoutes(app, deps, consoleOrigin);
+  mountConsolePages(app);
+}

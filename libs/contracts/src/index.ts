@@ -87,6 +87,8 @@ export {
 export { parseConfirmRequestBody, isUnsafeText, unsafeTextRule, externalIdLengthMax, noteLengthMax, type ConfirmRequestBody } from './confirm-request';
 export * as internal from './internal';
 export * from './internal/wallet-admin';
+export * from './internal/auth-admin';
+export * from './internal/quotes-admin';
 export {
   refusalSchema,
   type Refusal,

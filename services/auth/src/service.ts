@@ -11,6 +11,7 @@ import {
   type ShutdownSequence,
 } from '@pwa/runtime';
 import type { AuthConfig } from './config';
+import { mountAdminRoutes } from './http/admin-routes';
 import { mountInternalRoutes } from './http/internal-routes';
 import { mountTokenRoutes, tokenPath } from './http/token-routes';
 import { authMigrationDirectories, authSchema } from './service-paths';
@@ -44,6 +45,7 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
       routes: (app) => {
         mountTokenRoutes(app, pool, keyring, settings);
         mountInternalRoutes(app, pool, keyring, settings);
+        mountAdminRoutes(app, pool);
       },
       // The first signing key exists before the first request, so the gateway never caches an empty key set.
       beforeListen: () => keyring.ensureActiveKey(),

@@ -4,6 +4,7 @@ import { prepareService, type HostedService, type PreparedService } from '@pwa/r
 import { createCircuitBreakerStates } from '@pwa/http';
 import { createLogger } from '@pwa/logging';
 import type { QuotesConfig } from './config';
+import { mountAdminRoutes } from './http/admin-routes';
 import { mountInternalRoutes } from './http/internal-routes';
 import { createQuoteMetrics } from './http/quote-metrics';
 import { mountQuoteRoutes } from './http/quote-routes';
@@ -55,6 +56,7 @@ export async function startQuotesService(config: Readonly<QuotesConfig>): Promis
       routes: (app) => {
         mountQuoteRoutes(app, quoteDependencies, metrics);
         mountInternalRoutes(app, quoteDependencies, metrics);
+        mountAdminRoutes(app, pool);
       },
     });
   } catch (error) {

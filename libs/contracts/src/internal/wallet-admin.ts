@@ -11,6 +11,8 @@ import { currencyField, minorUnitsField, transactionIdField, uuidField } from '.
  */
 export const walletAdminPaths = {
   partnerFundings: '/internal/admin/partner-fundings',
+  disbursementReversals: '/internal/admin/disbursement-reversals',
+  tierLimits: '/internal/admin/tier-limits',
 } as const;
 
 /**
@@ -143,3 +145,109 @@ export const walletAdminContractExamples = {
     partnerBalanceMinor: '3500000',
   },
 } as const;
+
+// ---- Every admin change besides a funding (decision 0069) --------------------------------------
+
+/**
+ * The refusals every admin change route answers besides a malformed body or a missing actor or
+ * approval (400 PKC_2008). Each is final: the same request sent again is refused the same way.
+ */
+export const adminChangeRefusalCodes = {
+  /** 403: no four eyes (maker = checker) or the actor is not the checker. */
+  notApproved: 'PKC_6005',
+  /** 409: the request id was used for another change; nothing changed. */
+  requestIdUsedOtherwise: 'PKC_6001',
+  /** 404: the target (partner, disbursement) does not exist. */
+  targetNotFound: 'PKC_6002',
+  /** 409: the change cannot apply to the target as it is (a disbursement reversed already, a wallet holding less than the reversal). */
+  targetCannotChange: 'PKC_6004',
+} as const;
+
+/**
+ * Why an approval does not allow a change, or undefined when it does: the maker is not the
+ * checker and the actor is the checker. The owning service refuses with 403 PKC_6005 and this message.
+ */
+export function adminApprovalProblemOf(body: { requestId: string; actor: AdminActor; approval: AdminApproval }): string | undefined {
+  if (body.approval.makerId === body.approval.checkerId) return 'approval.makerId equals approval.checkerId: a change needs a second person to approve it; nothing was changed';
+  if (body.actor.operatorId !== body.approval.checkerId) return 'actor.operatorId differs from approval.checkerId: an approved change is executed in its checker’s name; nothing was changed';
+  if (body.approval.requestId !== body.requestId) return 'approval.requestId differs from requestId: the idempotency key of an approved change is its approval request id; nothing was changed';
+  return undefined;
+}
+
+/** A JSON object of settings (before or after a change): plain values only, never a secret. */
+export const adminSettingsField = z.record(z.string(), z.unknown());
+
+/**
+ * 200 for a change of settings: applied now (`replayed: false`) or by an earlier call with this
+ * request id (`replayed: true`: nothing changed this time); the settings before and after it.
+ */
+export const adminChangeAnswerSchema = z.object({
+  requestId: uuidField,
+  replayed: z.boolean(),
+  before: adminSettingsField.nullable(),
+  after: adminSettingsField,
+});
+export type AdminChangeAnswer = z.output<typeof adminChangeAnswerSchema>;
+
+// ---- POST /internal/admin/disbursement-reversals ----------------------------------------------
+
+/**
+ * An approved reversal of a completed disbursement sent in error (decision 0053, 0063): user wallet
+ * -amount, partner +amount, the fee kept. The request id is the reversal's transfer id: sent
+ * again, the first reversal is answered `replayed` and nothing moves.
+ */
+export const walletDisbursementReversalRequestSchema = z.strictObject({
+  requestId: uuidField,
+  /** The disbursement's public PKD-… referenceId. */
+  referenceId: z.string().regex(/^[A-Z]{3}-[0-9A-Z-]{4,64}$/, 'must be a disbursement referenceId (PKD-…)'),
+  /** Why, in the maker's words; kept in wallet.operator_reversals. */
+  reason: z.string().trim().min(1).max(500),
+  actor: adminActorSchema,
+  approval: adminApprovalSchema,
+});
+export type WalletDisbursementReversalRequest = z.output<typeof walletDisbursementReversalRequestSchema>;
+
+export const walletDisbursementReversalAnswerSchema = z.object({
+  requestId: uuidField,
+  replayed: z.boolean(),
+  referenceId: z.string(),
+  disbursementTransactionId: transactionIdField,
+  reversalTransactionId: transactionIdField,
+  partnerId: uuidField,
+  currency: currencyField,
+  amountMinor: minorUnitsField,
+  /** The partner's balance in the currency after the reversal (for a replay: now). */
+  partnerBalanceMinor: minorUnitsField,
+});
+export type WalletDisbursementReversalAnswer = z.output<typeof walletDisbursementReversalAnswerSchema>;
+
+// ---- POST /internal/admin/tier-limits ---------------------------------------------------------
+
+const limitMinorField = minorUnitsField.refine((minor) => minor > 0n, 'must be greater than zero');
+const limitCountField = z.number().int().min(1).max(1_000_000);
+
+/**
+ * An approved change of one tier's limits for one transaction type and currency: the limits given
+ * replace the current ones, the others stay (a tier without limits yet needs all seven).
+ */
+export const walletTierLimitRequestSchema = z.strictObject({
+  requestId: uuidField,
+  tier: z.enum(['Basic', 'Silver', 'Gold', 'Platinum']),
+  transactionType: z.enum(['collection', 'disbursement']),
+  currency: currencyField,
+  limits: z
+    .strictObject({
+      perTransactionMaxMinor: limitMinorField.optional(),
+      dailyMaxMinor: limitMinorField.optional(),
+      weeklyMaxMinor: limitMinorField.optional(),
+      monthlyMaxMinor: limitMinorField.optional(),
+      yearlyMaxMinor: limitMinorField.optional(),
+      perHourCountMax: limitCountField.optional(),
+      perDayCountMax: limitCountField.optional(),
+    })
+    .refine((limits) => Object.values(limits).some((value) => value !== undefined), 'at least one limit'),
+  reason: z.string().trim().min(1).max(500),
+  actor: adminActorSchema,
+  approval: adminApprovalSchema,
+});
+export type WalletTierLimitRequest = z.output<typeof walletTierLimitRequestSchema>;

@@ -46,6 +46,13 @@ export async function lockPartnerByClientId(client: PoolClient, clientId: string
   return row ? toPartner(row) : undefined;
 }
 
+/** Locks the partner row, named by its partner id, for an update in the caller's transaction. */
+export async function lockPartnerById(client: PoolClient, partnerId: string): Promise<PartnerWithSecretHash | undefined> {
+  const result = await client.query<PartnerRow>(`SELECT ${partnerColumns} FROM partners WHERE partner_id = $1 FOR UPDATE`, [partnerId]);
+  const row = result.rows[0];
+  return row ? toPartner(row) : undefined;
+}
+
 export async function listPartners(db: Queryable): Promise<PartnerWithSecretHash[]> {
   const result = await db.query<PartnerRow>(`SELECT ${partnerColumns} FROM partners ORDER BY created_at`);
   return result.rows.map(toPartner);

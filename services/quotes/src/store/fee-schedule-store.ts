@@ -1,4 +1,4 @@
-import { withTransaction, type Pool, type Queryable } from '@pwa/db';
+import { withTransaction, type Pool, type PoolClient, type Queryable } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import { assertValidFeeRule, parseFeeTiers, storedTiersOf, type FeeRule, type FeeSchedule } from '../domain/fee-schedule';
 import type { QuoteType } from '../domain/quote-type';
@@ -57,30 +57,42 @@ export async function replaceFeeSchedule(
   currency: Currency,
   change: (current: FeeRule) => FeeRule,
 ): Promise<StoredFeeSchedule> {
-  return withTransaction(pool, async (client) => {
-    const locked = await client.query<FeeScheduleRow>(
-      `SELECT ${columns} FROM fee_schedules WHERE quote_type = $1 AND currency = $2 FOR UPDATE`,
-      [type, currency],
-    );
-    const row = locked.rows[0];
-    if (!row) throw new Error(`no fee schedule for ${type} ${currency}`);
-    const next = change(toFeeSchedule(row));
-    assertValidFeeRule(next);
-    const updated = await client.query<FeeScheduleRow>(
-      `UPDATE fee_schedules
-          SET tiers = $3, minimum_fee_minor = $4, maximum_fee_minor = $5, revision = revision + 1, updated_at = now()
-        WHERE quote_type = $1 AND currency = $2
-        RETURNING ${columns}`,
-      [type, currency, JSON.stringify(storedTiersOf(next.tiers)), next.minimumFeeMinor.toString(), next.maximumFeeMinor.toString()],
-    );
-    await client.query(
-      `INSERT INTO fee_schedule_revisions (quote_type, currency, revision, tiers, minimum_fee_minor, maximum_fee_minor, changed_at)
-       SELECT quote_type, currency, revision, tiers, minimum_fee_minor, maximum_fee_minor, updated_at
-         FROM fee_schedules WHERE quote_type = $1 AND currency = $2`,
-      [type, currency],
-    );
-    const stored = updated.rows[0];
-    if (!stored) throw new Error(`fee schedule ${type} ${currency} vanished during its update`);
-    return toFeeSchedule(stored);
-  });
+  return withTransaction(pool, async (client) => (await replaceFeeScheduleIn(client, type, currency, change)).after);
+}
+
+/**
+ * replaceFeeSchedule inside the caller's transaction (the back-office's approved change records
+ * who and which approval in the same one); answers the schedule before and after.
+ */
+export async function replaceFeeScheduleIn(
+  client: PoolClient,
+  type: QuoteType,
+  currency: Currency,
+  change: (current: FeeRule) => FeeRule,
+): Promise<{ before: StoredFeeSchedule; after: StoredFeeSchedule }> {
+  const locked = await client.query<FeeScheduleRow>(
+    `SELECT ${columns} FROM fee_schedules WHERE quote_type = $1 AND currency = $2 FOR UPDATE`,
+    [type, currency],
+  );
+  const row = locked.rows[0];
+  if (!row) throw new Error(`no fee schedule for ${type} ${currency}`);
+  const before = toFeeSchedule(row);
+  const next = change(before);
+  assertValidFeeRule(next);
+  const updated = await client.query<FeeScheduleRow>(
+    `UPDATE fee_schedules
+        SET tiers = $3, minimum_fee_minor = $4, maximum_fee_minor = $5, revision = revision + 1, updated_at = now()
+      WHERE quote_type = $1 AND currency = $2
+      RETURNING ${columns}`,
+    [type, currency, JSON.stringify(storedTiersOf(next.tiers)), next.minimumFeeMinor.toString(), next.maximumFeeMinor.toString()],
+  );
+  await client.query(
+    `INSERT INTO fee_schedule_revisions (quote_type, currency, revision, tiers, minimum_fee_minor, maximum_fee_minor, changed_at)
+     SELECT quote_type, currency, revision, tiers, minimum_fee_minor, maximum_fee_minor, updated_at
+       FROM fee_schedules WHERE quote_type = $1 AND currency = $2`,
+    [type, currency],
+  );
+  const stored = updated.rows[0];
+  if (!stored) throw new Error(`fee schedule ${type} ${currency} vanished during its update`);
+  return { before, after: toFeeSchedule(stored) };
 }

@@ -1,15 +1,24 @@
 import type { Express } from 'express';
 import type { z } from '@pwa/config';
-import { walletAdminPaths, type walletPartnerFundingAnswerSchema } from '@pwa/contracts';
+import {
+  walletAdminPaths,
+  walletDisbursementReversalRequestSchema,
+  walletTierLimitRequestSchema,
+  type adminChangeAnswerSchema,
+  type walletDisbursementReversalAnswerSchema,
+  type walletPartnerFundingAnswerSchema,
+} from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
+import { executeAdminDisbursementReversal } from '../use-cases/admin-disbursement-reversal';
 import { executeAdminPartnerFunding } from '../use-cases/admin-partner-funding';
-import { parsePartnerFundingRequest } from './request-schemas';
+import { executeAdminTierLimit } from '../use-cases/admin-tier-limit';
+import { parseAdminRequest, parsePartnerFundingRequest } from './request-schemas';
 
 /**
  * The wallet's admin routes: changes made by people on the back-office with four eyes (decision
- * 0062), on the internal network only; the gateway never routes to them and they are not in the
- * public OpenAPI. Each body names the person who executes the change and the approval (maker and
- * checker); without them it is refused and nothing moves. Contract: libs/contracts
+ * 0062, 0069), on the internal network only; the gateway never routes to them and they are not in
+ * the public OpenAPI. Each body names the person who executes the change and the approval (maker and
+ * checker); without them it is refused (400 PKC_2008) and nothing changes. Contract: libs/contracts
  * internal/wallet-admin, described in docs/internal-contracts.md, "Wallet admin HTTP API".
  */
 export function mountAdminRoutes(app: Express, pool: Pool): void {
@@ -22,5 +31,18 @@ export function mountAdminRoutes(app: Express, pool: Pool): void {
       replayed: outcome.replayed,
       partnerBalanceMinor: outcome.partnerBalanceMinor.toString(),
     } satisfies z.input<typeof walletPartnerFundingAnswerSchema>);
+  });
+
+  app.post(walletAdminPaths.disbursementReversals, async (req, res) => {
+    const outcome = await executeAdminDisbursementReversal(pool, parseAdminRequest(walletDisbursementReversalRequestSchema, req.body));
+    res.json({
+      ...outcome,
+      amountMinor: outcome.amountMinor.toString(),
+      partnerBalanceMinor: outcome.partnerBalanceMinor.toString(),
+    } satisfies z.input<typeof walletDisbursementReversalAnswerSchema>);
+  });
+
+  app.post(walletAdminPaths.tierLimits, async (req, res) => {
+    res.json((await executeAdminTierLimit(pool, parseAdminRequest(walletTierLimitRequestSchema, req.body))) satisfies z.input<typeof adminChangeAnswerSchema>);
   });
 }

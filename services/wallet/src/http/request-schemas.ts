@@ -77,6 +77,11 @@ export function parsePartnerFundingRequest(body: unknown): WalletPartnerFundingR
   return parseOrRefuse(walletPartnerFundingRequestSchema, body);
 }
 
+/** An admin change's body (libs/contracts wallet-admin): without the actor or the approval it is 400 PKC_2008 and nothing changes. */
+export function parseAdminRequest<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  return parseOrRefuse(schema, body);
+}
+
 export function parseTransferId(text: string): string {
   return parseOrRefuse(uuidField, text);
 }

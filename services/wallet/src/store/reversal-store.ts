@@ -113,6 +113,8 @@ export interface ReversalAudit {
   reversedTransferId: string;
   reason: string;
   operator: string;
+  /** The person who executed it and the approval's maker and checker (the back-office's route); null from the CLI. */
+  approval: { operatorId: string; makerId: string; checkerId: string } | null;
 }
 
 /** The Postgres name of the constraint that lets a disbursement be reversed once. */
@@ -121,8 +123,9 @@ export const oneReversalPerDisbursementConstraint = 'operator_reversals_reversed
 /** The audit record, in the reversal's transaction; a second reversal of one disbursement fails on its UNIQUE. */
 export async function insertReversalAudit(client: PoolClient, audit: ReversalAudit): Promise<Date> {
   const result = await client.query<{ created_at: Date }>(
-    `INSERT INTO operator_reversals (reversal_transfer_id, reversed_transfer_id, reason, operator) VALUES ($1, $2, $3, $4) RETURNING created_at`,
-    [audit.reversalTransferId, audit.reversedTransferId, audit.reason, audit.operator],
+    `INSERT INTO operator_reversals (reversal_transfer_id, reversed_transfer_id, reason, operator, operator_id, maker_id, checker_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at`,
+    [audit.reversalTransferId, audit.reversedTransferId, audit.reason, audit.operator, audit.approval?.operatorId ?? null, audit.approval?.makerId ?? null, audit.approval?.checkerId ?? null],
   );
   const row = result.rows[0];
   if (!row) throw new Error('the reversal audit insert returned no row');

@@ -27,8 +27,13 @@ export interface ReverseDisbursementRequest {
   target: ReversalTarget;
   /** Why, in the operator's words (1 to 500 characters); kept in the audit record. */
   reason: string;
-  /** Who ran it (the OS user or --operator); kept in the audit record. */
+  /** Who ran it (the OS user or --operator; the checker's name through the admin route); kept in the audit record. */
   operator: string;
+  /**
+   * Through the back-office (decision 0069): the approval request id, which becomes the reversal's
+   * transfer id, and the person and approval kept in the audit record. The CLI gives neither.
+   */
+  approved?: { requestId: string; operatorId: string; makerId: string; checkerId: string };
 }
 
 export interface BalanceChange {
@@ -72,7 +77,7 @@ export async function reverseDisbursement(pool: Pool, request: ReverseDisburseme
   }
 }
 
-async function findDisbursement(pool: Pool, target: ReversalTarget): Promise<PostedTransferToReverse> {
+export async function findDisbursement(pool: Pool, target: ReversalTarget): Promise<PostedTransferToReverse> {
   const named = await findPostedTransfersNamed(pool, target);
   const label = 'referenceId' in target ? `referenceId ${target.referenceId}` : `transactionId ${target.transactionId}`;
   const [first] = named;
@@ -104,7 +109,7 @@ async function reverseUnderLocks(client: PoolClient, disbursement: PostedTransfe
     );
   }
 
-  const transferId = randomUUID();
+  const transferId = request.approved?.requestId ?? randomUUID();
   const transactionId = newTransactionId();
   const accountOfRole = { user_wallet: userWalletAccountId, partner: partnerAccountId } as const;
   const legs = buildPosting({ kind: 'reversal', currency, amountMinor, feeMinor: 0n }).legs.map((leg) => {
@@ -131,7 +136,13 @@ async function reverseUnderLocks(client: PoolClient, disbursement: PostedTransfe
     legs,
   );
   if (!claimed) throw new Error(`the fresh transfer id ${transferId} was already taken`);
-  await insertReversalAudit(client, { reversalTransferId: transferId, reversedTransferId: disbursement.transferId, reason: request.reason, operator: request.operator });
+  await insertReversalAudit(client, {
+    reversalTransferId: transferId,
+    reversedTransferId: disbursement.transferId,
+    reason: request.reason,
+    operator: request.operator,
+    approval: request.approved === undefined ? null : { operatorId: request.approved.operatorId, makerId: request.approved.makerId, checkerId: request.approved.checkerId },
+  });
   const event = disbursementReversedEvent({
     partnerId,
     referenceId: disbursement.referenceId,

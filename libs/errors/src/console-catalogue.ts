@@ -32,6 +32,7 @@ export const consoleErrorCatalogue = {
   CON_4004: { httpStatus: 409, message: 'An operator with this e-mail address exists already' },
   CON_4005: { httpStatus: 404, message: 'No such operator' },
   CON_4006: { httpStatus: 409, message: 'The back-office must keep at least one active admin' },
+  CON_4007: { httpStatus: 404, message: 'The target of this change does not exist: check the partner id' },
 } as const satisfies Record<string, { httpStatus: number; message: string }>;
 
 export type ConsoleCode = keyof typeof consoleErrorCatalogue;

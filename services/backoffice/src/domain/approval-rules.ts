@@ -19,11 +19,11 @@ export const fourEyesActions = [
 export type FourEyesAction = (typeof fourEyesActions)[number];
 
 /**
- * The actions whose approved requests the back-office can execute today (the wallet's admin
- * funding route); a request for another action is refused until its owning service has its route,
- * so no checker approves a change that would then do nothing.
+ * The actions whose approved requests the back-office can execute: every one, each through its
+ * owning service's admin route (decision 0069). A future action stays out of this list, and is
+ * refused as a request, until its owner has a route, so no checker approves a change that does nothing.
  */
-export const executableFourEyesActions: readonly FourEyesAction[] = ['partner.fund', 'partner.funding.correct'];
+export const executableFourEyesActions: readonly FourEyesAction[] = fourEyesActions;
 
 export function isFourEyesAction(value: string): value is FourEyesAction {
   return (fourEyesActions as readonly string[]).includes(value);

@@ -10,7 +10,27 @@ import type { FourEyesAction } from './approval-rules';
 const uuid = z.string().uuid();
 const currency = z.enum(['LRD', 'USD']);
 const amountMinor = z.string().regex(/^[1-9]\d{0,15}$/, 'a positive whole number of minor units, as a string (125050 for 1,250.50)');
+const wholeMinor = z.string().regex(/^(0|[1-9]\d{0,15})$/, 'a whole number of minor units, as a string, without leading zeros');
 const partnerTarget = z.object({ kind: z.literal('partner'), id: uuid }).strict();
+const feeTier = z.object({ upToMinor: amountMinor.nullable(), flatMinor: wholeMinor, basisPoints: z.number().int().min(0).max(10_000) }).strict();
+const feeScheduleParameters = z
+  .object({ tiers: z.array(feeTier).min(1).max(20).optional(), minimumFeeMinor: wholeMinor.optional(), maximumFeeMinor: wholeMinor.optional() })
+  .strict()
+  .refine((value) => Object.keys(value).length > 0, 'at least one of tiers, minimumFeeMinor, maximumFeeMinor');
+const tierLimitParameters = z
+  .object({
+    perTransactionMinor: amountMinor.optional(),
+    dailyMinor: amountMinor.optional(),
+    weeklyMinor: amountMinor.optional(),
+    monthlyMinor: amountMinor.optional(),
+    yearlyMinor: amountMinor.optional(),
+    perHourCount: z.number().int().min(1).max(1_000_000).optional(),
+    perDayCount: z.number().int().min(1).max(1_000_000).optional(),
+  })
+  .strict()
+  .refine((value) => Object.keys(value).length > 0, 'at least one limit');
+export type FeeScheduleParameters = z.infer<typeof feeScheduleParameters>;
+export type TierLimitParameters = z.infer<typeof tierLimitParameters>;
 
 const changeShapes = {
   'partner.fund': { target: partnerTarget, parameters: z.object({ currency, amountMinor }).strict() },
@@ -21,32 +41,17 @@ const changeShapes = {
   'disbursement.reverse': { target: z.object({ kind: z.literal('disbursement'), id: z.string().regex(/^[A-Z]{3}-[0-9A-Z-]{4,64}$/, 'a disbursement referenceId') }).strict(), parameters: z.object({}).strict() },
   'fee_schedule.set': {
     target: z.object({ kind: z.literal('fee_schedule'), id: z.string().regex(/^(collection|disbursement):(LRD|USD)$/, 'type:currency, e.g. collection:USD') }).strict(),
-    parameters: z
-      .object({
-        tiers: z.array(z.object({ upToMinor: amountMinor.nullable(), flatMinor: z.string().regex(/^\d{1,16}$/), basisPoints: z.number().int().min(0).max(10_000) }).strict()).min(1).max(20).optional(),
-        minimumFeeMinor: z.string().regex(/^\d{1,16}$/).optional(),
-        maximumFeeMinor: amountMinor.optional(),
-      })
-      .strict()
-      .refine((value) => Object.keys(value).length > 0, 'at least one of tiers, minimumFeeMinor, maximumFeeMinor'),
+    parameters: feeScheduleParameters,
   },
   'tier_limit.set': {
     target: z.object({ kind: z.literal('tier_limit'), id: z.string().regex(/^(Basic|Silver|Gold|Platinum):(collection|disbursement):(LRD|USD)$/, 'tier:type:currency, e.g. Gold:collection:USD') }).strict(),
-    parameters: z
-      .object({
-        perTransactionMinor: amountMinor.optional(),
-        dailyMinor: amountMinor.optional(),
-        weeklyMinor: amountMinor.optional(),
-        monthlyMinor: amountMinor.optional(),
-        yearlyMinor: amountMinor.optional(),
-        perHourCount: z.number().int().min(1).max(1_000_000).optional(),
-        perDayCount: z.number().int().min(1).max(1_000_000).optional(),
-      })
-      .strict()
-      .refine((value) => Object.keys(value).length > 0, 'at least one limit'),
+    parameters: tierLimitParameters,
   },
   'partner.status.set': { target: partnerTarget, parameters: z.object({ status: z.enum(['active', 'suspended', 'inactive']) }).strict() },
-  'partner.permissions.set': { target: partnerTarget, parameters: z.object({ permissions: z.array(z.enum(['collection', 'disbursement'])).max(2) }).strict() },
+  'partner.permissions.set': {
+    target: partnerTarget,
+    parameters: z.object({ permissions: z.array(z.enum(['collection', 'disbursement'])).max(2).refine((list) => new Set(list).size === list.length, 'each permission once') }).strict(),
+  },
   'partner.rate_limit.set': { target: partnerTarget, parameters: z.object({ rateLimitPerMinute: z.number().int().min(1).max(1_000_000_000).nullable() }).strict() },
 } satisfies Record<FourEyesAction, { target: z.ZodType; parameters: z.ZodType }>;
 
@@ -65,4 +70,26 @@ export function checkFourEyesChange(action: FourEyesAction, change: { target: un
 function issuesOf(root: string, result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }): string[] {
   if (result.success) return [];
   return (result.error?.issues ?? []).map((issue) => `${[root, ...issue.path.map(String)].join('.')}: ${issue.message}`);
+}
+
+/**
+ * The target the owning service can tell exists, checked when the request is made (a checker never
+ * approves a change to a partner that does not exist): a partner, known to auth. Fee schedules and
+ * tier limits name a fixed set the shape already checks; a disbursement is checked by the wallet
+ * when the approved request executes (an unknown one ends the request failed, PKC_6002).
+ */
+export function partnerTargetOf(action: FourEyesAction, target: { kind: string; id: string }): string | undefined {
+  return action !== 'disbursement.reverse' && action !== 'fee_schedule.set' && action !== 'tier_limit.set' && target.kind === 'partner' ? target.id.toLowerCase() : undefined;
+}
+
+/** `Gold:collection:USD` as the wallet names a tier limit; the shape above has checked the form. */
+export function tierLimitTargetOf(id: string): { tier: string; transactionType: string; currency: string } {
+  const [tier = '', transactionType = '', currency = ''] = id.split(':');
+  return { tier, transactionType, currency };
+}
+
+/** `collection:USD` as quotes names a fee schedule; the shape above has checked the form. */
+export function feeScheduleTargetOf(id: string): { type: string; currency: string } {
+  const [type = '', currency = ''] = id.split(':');
+  return { type, currency };
 }

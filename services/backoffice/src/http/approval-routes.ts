@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { isUuid } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import type { Pool } from '@pwa/db';
-import { ConsoleError } from '@pwa/errors';
+import { ConsoleError, PkcError } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import { approvalStatuses, type DecisionRefusal } from '../domain/approval-rules';
@@ -10,8 +10,8 @@ import { mayPerform } from '../domain/operator-roles';
 import { decodePageCursor, encodePageCursor } from '../domain/page-cursor';
 import { listApprovalRequests, type ApprovalRequest } from '../store/approval-request-store';
 import { findOperatorById } from '../store/operator-store';
-import { executeApprovedRequest, type WalletAdmin } from '../use-cases/execute-approved-request';
-import { decideFourEyesChange, requestFourEyesChange } from '../use-cases/four-eyes-requests';
+import { executeApprovedRequest, type ExecutionPorts } from '../use-cases/execute-approved-request';
+import { decideFourEyesChange, requestFourEyesChange, type PartnerDirectory } from '../use-cases/four-eyes-requests';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
@@ -44,7 +44,10 @@ const decisionRefusalCodes: Readonly<Record<DecisionRefusal, 'CON_3001' | 'CON_3
 
 /** The four-eyes API: every signed-in role reads the queue; makers ask, checkers decide (roles read from the database each call). */
 export interface ApprovalExecution {
-  wallet: WalletAdmin;
+  /** One executor per action, each through its owning service's admin route. */
+  ports: ExecutionPorts;
+  /** Auth's partner lookup: a request naming a partner it does not know is refused. */
+  partners: PartnerDirectory;
   /** Asks the sweep to send approved requests now (after a failed first try). */
   wakeBacklog: () => void;
   logger: Logger;
@@ -66,7 +69,7 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
 
   app.post(approvalPaths.requests, signedIn, async (req, res) => {
     const body = parsedInput(newRequestBody, req.body);
-    const outcome = await requestFourEyesChange(deps.pool, sessionOf(res).session.subjectId, body as Parameters<typeof requestFourEyesChange>[2], originOf(req, res));
+    const outcome = await requestFourEyesChange(deps.pool, sessionOf(res).session.subjectId, body as Parameters<typeof requestFourEyesChange>[2], originOf(req, res), execution.partners);
     if (outcome.kind === 'requested') {
       res.status(201).json({ success: true, data: viewOf(outcome.request) });
       return;
@@ -80,6 +83,10 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
         throw new ConsoleError('CON_2001', 'action: not a four-eyes action');
       case 'not-executable-yet':
         throw new ConsoleError('CON_2001', `action: ${body.action} cannot be executed by the back-office yet; use the operator CLI for it`);
+      case 'unknown-target':
+        throw new ConsoleError('CON_4007');
+      case 'owner-unavailable':
+        throw new PkcError('PKC_7003', 'The service that owns the target did not answer, so the target could not be checked; nothing was requested. Try again');
       case 'invalid-change':
         throw new ConsoleError('CON_2001', `Invalid change: ${outcome.problems.join('; ')}`);
       case 'reason-required':
@@ -110,13 +117,13 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
 }
 
 /**
- * An approval executes at once, so the checker sees its outcome; if the wallet does not answer, the
- * request stays approved and the sweep sends it again (same transfer id: it posts once).
+ * An approval executes at once, so the checker sees its outcome; if the owning service does not
+ * answer, the request stays approved and the sweep sends it again (same request id: it applies once).
  */
 async function executedIfApproved(pool: Pool, request: ApprovalRequest, execution: ApprovalExecution, httpRequestId: string): Promise<ApprovalRequest> {
   if (request.status !== 'approved') return request;
   try {
-    const executed = await executeApprovedRequest(pool, execution.wallet, request.requestId, httpRequestId);
+    const executed = await executeApprovedRequest(pool, execution.ports, request.requestId, httpRequestId);
     return executed.kind === 'not-approved' ? request : executed.request;
   } catch (error) {
     execution.logger.warn({ err: error, requestId: request.requestId }, 'approved request not executed yet; the sweep sends it again');

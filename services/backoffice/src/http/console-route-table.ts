@@ -25,7 +25,7 @@ export function mountConsoleRoutes(app: Express, context: ConsoleRouteContext): 
   const { deps, consoleOrigin, upstream, wakeBacklog, logger } = context;
   app.use('/api', consoleHeaders());
   mountPeopleRoutes(app, deps, consoleOrigin);
-  mountApprovalRoutes(app, deps, consoleOrigin, { wallet: upstream, wakeBacklog, logger });
+  mountApprovalRoutes(app, deps, consoleOrigin, { ports: upstream, partners: upstream.partners, wakeBacklog, logger });
   mountAuditLogRoutes(app, deps, consoleOrigin);
   mountOperatorRoutes(app, deps, consoleOrigin);
   mountConsolePages(app);

@@ -1,28 +1,36 @@
-import { appendAuditEntryInTransaction } from '@pwa/audit';
+import { appendAuditEntryInTransaction, type JsonValue } from '@pwa/audit';
 import { withTransaction, type Pool } from '@pwa/db';
+import type { FourEyesAction } from '../domain/approval-rules';
 import { approvedNotExecuted, findApprovalRequest, markApprovalRequestExecuted, type ApprovalRequest } from '../store/approval-request-store';
 import { findOperatorById } from '../store/operator-store';
 
-/** A funding (credit) or its correction (debit) as the wallet's admin route executes it. */
-export interface ApprovedFunding {
-  transferId: string;
-  partnerId: string;
-  currency: 'LRD' | 'USD';
-  amountMinor: string;
-  direction: 'credit' | 'debit';
-  reference: string;
+/** An approved request as its owning service executes it: the change, the person who executes it (the checker) and the approval. */
+export interface ApprovedChange {
+  request: ApprovalRequest;
   actor: { operatorId: string; displayName: string };
   approval: { requestId: string; makerId: string; checkerId: string };
 }
 
-/** What the wallet answered: posted (perhaps before: replayed), or a refusal that will not change on a retry. */
-export type FundingExecution =
-  | { kind: 'posted'; transactionId: string; replayed: boolean; partnerBalanceMinor: string }
+/**
+ * What the owning service answered: done (perhaps earlier: `replayed` in the result), with the
+ * values before and after where it has them; or a refusal that a retry would meet again.
+ */
+export type AdminExecution =
+  | { kind: 'done'; result: { [key: string]: JsonValue }; before?: JsonValue; after?: JsonValue }
   | { kind: 'refused'; code: string; message: string };
 
-/** The wallet's admin route; it throws when the wallet gave no answer (the request stays approved and is retried). */
-export interface WalletAdmin {
-  executeFunding(funding: ApprovedFunding, requestId: string | null): Promise<FundingExecution>;
+/**
+ * Executes one action's approved change through its owning service's admin route, with the
+ * request id as the idempotency key. Throws when the owner gave no answer (the request stays
+ * approved and the sweep sends it again).
+ */
+export type ActionExecutor = (change: ApprovedChange, httpRequestId: string | null) => Promise<AdminExecution>;
+
+/** One executor per four-eyes action: a new action does not compile until it says how it executes. */
+export type ActionExecutors = Readonly<Record<FourEyesAction, ActionExecutor>>;
+
+export interface ExecutionPorts {
+  executors: ActionExecutors;
 }
 
 export type ExecutionOutcome = { kind: 'executed'; request: ApprovalRequest } | { kind: 'failed'; request: ApprovalRequest } | { kind: 'not-approved' };
@@ -30,21 +38,23 @@ export type ExecutionOutcome = { kind: 'executed'; request: ApprovalRequest } | 
 /**
  * Executes an approved request through its owning service, with the request id as the idempotency
  * key: run twice (a retry, two executors, a restart after a crash between the call and the
- * record), the wallet posts once and answers `replayed`, and only one execution is recorded here.
- * A refusal that cannot change (the partner's balance below a correction, say) ends the request
- * failed; no answer leaves it approved for the next sweep. Each outcome is audited, as the system
- * acting on the checker's approval.
+ * record), the owner applies it once and answers `replayed`, and only one execution is recorded
+ * here. A refusal that cannot change (the partner's balance below a correction, a disbursement
+ * reversed already) ends the request failed; no answer leaves it approved for the next sweep. Each
+ * outcome is audited with the values before and after, as the system acting on the checker's approval.
  */
-export async function executeApprovedRequest(pool: Pool, wallet: WalletAdmin, requestId: string, httpRequestId: string | null = null): Promise<ExecutionOutcome> {
+export async function executeApprovedRequest(pool: Pool, ports: ExecutionPorts, requestId: string, httpRequestId: string | null = null): Promise<ExecutionOutcome> {
   const request = await findApprovalRequest(pool, requestId);
   if (request?.status !== 'approved' || request.checkerId === null) return { kind: 'not-approved' };
   const checker = await findOperatorById(pool, request.checkerId);
-  const execution = await wallet.executeFunding(fundingOf(request, checker?.displayName ?? 'unknown operator'), httpRequestId);
-  const outcome = execution.kind === 'posted' ? 'executed' : 'failed';
-  const result: Record<string, string | boolean> =
-    execution.kind === 'posted'
-      ? { transactionId: execution.transactionId, replayed: execution.replayed, partnerBalanceMinor: execution.partnerBalanceMinor }
-      : { code: execution.code, message: execution.message };
+  const change: ApprovedChange = {
+    request,
+    actor: { operatorId: request.checkerId, displayName: checker?.displayName ?? 'unknown operator' },
+    approval: { requestId: request.requestId, makerId: request.makerId, checkerId: request.checkerId },
+  };
+  const execution = await ports.executors[request.action](change, httpRequestId);
+  const outcome = execution.kind === 'done' ? 'executed' : 'failed';
+  const result: { [key: string]: JsonValue } = execution.kind === 'done' ? execution.result : { code: execution.code, message: execution.message };
   const recorded = await withTransaction(pool, async (client) => {
     const marked = await markApprovalRequestExecuted(client, requestId, result, outcome);
     if (marked) {
@@ -52,8 +62,8 @@ export async function executeApprovedRequest(pool: Pool, wallet: WalletAdmin, re
         actor: { kind: 'system', id: 'approval-execution', displayName: 'Approval execution' },
         action: 'approval_request.execute',
         target: { kind: 'approval_request', id: requestId },
-        before: { status: 'approved' },
-        after: { status: outcome, ...result },
+        before: { status: 'approved', action: request.action, target: request.target as { [key: string]: JsonValue }, ...(execution.kind === 'done' && execution.before !== undefined ? { values: execution.before } : {}) },
+        after: { status: outcome, ...result, ...(execution.kind === 'done' && execution.after !== undefined ? { values: execution.after } : {}) },
         outcome: outcome === 'executed' ? 'done' : 'refused',
         reason: execution.kind === 'refused' ? `${execution.code}: ${execution.message}` : null,
         requestId: httpRequestId,
@@ -61,34 +71,20 @@ export async function executeApprovedRequest(pool: Pool, wallet: WalletAdmin, re
     }
     return marked;
   });
-  // Another executor recorded it first: the wallet moved the money once either way.
+  // Another executor recorded it first: the owner applied the change once either way.
   if (!recorded) return { kind: 'not-approved' };
   return { kind: outcome, request: recorded };
 }
 
-/** The sweep after a restart or a wallet outage: every approved request not yet executed, oldest first, at most `limit`. */
-export async function executeApprovedBacklog(pool: Pool, wallet: WalletAdmin, limit: number, onFailure: (requestId: string, error: unknown) => void): Promise<number> {
+/** The sweep after a restart or an owner's outage: every approved request not yet executed, oldest first, at most `limit`. */
+export async function executeApprovedBacklog(pool: Pool, ports: ExecutionPorts, limit: number, onFailure: (requestId: string, error: unknown) => void): Promise<number> {
   let executed = 0;
   for (const request of await approvedNotExecuted(pool, limit)) {
     try {
-      if ((await executeApprovedRequest(pool, wallet, request.requestId)).kind !== 'not-approved') executed += 1;
+      if ((await executeApprovedRequest(pool, ports, request.requestId)).kind !== 'not-approved') executed += 1;
     } catch (error) {
       onFailure(request.requestId, error);
     }
   }
   return executed;
-}
-
-function fundingOf(request: ApprovalRequest, checkerName: string): ApprovedFunding {
-  const parameters = request.parameters as { currency: 'LRD' | 'USD'; amountMinor: string; direction?: 'credit' | 'debit' };
-  return {
-    transferId: request.requestId,
-    partnerId: String(request.target.id),
-    currency: parameters.currency,
-    amountMinor: parameters.amountMinor,
-    direction: request.action === 'partner.fund' ? 'credit' : (parameters.direction ?? 'debit'),
-    reference: request.reason,
-    actor: { operatorId: request.checkerId ?? '', displayName: checkerName },
-    approval: { requestId: request.requestId, makerId: request.makerId, checkerId: request.checkerId ?? '' },
-  };
 }

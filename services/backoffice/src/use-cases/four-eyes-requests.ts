@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendAuditEntry, appendAuditEntryInTransaction, type AuditEntryInput, type JsonValue } from '@pwa/audit';
 import { withTransaction, type Pool } from '@pwa/db';
-import { checkFourEyesChange } from '../domain/four-eyes-changes';
+import { checkFourEyesChange, partnerTargetOf } from '../domain/four-eyes-changes';
 import { decisionRefusal, executableFourEyesActions, isFourEyesAction, mayRequestChange, requestLifetimeSeconds, type DecisionRefusal } from '../domain/approval-rules';
 import { decideApprovalRequest, expireDueApprovalRequests, findApprovalRequest, insertApprovalRequest, type ApprovalRequest } from '../store/approval-request-store';
 import { findOperatorById, type Operator } from '../store/operator-store';
@@ -11,19 +11,29 @@ import type { RequestOrigin } from './people-dependencies';
  * The maker's request and the checker's decision of a four-eyes change (decision 0062). The acting
  * person is read from the database on every call (roles and status as they are now, never as a
  * client says), each change and its audit entry commit together, and each refusal is audited too.
- * Executing an approved request (calling the owning service with the request id as its
- * idempotency key) is the next step and is not here yet.
+ * A partner target is checked with auth when the request is made, so no checker is asked to
+ * approve a change to a partner that does not exist. Executing an approved request is
+ * execute-approved-request.ts.
  */
 export type RequestChangeOutcome =
   | { kind: 'requested'; request: ApprovalRequest }
-  | { kind: 'refused'; reason: 'not-an-active-operator' | 'not-a-maker' | 'unknown-action' | 'not-executable-yet' | 'bad-lifetime' | 'reason-required' }
+  | {
+      kind: 'refused';
+      reason: 'not-an-active-operator' | 'not-a-maker' | 'unknown-action' | 'not-executable-yet' | 'bad-lifetime' | 'reason-required' | 'unknown-target' | 'owner-unavailable';
+    }
   | { kind: 'refused'; reason: 'invalid-change'; problems: string[] };
+
+/** Auth's answer to "does this partner exist"; throws when auth gave no answer. */
+export interface PartnerDirectory {
+  partnerExists(partnerId: string, httpRequestId: string | null): Promise<boolean>;
+}
 
 export async function requestFourEyesChange(
   pool: Pool,
   actorId: string,
   change: { action: string; target: { kind: string; id: string }; parameters: { [key: string]: JsonValue }; reason: string; lifetimeSeconds?: number },
   origin: RequestOrigin,
+  partners: PartnerDirectory,
 ): Promise<RequestChangeOutcome> {
   const actor = await activeOperator(pool, actorId);
   const refuse = async (reason: Exclude<Extract<RequestChangeOutcome, { kind: 'refused' }>['reason'], 'invalid-change'>, problems?: string[]): Promise<RequestChangeOutcome> => {
@@ -43,6 +53,16 @@ export async function requestFourEyesChange(
     lifetimeSeconds = requestLifetimeSeconds(change.lifetimeSeconds);
   } catch {
     return refuse('bad-lifetime');
+  }
+  const partnerId = partnerTargetOf(change.action, change.target);
+  if (partnerId !== undefined) {
+    let exists: boolean;
+    try {
+      exists = await partners.partnerExists(partnerId, origin.requestId);
+    } catch {
+      return refuse('owner-unavailable');
+    }
+    if (!exists) return refuse('unknown-target');
   }
   const action = change.action;
   return withTransaction(pool, async (client) => {

@@ -1,13 +1,32 @@
 import { breakerSettingsOf } from '@pwa/config';
 import type { Logger } from '@pwa/logging';
 import type { BackofficeConfig } from '../config';
+import { createAuthAdminClient } from '../upstream/auth-admin-client';
+import { createQuotesAdminClient } from '../upstream/quotes-admin-client';
 import { createWalletAdminClient } from '../upstream/wallet-admin-client';
-import type { WalletAdmin } from '../use-cases/execute-approved-request';
+import { actionExecutorsOf } from '../use-cases/action-executors';
+import type { ExecutionPorts } from '../use-cases/execute-approved-request';
+import type { PartnerDirectory } from '../use-cases/four-eyes-requests';
 
-/** The owning services' admin routes the back-office executes approved changes through. */
-export type AdminClients = WalletAdmin & { shutdown(): void };
+/**
+ * The owning services' admin routes the back-office executes approved changes through (one
+ * executor per action), and auth's partner lookup for the request-time check of a partner target.
+ */
+export type AdminClients = ExecutionPorts & { partners: PartnerDirectory; shutdown(): void };
 
 /** Made once at start from the configuration; shutdown() closes every client's breaker. */
 export function createAdminClients(config: Readonly<BackofficeConfig>, logger: Logger): AdminClients {
-  return createWalletAdminClient({ baseUrl: config.WALLET_URL, timeoutMs: config.WALLET_TIMEOUT_MS, breaker: breakerSettingsOf(config) }, logger);
+  const breaker = breakerSettingsOf(config);
+  const wallet = createWalletAdminClient({ baseUrl: config.WALLET_URL, timeoutMs: config.WALLET_TIMEOUT_MS, breaker }, logger);
+  const auth = createAuthAdminClient({ baseUrl: config.AUTH_URL, timeoutMs: config.AUTH_TIMEOUT_MS, breaker }, logger);
+  const quotes = createQuotesAdminClient({ baseUrl: config.QUOTES_URL, timeoutMs: config.QUOTES_TIMEOUT_MS, breaker }, logger);
+  return {
+    executors: actionExecutorsOf({ wallet, auth, quotes }),
+    partners: auth,
+    shutdown: () => {
+      wallet.shutdown();
+      auth.shutdown();
+      quotes.shutdown();
+    },
+  };
 }

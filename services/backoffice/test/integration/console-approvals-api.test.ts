@@ -16,6 +16,7 @@ let admin: SignedInOperator;
 
 beforeAll(async () => {
   stand = await startConsoleStand('backoffice_approvals_api');
+  partnerId = await stand.newPartnerId('Approvals Partner');
   maker = await stand.signedInOperator('Maker Musu', ['maker']);
   checker = await stand.signedInOperator('Checker Kollie', ['checker']);
   otherChecker = await stand.signedInOperator('Checker Two', ['checker']);
@@ -27,7 +28,8 @@ afterAll(async () => {
   await stand?.stop();
 });
 
-const funding = () => ({ action: 'partner.fund', target: { kind: 'partner', id: randomUUID() }, parameters: { currency: 'USD', amountMinor: '250000' }, reason: 'Wire FT-7781 received 28 Nov' });
+let partnerId: string;
+const funding = () => ({ action: 'partner.fund', target: { kind: 'partner', id: partnerId }, parameters: { currency: 'USD', amountMinor: '250000' }, reason: 'Wire FT-7781 received 28 Nov' });
 const ask = (person: SignedInOperator, body: unknown) => stand.call('POST', '/api/v1/approval-requests', { cookie: person.cookie, csrf: person.csrf, body });
 const decide = (person: SignedInOperator, requestId: string, outcome: 'approve' | 'reject', body: unknown = {}) =>
   stand.call('POST', `/api/v1/approval-requests/${requestId}/${outcome}`, { cookie: person.cookie, csrf: person.csrf, body });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { startConsoleStand, type ConsoleStand, type SignedInOperator } from '../support/console-stand';
 
 /** The audit log in the console: who may read it, search and pages, the export (itself audited), and verification catching an altered entry. */
@@ -16,11 +15,12 @@ beforeAll(async () => {
     await stand.signedInOperator('Audit Maker', ['maker']),
     await stand.signedInOperator('Audit Viewer', ['viewer']),
   ];
+  const partnerId = await stand.newPartnerId('Audit Partner');
   for (let index = 0; index < 3; index += 1) {
     await stand.call('POST', '/api/v1/approval-requests', {
       cookie: maker.cookie,
       csrf: maker.csrf,
-      body: { action: 'partner.fund', target: { kind: 'partner', id: randomUUID() }, parameters: { currency: 'LRD', amountMinor: `${index + 1}00000` }, reason: `=HYPERLINK("http://evil.example") wire ${index}` },
+      body: { action: 'partner.fund', target: { kind: 'partner', id: partnerId }, parameters: { currency: 'LRD', amountMinor: `${index + 1}00000` }, reason: `=HYPERLINK("http://evil.example") wire ${index}` },
     });
   }
 });

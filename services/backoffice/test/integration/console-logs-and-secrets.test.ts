@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createCapturedLogger } from '../../../../test/support/captured-logger';
 import { bootstrapFirstAdmin } from '../../src/use-cases/bootstrap-first-admin';
 import { startConsoleStand, totpCodeOf, type ConsoleStand } from '../support/console-stand';
@@ -54,7 +53,7 @@ describe('secrets never reach the log', () => {
     const maker = await stand.signedInOperator('Log Maker', ['maker']);
     const checker = await stand.signedInOperator('Log Checker', ['checker']);
     secrets.push(maker.csrf, checker.csrf, maker.cookie.split('=')[1] ?? '', checker.cookie.split('=')[1] ?? '');
-    const asked = await stand.call('POST', '/api/v1/approval-requests', { cookie: maker.cookie, csrf: maker.csrf, body: { action: 'partner.fund', target: { kind: 'partner', id: randomUUID() }, parameters: { currency: 'USD', amountMinor: '100' }, reason: 'Wire' } });
+    const asked = await stand.call('POST', '/api/v1/approval-requests', { cookie: maker.cookie, csrf: maker.csrf, body: { action: 'partner.fund', target: { kind: 'partner', id: await stand.newPartnerId() }, parameters: { currency: 'USD', amountMinor: '100' }, reason: 'Wire' } });
     // The wallet is away in this stand: the execution fails and is logged, with its error.
     expect((await stand.call('POST', `/api/v1/approval-requests/${String(asked.body.data?.requestId)}/approve`, { cookie: checker.cookie, csrf: checker.csrf, body: {} })).body.data).toMatchObject({ status: 'approved' });
     expect(await stand.call('DELETE', '/api/v1/session', { cookie: mfa.cookie ?? '', csrf })).toMatchObject({ status: 204 });

@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { verifyAuditChain } from '@pwa/audit';
 import { startWalletHarness, type WalletHarness } from '../../../wallet/test/integration/wallet-harness';
 import { checkLedger } from '../../../wallet/src/use-cases/check-ledger';
-import { createWalletAdminClient } from '../../src/upstream/wallet-admin-client';
 import { executeApprovedBacklog, executeApprovedRequest } from '../../src/use-cases/execute-approved-request';
+import { findApprovalRequest } from '../../src/store/approval-request-store';
 import { decideFourEyesChange, requestFourEyesChange } from '../../src/use-cases/four-eyes-requests';
 import { createCapturedLogger } from '../../../../test/support/captured-logger';
-import { startConsoleStand, type ConsoleStand, type SignedInOperator } from '../support/console-stand';
+import { adminClientsFor, startConsoleStand, type ConsoleStand, type SignedInOperator } from '../support/console-stand';
 
 /**
  * Money with four eyes, end to end across the two services in-process: the back-office on its
@@ -43,7 +42,7 @@ const approve = (person: SignedInOperator, requestId: string) => stand.call('POS
 
 describe('funding with four eyes', () => {
   test('when a maker asks for a funding, then nothing moves until a checker approves, and then the balance moves once, to the cent', async () => {
-    const partnerId = randomUUID();
+    const partnerId = await stand.newPartnerId();
     const asked = await ask({ currency: 'USD', amountMinor: '1250050' }, partnerId);
     expect(asked.status).toBe(201);
     expect(await partnerBalanceMinor(partnerId, 'USD')).toBe(0n);
@@ -57,11 +56,13 @@ describe('funding with four eyes', () => {
 
     // Executing again (a retry, a second executor, a restart) moves nothing more.
     const logger = createCapturedLogger('funding-test').logger;
-    const client = createWalletAdminClient({ baseUrl: wallet.baseUrl, timeoutMs: 2_000, breaker: { errorThresholdPercent: 50, volumeThreshold: 5, resetTimeoutMs: 5_000, rollingWindowMs: 10_000 } }, logger);
+    const client = adminClientsFor({ walletUrl: wallet.baseUrl, authUrl: stand.auth.baseUrl }, logger);
     try {
       expect(await executeApprovedRequest(stand.database.pool, client, requestId)).toEqual({ kind: 'not-approved' });
-      const funding = { transferId: requestId, partnerId, currency: 'USD' as const, amountMinor: '1250050', direction: 'credit' as const, reference: 'retry', actor: { operatorId: checker.operatorId, displayName: 'Funding Checker' }, approval: { requestId, makerId: maker.operatorId, checkerId: checker.operatorId } };
-      expect(await client.executeFunding(funding, null)).toMatchObject({ kind: 'posted', replayed: true });
+      const request = await findApprovalRequest(stand.database.pool, requestId);
+      if (!request) throw new Error('the request is gone');
+      const change = { request: { ...request, status: 'approved' as const }, actor: { operatorId: checker.operatorId, displayName: 'Funding Checker' }, approval: { requestId, makerId: maker.operatorId, checkerId: checker.operatorId } };
+      expect(await client.executors['partner.fund'](change, null)).toMatchObject({ kind: 'done', result: { replayed: true } });
     } finally {
       client.shutdown();
     }
@@ -70,7 +71,7 @@ describe('funding with four eyes', () => {
   });
 
   test('when a correction above the partner’s balance is approved, then the wallet refuses it, nothing moves and the request ends failed', async () => {
-    const partnerId = randomUUID();
+    const partnerId = await stand.newPartnerId();
     const funded = await ask({ currency: 'LRD', amountMinor: '500000' }, partnerId);
     await approve(checker, String(funded.body.data?.requestId));
     const correction = await ask({ currency: 'LRD', amountMinor: '700000', direction: 'debit', correctsRequestId: String(funded.body.data?.requestId) }, partnerId, 'partner.funding.correct');
@@ -87,15 +88,15 @@ describe('funding with four eyes', () => {
   });
 
   test('when the back-office stopped between the approval and the call, then two sweeps after the restart execute it once', async () => {
-    const partnerId = randomUUID();
+    const partnerId = await stand.newPartnerId();
     const origin = { address: '10.0.0.9', userAgent: 'jest', requestId: null };
+    const client = adminClientsFor({ walletUrl: wallet.baseUrl, authUrl: stand.auth.baseUrl }, createCapturedLogger('sweep-test').logger);
     // The approval as it stands in the database when the process died before calling the wallet.
-    const requested = await requestFourEyesChange(stand.database.pool, maker.operatorId, { action: 'partner.fund', target: { kind: 'partner', id: partnerId }, parameters: { currency: 'USD', amountMinor: '99999' }, reason: 'Wire FT-1' }, origin);
+    const requested = await requestFourEyesChange(stand.database.pool, maker.operatorId, { action: 'partner.fund', target: { kind: 'partner', id: partnerId }, parameters: { currency: 'USD', amountMinor: '99999' }, reason: 'Wire FT-1' }, origin, client.partners);
     if (requested.kind !== 'requested') throw new Error(requested.reason);
     expect(await decideFourEyesChange(stand.database.pool, checker.operatorId, { requestId: requested.request.requestId, outcome: 'approved' }, origin)).toMatchObject({ kind: 'decided' });
     expect(await partnerBalanceMinor(partnerId, 'USD')).toBe(0n);
 
-    const client = createWalletAdminClient({ baseUrl: wallet.baseUrl, timeoutMs: 2_000, breaker: { errorThresholdPercent: 50, volumeThreshold: 5, resetTimeoutMs: 5_000, rollingWindowMs: 10_000 } }, createCapturedLogger('sweep-test').logger);
     const failures: unknown[] = [];
     try {
       await Promise.all([executeApprovedBacklog(stand.database.pool, client, 100, (_id, error) => failures.push(error)), executeApprovedBacklog(stand.database.pool, client, 100, (_id, error) => failures.push(error))]);

@@ -6,9 +6,12 @@ import type { HostedService } from '@pwa/runtime';
 import { seal } from '@pwa/sealing';
 import { hashPassword, totpCodeAt } from '@pwa/web-auth';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
+import { startAuthHarness, type AuthHarness } from '../../../auth/test/integration/auth-harness';
+import { onboardPartner } from '../../../auth/src/use-cases/manage-partners';
 import { readBackofficeConfig } from '../../src/config';
 import type { OperatorRole } from '../../src/domain/operator-roles';
 import { startBackofficeService } from '../../src/service';
+import { createAdminClients, type AdminClients } from '../../src/wiring/admin-clients';
 import { backofficeSchema } from '../../src/service-paths';
 import { activateInvitedOperator, insertOperator } from '../../src/store/operator-store';
 import { totpSecretBinding } from '../../src/use-cases/people-dependencies';
@@ -53,11 +56,36 @@ export interface ConsoleStand {
   call(method: string, path: string, options?: CallOptions): Promise<ConsoleCall>;
   /** An active operator with these roles (password and TOTP set), signed in through the API. */
   signedInOperator(name: string, roles: OperatorRole[]): Promise<SignedInOperator>;
+  /** The auth service the back-office checks partners with and changes them through: a given one or the stand's own. */
+  auth: AuthHarness;
+  /** A new partner, onboarded in that auth (active, both permissions), by its partner id. */
+  newPartnerId(name?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
-/** The wallet the back-office executes approvals with: a given one, or a closed port (nothing executes; requests stay approved). */
-export async function startConsoleStand(label: string, options: { walletUrl?: string; sweepIntervalMs?: number; logger?: Logger } = {}): Promise<ConsoleStand> {
+/** A partner onboarded in a running auth as the CLI's onboard does it; its partner id. */
+export async function onboardTestPartner(auth: AuthHarness, name = 'Test Partner'): Promise<string> {
+  const partner = await onboardPartner(auth.service.pool, auth.config.ENVIRONMENT, auth.webhookSecretSealingKey, {
+    name,
+    permissions: ['collection', 'disbursement'],
+    status: 'active',
+    rateLimitPerMinute: null,
+    webhookUrl: null,
+  });
+  return partner.partnerId;
+}
+
+/**
+ * The owners the back-office executes approvals with: a given wallet and quotes, or a closed port
+ * (nothing executes; requests stay approved); a given auth, or the stand's own real auth (partners
+ * are checked with it when a request is made).
+ */
+export async function startConsoleStand(
+  label: string,
+  options: { walletUrl?: string; quotesUrl?: string; auth?: AuthHarness; sweepIntervalMs?: number; logger?: Logger } = {},
+): Promise<ConsoleStand> {
+  const ownsAuth = options.auth === undefined;
+  const auth = options.auth ?? (await startAuthHarness());
   const database = await openTestDatabase({ label, schema: backofficeSchema });
   const redisKeyPrefix = `pwa-test:${label}:${randomBytes(6).toString('hex')}:`;
   const sealingKey = randomBytes(32);
@@ -73,6 +101,10 @@ export async function startConsoleStand(label: string, options: { walletUrl?: st
       SHUTDOWN_DRAIN_DELAY_MS: '0',
       WALLET_URL: options.walletUrl ?? 'http://127.0.0.1:9',
       WALLET_TIMEOUT_MS: '2000',
+      AUTH_URL: auth.baseUrl,
+      AUTH_TIMEOUT_MS: '2000',
+      QUOTES_URL: options.quotesUrl ?? 'http://127.0.0.1:9',
+      QUOTES_TIMEOUT_MS: '2000',
       BACKOFFICE_SWEEP_INTERVAL_MS: String(options.sweepIntervalMs ?? 60_000),
     }),
     options.logger === undefined ? {} : { logger: options.logger },
@@ -111,8 +143,11 @@ export async function startConsoleStand(label: string, options: { walletUrl?: st
     service,
     call,
     signedInOperator,
+    auth,
+    newPartnerId: (name) => onboardTestPartner(auth, name),
     stop: async () => {
       await service.stop();
+      if (ownsAuth) await auth.stop();
       const redis = new Redis(serverUrls().redis);
       const keys = await redis.keys(`${redisKeyPrefix}*`);
       if (keys.length > 0) await redis.del(...keys);
@@ -120,6 +155,27 @@ export async function startConsoleStand(label: string, options: { walletUrl?: st
       await database.drop();
     },
   };
+}
+
+/**
+ * The admin clients the running back-office makes (one executor per action), for a second executor
+ * or a sweep run by the test itself; a closed port for an owner not given.
+ */
+export function adminClientsFor(owners: { walletUrl?: string; authUrl?: string; quotesUrl?: string }, logger: Logger): AdminClients {
+  const closed = 'http://127.0.0.1:9';
+  const config = readBackofficeConfig({
+    DATABASE_URL: 'postgres://unused@127.0.0.1/unused',
+    REDIS_URL: serverUrls().redis,
+    BACKOFFICE_PUBLIC_URL: consoleOrigin,
+    BACKOFFICE_SEALING_KEY: randomBytes(32).toString('base64'),
+    WALLET_URL: owners.walletUrl ?? closed,
+    AUTH_URL: owners.authUrl ?? closed,
+    QUOTES_URL: owners.quotesUrl ?? closed,
+    WALLET_TIMEOUT_MS: '2000',
+    AUTH_TIMEOUT_MS: '2000',
+    QUOTES_TIMEOUT_MS: '2000',
+  });
+  return createAdminClients(config, logger);
 }
 
 /** The current TOTP code of a base32 secret (as an authenticator app shows it), at a time. */

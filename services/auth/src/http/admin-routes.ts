@@ -1,9 +1,21 @@
 import type { Express } from 'express';
 import type { z } from '@pwa/config';
-import { authAdminPaths, authPartnerChangeRequestSchema, type adminChangeAnswerSchema } from '@pwa/contracts';
+import {
+  authAdminPartnerListQuerySchema,
+  authAdminPaths,
+  authPartnerChangeRequestSchema,
+  isUuid,
+  type adminChangeAnswerSchema,
+  type authAdminPartnerDetailSchema,
+  type authAdminPartnerPageSchema,
+} from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import { PkcError, echoInput } from '@pwa/errors';
+import { findAdminPartner, partnerChanges, searchPartners } from '../store/partner-admin-reads';
 import { executeAdminPartnerChange } from '../use-cases/admin-partner-change';
+
+/** The most approved changes a partner's detail lists. */
+const partnerChangesShownMax = 50;
 
 /**
  * Auth's admin routes: a partner's status, permissions or rate limit changed by people on the
@@ -19,5 +31,22 @@ export function mountAdminRoutes(app: Express, pool: Pool): void {
       throw new PkcError('PKC_2008', `Malformed request: ${problems.join('; ')}`);
     }
     res.json((await executeAdminPartnerChange(pool, parsed.data)) satisfies z.input<typeof adminChangeAnswerSchema>);
+  });
+
+  // Reads for the back-office console (search, detail): settings and the approved changes, never a secret.
+  app.get('/internal/admin/partners', async (req, res) => {
+    const parsed = authAdminPartnerListQuerySchema.safeParse(req.query);
+    if (!parsed.success) throw new PkcError('PKC_2008', `Invalid query parameters: ${[...new Set(parsed.error.issues.map((issue) => echoInput(issue.path.join('.'))))].join(', ')}`);
+    const { q, status, afterCreatedAt, afterId, pageSize } = parsed.data;
+    if ((afterCreatedAt === undefined) !== (afterId === undefined)) throw new PkcError('PKC_2008', 'afterCreatedAt and afterId are given together or not at all');
+    const after = afterCreatedAt !== undefined && afterId !== undefined ? { createdAt: afterCreatedAt, id: afterId } : undefined;
+    res.json((await searchPartners(pool, { q, status, after, pageSize })) satisfies z.input<typeof authAdminPartnerPageSchema>);
+  });
+
+  app.get('/internal/admin/partners/:partnerId', async (req, res) => {
+    const partnerId = req.params.partnerId;
+    const partner = isUuid(partnerId) ? await findAdminPartner(pool, partnerId.toLowerCase()) : undefined;
+    if (!partner) throw new PkcError('PKC_6002', 'No partner has this id');
+    res.json({ ...partner, changes: await partnerChanges(pool, partner.partnerId, partnerChangesShownMax) } satisfies z.input<typeof authAdminPartnerDetailSchema>);
   });
 }

@@ -33,6 +33,7 @@ export const consoleErrorCatalogue = {
   CON_4005: { httpStatus: 404, message: 'No such operator' },
   CON_4006: { httpStatus: 409, message: 'The back-office must keep at least one active admin' },
   CON_4007: { httpStatus: 404, message: 'The target of this change does not exist: check the partner id' },
+  CON_4008: { httpStatus: 404, message: 'No such partner' },
 } as const satisfies Record<string, { httpStatus: number; message: string }>;
 
 export type ConsoleCode = keyof typeof consoleErrorCatalogue;

@@ -7,6 +7,7 @@ import { mountAuditLogRoutes } from './audit-log-routes';
 import { mountConsolePages } from './console-pages';
 import { consoleHeaders } from './console-session';
 import { mountOperatorRoutes } from './operator-routes';
+import { mountPartnerReadRoutes } from './partner-read-routes';
 import { mountPeopleRoutes } from './people-routes';
 
 /** What the console's routes are made with, once at start. */
@@ -28,5 +29,6 @@ export function mountConsoleRoutes(app: Express, context: ConsoleRouteContext): 
   mountApprovalRoutes(app, deps, consoleOrigin, { ports: upstream, partners: upstream.partners, wakeBacklog, logger });
   mountAuditLogRoutes(app, deps, consoleOrigin);
   mountOperatorRoutes(app, deps, consoleOrigin);
+  mountPartnerReadRoutes(app, deps, consoleOrigin, upstream.partners);
   mountConsolePages(app);
 }

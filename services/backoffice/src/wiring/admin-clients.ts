@@ -6,13 +6,15 @@ import { createQuotesAdminClient } from '../upstream/quotes-admin-client';
 import { createWalletAdminClient } from '../upstream/wallet-admin-client';
 import { actionExecutorsOf } from '../use-cases/action-executors';
 import type { ExecutionPorts } from '../use-cases/execute-approved-request';
+import type { PartnerReads } from '../use-cases/console-reads';
 import type { PartnerDirectory } from '../use-cases/four-eyes-requests';
 
 /**
  * The owning services' admin routes the back-office executes approved changes through (one
- * executor per action), and auth's partner lookup for the request-time check of a partner target.
+ * executor per action), auth's partner lookup for the request-time check of a partner target, and
+ * the owners' reads the console shows.
  */
-export type AdminClients = ExecutionPorts & { partners: PartnerDirectory; shutdown(): void };
+export type AdminClients = ExecutionPorts & { partners: PartnerDirectory & PartnerReads; shutdown(): void };
 
 /** Made once at start from the configuration; shutdown() closes every client's breaker. */
 export function createAdminClients(config: Readonly<BackofficeConfig>, logger: Logger): AdminClients {

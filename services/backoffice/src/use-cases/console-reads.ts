@@ -1,0 +1,14 @@
+import type { AuthAdminPartner, AuthAdminPartnerDetail } from '@pwa/contracts';
+
+/**
+ * What the console reads from the owning services for people (decision 0069): partners from auth.
+ * Every read throws PKC_7003 when the owner gave no answer; the console never shows a guess.
+ */
+export interface PartnerReads {
+  searchPartners(
+    query: { q?: string | undefined; status?: string | undefined; afterCreatedAt?: string | undefined; afterId?: string | undefined; pageSize: number },
+    httpRequestId: string | null,
+  ): Promise<{ partners: AuthAdminPartner[]; next: { createdAt: string; id: string } | null }>;
+  /** Undefined when auth knows no partner with this id. */
+  partnerDetail(partnerId: string, httpRequestId: string | null): Promise<AuthAdminPartnerDetail | undefined>;
+}

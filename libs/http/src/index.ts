@@ -54,3 +54,4 @@ export {
   type UpstreamFailureReason,
   type UpstreamSettings,
 } from './upstream-client';
+export { listenTlsDispatcher, isTlsClientHello, type RunningDispatcher, type TlsDispatcherOptions } from './tls-dispatcher';

@@ -60,10 +60,66 @@ export const backofficeConfigSchema = baseServiceConfigSchema.extend({
   BACKOFFICE_SWEEP_INTERVAL_MS: fields.milliseconds(10_000),
   /** Behind a TLS-terminating proxy: how many hops to trust for the client's address (express's trust proxy); 0 trusts none. */
   BACKOFFICE_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
-}).refine(
-  (config) => [config.BACKOFFICE_OIDC_ISSUER_URL, config.BACKOFFICE_OIDC_CLIENT_ID, config.BACKOFFICE_OIDC_CLIENT_SECRET].filter((value) => value === undefined).length % 3 === 0,
-  { message: 'BACKOFFICE_OIDC_ISSUER_URL, BACKOFFICE_OIDC_CLIENT_ID and BACKOFFICE_OIDC_CLIENT_SECRET are set together, or none of them', path: ['BACKOFFICE_OIDC_ISSUER_URL'] },
-);
+  /**
+   * Where TLS ends (decision 0067). terminate: this process serves the console over HTTPS with
+   * TLS_CERT_FILE and TLS_KEY_FILE, and on the same port answers plain HTTP only with /healthz,
+   * /readyz and /metrics (a browser is redirected to BACKOFFICE_PUBLIC_URL). proxy: plain HTTP behind
+   * an internal TLS-terminating ingress. Unset: terminate when a certificate is given, else proxy,
+   * except in production, which must say which.
+   */
+  TLS_MODE: z.enum(['terminate', 'proxy']).optional(),
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
+})
+  .refine(
+    (config) => [config.BACKOFFICE_OIDC_ISSUER_URL, config.BACKOFFICE_OIDC_CLIENT_ID, config.BACKOFFICE_OIDC_CLIENT_SECRET].filter((value) => value === undefined).length % 3 === 0,
+    { message: 'BACKOFFICE_OIDC_ISSUER_URL, BACKOFFICE_OIDC_CLIENT_ID and BACKOFFICE_OIDC_CLIENT_SECRET are set together, or none of them', path: ['BACKOFFICE_OIDC_ISSUER_URL'] },
+  )
+  .superRefine((config, context) => {
+    for (const problem of tlsSettingProblems(config)) context.addIssue({ code: 'custom', path: [problem.key], message: problem.message });
+  })
+  .transform((config) => ({ ...config, TLS_MODE: resolvedTlsMode(config) }));
+
+interface TlsSettings {
+  ENVIRONMENT: string;
+  BACKOFFICE_PUBLIC_URL: string;
+  BACKOFFICE_TRUSTED_PROXY_HOPS: number;
+  TLS_MODE?: 'terminate' | 'proxy' | undefined;
+  TLS_CERT_FILE?: string | undefined;
+  TLS_KEY_FILE?: string | undefined;
+}
+
+/** TLS_MODE as set, or (unset) terminate when a certificate is given and proxy when not. */
+function resolvedTlsMode(config: TlsSettings): 'terminate' | 'proxy' {
+  return config.TLS_MODE ?? (config.TLS_CERT_FILE === undefined ? 'proxy' : 'terminate');
+}
+
+/**
+ * Why the TLS settings cannot run, if they cannot. Production never guesses: it names its mode,
+ * and in proxy mode trusts at least one proxy hop, so every console request is known to have
+ * reached the ingress over HTTPS (X-Forwarded-Proto) and a plain one is redirected, never served.
+ */
+export function tlsSettingProblems(config: TlsSettings): { key: string; message: string }[] {
+  const problems: { key: string; message: string }[] = [];
+  if ((config.TLS_CERT_FILE === undefined) !== (config.TLS_KEY_FILE === undefined)) {
+    problems.push({ key: 'TLS_KEY_FILE', message: 'TLS_CERT_FILE and TLS_KEY_FILE are set together, or neither' });
+  }
+  const mode = resolvedTlsMode(config);
+  if (mode === 'terminate') {
+    for (const key of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
+      if (config[key] === undefined) problems.push({ key, message: 'required when TLS_MODE is terminate' });
+    }
+    if (!config.BACKOFFICE_PUBLIC_URL.startsWith('https://')) problems.push({ key: 'BACKOFFICE_PUBLIC_URL', message: 'must be https:// when TLS_MODE is terminate' });
+  }
+  if (config.ENVIRONMENT === 'production') {
+    if (config.TLS_MODE === undefined) problems.push({ key: 'TLS_MODE', message: 'must be set in production: terminate (with TLS_CERT_FILE and TLS_KEY_FILE) or proxy (behind a TLS-terminating ingress)' });
+    if (mode === 'proxy' && config.BACKOFFICE_TRUSTED_PROXY_HOPS < 1) {
+      problems.push({ key: 'BACKOFFICE_TRUSTED_PROXY_HOPS', message: 'must be 1 or more in production with TLS_MODE proxy: the ingress tells the console that the browser used HTTPS' });
+    }
+    if (!config.BACKOFFICE_PUBLIC_URL.startsWith('https://')) problems.push({ key: 'BACKOFFICE_PUBLIC_URL', message: 'must be https:// in production' });
+  }
+  return problems;
+}
 
 export type BackofficeConfig = z.infer<typeof backofficeConfigSchema>;
 

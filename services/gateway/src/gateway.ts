@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { connectBus, type Bus } from '@pwa/bus';
-import { createApp, createHttpMetrics, listen, type RunningServer } from '@pwa/http';
+import { createApp, createHttpMetrics, listen, listenTlsDispatcher, type RunningServer } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
 import { Counter } from 'prom-client';
 import type { GatewayConfig } from './config';
@@ -12,7 +12,6 @@ import { rejectPlainHttp } from './http/https-only';
 import { withContractDocuments } from './http/openapi-route';
 import { createPublicApp } from './http/public-app';
 import { createRateLimitMetrics, registerRateLimitFallbackMetrics } from './http/rate-limit-metrics';
-import { listenTlsDispatcher } from './http/tls-dispatcher';
 import { createAuthDirectory } from './upstream/auth-directory';
 import { PartnerCache } from './partners/partner-cache';
 import { SigningKeySet } from './partners/signing-keys';

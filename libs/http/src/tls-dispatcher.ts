@@ -15,7 +15,7 @@ export function isTlsClientHello(firstByte: number): boolean {
 
 export interface TlsDispatcherOptions {
   tls: https.ServerOptions;
-  /** The public app, served over TLS only. */
+  /** The app, served over TLS only. */
   secureHandler: http.RequestListener;
   /** Answers requests that arrived in clear text on the same port. */
   plainHandler: http.RequestListener;
@@ -30,10 +30,11 @@ export interface RunningDispatcher {
 }
 
 /**
- * One public port for both kinds of client: it peeks at the first byte of each connection and
- * hands TLS handshakes to the HTTPS server and anything else to a handler that refuses plain HTTP
- * with the error envelope. A partner who types http:// thus gets a readable JSON answer instead
- * of a TLS alert or a hung connection.
+ * One port for both kinds of client: it peeks at the first byte of each connection and hands TLS
+ * handshakes to the HTTPS server and anything else to the plain handler (the gateway refuses plain
+ * HTTP with the error envelope; the back-office redirects a browser to its https address and serves
+ * only its probes and metrics there). A client who types http:// thus gets a readable answer
+ * instead of a TLS alert or a hung connection. Shared by every service that terminates TLS itself.
  */
 export async function listenTlsDispatcher(options: TlsDispatcherOptions, port: number, host: string): Promise<RunningDispatcher> {
   const secureServer = https.createServer({ minVersion: 'TLSv1.2', handshakeTimeout: firstByteTimeoutMs, ...options.tls }, options.secureHandler);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normaliseLiberianPhone } from '@pwa/phone';
 import { currencyField, minorUnitsField, transactionIdField, uuidField } from './wire-fields';
 
 /**
@@ -251,3 +252,70 @@ export const walletTierLimitRequestSchema = z.strictObject({
   approval: adminApprovalSchema,
 });
 export type WalletTierLimitRequest = z.output<typeof walletTierLimitRequestSchema>;
+
+// ---- Reads for the back-office console --------------------------------------------------------
+
+export const walletAdminReadPaths = {
+  transactions: '/internal/admin/transactions',
+  partnerBalances: (partnerId: string): string => `/internal/admin/partners/${encodeURIComponent(partnerId)}/balances`,
+  ledgerCheck: '/internal/ledger/invariants',
+} as const;
+
+const instantText = z.iso.datetime({ offset: true });
+
+/**
+ * GET /internal/admin/transactions: posted transactions across partners, newest first (keyset
+ * pages by postedAt to the microsecond and transfer id), filtered by any of referenceId,
+ * externalId, the user's phone (E.164), partnerId, and postedAt in [from, to).
+ */
+export const walletAdminTransactionQuerySchema = z.strictObject({
+  referenceId: z.string().min(1).max(100).optional(),
+  externalId: z.string().min(1).max(100).optional(),
+  phone: z.string().regex(/^\+231\d{8,9}$/, 'a Liberian mobile number in E.164 (+231…)').optional(),
+  partnerId: uuidField.optional(),
+  from: instantText.optional(),
+  to: instantText.optional(),
+  afterPostedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/).optional(),
+  afterId: uuidField.optional(),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type WalletAdminTransactionQuery = z.output<typeof walletAdminTransactionQuerySchema>;
+
+export const walletAdminTransactionSchema = z.object({
+  transferId: uuidField,
+  transactionId: transactionIdField,
+  kind: z.string(),
+  partnerId: uuidField.nullable(),
+  phone: z.string().nullable(),
+  currency: currencyField,
+  amountMinor: minorUnitsField,
+  feeMinor: z.string().regex(/^\d+$/),
+  referenceId: z.string().nullable(),
+  externalId: z.string().nullable(),
+  /** UTC to the microsecond: the keyset position. */
+  postedAt: z.string(),
+});
+export type WalletAdminTransaction = z.output<typeof walletAdminTransactionSchema>;
+
+export const walletAdminTransactionPageSchema = z.object({
+  transactions: z.array(walletAdminTransactionSchema),
+  next: z.object({ postedAt: z.string(), id: uuidField }).nullable(),
+});
+
+/** GET /internal/admin/partners/{partnerId}/balances: the partner's ledger accounts (none yet: an empty list). */
+export const walletAdminPartnerBalancesSchema = z.object({
+  partnerId: uuidField,
+  balances: z.array(z.object({ currency: currencyField, balanceMinor: z.string().regex(/^\d+$/) })),
+});
+
+/** GET /internal/ledger/invariants: the ledger check (services/wallet check-ledger), as the console shows it. */
+export const walletLedgerCheckSchema = z.object({
+  ok: z.boolean(),
+  currencies: z.array(z.object({ currency: currencyField, balancesSumMinor: z.string(), entriesSumMinor: z.string(), accountCount: z.number(), postingCount: z.number() })),
+  problems: z.array(z.object({ invariant: z.string(), message: z.string() })),
+});
+
+/** A phone as a person types it (0777…, +231 777 …) in the E.164 form the wallet searches by; undefined when it is not a Liberian mobile number. */
+export function adminSearchPhone(input: string): string | undefined {
+  return normaliseLiberianPhone(input);
+}

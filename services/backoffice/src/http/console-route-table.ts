@@ -6,6 +6,7 @@ import { mountApprovalRoutes } from './approval-routes';
 import { mountAuditLogRoutes } from './audit-log-routes';
 import { mountConsolePages } from './console-pages';
 import { consoleHeaders } from './console-session';
+import { mountLedgerReadRoutes } from './ledger-read-routes';
 import { mountOperatorRoutes } from './operator-routes';
 import { mountPartnerReadRoutes } from './partner-read-routes';
 import { mountPeopleRoutes } from './people-routes';
@@ -30,5 +31,6 @@ export function mountConsoleRoutes(app: Express, context: ConsoleRouteContext): 
   mountAuditLogRoutes(app, deps, consoleOrigin);
   mountOperatorRoutes(app, deps, consoleOrigin);
   mountPartnerReadRoutes(app, deps, consoleOrigin, upstream.partners);
+  mountLedgerReadRoutes(app, deps, consoleOrigin, { wallet: upstream.wallet, partners: upstream.partners });
   mountConsolePages(app);
 }

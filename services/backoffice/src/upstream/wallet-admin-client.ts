@@ -1,14 +1,21 @@
 import {
+  readContractAnswer,
+  walletAdminPartnerBalancesSchema,
+  walletAdminReadPaths,
+  walletAdminTransactionPageSchema,
+  walletLedgerCheckSchema,
   walletAdminPaths,
   walletAdminRefusalCodes,
   walletDisbursementReversalAnswerSchema,
   walletPartnerFundingAnswerSchema,
   walletPartnerFundingBody,
 } from '@pwa/contracts';
-import type { PkcCode } from '@pwa/errors';
+import { PkcError, type PkcCode } from '@pwa/errors';
+import type { z } from '@pwa/config';
 import { createUpstreamClient, type UpstreamSettings } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { WalletAdminPort } from '../use-cases/action-executors';
+import type { WalletReads } from '../use-cases/console-reads';
 import { executionOfAnswer, finalAdminRefusals, settingsChangeExecution } from './admin-answers';
 
 /** A funding's final refusals: the change routes' and a correction above the partner's balance (PKC_4002). */
@@ -20,8 +27,17 @@ const fundingRefusals: ReadonlySet<PkcCode> = new Set<PkcCode>([...Object.values
  * the request stays approved and the sweep sends it again with the same request id, which the
  * wallet applies once.
  */
-export function createWalletAdminClient(settings: UpstreamSettings, logger: Logger): WalletAdminPort & { shutdown(): void } {
+export function createWalletAdminClient(settings: UpstreamSettings, logger: Logger): WalletAdminPort & WalletReads & { shutdown(): void } {
   const wallet = createUpstreamClient({ name: 'wallet', ...settings, logger });
+  /** A read the wallet did not answer under its contract: the console says the dependency is away (503), never guesses. */
+  const read = async <S extends z.ZodType>(path: string, schema: S, requestId: string | null): Promise<z.output<S>> => {
+    const answer = await wallet.get(path, { timeoutMs: settings.timeoutMs, ...(requestId === null ? {} : { requestId }) }).catch((error: unknown) => {
+      throw new PkcError('PKC_7003', `The wallet did not answer the read (${error instanceof Error ? error.message : 'no answer'}); try again`);
+    });
+    const contract = readContractAnswer(answer, schema, new Set());
+    if (contract.kind !== 'answer') throw new PkcError('PKC_7003', `The wallet's read answer is outside its contract (${contract.kind === 'outside_contract' ? contract.problem : contract.code}); try again`);
+    return contract.data;
+  };
   const post = (path: string, body: unknown, requestId: string | null) => wallet.post(path, body, { timeoutMs: settings.timeoutMs, ...(requestId === null ? {} : { requestId }) });
   return {
     executeFunding: async (funding, requestId) => {
@@ -47,6 +63,12 @@ export function createWalletAdminClient(settings: UpstreamSettings, logger: Logg
       }));
     },
     setTierLimit: async (change, requestId) => settingsChangeExecution('the wallet', await post(walletAdminPaths.tierLimits, change, requestId)),
+    searchTransactions: (query, requestId) => {
+      const parameters = Object.entries(query).filter((entry): entry is [string, string | number] => entry[1] !== undefined).map(([name, value]): [string, string] => [name, String(value)]);
+      return read(`${walletAdminReadPaths.transactions}?${new URLSearchParams(parameters).toString()}`, walletAdminTransactionPageSchema, requestId);
+    },
+    partnerBalances: (partnerId, requestId) => read(walletAdminReadPaths.partnerBalances(partnerId), walletAdminPartnerBalancesSchema, requestId),
+    ledgerCheck: (requestId) => read(walletAdminReadPaths.ledgerCheck, walletLedgerCheckSchema, requestId),
     shutdown: () => wallet.shutdown(),
   };
 }

@@ -1,7 +1,16 @@
-import type { AuthAdminPartner, AuthAdminPartnerDetail } from '@pwa/contracts';
+import type { z } from '@pwa/config';
+import type {
+  AuthAdminPartner,
+  AuthAdminPartnerDetail,
+  WalletAdminTransactionQuery,
+  walletAdminPartnerBalancesSchema,
+  walletAdminTransactionPageSchema,
+  walletLedgerCheckSchema,
+} from '@pwa/contracts';
 
 /**
- * What the console reads from the owning services for people (decision 0069): partners from auth.
+ * What the console reads from the owning services for people (decision 0069): partners from auth,
+ * money from the wallet.
  * Every read throws PKC_7003 when the owner gave no answer; the console never shows a guess.
  */
 export interface PartnerReads {
@@ -11,4 +20,11 @@ export interface PartnerReads {
   ): Promise<{ partners: AuthAdminPartner[]; next: { createdAt: string; id: string } | null }>;
   /** Undefined when auth knows no partner with this id. */
   partnerDetail(partnerId: string, httpRequestId: string | null): Promise<AuthAdminPartnerDetail | undefined>;
+}
+
+/** What the console reads from the wallet: transactions across partners, a partner's balances, the ledger check. */
+export interface WalletReads {
+  searchTransactions(query: WalletAdminTransactionQuery, httpRequestId: string | null): Promise<z.output<typeof walletAdminTransactionPageSchema>>;
+  partnerBalances(partnerId: string, httpRequestId: string | null): Promise<z.output<typeof walletAdminPartnerBalancesSchema>>;
+  ledgerCheck(httpRequestId: string | null): Promise<z.output<typeof walletLedgerCheckSchema>>;
 }

@@ -6,7 +6,7 @@ import { createQuotesAdminClient } from '../upstream/quotes-admin-client';
 import { createWalletAdminClient } from '../upstream/wallet-admin-client';
 import { actionExecutorsOf } from '../use-cases/action-executors';
 import type { ExecutionPorts } from '../use-cases/execute-approved-request';
-import type { PartnerReads } from '../use-cases/console-reads';
+import type { PartnerReads, WalletReads } from '../use-cases/console-reads';
 import type { PartnerDirectory } from '../use-cases/four-eyes-requests';
 
 /**
@@ -14,7 +14,7 @@ import type { PartnerDirectory } from '../use-cases/four-eyes-requests';
  * executor per action), auth's partner lookup for the request-time check of a partner target, and
  * the owners' reads the console shows.
  */
-export type AdminClients = ExecutionPorts & { partners: PartnerDirectory & PartnerReads; shutdown(): void };
+export type AdminClients = ExecutionPorts & { partners: PartnerDirectory & PartnerReads; wallet: WalletReads; shutdown(): void };
 
 /** Made once at start from the configuration; shutdown() closes every client's breaker. */
 export function createAdminClients(config: Readonly<BackofficeConfig>, logger: Logger): AdminClients {
@@ -25,6 +25,7 @@ export function createAdminClients(config: Readonly<BackofficeConfig>, logger: L
   return {
     executors: actionExecutorsOf({ wallet, auth, quotes }),
     partners: auth,
+    wallet,
     shutdown: () => {
       wallet.shutdown();
       auth.shutdown();

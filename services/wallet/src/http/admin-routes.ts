@@ -1,7 +1,12 @@
 import type { Express } from 'express';
 import type { z } from '@pwa/config';
 import {
+  isUuid,
   walletAdminPaths,
+  walletAdminReadPaths,
+  walletAdminTransactionQuerySchema,
+  type walletAdminPartnerBalancesSchema,
+  type walletAdminTransactionPageSchema,
   walletDisbursementReversalRequestSchema,
   walletTierLimitRequestSchema,
   type adminChangeAnswerSchema,
@@ -9,6 +14,9 @@ import {
   type walletPartnerFundingAnswerSchema,
 } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
+import { PkcError } from '@pwa/errors';
+import { listPartnerAccounts } from '../store/account-store';
+import { searchTransactions } from '../store/transaction-search-store';
 import { executeAdminDisbursementReversal } from '../use-cases/admin-disbursement-reversal';
 import { executeAdminPartnerFunding } from '../use-cases/admin-partner-funding';
 import { executeAdminTierLimit } from '../use-cases/admin-tier-limit';
@@ -44,5 +52,22 @@ export function mountAdminRoutes(app: Express, pool: Pool): void {
 
   app.post(walletAdminPaths.tierLimits, async (req, res) => {
     res.json((await executeAdminTierLimit(pool, parseAdminRequest(walletTierLimitRequestSchema, req.body))) satisfies z.input<typeof adminChangeAnswerSchema>);
+  });
+
+  // Reads for the back-office console: transactions across partners and a partner's balances.
+  app.get(walletAdminReadPaths.transactions, async (req, res) => {
+    const query = parseAdminRequest(walletAdminTransactionQuerySchema, req.query);
+    if ((query.afterPostedAt === undefined) !== (query.afterId === undefined)) throw new PkcError('PKC_2008', 'afterPostedAt and afterId are given together or not at all');
+    res.json((await searchTransactions(pool, query)) satisfies z.input<typeof walletAdminTransactionPageSchema>);
+  });
+
+  app.get('/internal/admin/partners/:partnerId/balances', async (req, res) => {
+    const partnerId = req.params.partnerId;
+    if (!isUuid(partnerId)) throw new PkcError('PKC_2008', 'partnerId must be a UUID');
+    const accounts = await listPartnerAccounts(pool, partnerId.toLowerCase());
+    res.json({
+      partnerId: partnerId.toLowerCase(),
+      balances: accounts.map((account) => ({ currency: account.currency, balanceMinor: account.balanceMinor.toString() })),
+    } satisfies z.input<typeof walletAdminPartnerBalancesSchema>);
   });
 }

@@ -47,7 +47,7 @@ describe('auth admin partner changes', () => {
   it('when the console reads partners, then it gets pages by keyset and a partner with its approved changes, never a secret or a hash', async () => {
     const marker = `Console${randomUUID().slice(0, 6)}`;
     const ids = [await newPartner(`${marker} One`), await newPartner(`${marker} Two`), await newPartner(`${marker} Three`)];
-    const first = await fetch(`${harness.baseUrl}/internal/admin/partners?q=${marker}&pageSize=2`).then(async (response) => ({ status: response.status, body: await response.json() }));
+    const first = await fetch(`${harness.baseUrl}/internal/admin/partners?q=${marker}&pageSize=2`).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
     expect(first.status).toBe(200);
     expect(first.body.partners.map((partner: { partnerId: string }) => partner.partnerId)).toEqual([ids[2], ids[1]]);
     const next = new URLSearchParams({ q: marker, pageSize: '2', afterCreatedAt: first.body.next.createdAt, afterId: first.body.next.id });

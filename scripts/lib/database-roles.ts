@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { databaseUrlForRole, provisionServiceRoles, serviceRoleNames } from '@pwa/db';
 import { asRecord } from './http';
 import { readJsonFile, writePrivateJsonFile } from './local-files';
-import type { InternalServiceName } from './settings';
+import type { DatabaseServiceName } from './settings';
 
 export interface ServiceDatabaseUrls {
   /** DML on its own schema only. */
@@ -42,9 +42,9 @@ export function loadOrCreateRolePasswords(secretsFile: string, roleNames: readon
  */
 export async function provisionDatabaseRoles(
   adminUrl: string,
-  services: readonly InternalServiceName[],
+  services: readonly DatabaseServiceName[],
   { passwordsFile }: { passwordsFile?: string } = {},
-): Promise<Record<InternalServiceName, ServiceDatabaseUrls>> {
+): Promise<Partial<Record<DatabaseServiceName, ServiceDatabaseUrls>>> {
   const names = services.map((service) => ({ service, roles: serviceRoleNames(service) }));
   const passwords = passwordsFile ? loadOrCreateRolePasswords(passwordsFile, names.flatMap(({ roles }) => [roles.owner, roles.runtime])) : undefined;
   await provisionServiceRoles({
@@ -60,5 +60,5 @@ export async function provisionDatabaseRoles(
         owner: databaseUrlForRole(adminUrl, roles.owner, passwords?.[roles.owner]),
       },
     ]),
-  ) as Record<InternalServiceName, ServiceDatabaseUrls>;
+  );
 }

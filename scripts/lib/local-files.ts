@@ -1,6 +1,7 @@
-// Files npm start keeps under .local/ (git-ignored): the key that encrypts auth's signing keys and
-// the key that seals partners' webhook signing secrets, a self-signed TLS pair for localhost, and the
-// sandbox partner's credentials. Each is made once and reused, because losing them has a cost: a new
+// Files npm start keeps under .local/ (git-ignored): the key that encrypts auth's signing keys, the
+// key that seals partners' webhook signing secrets, the key that seals operators' TOTP secrets in the
+// back-office, a self-signed TLS pair for localhost, and the sandbox partner's credentials. Each is
+// made once and reused, because losing them has a cost: a new
 // key cannot open the signing keys or webhook secrets already stored, and the sandbox secrets are
 // shown only once.
 import crypto from 'node:crypto';
@@ -74,6 +75,11 @@ export function loadOrCreateAuthKeyEncryptionKey(secretsFile: string, env: Envir
 /** WEBHOOK_SECRET_SEALING_KEY (seals partners' webhook signing secrets); see loadOrCreateLocalKey. */
 export function loadOrCreateWebhookSecretSealingKey(secretsFile: string, env: Environment = process.env): LocalKey {
   return loadOrCreateLocalKey('WEBHOOK_SECRET_SEALING_KEY', secretsFile, env);
+}
+
+/** BACKOFFICE_SEALING_KEY (seals operators' TOTP secrets: a new key means every operator enrols again); see loadOrCreateLocalKey. */
+export function loadOrCreateBackofficeSealingKey(secretsFile: string, env: Environment = process.env): LocalKey {
+  return loadOrCreateLocalKey('BACKOFFICE_SEALING_KEY', secretsFile, env);
 }
 
 export function certificateIsUsable(certFile: string, keyFile: string): boolean {

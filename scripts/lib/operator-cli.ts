@@ -1,5 +1,5 @@
 // The operator CLIs: auth (partners, signing keys), wallet (users, balances, limits, ledger),
-// quotes (fees) and the CLIs of libs/runtime (dead letters, database roles, backups: no service's
+// quotes (fees), the back-office's set-up (bootstrap-admin) and the CLIs of libs/runtime (dead letters, database roles, backups: no service's
 // data). Commands are routed to the CLI that owns them; runOperatorCli runs one as a child process
 // and reads its JSON.
 import { spawn } from 'node:child_process';
@@ -28,6 +28,11 @@ export const standaloneClis: Readonly<Record<string, { entry: string; commands: 
   'database-roles': {
     entry: path.join(repoRoot, 'libs', 'runtime', 'dist', 'database-roles', 'main.js'),
     commands: ['provision-database-roles'],
+  },
+  // The back-office's set-up CLI: the first admin's bootstrap (a set-up link, never a default password).
+  'backoffice-setup': {
+    entry: path.join(repoRoot, 'services', 'backoffice', 'dist', 'cli', 'main.js'),
+    commands: ['bootstrap-admin'],
   },
   'database-backup': {
     entry: path.join(repoRoot, 'libs', 'runtime', 'dist', 'database-backup', 'main.js'),

@@ -9,7 +9,9 @@ export { repoRoot };
 
 export const internalServiceNames = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'] as const;
 export type InternalServiceName = (typeof internalServiceNames)[number];
-export type ServiceName = InternalServiceName | 'gateway';
+export type ServiceName = InternalServiceName | 'gateway' | 'backoffice';
+/** The services with a database schema and roles of their own: the internal ones and the back-office. */
+export type DatabaseServiceName = InternalServiceName | 'backoffice';
 
 export interface InternalServiceDefinition {
   name: InternalServiceName;
@@ -28,8 +30,8 @@ export const internalServices: readonly InternalServiceDefinition[] = [
   { name: 'webhooks', portVariable: 'WEBHOOKS_PORT', defaultPort: 4106, urlVariable: 'WEBHOOKS_URL' },
 ];
 
-/** The variables that move the stack's ports: the internal services', the gateway's and its admin port's. */
-export const portVariables: readonly string[] = [...internalServices.map((service) => service.portVariable), 'GATEWAY_PORT', 'GATEWAY_ADMIN_PORT'];
+/** The variables that move the stack's ports: the internal services', the gateway's and its admin port's, the back-office's. */
+export const portVariables: readonly string[] = [...internalServices.map((service) => service.portVariable), 'GATEWAY_PORT', 'GATEWAY_ADMIN_PORT', 'BACKOFFICE_PORT'];
 
 /**
  * Variables that mean something different for each child process. They are never inherited from
@@ -53,6 +55,22 @@ export interface GatewaySettings {
   adminPort: number;
   adminHost: string;
   adminUrl: string;
+}
+
+/**
+ * The operator's back-office: HTTPS on its own port (TLS_MODE terminate, the stack's certificate),
+ * bound to loopback unless BACKOFFICE_HOST says otherwise: it is for the operator's staff, never
+ * behind the partner gateway. publicUrl is the address people open (BACKOFFICE_PUBLIC_URL): its
+ * cookies, same-origin checks and set-up links use it.
+ */
+export interface BackofficeSettings {
+  name: 'backoffice';
+  host: string;
+  port: number;
+  /** https://localhost:<port> unless BACKOFFICE_PUBLIC_URL says otherwise. */
+  publicUrl: string;
+  /** Plain HTTP on the same port answers only /healthz, /readyz and /metrics: http://127.0.0.1:<port>. */
+  probeUrl: string;
 }
 
 export interface TlsSettings {
@@ -81,6 +99,7 @@ export interface Settings {
   redisUrl: string;
   services: readonly ServiceSettings[];
   gateway: GatewaySettings;
+  backoffice: BackofficeSettings;
   baseUrl: string;
   tls: TlsSettings;
   caCertFile: string;
@@ -170,6 +189,7 @@ export function readSettings(env: Environment = process.env): Settings {
       adminHost,
       adminUrl: `http://${urlHost(adminHost === '0.0.0.0' || adminHost === '::' ? '127.0.0.1' : adminHost)}:${gatewayAdminPort}`,
     },
+    backoffice: backofficeSettings(env),
     baseUrl: `https://${urlHost(publicHost)}:${gatewayPort}/api/v1`,
     tls,
     caCertFile: path.resolve(env.TLS_CA_FILE || tls.certFile),
@@ -183,6 +203,16 @@ export function readSettings(env: Environment = process.env): Settings {
       logs: path.join(localDir, 'logs'),
     },
   });
+}
+
+function backofficeSettings(env: Environment): BackofficeSettings {
+  const port = readPort(env, 'BACKOFFICE_PORT', 4107);
+  const host = env.BACKOFFICE_HOST || '127.0.0.1';
+  // localhost, not 127.0.0.1: passkeys need a host name as their relying party, and the certificate names both.
+  const publicUrl = readUrl(env, 'BACKOFFICE_PUBLIC_URL', `https://localhost:${port}`).replace(/\/+$/, '');
+  if (!publicUrl.startsWith('https://')) throw new SettingsError(`BACKOFFICE_PUBLIC_URL must be an https:// address (got ${JSON.stringify(publicUrl)})`);
+  const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return Object.freeze({ name: 'backoffice', host, port, publicUrl, probeUrl: `http://${urlHost(probeHost)}:${port}` });
 }
 
 function webhookReceiverSettings(env: Environment): WebhookReceiverSettings {

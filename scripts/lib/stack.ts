@@ -11,7 +11,9 @@
 //                role migrating as its owner role, with passwords kept in a file (npm start) or none
 //   baseEnvironment  the children inherit the caller's environment (npm start, the benchmarks) or
 //                start from PATH alone (the e2e harness)
-//   serviceEnv, gatewayEnv  per-process overrides; output: log files, the console, or memory
+//   serviceEnv, gatewayEnv, backofficeEnv  per-process overrides; output: log files, the console, or memory
+//   backoffice   started by startBackoffice when the caller wants it (npm start does; the e2e harness
+//                on request): HTTPS with the stack's certificate, its own database roles and sealing key
 import fs from 'node:fs';
 import path from 'node:path';
 import { deadLetterNames } from '@pwa/bus';
@@ -27,6 +29,7 @@ import {
   readSettings,
   repoRoot,
   serviceSettings,
+  type DatabaseServiceName,
   type Environment,
   type InternalServiceName,
   type ServiceName,
@@ -62,6 +65,8 @@ export interface StackKeys {
   authKeyEncryptionKey: string;
   /** WEBHOOK_SECRET_SEALING_KEY: auth, webhooks and the operator CLI; left out when not given (webhooks then refuses to start). */
   webhookSecretSealingKey?: string;
+  /** BACKOFFICE_SEALING_KEY: the back-office only (seals operators' TOTP secrets); startBackoffice needs it. */
+  backofficeSealingKey?: string;
 }
 
 export interface LaunchOptions {
@@ -74,6 +79,7 @@ export interface LaunchOptions {
   baseEnvironment?: Environment;
   serviceEnv?: Partial<Record<InternalServiceName, Record<string, string>>>;
   gatewayEnv?: Record<string, string>;
+  backofficeEnv?: Record<string, string>;
   output: ProcessOutput;
   stopGraceMs?: number;
   onUnexpectedEnd?: (record: ChildRecord) => void;
@@ -101,13 +107,26 @@ export interface GatewayStartOptions {
   processName?: string;
 }
 
+export interface StartedBackoffice {
+  record: ChildRecord;
+  port: number;
+  /** The address people open and the set-up links point at: https://localhost:<port> by default. */
+  publicUrl: string;
+  /** Plain HTTP on the same port, for /healthz, /readyz and /metrics only: http://127.0.0.1:<port>. */
+  probeUrl: string;
+  tookMs: number;
+}
+
+/** Every service with its own database roles: the internal ones, then the back-office. */
+export const databaseServiceNames: readonly DatabaseServiceName[] = [...internalServices.map((service) => service.name), 'backoffice'];
+
 export class LocalStack {
   readonly group: ProcessGroup;
   readonly settings: Settings;
   /** The stack's database, as the administrator. */
   readonly databaseUrl: string;
   /** What each service connects as, once provisionDatabaseRoles ran with roles on. */
-  serviceDatabaseUrls: Record<InternalServiceName, ServiceDatabaseUrls> | undefined;
+  serviceDatabaseUrls: Partial<Record<DatabaseServiceName, ServiceDatabaseUrls>> | undefined;
 
   constructor(private readonly options: LaunchOptions) {
     this.settings = options.settings;
@@ -126,12 +145,12 @@ export class LocalStack {
   }
 
   /** Provisions the services' roles (unless 'off') and resolves what each service connects as. */
-  async provisionDatabaseRoles(): Promise<Record<InternalServiceName, ServiceDatabaseUrls> | undefined> {
+  async provisionDatabaseRoles(): Promise<Record<DatabaseServiceName, ServiceDatabaseUrls> | undefined> {
     const roles = this.options.databaseRoles;
     if (roles === 'off') return undefined;
-    const names = internalServices.map((service) => service.name);
-    this.serviceDatabaseUrls = await provisionDatabaseRoles(this.databaseUrl, names, roles.passwordsFile === undefined ? {} : { passwordsFile: roles.passwordsFile });
-    return this.serviceDatabaseUrls;
+    const urls = await provisionDatabaseRoles(this.databaseUrl, databaseServiceNames, roles.passwordsFile === undefined ? {} : { passwordsFile: roles.passwordsFile });
+    this.serviceDatabaseUrls = urls;
+    return urls as Record<DatabaseServiceName, ServiceDatabaseUrls>;
   }
 
   /**
@@ -142,7 +161,7 @@ export class LocalStack {
   private sharedEnvironment(): NodeJS.ProcessEnv {
     const { settings, isolation, baseEnvironment } = this.options;
     const base: NodeJS.ProcessEnv = baseEnvironment ? { ...baseEnvironment } : { PATH: process.env.PATH ?? '' };
-    for (const name of [...perProcessVariables, 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'MIGRATION_DATABASE_URL']) delete base[name];
+    for (const name of [...perProcessVariables, 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'BACKOFFICE_SEALING_KEY', 'MIGRATION_DATABASE_URL']) delete base[name];
     return {
       ...base,
       ENVIRONMENT: settings.environment,
@@ -194,6 +213,47 @@ export class LocalStack {
       ...this.serviceUrls(),
       ...this.options.gatewayEnv,
       ...overrides,
+    };
+  }
+
+  /**
+   * The back-office's environment: HTTPS itself with the stack's certificate (TLS_MODE terminate;
+   * plain HTTP on the same port serves only the probes and metrics), the address people open, the
+   * sealing key of operators' TOTP secrets, the owners it executes approved changes through (auth,
+   * wallet, quotes) and, with the services' own roles, its runtime and owner roles.
+   */
+  backofficeEnvironment({ port = this.settings.backoffice.port, publicUrl = this.settings.backoffice.publicUrl, overrides = {} }: { port?: number; publicUrl?: string; overrides?: Record<string, string> } = {}): NodeJS.ProcessEnv {
+    const { keys } = this.options;
+    if (keys.backofficeSealingKey === undefined) throw new Error('the back-office needs keys.backofficeSealingKey (BACKOFFICE_SEALING_KEY)');
+    const database = this.serviceDatabaseUrls?.backoffice;
+    const { tls, backoffice } = this.settings;
+    return {
+      ...this.sharedEnvironment(),
+      ...this.serviceUrls(),
+      ...(database ? { DATABASE_URL: database.runtime, MIGRATION_DATABASE_URL: database.owner } : {}),
+      HOST: backoffice.host,
+      PORT: String(port),
+      TLS_MODE: 'terminate',
+      TLS_CERT_FILE: tls.certFile,
+      TLS_KEY_FILE: tls.keyFile,
+      BACKOFFICE_PUBLIC_URL: publicUrl,
+      BACKOFFICE_SEALING_KEY: keys.backofficeSealingKey,
+      ...this.options.backofficeEnv,
+      ...overrides,
+    };
+  }
+
+  /**
+   * The back-office's set-up CLI's environment (bootstrap-admin): its database (its runtime role
+   * when the services have their own) and the console's address, which the set-up link points at.
+   */
+  backofficeSetupEnvironment({ publicUrl = this.settings.backoffice.publicUrl, logLevel = 'warn' }: { publicUrl?: string; logLevel?: string } = {}): NodeJS.ProcessEnv {
+    const database = this.serviceDatabaseUrls?.backoffice;
+    return {
+      ...this.sharedEnvironment(),
+      DATABASE_URL: database?.runtime ?? this.databaseUrl,
+      BACKOFFICE_PUBLIC_URL: publicUrl,
+      LOG_LEVEL: logLevel,
     };
   }
 
@@ -270,6 +330,20 @@ export class LocalStack {
     const record = this.launch('gateway', processName, this.gatewayEnvironment({ port, adminPort, overrides }));
     const tookMs = await this.waitUntilReady(record, `${adminUrl}${waitFor === 'ready' ? '/readyz' : '/healthz'}`);
     return { record, port, adminPort, baseUrl: `https://127.0.0.1:${port}/api/v1`, adminUrl, tookMs };
+  }
+
+  /**
+   * Starts the back-office (the settings' port, or a free one) and waits until /readyz answers on
+   * the plain side of its port; its console is then at publicUrl over HTTPS.
+   */
+  async startBackoffice({ overrides = {}, ports = 'settings', processName = 'backoffice' }: { overrides?: Record<string, string>; ports?: 'settings' | 'free'; processName?: string } = {}): Promise<StartedBackoffice> {
+    const { backoffice } = this.settings;
+    const [port = 0] = ports === 'free' ? await freePorts(1) : [backoffice.port];
+    const publicUrl = ports === 'free' ? `https://localhost:${port}` : backoffice.publicUrl;
+    const probeUrl = ports === 'free' ? `http://127.0.0.1:${port}` : backoffice.probeUrl;
+    const record = this.launch('backoffice', processName, this.backofficeEnvironment({ port, publicUrl, overrides }));
+    const tookMs = await this.waitUntilReady(record, `${probeUrl}/readyz`);
+    return { record, port, publicUrl, probeUrl, tookMs };
   }
 
   /** Starts any other node script of the stack (the webhook receiver, a benchmark's upstream) and waits for readyUrl. */

@@ -116,3 +116,71 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+export interface ConsoleClientOptions {
+  port: number;
+  certificatePem: string;
+  /** The back-office's public origin (https://localhost:<port>): sent as Origin and Host, as a browser on that page would. */
+  publicUrl: string;
+}
+
+/**
+ * A person's browser against the back-office's console API, over HTTPS: it connects to 127.0.0.1
+ * and names the public host (SNI, Host, Origin), keeps the session cookie the console sets and the
+ * CSRF token its answers carry, and sends both on every later call, as the console's page does.
+ */
+export class ConsoleHttpsClient {
+  private readonly agent: https.Agent;
+  private readonly origin: URL;
+  /** name=value of the session cookie, once set. */
+  cookie: string | undefined;
+  /** The CSRF token of the session, from the last answer that carried one. */
+  csrfToken: string | undefined;
+
+  constructor(private readonly options: ConsoleClientOptions) {
+    this.origin = new URL(options.publicUrl);
+    this.agent = new https.Agent({ ca: options.certificatePem, keepAlive: true, maxSockets: 4, servername: this.origin.hostname });
+  }
+
+  async request(method: string, absolutePath: string, options: { json?: unknown; headers?: Record<string, string> } = {}): Promise<JsonResponse> {
+    const { body, headers } = encodeBody(options);
+    const response = await exchange(
+      https,
+      {
+        host: '127.0.0.1',
+        port: this.options.port,
+        servername: this.origin.hostname,
+        method,
+        path: absolutePath,
+        agent: this.agent,
+        headers: {
+          accept: 'application/json',
+          host: this.origin.host,
+          origin: this.origin.origin,
+          ...headers,
+          ...(this.cookie === undefined ? {} : { cookie: this.cookie }),
+          ...(this.csrfToken === undefined || method === 'GET' || method === 'HEAD' ? {} : { 'x-csrf-token': this.csrfToken }),
+          ...options.headers,
+        },
+      },
+      body,
+    );
+    const setCookie = response.headers['set-cookie']?.[0];
+    if (setCookie !== undefined) this.cookie = setCookie.split(';')[0];
+    const csrf: unknown = response.body?.data?.csrfToken;
+    if (typeof csrf === 'string') this.csrfToken = csrf;
+    return response;
+  }
+
+  get(absolutePath: string): Promise<JsonResponse> {
+    return this.request('GET', absolutePath);
+  }
+
+  post(absolutePath: string, json: unknown): Promise<JsonResponse> {
+    return this.request('POST', absolutePath, { json });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

@@ -13,8 +13,9 @@ import { createLocalhostCertificate } from '../../scripts/lib/local-files';
 import { OperatorBatch, isCommandOf } from '../../scripts/lib/operator-batch';
 import { runOperatorCli, type OperatorService } from '../../scripts/lib/operator-cli';
 import { internalServiceNames, repoRoot, type InternalServiceName, type ServiceName } from '../../scripts/lib/settings';
-import { LocalStack, entryOf, settingsWithFreePorts, type StartedGateway } from '../../scripts/lib/stack';
-import { HttpsJsonClient } from './https-client';
+import { LocalStack, entryOf, settingsWithFreePorts, type StartedBackoffice, type StartedGateway } from '../../scripts/lib/stack';
+import { totpCodeAt } from '@pwa/web-auth';
+import { ConsoleHttpsClient, HttpsJsonClient } from './https-client';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('./server-urls') as { serverUrls: () => ServerUrls };
 
@@ -38,6 +39,67 @@ export interface StackOptions {
    * RabbitMQ or Redis, which it may stop and start without touching other tests.
    */
   servers?: Partial<ServerUrls>;
+  /**
+   * Starts the operator's back-office too (HTTPS on its own port with the stack's certificate, its
+   * own database roles, the stack's Redis prefix, executing through the stack's auth, wallet and
+   * quotes); `env` adds to its environment. Off by default; startBackofficeStack turns it on.
+   */
+  backoffice?: boolean | { env?: Record<string, string> };
+}
+
+export type OperatorRole = 'viewer' | 'maker' | 'checker' | 'admin';
+
+/** The first admin's bootstrap as the set-up CLI printed it (--json). */
+export interface BootstrappedAdmin {
+  outcome: 'created' | 'renewed';
+  operatorId: string;
+  email: string;
+  /** https://localhost:<port>/setup#token=...: open it once, before expiresAt. */
+  setupLink: string;
+  expiresAt: string;
+}
+
+/** An operator who finished set-up (password and TOTP), ready to sign in. */
+export interface SeededOperator {
+  operatorId: string;
+  email: string;
+  displayName: string;
+  roles: OperatorRole[];
+  password: string;
+  /** The TOTP secret enrolled at set-up (base32, as an authenticator app takes it). */
+  totpSecretBase32: string;
+  /**
+   * A TOTP code this operator has never used: the console accepts each 30 s step once, so this
+   * moves to the next step when the current window is used up (and then waits for it if needed).
+   */
+  nextTotpCode(): Promise<string>;
+  /** Signs in through the console API (password, then a fresh code); the client holds the session cookie and CSRF token. */
+  signIn(): Promise<ConsoleHttpsClient>;
+}
+
+export interface BackofficeProcess {
+  /** https://localhost:<port>: what a browser opens; the session cookie, same-origin checks and set-up links use it. */
+  baseUrl: string;
+  port: number;
+  /** http://127.0.0.1:<port>: plain HTTP on the same port answers /healthz, /readyz and /metrics only (the rest is redirected or refused). */
+  probeUrl: string;
+  /** The certificate the back-office presents (the stack's; its own trust anchor): a browser's or client's CA. */
+  certificatePem: string;
+  /** A new console client (its own cookie jar) over HTTPS. */
+  client(): ConsoleHttpsClient;
+  /** Runs the set-up CLI's bootstrap-admin against the stack's back-office database; rejects when it refuses. */
+  bootstrapAdmin(email: string, name: string): Promise<BootstrappedAdmin>;
+  /** Opens a set-up link through the console API as its person would: enrols TOTP and sets the password. */
+  completeSetup(setupLink: string, person: { email: string; displayName: string; roles: OperatorRole[]; operatorId: string }): Promise<SeededOperator>;
+  /**
+   * An active operator with these roles. The first call bootstraps the stack's seed admin
+   * (seed.admin@operator.example) unless `invitedBy` is given; every operator is then invited by
+   * that admin through the console API and completes set-up as a person would.
+   */
+  seedOperator(request: { name: string; roles: OperatorRole[]; email?: string; invitedBy?: SeededOperator }): Promise<SeededOperator>;
+  /** Runs the set-up CLI (bootstrap-admin ...) with --json against the stack; resolves its exit code and JSON. */
+  setupCli(args: string[]): Promise<{ exitCode: number | null; json: Record<string, unknown> | undefined; output: string }>;
+  stop(): Promise<void>;
 }
 
 export interface ServerUrls {
@@ -119,6 +181,8 @@ export interface Stack {
    * dependencies are meant to be unreachable.
    */
   startExtraGateway(envOverrides?: Record<string, string>, waitFor?: 'ready' | 'alive'): Promise<GatewayProcess>;
+  /** The back-office, when the stack was started with `backoffice` (startBackofficeStack). */
+  backoffice: BackofficeProcess | undefined;
   /** Everything every process of the stack wrote to stdout and stderr so far. */
   logs(): string;
   stop(): Promise<void>;
@@ -148,8 +212,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     settings,
     isolation: { databaseUrl: withDatabase(servers.postgres, `pwa_e2e_${runId}`), busExchange, redisKeyPrefix },
     databaseRoles: {},
-    keys: { authKeyEncryptionKey: randomBytes(32).toString('base64'), webhookSecretSealingKey },
+    keys: { authKeyEncryptionKey: randomBytes(32).toString('base64'), webhookSecretSealingKey, backofficeSealingKey: randomBytes(32).toString('base64') },
     serviceEnv: serviceEnvironments(options),
+    backofficeEnv: { ...testStopSettings, BACKOFFICE_SWEEP_INTERVAL_MS: '1000', ...(typeof options.backoffice === 'object' ? options.backoffice.env : {}) },
     gatewayEnv: {
       ...testStopSettings,
       TLS_MODE: 'terminate',
@@ -191,8 +256,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     return batch;
   };
 
+  const consoleClients: ConsoleHttpsClient[] = [];
   const stopEverything = async (): Promise<void> => {
     for (const gateway of gateways) gateway.client.close();
+    for (const client of consoleClients) client.close();
     await Promise.all([...batches.values()].map((batch) => batch.close()));
     await local.stop();
     rmSync(workDirectory, { recursive: true, force: true });
@@ -215,7 +282,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const serviceDatabaseUrls = await local.provisionDatabaseRoles();
     if (!serviceDatabaseUrls) throw new Error('the e2e stack provisions its database roles');
     const [gateway] = await Promise.all([local.startGateway().then(gatewayProcess), local.startServices(internalServiceNames)]);
+    const backoffice = options.backoffice === undefined || options.backoffice === false ? undefined : backofficeProcess(local, await local.startBackoffice({ ports: 'free' }), certificatePem, consoleClients);
     return {
+      backoffice,
       environment,
       baseUrl: gateway.baseUrl,
       gateway,
@@ -277,4 +346,127 @@ function withDatabase(postgresUrl: string, database: string): string {
   const url = new URL(postgresUrl);
   url.pathname = `/${database}`;
   return url.toString();
+}
+
+/** The stack started with its back-office: wallet, auth and quotes behind the partner gateway, and the operator's console over HTTPS. */
+export type BackofficeStack = Stack & { backoffice: BackofficeProcess };
+
+/** startStack with the back-office on (see StackOptions.backoffice). */
+export async function startBackofficeStack(options: StackOptions = {}): Promise<BackofficeStack> {
+  const stack = await startStack({ ...options, backoffice: options.backoffice === undefined || options.backoffice === false ? true : options.backoffice });
+  const { backoffice } = stack;
+  if (backoffice === undefined) throw new Error('the back-office did not start');
+  return { ...stack, backoffice };
+}
+
+const totpStepMs = 30_000;
+
+function backofficeProcess(local: LocalStack, started: StartedBackoffice, certificatePem: string, clients: ConsoleHttpsClient[]): BackofficeProcess {
+  const client = (): ConsoleHttpsClient => {
+    const made = new ConsoleHttpsClient({ port: started.port, certificatePem, publicUrl: started.publicUrl });
+    clients.push(made);
+    return made;
+  };
+  let seedAdmin: Promise<SeededOperator> | undefined;
+
+  const setupCli = async (args: string[]): Promise<{ exitCode: number | null; json: Record<string, unknown> | undefined; output: string }> => {
+    const result = await runOperatorCli(args, local.backofficeSetupEnvironment({ publicUrl: started.publicUrl }), { cwd: repoRoot, timeoutMs: operatorTimeoutMs });
+    const json = typeof result.json === 'object' && result.json !== null && !Array.isArray(result.json) ? (result.json as Record<string, unknown>) : undefined;
+    return { exitCode: result.exitCode, json, output: `${result.stdout}${result.stderr}` };
+  };
+
+  const bootstrapAdmin = async (email: string, name: string): Promise<BootstrappedAdmin> => {
+    const result = await setupCli(['bootstrap-admin', '--email', email, '--name', name]);
+    if (result.exitCode !== 0 || result.json === undefined) throw new Error(`bootstrap-admin failed (${String(result.exitCode)}): ${result.output}`);
+    return result.json as unknown as BootstrappedAdmin;
+  };
+
+  const completeSetup: BackofficeProcess['completeSetup'] = async (setupLink, person) => {
+    const token = new URL(setupLink).hash.replace(/^#token=/, '');
+    const browser = client();
+    const begun = await browser.post('/api/v1/setup/begin', { token });
+    if (begun.status !== 200) throw new Error(`set-up begin answered ${begun.status}: ${begun.text}`);
+    const data = begun.body.data as { secretBase32: string; enrolment: string };
+    const secret = base32Bytes(data.secretBase32);
+    const password = `${person.displayName} keeps a long passphrase ${randomBytes(6).toString('hex')}`;
+    // The previous step (accepted: one step of drift either way), so a sign-in right after can use the current one.
+    let lastStep = Math.floor(Date.now() / totpStepMs) - 1;
+    const completed = await browser.post('/api/v1/setup/complete', { token, password, enrolment: data.enrolment, code: totpCodeAt(secret, lastStep * totpStepMs) });
+    if (completed.status !== 201) throw new Error(`set-up complete answered ${completed.status}: ${completed.text}`);
+    const nextTotpCode = async (): Promise<string> => {
+      const step = Math.max(lastStep + 1, Math.floor(Date.now() / totpStepMs) - 1);
+      const waitMs = (step - 1) * totpStepMs - Date.now();
+      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs + 50));
+      lastStep = step;
+      return totpCodeAt(secret, step * totpStepMs);
+    };
+    const operator: SeededOperator = {
+      ...person,
+      password,
+      totpSecretBase32: data.secretBase32,
+      nextTotpCode,
+      signIn: async () => {
+        const session = client();
+        const passwordStep = await session.post('/api/v1/session', { email: person.email, password });
+        if (passwordStep.status !== 202) throw new Error(`sign-in of ${person.email} answered ${passwordStep.status}: ${passwordStep.text}`);
+        const mfa = await session.post('/api/v1/session/mfa', { code: await nextTotpCode() });
+        if (mfa.status !== 200) throw new Error(`sign-in code of ${person.email} answered ${mfa.status}: ${mfa.text}`);
+        return session;
+      },
+    };
+    return operator;
+  };
+
+  const seedOperator: BackofficeProcess['seedOperator'] = async ({ name, roles, email, invitedBy }) => {
+    let inviter = invitedBy;
+    if (inviter === undefined) {
+      seedAdmin ??= bootstrapAdmin('seed.admin@operator.example', 'Seed Admin').then((admin) =>
+        completeSetup(admin.setupLink, { operatorId: admin.operatorId, email: admin.email, displayName: 'Seed Admin', roles: ['admin'] }),
+      );
+      try {
+        inviter = await seedAdmin;
+      } catch (error) {
+        seedAdmin = undefined;
+        throw error;
+      }
+    }
+    const session = await inviter.signIn();
+    const address = email ?? `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.')}.${randomBytes(4).toString('hex')}@operator.example`;
+    const invited = await session.post('/api/v1/operators', { email: address, displayName: name, roles });
+    if (invited.status !== 201) throw new Error(`invitation of ${address} answered ${invited.status}: ${invited.text}`);
+    const data = invited.body.data as { operator: { operatorId: string; email: string }; setupLink: string };
+    return completeSetup(data.setupLink, { operatorId: data.operator.operatorId, email: data.operator.email, displayName: name, roles });
+  };
+
+  return {
+    baseUrl: started.publicUrl,
+    port: started.port,
+    probeUrl: started.probeUrl,
+    certificatePem,
+    client,
+    bootstrapAdmin,
+    completeSetup,
+    seedOperator,
+    setupCli,
+    stop: () => local.group.stop(started.record),
+  };
+}
+
+/** RFC 4648 base32 (the TOTP secret as enrolment shows it) to its bytes. */
+function base32Bytes(text: string): Buffer {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const character of text.replace(/=+$/, '').toUpperCase()) {
+    const index = alphabet.indexOf(character);
+    if (index < 0) throw new Error('not base32');
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(bytes);
 }

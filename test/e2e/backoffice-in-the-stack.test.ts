@@ -1,0 +1,87 @@
+import { requestOverPlainHttp } from '../support/https-client';
+import { startBackofficeStack, type BackofficeStack } from '../support/stack';
+
+/**
+ * The back-office as a process of the stack (decision 0067): its console only over HTTPS with its
+ * strict headers and __Host- session cookie, plain HTTP on its port answering the probes and
+ * Prometheus and nothing of a person's, the first admin from the set-up CLI, operators seeded
+ * through the console API, and four-eyes requests visible in its metrics.
+ */
+describe('the back-office in the stack', () => {
+  let stack: BackofficeStack;
+
+  beforeAll(async () => {
+    stack = await startBackofficeStack();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('when a browser calls the console over HTTPS, then it answers with the strict headers and the console catalogue', async () => {
+    const console = stack.backoffice.client();
+    const answer = await console.get('/api/v1/session');
+    expect({ status: answer.status, code: answer.body?.code }).toEqual({ status: 401, code: 'CON_1004' });
+    expect(answer.headers['strict-transport-security']).toMatch(/^max-age=\d+; includeSubDomains/);
+    expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(answer.headers['x-frame-options']).toBe('DENY');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['cache-control']).toContain('no-store');
+    expect(stack.backoffice.baseUrl).toBe(`https://localhost:${stack.backoffice.port}`);
+  });
+
+  it('when plain HTTP reaches the port, then a page is redirected to the https address, a state change is refused unread, and only the probes and metrics answer', async () => {
+    const page = await requestOverPlainHttp(stack.backoffice.port, 'GET', '/operators?x=1', { headers: { host: 'attacker.example' } });
+    expect({ status: page.status, location: page.headers.location }).toEqual({ status: 308, location: `${stack.backoffice.baseUrl}/operators?x=1` });
+
+    const signIn = await requestOverPlainHttp(stack.backoffice.port, 'POST', '/api/v1/session', { json: { email: 'a@operator.example', password: 'sent in clear' } });
+    expect({ status: signIn.status, code: signIn.body?.code }).toEqual({ status: 403, code: 'PKC_6005' });
+    expect(signIn.body.message).toContain(stack.backoffice.baseUrl);
+    expect(signIn.headers['set-cookie']).toBeUndefined();
+
+    for (const path of ['/healthz', '/readyz']) {
+      const probe = await requestOverPlainHttp(stack.backoffice.port, 'GET', path);
+      expect({ path, status: probe.status }).toEqual({ path, status: 200 });
+    }
+    const metrics = await requestOverPlainHttp(stack.backoffice.port, 'GET', '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(/^backoffice_plain_http_requests_total\{outcome="redirected",service="backoffice"\} [1-9]/m);
+    expect(metrics.text).toMatch(/^backoffice_plain_http_requests_total\{outcome="refused",service="backoffice"\} [1-9]/m);
+    expect(metrics.text).toMatch(/^backoffice_audit_chain_intact\{service="backoffice"\} 1$/m);
+  });
+
+  it('when the first admin is bootstrapped with the set-up CLI, then its link opens over HTTPS, set-up completes and the admin signs in with a __Host- cookie', async () => {
+    const admin = await stack.backoffice.seedOperator({ name: 'Second Checker', roles: ['checker'] });
+    expect(admin.roles).toEqual(['checker']);
+
+    // The seed admin exists now: a second bootstrap is refused, and says why.
+    const again = await stack.backoffice.setupCli(['bootstrap-admin', '--email', 'late@operator.example', '--name', 'Late']);
+    expect(again.exitCode).toBe(1);
+    expect(String(again.json?.error)).toMatch(/admin/i);
+
+    const session = await admin.signIn();
+    expect(session.cookie).toMatch(/^__Host-backoffice-session=/);
+    const whoAmI = await session.get('/api/v1/session');
+    expect({ status: whoAmI.status, roles: whoAmI.body?.data?.operator?.roles, email: whoAmI.body?.data?.operator?.email }).toEqual({ status: 200, roles: ['checker'], email: admin.email });
+  });
+
+  it('when a set-up link is opened, then the page comes over HTTPS and the session cookie is Secure, HttpOnly and SameSite=Strict', async () => {
+    const invitee = await stack.backoffice.seedOperator({ name: 'A Viewer', roles: ['viewer'] });
+    const browser = stack.backoffice.client();
+    const setupPage = await browser.request('GET', '/setup', { headers: { accept: 'text/html' } });
+    // The page is served whether or not the console's pages are built (404 names the build); either way with its strict headers.
+    expect([200, 404]).toContain(setupPage.status);
+    expect(setupPage.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+
+    const passwordStep = await browser.post('/api/v1/session', { email: invitee.email, password: invitee.password });
+    expect(passwordStep.status).toBe(202);
+    const cookie = String(passwordStep.headers['set-cookie']?.[0]);
+    expect(cookie).toMatch(/^__Host-backoffice-session=[^;]+;/);
+    expect(cookie).toMatch(/;\s*Secure/i);
+    expect(cookie).toMatch(/;\s*HttpOnly/i);
+    expect(cookie).toMatch(/;\s*SameSite=Strict/i);
+    expect(cookie).toMatch(/;\s*Path=\//i);
+    expect(cookie).not.toMatch(/Domain=/i);
+  });
+});

@@ -4,7 +4,8 @@
 // (outbox-parked) to its PostgreSQL-only one; see lib/operator-cli.ts), with the settings npm start
 // uses (DATABASE_URL and ENVIRONMENT recorded in .local/sandbox.json, AUTH_KEY_ENCRYPTION_KEY and
 // WEBHOOK_SECRET_SEALING_KEY from .local/secrets.json, AMQP_URL as npm start reads it, AUTH_URL of
-// the local auth service), so it works against the local stack with no extra variables. Variables
+// the local auth service, BACKOFFICE_PUBLIC_URL of the local back-office for bootstrap-admin), so it
+// works against the local stack with no extra variables. Variables
 // set in the environment win. Started by scripts/operator.js.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +30,8 @@ function environmentFor(settings: Settings): NodeJS.ProcessEnv {
     const stored = recordedText(secrets[name]);
     if (!env[name] && stored) env[name] = stored;
   }
+  // bootstrap-admin: the back-office's set-up link points at the console's address as npm start printed it.
+  if (!env.BACKOFFICE_PUBLIC_URL) env.BACKOFFICE_PUBLIC_URL = recordedText(recorded.backofficeUrl) ?? settings.backoffice.publicUrl;
   // provision-database-roles provisions as the administrator npm start uses.
   if (!env.ADMIN_DATABASE_URL) env.ADMIN_DATABASE_URL = env.DATABASE_URL;
   if (!env.LOG_LEVEL) env.LOG_LEVEL = 'warn';

@@ -1,11 +1,18 @@
 // npm start: brings the whole stack up on this machine against local (or configured) PostgreSQL,
 // RabbitMQ and Redis, one process per service, plus (in the sandbox) a local webhook receiver; seeds
-// a sandbox partner whose webhooks go to that receiver and prints how to call the API. Ctrl-C stops
+// a sandbox partner whose webhooks go to that receiver and prints how to call the API, and the
+// operator's back-office over HTTPS with the command that creates its first admin. Ctrl-C stops
 // every process it started. Settings: README.md, "Configuration".
 import fs from 'node:fs';
 import path from 'node:path';
 import { endProcess } from './lib/end-process';
-import { ensureLocalhostCertificate, loadOrCreateAuthKeyEncryptionKey, loadOrCreateWebhookSecretSealingKey, writePrivateJsonFile } from './lib/local-files';
+import {
+  ensureLocalhostCertificate,
+  loadOrCreateAuthKeyEncryptionKey,
+  loadOrCreateBackofficeSealingKey,
+  loadOrCreateWebhookSecretSealingKey,
+  writePrivateJsonFile,
+} from './lib/local-files';
 import { cliEntry, cliIsBuilt } from './lib/operator-cli';
 import { preflight as serverChecks } from './lib/preflight-module';
 import { describeEnding, type ChildRecord } from './lib/process-group';
@@ -96,6 +103,7 @@ async function checkServersAndPorts(settings: Settings): Promise<void> {
     ...settings.services.map((service) => ({ name: service.name, host: service.host, port: service.port, variable: service.portVariable })),
     { name: 'gateway', host: settings.gateway.host, port: settings.gateway.port, variable: 'GATEWAY_PORT' },
     { name: 'gateway admin', host: settings.gateway.adminHost, port: settings.gateway.adminPort, variable: 'GATEWAY_ADMIN_PORT' },
+    { name: 'backoffice', host: settings.backoffice.host, port: settings.backoffice.port, variable: 'BACKOFFICE_PORT' },
     ...(webhookReceiverActive(settings)
       ? [{ name: 'webhook receiver', host: settings.webhookReceiver.host, port: settings.webhookReceiver.port, variable: 'WEBHOOK_RECEIVER_PORT' }]
       : []),
@@ -172,10 +180,12 @@ async function startInternalServices(settings: Settings, local: LocalStack): Pro
   );
 }
 
-async function startGateway(settings: Settings, local: LocalStack): Promise<void> {
-  log('starting gateway');
-  const { tookMs } = await local.startGateway();
-  log(`  ${'gateway'.padEnd(14)} ready  ${settings.baseUrl}  admin ${settings.gateway.adminUrl}  (${(tookMs / 1000).toFixed(1)} s)`);
+async function startGatewayAndBackoffice(settings: Settings, local: LocalStack): Promise<void> {
+  log('starting gateway, backoffice');
+  await Promise.all([
+    local.startGateway().then(({ tookMs }) => log(`  ${'gateway'.padEnd(14)} ready  ${settings.baseUrl}  admin ${settings.gateway.adminUrl}  (${(tookMs / 1000).toFixed(1)} s)`)),
+    local.startBackoffice().then(({ tookMs }) => log(`  ${'backoffice'.padEnd(14)} ready  ${settings.backoffice.publicUrl}  (HTTPS; probes ${settings.backoffice.probeUrl})  (${(tookMs / 1000).toFixed(1)} s)`)),
+  ]);
 }
 
 interface Seeded {
@@ -235,16 +245,23 @@ interface SandboxFacts {
   webhookUrl: string | null;
   caCertFile: string;
   adminUrls: Record<string, string>;
+  /** The operator's back-office (HTTPS, the same CA certificate) and the command that creates its first admin. */
+  backofficeUrl: string;
+  backofficeBootstrapCommand: string;
   environment: string;
   databaseUrl: string;
   testUsers: TestUser[];
   startedAt: string;
 }
 
+/** The one command that creates the back-office's first admin against this stack (npm run operator passes DATABASE_URL and BACKOFFICE_PUBLIC_URL). */
+const bootstrapCommand = "npm run operator -- bootstrap-admin --email you@example.com --name 'Your Name'";
+
 function writeSandboxFile(settings: Settings, { partner, clientSecret, webhookSecret, tokenUrl, testUsers }: Seeded): SandboxFacts {
   const adminUrls = {
     gateway: settings.gateway.adminUrl,
     ...Object.fromEntries(settings.services.map((service) => [service.name, service.url])),
+    backoffice: settings.backoffice.probeUrl,
   };
   const facts: SandboxFacts = {
     baseUrl: settings.baseUrl,
@@ -257,6 +274,8 @@ function writeSandboxFile(settings: Settings, { partner, clientSecret, webhookSe
     webhookUrl: partner.webhookUrl ?? null,
     caCertFile: settings.caCertFile,
     adminUrls,
+    backofficeUrl: settings.backoffice.publicUrl,
+    backofficeBootstrapCommand: bootstrapCommand,
     environment: settings.environment,
     databaseUrl: settings.databaseUrl,
     testUsers,
@@ -305,6 +324,12 @@ function printSummary(settings: Settings, local: LocalStack, facts: SandboxFacts
   log(`Health and metrics: ${settings.gateway.adminUrl}/{healthz,readyz,metrics} (gateway); /healthz, /readyz, /metrics on each internal URL in the JSON file`);
   if (settings.logOutput === 'files') log(`Logs: ${relative(settings, settings.files.logs)}/<service>.log (PWA_LOG_OUTPUT=console prints them here instead)`);
   log('Operator CLI: npm run operator -- list-partners');
+  log('');
+  log(`Back-office (operators' console, HTTPS, same CA certificate)  ${facts.backofficeUrl}`);
+  log('  Create the first admin; it prints a one-time set-up link (24 h) to set the password and enrol MFA:');
+  log(`    ${facts.backofficeBootstrapCommand}`);
+  log('  docs/operations.md, "Back-office", explains roles, approvals and the audit log.');
+  log('');
   log(`Press Ctrl-C to stop all ${count} processes.`);
 }
 
@@ -320,7 +345,7 @@ function readSettingsOrEnd(): Settings {
 
 async function main(): Promise<void> {
   const settings = readSettingsOrEnd();
-  const missing = missingEntries([...settings.services.map((service) => service.name), 'gateway']);
+  const missing = missingEntries([...settings.services.map((service) => service.name), 'gateway', 'backoffice']);
   if (missing.length > 0 || !cliIsBuilt()) {
     await fail([...[...missing, ...(cliIsBuilt() ? [] : [cliEntry])].map((entry) => `missing ${relative(settings, entry)}`), 'Build first: npm run build (npm start does this for you).']);
   }
@@ -329,10 +354,11 @@ async function main(): Promise<void> {
 
   const secret = loadOrCreateAuthKeyEncryptionKey(settings.files.secrets);
   const sealingKey = loadOrCreateWebhookSecretSealingKey(settings.files.secrets);
+  const backofficeKey = loadOrCreateBackofficeSealingKey(settings.files.secrets);
   const local = new LocalStack({
     settings,
     databaseRoles: process.env.PWA_DATABASE_ROLES === 'off' ? 'off' : { passwordsFile: settings.files.secrets },
-    keys: { authKeyEncryptionKey: secret.value, webhookSecretSealingKey: sealingKey.value },
+    keys: { authKeyEncryptionKey: secret.value, webhookSecretSealingKey: sealingKey.value, backofficeSealingKey: backofficeKey.value },
     baseEnvironment: process.env,
     output: settings.logOutput === 'files' ? { kind: 'files', directory: settings.files.logs } : { kind: 'console' },
     onUnexpectedEnd: (record) => void fail(describeChildDeath(settings, local, record)),
@@ -340,6 +366,7 @@ async function main(): Promise<void> {
   await createDatabase(settings, local);
   log(`AUTH_KEY_ENCRYPTION_KEY: from ${secret.source.startsWith('/') ? relative(settings, secret.source) : secret.source}`);
   log(`WEBHOOK_SECRET_SEALING_KEY: from ${sealingKey.source.startsWith('/') ? relative(settings, sealingKey.source) : sealingKey.source}`);
+  log(`BACKOFFICE_SEALING_KEY: from ${backofficeKey.source.startsWith('/') ? relative(settings, backofficeKey.source) : backofficeKey.source}`);
   await provisionDatabaseRoles(settings, local);
   if (settings.tls.generated) {
     const certificate = await ensureLocalhostCertificate(settings.tls.certFile, settings.tls.keyFile);
@@ -355,7 +382,7 @@ async function main(): Promise<void> {
   if (webhookReceiverActive(settings)) await startWebhookReceiver(settings, local);
   await startInternalServices(settings, local);
   const cliEnv = local.operatorEnvironment();
-  await startGateway(settings, local);
+  await startGatewayAndBackoffice(settings, local);
   const seeded = await seedSandboxPartner(settings, cliEnv, ca);
   if (settings.environment === 'sandbox') {
     seeded.testUsers = (await seedSandboxUsers({ partnerId: seeded.partner.partnerId, cliEnv })).users;

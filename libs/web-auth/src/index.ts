@@ -64,3 +64,14 @@ export {
 export { consoleContentSecurityPolicy, consoleSecurityHeaders, type ConsoleSecurityHeaderOptions } from './http/security-headers';
 export { expiredHostCookie, hostCookie, hostCookieName, readHostCookie, type HostCookieOptions } from './http/cookies';
 export { isSameOriginRequest, isStateChangingMethod } from './http/request-checks';
+
+export { putOneTimeValue, takeOneTimeValue, type OneTimeValueHandle, type OneTimeValueSettings } from './one-time/one-time-values';
+export {
+  keepPasskeyChallenge,
+  takePasskeyChallenge,
+  passkeyChallengeTtlMs,
+  passkeyRelyingPartyOf,
+  signatureCounterOf,
+  signatureCounterVerdict,
+  type PasskeyCeremony,
+} from './passkeys/passkey-ceremonies';

@@ -7,6 +7,12 @@
 export interface HostCookieOptions {
   /** Omitted: a browser-session cookie (the server's idle and absolute timeouts still apply). */
   maxAgeSeconds?: number;
+  /**
+   * Strict unless given. Lax only for a cookie that must come back on a top-level navigation from
+   * another site: the binding cookie of an OpenID Connect sign-in, which the identity provider's
+   * redirect brings back to the callback. A session cookie stays Strict.
+   */
+  sameSite?: 'Strict' | 'Lax';
 }
 
 const hostPrefix = '__Host-';
@@ -24,7 +30,7 @@ export function hostCookieName(name: string): string {
 /** The Set-Cookie value of a `__Host-` cookie. The value is checked, never echoed in an error. */
 export function hostCookie(name: string, value: string, options: HostCookieOptions = {}): string {
   if (!cookieValue.test(value)) throw new Error('A cookie value must contain only RFC 6265 cookie-octets');
-  const parts = [`${hostCookieName(name)}=${value}`, 'Path=/', 'Secure', 'HttpOnly', 'SameSite=Strict'];
+  const parts = [`${hostCookieName(name)}=${value}`, 'Path=/', 'Secure', 'HttpOnly', `SameSite=${options.sameSite ?? 'Strict'}`];
   if (options.maxAgeSeconds !== undefined) {
     if (!Number.isSafeInteger(options.maxAgeSeconds) || options.maxAgeSeconds < 0) throw new Error('A cookie Max-Age must be a whole number of seconds');
     parts.push(`Max-Age=${options.maxAgeSeconds}`);
@@ -33,8 +39,8 @@ export function hostCookie(name: string, value: string, options: HostCookieOptio
 }
 
 /** The Set-Cookie value that deletes a `__Host-` cookie (sign-out, a session that ended). */
-export function expiredHostCookie(name: string): string {
-  return hostCookie(name, '', { maxAgeSeconds: 0 });
+export function expiredHostCookie(name: string, options: Pick<HostCookieOptions, 'sameSite'> = {}): string {
+  return hostCookie(name, '', { ...options, maxAgeSeconds: 0 });
 }
 
 /** The value of the `__Host-<name>` cookie in a request's Cookie header, or undefined. */

@@ -181,11 +181,17 @@ export async function rotateSession(redis: Redis, settings: SessionSettings, ses
  * old id dies), and the absolute timeout starts now. Undefined when the session is not waiting for
  * its code (already completed by a concurrent request, expired or revoked).
  */
-export async function completeMfaSignIn(redis: Redis, settings: SessionSettings, sessionId: string): Promise<IssuedSession | undefined> {
+export async function completeMfaSignIn(
+  redis: Redis,
+  settings: SessionSettings,
+  sessionId: string,
+  options: { /** Facts added to the session's (which factor completed it, say); never secrets. */ attributes?: Readonly<Record<string, string>> } = {},
+): Promise<IssuedSession | undefined> {
   const lookup = await readSession(redis, settings, sessionId, 'mfa_pending', { refreshIdle: false });
   if (!lookup.found) return undefined;
   const nowMs = nowOf(settings);
-  const signedIn = newSessionRecord({ subjectId: lookup.session.subjectId, stage: 'signed_in', csrfToken: generateCsrfToken(), attributes: lookup.session.attributes }, nowMs, settings);
+  const attributes = { ...lookup.session.attributes, ...options.attributes };
+  const signedIn = newSessionRecord({ subjectId: lookup.session.subjectId, stage: 'signed_in', csrfToken: generateCsrfToken(), attributes }, nowMs, settings);
   return replaceSession(redis, settings, sessionId, signedIn);
 }
 

@@ -6,6 +6,9 @@ import { completeSignInWithTotp, signOut, signInWithPassword } from '../use-case
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, stringFieldsOf } from './console-request';
 import { clearSessionCookie, requireSameOrigin, requireSession, sessionOf, setSessionCookie } from './console-session';
+import { mountOidcRoutes, oidcPaths } from './oidc-routes';
+import { mountPasskeyRoutes } from './passkey-routes';
+import { passkeyCountOf } from '../store/passkey-store';
 
 /** The console API's paths for people: set-up, sign-in in two steps, who is signed in, sign-out. */
 export const peoplePaths = {
@@ -13,6 +16,8 @@ export const peoplePaths = {
   setupComplete: '/api/v1/setup/complete',
   session: '/api/v1/session',
   sessionMfa: '/api/v1/session/mfa',
+  /** Which ways to sign in this back-office offers (the sign-in page asks before it draws its buttons). */
+  sessionMethods: '/api/v1/session/methods',
 } as const;
 
 const passwordRuleMessages = {
@@ -69,6 +74,20 @@ export function mountPeopleRoutes(app: Express, deps: PeopleDependencies, consol
     setSessionCookie(res, outcome.sessionId);
     res.json({ success: true, data: { stage: 'signed_in', csrfToken: outcome.csrfToken } });
   });
+
+  app.get(peoplePaths.sessionMethods, (_req, res) => {
+    res.json({ success: true, data: { password: true, oidc: deps.oidc === undefined ? null : { start: oidcPaths.start } } });
+  });
+
+  // The half-signed-in session (after the password or the identity provider): its CSRF token and the factors that can complete it.
+  app.get(peoplePaths.sessionMfa, requireSession(deps, 'mfa_pending', consoleOrigin), async (_req, res) => {
+    const { session } = sessionOf(res);
+    const factors = ['totp', ...((await passkeyCountOf(deps.pool, session.subjectId)) > 0 ? ['passkey'] : [])];
+    res.json({ success: true, data: { stage: 'mfa_pending', csrfToken: session.csrfToken, factors } });
+  });
+
+  mountPasskeyRoutes(app, deps, consoleOrigin);
+  mountOidcRoutes(app, deps, consoleOrigin);
 
   app.get(peoplePaths.session, requireSession(deps, 'signed_in', consoleOrigin), async (_req, res) => {
     const { session } = sessionOf(res);

@@ -79,20 +79,22 @@ export async function completeSignInWithTotp(deps: PeopleDependencies, request: 
     await audit(deps, origin, { actor: personOf(operator), action: 'operator.sign_in.totp', target: { kind: 'operator', id: operator.operatorId }, outcome: 'refused', reason: verification.accepted ? 'replayed_code' : verification.reason });
     return { kind: 'refused', reason: 'wrong-code' };
   }
-  const signedIn = await completeMfaSignIn(deps.redis, deps.sessions, request.sessionId);
+  const signedIn = await completeMfaSignIn(deps.redis, deps.sessions, request.sessionId, { attributes: { mfa: 'totp' } });
   if (!signedIn) return { kind: 'refused', reason: 'no-pending-sign-in' };
   await recordSignInSuccess(deps.redis, deps.throttle, attempt);
   await audit(deps, origin, { actor: personOf(operator), action: 'operator.sign_in.totp', target: { kind: 'operator', id: operator.operatorId }, outcome: 'done' });
   return { kind: 'signed-in', sessionId: signedIn.sessionId, csrfToken: signedIn.session.csrfToken, operatorId: operator.operatorId };
 }
 
-const anonymous = { kind: 'person', id: 'unidentified', displayName: 'unidentified' } as const;
+/** The actor of a sign-in step whose person is not known (an unknown address, a throttled attempt). */
+export const anonymous = { kind: 'person', id: 'unidentified', displayName: 'unidentified' } as const;
 
-function personOf(operator: { operatorId: string; displayName: string }): AuditEntryInput['actor'] {
+export function personOf(operator: { operatorId: string; displayName: string }): AuditEntryInput['actor'] {
   return { kind: 'person', id: operator.operatorId, displayName: operator.displayName };
 }
 
-function audit(deps: PeopleDependencies, origin: RequestOrigin, entry: Pick<AuditEntryInput, 'actor' | 'action' | 'target' | 'outcome' | 'reason'>): Promise<unknown> {
+/** One sign-in or factor step in the audit log, with where the request came from; never a secret. */
+export function audit(deps: PeopleDependencies, origin: RequestOrigin, entry: Pick<AuditEntryInput, 'actor' | 'action' | 'target' | 'outcome' | 'reason' | 'before' | 'after'>): Promise<unknown> {
   return appendAuditEntry(deps.pool, { ...entry, address: origin.address, userAgent: origin.userAgent, requestId: origin.requestId });
 }
 

@@ -1,6 +1,7 @@
 import type { Pool } from '@pwa/db';
 import type { Redis } from 'ioredis';
 import type { SecretSealer, SessionSettings, SignInThrottleSettings } from '@pwa/web-auth';
+import type { OidcIdentityProvider } from './oidc-identity-provider';
 
 /** What the set-up and sign-in use cases need, made once at start (tests make their own). */
 export interface PeopleDependencies {
@@ -14,6 +15,19 @@ export interface PeopleDependencies {
   totpIssuer: string;
   /** The clock for TOTP; Date.now unless a test fixes it. */
   now?: () => number;
+  /** The console as a WebAuthn relying party: RP ID the host name of BACKOFFICE_PUBLIC_URL, origin its origin (decision 0070). */
+  passkeys?: PasskeySettings;
+  /** Sign-in with the company's identity provider, when BACKOFFICE_OIDC_* are set (decision 0071). */
+  oidc?: OidcIdentityProvider;
+}
+
+export interface PasskeySettings {
+  rpId: string;
+  origin: string;
+  /** The name authenticators show beside the passkey. */
+  rpName: string;
+  /** Adding or removing a passkey needs a sign-in completed this recently (a stolen session cannot plant a factor). */
+  recentSignInMs: number;
 }
 
 /** Where a request came from, for the throttle and the audit log. */

@@ -1,9 +1,13 @@
 import type { Pool } from '@pwa/db';
 import { open, parseSealingKey, seal } from '@pwa/sealing';
-import { defaultSignInThrottlePolicy, type SecretSealer } from '@pwa/web-auth';
+import { defaultSignInThrottlePolicy, passkeyRelyingPartyOf, type SecretSealer } from '@pwa/web-auth';
 import type { Redis } from 'ioredis';
 import type { BackofficeConfig } from '../config';
+import { createOidcIdentityProvider } from '../use-cases/oidc-identity-provider';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
+
+/** Where the identity provider sends the browser back; registered as the client's redirect URI. */
+export const oidcCallbackPath = '/api/v1/session/oidc/callback';
 
 /** What the people use cases need, made once at start from the configuration, the pool and Redis. */
 export function peopleDependenciesOf(config: Readonly<BackofficeConfig>, pool: Pool, redis: Redis): PeopleDependencies {
@@ -15,6 +19,9 @@ export function peopleDependenciesOf(config: Readonly<BackofficeConfig>, pool: P
     throttle: { keyPrefix, policy: defaultSignInThrottlePolicy },
     sealer: sealerOf(config.BACKOFFICE_SEALING_KEY),
     totpIssuer: 'Partner Wallet Back-office',
+    // RP ID: the console's host name; origin: its origin (decision 0070). A factor changes only within 15 minutes of a sign-in.
+    passkeys: { ...passkeyRelyingPartyOf(config.BACKOFFICE_PUBLIC_URL), rpName: 'Partner Wallet Back-office', recentSignInMs: 15 * 60_000 },
+    ...oidcOf(config),
   };
 }
 
@@ -24,4 +31,12 @@ function sealerOf(base64Key: string): SecretSealer {
     seal: (plaintext, associatedData) => seal(plaintext, key, associatedData).toString('base64'),
     open: (sealed, associatedData) => open(Buffer.from(sealed, 'base64'), key, associatedData),
   };
+}
+
+/** The identity provider when BACKOFFICE_OIDC_* are set (the config requires all three or none); nothing is fetched here. */
+function oidcOf(config: Readonly<BackofficeConfig>): Pick<PeopleDependencies, 'oidc'> {
+  const { BACKOFFICE_OIDC_ISSUER_URL: issuerUrl, BACKOFFICE_OIDC_CLIENT_ID: clientId, BACKOFFICE_OIDC_CLIENT_SECRET: clientSecret } = config;
+  if (issuerUrl === undefined || clientId === undefined || clientSecret === undefined) return {};
+  const redirectUri = `${new URL(config.BACKOFFICE_PUBLIC_URL).origin}${oidcCallbackPath}`;
+  return { oidc: createOidcIdentityProvider({ issuerUrl, clientId, clientSecret, redirectUri }) };
 }

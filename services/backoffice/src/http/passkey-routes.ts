@@ -1,0 +1,133 @@
+import type { Express } from 'express';
+import { z } from '@pwa/config';
+import { ConsoleError } from '@pwa/errors';
+import { completeSignInWithPasskey, listOwnPasskeys, passkeyRegistrationOptions, passkeySignInOptions, passkeysPerOperatorMax, registerPasskey, removeOwnPasskey } from '../use-cases/operator-passkeys';
+import type { PeopleDependencies } from '../use-cases/people-dependencies';
+import { originOf, parsedInput } from './console-request';
+import { requireSession, sessionOf, setSessionCookie } from './console-session';
+
+/**
+ * The console API for passkeys (decision 0070). The bodies are what @simplewebauthn/browser's
+ * startRegistration / startAuthentication give, sent as they are: `{ response, name? }` and
+ * `{ response }`. Every state change carries the session's CSRF token.
+ */
+export const passkeyPaths = {
+  passkeys: '/api/v1/passkeys',
+  registrationOptions: '/api/v1/passkeys/registration-options',
+  passkey: '/api/v1/passkeys/:passkeyId',
+  signInOptions: '/api/v1/session/passkey/options',
+  signIn: '/api/v1/session/passkey',
+} as const;
+
+const base64url = z.string().min(1).max(65_536).regex(/^[A-Za-z0-9_-]+$/);
+const credentialId = z.string().min(1).max(1_366).regex(/^[A-Za-z0-9_-]+$/);
+const clientExtensionResults = z.record(z.string(), z.unknown()).default({});
+const authenticatorAttachment = z.enum(['platform', 'cross-platform']).optional();
+
+const registrationBody = z.object({
+  response: z.object({
+    id: credentialId,
+    rawId: credentialId,
+    type: z.literal('public-key'),
+    response: z.looseObject({ clientDataJSON: base64url, attestationObject: base64url, transports: z.array(z.string().max(30)).max(8).optional() }),
+    clientExtensionResults,
+    authenticatorAttachment,
+  }),
+  name: z.string().trim().min(1).max(60).optional(),
+});
+
+const authenticationBody = z.object({
+  response: z.object({
+    id: credentialId,
+    rawId: credentialId,
+    type: z.literal('public-key'),
+    response: z.looseObject({ clientDataJSON: base64url, authenticatorData: base64url, signature: base64url, userHandle: base64url.optional() }),
+    clientExtensionResults,
+    authenticatorAttachment,
+  }),
+});
+
+const passkeyIdShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const notRecent = 'Adding or removing a passkey needs a sign-in within the last 15 minutes: sign out, sign in again, then retry';
+
+export function mountPasskeyRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string): void {
+  const signedIn = requireSession(deps, 'signed_in', consoleOrigin);
+  const pending = requireSession(deps, 'mfa_pending', consoleOrigin);
+
+  app.get(passkeyPaths.passkeys, signedIn, async (_req, res) => {
+    const passkeys = await listOwnPasskeys(deps, sessionOf(res).session.subjectId);
+    res.json({ success: true, data: { passkeys } });
+  });
+
+  app.post(passkeyPaths.registrationOptions, signedIn, async (_req, res) => {
+    const outcome = await passkeyRegistrationOptions(deps, sessionOf(res));
+    if (outcome.kind === 'refused') {
+      if (outcome.reason === 'sign-in-not-recent') throw new ConsoleError('CON_1004', notRecent);
+      if (outcome.reason === 'too-many-passkeys') throw new ConsoleError('CON_2001', `You have ${passkeysPerOperatorMax} passkeys already: remove one first`);
+      throw new ConsoleError('CON_1004');
+    }
+    res.json({ success: true, data: { options: outcome.options } });
+  });
+
+  app.post(passkeyPaths.passkeys, signedIn, async (req, res) => {
+    const body = parsedInput(registrationBody, req.body);
+    const outcome = await registerPasskey(deps, { ...sessionOf(res), response: body.response, name: body.name ?? 'Passkey' }, originOf(req, res));
+    if (outcome.kind === 'refused') {
+      switch (outcome.reason) {
+        case 'sign-in-not-recent':
+          throw new ConsoleError('CON_1004', notRecent);
+        case 'challenge-unusable':
+          throw new ConsoleError('CON_1010');
+        case 'already-registered':
+          throw new ConsoleError('CON_1009', 'This passkey is registered already');
+        case 'too-many-passkeys':
+          throw new ConsoleError('CON_2001', `You have ${passkeysPerOperatorMax} passkeys already: remove one first`);
+        case 'not-active':
+          throw new ConsoleError('CON_1004');
+        case 'not-verified':
+          throw new ConsoleError('CON_1009', 'The passkey could not be verified: start the registration again');
+      }
+    }
+    res.status(201).json({ success: true, data: { passkey: outcome.passkey } });
+  });
+
+  app.delete(passkeyPaths.passkey, signedIn, async (req, res) => {
+    const passkeyId = String(req.params.passkeyId);
+    if (!passkeyIdShape.test(passkeyId)) throw new ConsoleError('CON_2001', 'The passkey id must be a UUID as GET /api/v1/passkeys lists it');
+    const outcome = await removeOwnPasskey(deps, { session: sessionOf(res).session, passkeyId }, originOf(req, res));
+    if (outcome.kind === 'refused') {
+      if (outcome.reason === 'sign-in-not-recent') throw new ConsoleError('CON_1004', notRecent);
+      if (outcome.reason === 'unknown-passkey') throw new ConsoleError('CON_4005', 'No such passkey among yours');
+      throw new ConsoleError('CON_1004');
+    }
+    res.status(204).end();
+  });
+
+  app.post(passkeyPaths.signInOptions, pending, async (_req, res) => {
+    const outcome = await passkeySignInOptions(deps, sessionOf(res));
+    if (outcome.kind === 'refused') {
+      if (outcome.reason === 'no-passkeys') throw new ConsoleError('CON_1009', 'No passkey is registered for this account: enter the code from your authenticator app');
+      throw new ConsoleError('CON_1004');
+    }
+    res.json({ success: true, data: { options: outcome.options } });
+  });
+
+  app.post(passkeyPaths.signIn, pending, async (req, res) => {
+    const body = parsedInput(authenticationBody, req.body);
+    const outcome = await completeSignInWithPasskey(deps, { sessionId: sessionOf(res).sessionId, response: body.response }, originOf(req, res));
+    if (outcome.kind === 'refused') {
+      switch (outcome.reason) {
+        case 'throttled':
+          throw new ConsoleError('CON_1002', undefined, { headers: { 'Retry-After': String(outcome.retryAfterSeconds) } });
+        case 'challenge-unusable':
+          throw new ConsoleError('CON_1010');
+        case 'not-verified':
+          throw new ConsoleError('CON_1009');
+        case 'no-pending-sign-in':
+          throw new ConsoleError('CON_1004');
+      }
+    }
+    setSessionCookie(res, outcome.sessionId);
+    res.json({ success: true, data: { stage: 'signed_in', csrfToken: outcome.csrfToken } });
+  });
+}

@@ -34,6 +34,7 @@ export const consoleErrorCatalogue = {
   CON_4006: { httpStatus: 409, message: 'The back-office must keep at least one active admin' },
   CON_4007: { httpStatus: 404, message: 'The target of this change does not exist: check the partner id' },
   CON_4008: { httpStatus: 404, message: 'No such partner' },
+  CON_4009: { httpStatus: 409, message: 'The disbursement was reversed already: a disbursement is reversed at most once' },
 } as const satisfies Record<string, { httpStatus: number; message: string }>;
 
 export type ConsoleCode = keyof typeof consoleErrorCatalogue;

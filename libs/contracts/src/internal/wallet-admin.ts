@@ -319,3 +319,16 @@ export const walletLedgerCheckSchema = z.object({
 export function adminSearchPhone(input: string): string | undefined {
   return normaliseLiberianPhone(input);
 }
+
+/** GET /internal/admin/disbursements/{referenceId}: a completed disbursement and its reversal, if any; 404 PKC_6002 when no completed disbursement has the referenceId. */
+export const walletAdminDisbursementPath = (referenceId: string): string => `/internal/admin/disbursements/${encodeURIComponent(referenceId)}`;
+
+export const walletAdminDisbursementSchema = z.object({
+  referenceId: z.string(),
+  transactionId: transactionIdField,
+  partnerId: uuidField,
+  currency: currencyField,
+  amountMinor: minorUnitsField,
+  /** The reversal's TXN-… once it was reversed (at most once); null before. */
+  reversalTransactionId: transactionIdField.nullable(),
+});

@@ -73,13 +73,16 @@ function issuesOf(root: string, result: { success: boolean; error?: { issues: { 
 }
 
 /**
- * The target the owning service can tell exists, checked when the request is made (a checker never
- * approves a change to a partner that does not exist): a partner, known to auth. Fee schedules and
- * tier limits name a fixed set the shape already checks; a disbursement is checked by the wallet
- * when the approved request executes (an unknown one ends the request failed, PKC_6002).
+ * The target its owning service can tell exists, checked when the request is made, so a checker
+ * never approves a change to something that is not there: a partner (auth) or a disbursement not
+ * reversed yet (the wallet). Fee schedules and tier limits name a fixed set the shape already checks.
  */
-export function partnerTargetOf(action: FourEyesAction, target: { kind: string; id: string }): string | undefined {
-  return action !== 'disbursement.reverse' && action !== 'fee_schedule.set' && action !== 'tier_limit.set' && target.kind === 'partner' ? target.id.toLowerCase() : undefined;
+export type OwnerCheckedTarget = { kind: 'partner'; partnerId: string } | { kind: 'disbursement'; referenceId: string };
+
+export function ownerCheckedTargetOf(action: FourEyesAction, target: { kind: string; id: string }): OwnerCheckedTarget | undefined {
+  if (action === 'disbursement.reverse') return target.kind === 'disbursement' ? { kind: 'disbursement', referenceId: target.id } : undefined;
+  if (action === 'fee_schedule.set' || action === 'tier_limit.set') return undefined;
+  return target.kind === 'partner' ? { kind: 'partner', partnerId: target.id.toLowerCase() } : undefined;
 }
 
 /** `Gold:collection:USD` as the wallet names a tier limit; the shape above has checked the form. */

@@ -11,7 +11,7 @@ import { decodePageCursor, encodePageCursor } from '../domain/page-cursor';
 import { listApprovalRequests, type ApprovalRequest } from '../store/approval-request-store';
 import { findOperatorById } from '../store/operator-store';
 import { executeApprovedRequest, type ExecutionPorts } from '../use-cases/execute-approved-request';
-import { decideFourEyesChange, requestFourEyesChange, type PartnerDirectory } from '../use-cases/four-eyes-requests';
+import { decideFourEyesChange, requestFourEyesChange, type TargetDirectory } from '../use-cases/four-eyes-requests';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
@@ -46,8 +46,8 @@ const decisionRefusalCodes: Readonly<Record<DecisionRefusal, 'CON_3001' | 'CON_3
 export interface ApprovalExecution {
   /** One executor per action, each through its owning service's admin route. */
   ports: ExecutionPorts;
-  /** Auth's partner lookup: a request naming a partner it does not know is refused. */
-  partners: PartnerDirectory;
+  /** The owners' answers: a request naming a partner or a disbursement its owner does not know is refused. */
+  targets: TargetDirectory;
   /** Asks the sweep to send approved requests now (after a failed first try). */
   wakeBacklog: () => void;
   logger: Logger;
@@ -69,7 +69,7 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
 
   app.post(approvalPaths.requests, signedIn, async (req, res) => {
     const body = parsedInput(newRequestBody, req.body);
-    const outcome = await requestFourEyesChange(deps.pool, sessionOf(res).session.subjectId, body as Parameters<typeof requestFourEyesChange>[2], originOf(req, res), execution.partners);
+    const outcome = await requestFourEyesChange(deps.pool, sessionOf(res).session.subjectId, body as Parameters<typeof requestFourEyesChange>[2], originOf(req, res), execution.targets);
     if (outcome.kind === 'requested') {
       res.status(201).json({ success: true, data: viewOf(outcome.request) });
       return;
@@ -84,7 +84,9 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
       case 'not-executable-yet':
         throw new ConsoleError('CON_2001', `action: ${body.action} cannot be executed by the back-office yet; use the operator CLI for it`);
       case 'unknown-target':
-        throw new ConsoleError('CON_4007');
+        throw new ConsoleError('CON_4007', body.target.kind === 'disbursement' ? 'No completed disbursement has this referenceId: check it (PKD-…)' : undefined);
+      case 'target-changed-already':
+        throw new ConsoleError('CON_4009');
       case 'owner-unavailable':
         throw new PkcError('PKC_7003', 'The service that owns the target did not answer, so the target could not be checked; nothing was requested. Try again');
       case 'invalid-change':

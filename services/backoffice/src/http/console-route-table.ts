@@ -27,7 +27,7 @@ export function mountConsoleRoutes(app: Express, context: ConsoleRouteContext): 
   const { deps, consoleOrigin, upstream, wakeBacklog, logger } = context;
   app.use('/api', consoleHeaders());
   mountPeopleRoutes(app, deps, consoleOrigin);
-  mountApprovalRoutes(app, deps, consoleOrigin, { ports: upstream, partners: upstream.partners, wakeBacklog, logger });
+  mountApprovalRoutes(app, deps, consoleOrigin, { ports: upstream, targets: upstream.targets, wakeBacklog, logger });
   mountAuditLogRoutes(app, deps, consoleOrigin);
   mountOperatorRoutes(app, deps, consoleOrigin);
   mountPartnerReadRoutes(app, deps, consoleOrigin, upstream.partners);

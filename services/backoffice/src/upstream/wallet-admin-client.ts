@@ -1,5 +1,7 @@
 import {
   readContractAnswer,
+  walletAdminDisbursementPath,
+  walletAdminDisbursementSchema,
   walletAdminPartnerBalancesSchema,
   walletAdminReadPaths,
   walletAdminTransactionPageSchema,
@@ -16,6 +18,7 @@ import { createUpstreamClient, type UpstreamSettings } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { WalletAdminPort } from '../use-cases/action-executors';
 import type { WalletReads } from '../use-cases/console-reads';
+import type { DisbursementDirectory } from '../use-cases/four-eyes-requests';
 import { executionOfAnswer, finalAdminRefusals, settingsChangeExecution } from './admin-answers';
 
 /** A funding's final refusals: the change routes' and a correction above the partner's balance (PKC_4002). */
@@ -27,7 +30,7 @@ const fundingRefusals: ReadonlySet<PkcCode> = new Set<PkcCode>([...Object.values
  * the request stays approved and the sweep sends it again with the same request id, which the
  * wallet applies once.
  */
-export function createWalletAdminClient(settings: UpstreamSettings, logger: Logger): WalletAdminPort & WalletReads & { shutdown(): void } {
+export function createWalletAdminClient(settings: UpstreamSettings, logger: Logger): WalletAdminPort & WalletReads & DisbursementDirectory & { shutdown(): void } {
   const wallet = createUpstreamClient({ name: 'wallet', ...settings, logger });
   /** A read the wallet did not answer under its contract: the console says the dependency is away (503), never guesses. */
   const read = async <S extends z.ZodType>(path: string, schema: S, requestId: string | null): Promise<z.output<S>> => {
@@ -66,6 +69,13 @@ export function createWalletAdminClient(settings: UpstreamSettings, logger: Logg
     searchTransactions: (query, requestId) => {
       const parameters = Object.entries(query).filter((entry): entry is [string, string | number] => entry[1] !== undefined).map(([name, value]): [string, string] => [name, String(value)]);
       return read(`${walletAdminReadPaths.transactions}?${new URLSearchParams(parameters).toString()}`, walletAdminTransactionPageSchema, requestId);
+    },
+    disbursementState: async (referenceId, requestId) => {
+      const answer = await wallet.get(walletAdminDisbursementPath(referenceId), { timeoutMs: settings.timeoutMs, ...(requestId === null ? {} : { requestId }) });
+      const contract = readContractAnswer(answer, walletAdminDisbursementSchema, new Set<PkcCode>(['PKC_6002']));
+      if (contract.kind === 'answer') return contract.data.reversalTransactionId === null ? 'reversible' : 'reversed';
+      if (contract.kind === 'refusal') return 'unknown';
+      throw new Error(`the wallet's disbursement answer is outside its contract: ${contract.problem}`);
     },
     partnerBalances: (partnerId, requestId) => read(walletAdminReadPaths.partnerBalances(partnerId), walletAdminPartnerBalancesSchema, requestId),
     ledgerCheck: (requestId) => read(walletAdminReadPaths.ledgerCheck, walletLedgerCheckSchema, requestId),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendAuditEntry, appendAuditEntryInTransaction, type AuditEntryInput, type JsonValue } from '@pwa/audit';
 import { withTransaction, type Pool } from '@pwa/db';
-import { checkFourEyesChange, partnerTargetOf } from '../domain/four-eyes-changes';
+import { checkFourEyesChange, ownerCheckedTargetOf, type OwnerCheckedTarget } from '../domain/four-eyes-changes';
 import { decisionRefusal, executableFourEyesActions, isFourEyesAction, mayRequestChange, requestLifetimeSeconds, type DecisionRefusal } from '../domain/approval-rules';
 import { decideApprovalRequest, expireDueApprovalRequests, findApprovalRequest, insertApprovalRequest, type ApprovalRequest } from '../store/approval-request-store';
 import { findOperatorById, type Operator } from '../store/operator-store';
@@ -11,15 +11,16 @@ import type { RequestOrigin } from './people-dependencies';
  * The maker's request and the checker's decision of a four-eyes change (decision 0062). The acting
  * person is read from the database on every call (roles and status as they are now, never as a
  * client says), each change and its audit entry commit together, and each refusal is audited too.
- * A partner target is checked with auth when the request is made, so no checker is asked to
- * approve a change to a partner that does not exist. Executing an approved request is
+ * A target its owner can tell exists is checked when the request is made (a partner with auth, a
+ * disbursement not reversed yet with the wallet), so no checker is asked to approve a change to
+ * something that is not there. Executing an approved request is
  * execute-approved-request.ts.
  */
 export type RequestChangeOutcome =
   | { kind: 'requested'; request: ApprovalRequest }
   | {
       kind: 'refused';
-      reason: 'not-an-active-operator' | 'not-a-maker' | 'unknown-action' | 'not-executable-yet' | 'bad-lifetime' | 'reason-required' | 'unknown-target' | 'owner-unavailable';
+      reason: 'not-an-active-operator' | 'not-a-maker' | 'unknown-action' | 'not-executable-yet' | 'bad-lifetime' | 'reason-required' | 'unknown-target' | 'target-changed-already' | 'owner-unavailable';
     }
   | { kind: 'refused'; reason: 'invalid-change'; problems: string[] };
 
@@ -28,12 +29,26 @@ export interface PartnerDirectory {
   partnerExists(partnerId: string, httpRequestId: string | null): Promise<boolean>;
 }
 
+/** The wallet's answer to "is there a completed disbursement with this referenceId, and is it reversed"; throws when the wallet gave no answer. */
+export interface DisbursementDirectory {
+  disbursementState(referenceId: string, httpRequestId: string | null): Promise<'reversible' | 'reversed' | 'unknown'>;
+}
+
+/** The owners that tell whether a request's target is there. */
+export type TargetDirectory = PartnerDirectory & DisbursementDirectory;
+
+async function targetState(targets: TargetDirectory, target: OwnerCheckedTarget, httpRequestId: string | null): Promise<'there' | 'unknown' | 'changed-already'> {
+  if (target.kind === 'partner') return (await targets.partnerExists(target.partnerId, httpRequestId)) ? 'there' : 'unknown';
+  const state = await targets.disbursementState(target.referenceId, httpRequestId);
+  return state === 'reversible' ? 'there' : state === 'reversed' ? 'changed-already' : 'unknown';
+}
+
 export async function requestFourEyesChange(
   pool: Pool,
   actorId: string,
   change: { action: string; target: { kind: string; id: string }; parameters: { [key: string]: JsonValue }; reason: string; lifetimeSeconds?: number },
   origin: RequestOrigin,
-  partners: PartnerDirectory,
+  targets: TargetDirectory,
 ): Promise<RequestChangeOutcome> {
   const actor = await activeOperator(pool, actorId);
   const refuse = async (reason: Exclude<Extract<RequestChangeOutcome, { kind: 'refused' }>['reason'], 'invalid-change'>, problems?: string[]): Promise<RequestChangeOutcome> => {
@@ -54,15 +69,16 @@ export async function requestFourEyesChange(
   } catch {
     return refuse('bad-lifetime');
   }
-  const partnerId = partnerTargetOf(change.action, change.target);
-  if (partnerId !== undefined) {
-    let exists: boolean;
+  const checkedTarget = ownerCheckedTargetOf(change.action, change.target);
+  if (checkedTarget !== undefined) {
+    let state: Awaited<ReturnType<typeof targetState>>;
     try {
-      exists = await partners.partnerExists(partnerId, origin.requestId);
+      state = await targetState(targets, checkedTarget, origin.requestId);
     } catch {
       return refuse('owner-unavailable');
     }
-    if (!exists) return refuse('unknown-target');
+    if (state === 'unknown') return refuse('unknown-target');
+    if (state === 'changed-already') return refuse('target-changed-already');
   }
   const action = change.action;
   return withTransaction(pool, async (client) => {

@@ -7,14 +7,14 @@ import { createWalletAdminClient } from '../upstream/wallet-admin-client';
 import { actionExecutorsOf } from '../use-cases/action-executors';
 import type { ExecutionPorts } from '../use-cases/execute-approved-request';
 import type { PartnerReads, WalletReads } from '../use-cases/console-reads';
-import type { PartnerDirectory } from '../use-cases/four-eyes-requests';
+import type { TargetDirectory } from '../use-cases/four-eyes-requests';
 
 /**
  * The owning services' admin routes the back-office executes approved changes through (one
- * executor per action), auth's partner lookup for the request-time check of a partner target, and
- * the owners' reads the console shows.
+ * executor per action), the owners' answers for the request-time check of a target (a partner, a
+ * disbursement), and the owners' reads the console shows.
  */
-export type AdminClients = ExecutionPorts & { partners: PartnerDirectory & PartnerReads; wallet: WalletReads; shutdown(): void };
+export type AdminClients = ExecutionPorts & { targets: TargetDirectory; partners: PartnerReads; wallet: WalletReads; shutdown(): void };
 
 /** Made once at start from the configuration; shutdown() closes every client's breaker. */
 export function createAdminClients(config: Readonly<BackofficeConfig>, logger: Logger): AdminClients {
@@ -24,6 +24,10 @@ export function createAdminClients(config: Readonly<BackofficeConfig>, logger: L
   const quotes = createQuotesAdminClient({ baseUrl: config.QUOTES_URL, timeoutMs: config.QUOTES_TIMEOUT_MS, breaker }, logger);
   return {
     executors: actionExecutorsOf({ wallet, auth, quotes }),
+    targets: {
+      partnerExists: (partnerId, requestId) => auth.partnerExists(partnerId, requestId),
+      disbursementState: (referenceId, requestId) => wallet.disbursementState(referenceId, requestId),
+    },
     partners: auth,
     wallet,
     shutdown: () => {

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { createTestPartner, createTestUser, postJson, startWalletHarness, transferBody, type WalletHarness } from '../../../wallet/test/integration/wallet-harness';
 import { startConsoleStand, type ConsoleStand, type SignedInOperator } from '../support/console-stand';
 
 /**
  * Each role against each four-eyes action besides funding, on the console API (roles read from the
  * database on every call): only a maker asks, only a checker decides, every role reads the queue.
- * The stand's wallet and quotes are closed ports (their approvals stay approved); this file is
- * about who may do what, the execution is four-eyes-actions-execution.test.ts.
+ * The stand's quotes is a closed port (a fee approval stays approved); auth and the wallet are real,
+ * since they check a request's partner or disbursement. This file is about who may do what; the
+ * execution is four-eyes-actions-execution.test.ts.
  */
+let wallet: WalletHarness;
 let stand: ConsoleStand;
+let referenceId: string;
 let viewer: SignedInOperator;
 let maker: SignedInOperator;
 let checker: SignedInOperator;
@@ -15,7 +19,8 @@ let admin: SignedInOperator;
 let partnerId: string;
 
 beforeAll(async () => {
-  stand = await startConsoleStand('backoffice_action_roles');
+  wallet = await startWalletHarness();
+  stand = await startConsoleStand('backoffice_action_roles', { walletUrl: wallet.baseUrl });
   [viewer, maker, checker, admin] = [
     await stand.signedInOperator('Role Viewer', ['viewer']),
     await stand.signedInOperator('Role Maker', ['maker']),
@@ -23,14 +28,19 @@ beforeAll(async () => {
     await stand.signedInOperator('Role Admin', ['admin']),
   ];
   partnerId = await stand.newPartnerId('Role Partner');
+  const user = await createTestUser(wallet);
+  referenceId = `PKD-1718000000000-${randomUUID().replace(/-/g, '').slice(0, 24).toUpperCase()}`;
+  const body = { ...transferBody({ type: 'disbursement', partnerId: await createTestPartner(wallet, { USD: 5_000n }), phone: user.phone, currency: 'USD', amountMinor: '700', feeMinor: '0' }), referenceId };
+  expect((await postJson(`${wallet.baseUrl}/internal/transfers`, body)).status).toBe(200);
 });
 
 afterAll(async () => {
   await stand?.stop();
+  await wallet?.stop();
 });
 
 const changes = (): [string, { kind: string; id: string }, Record<string, unknown>][] => [
-  ['disbursement.reverse', { kind: 'disbursement', id: 'PKD-1718000000000-00000000000000000000ROLE' }, {}],
+  ['disbursement.reverse', { kind: 'disbursement', id: referenceId }, {}],
   ['fee_schedule.set', { kind: 'fee_schedule', id: 'collection:USD' }, { tiers: [{ upToMinor: null, flatMinor: '25', basisPoints: 150 }] }],
   ['tier_limit.set', { kind: 'tier_limit', id: 'Platinum:disbursement:USD' }, { dailyMinor: '5000000' }],
   ['partner.status.set', { kind: 'partner', id: partnerId }, { status: 'suspended' }],
@@ -63,8 +73,8 @@ describe('who may ask for and decide each four-eyes action', () => {
         expect(listed.status).toBe(200);
         expect((listed.body.data?.requests as { requestId: string }[]).map((request) => request.requestId)).toContain(requestId);
       }
-      // Auth is up and executes at once; the wallet and quotes are away, so their approvals stand, unexecuted, for the sweep.
-      const executedAtOnce = target.kind === 'partner';
+      // Auth and the wallet execute at once; quotes is away, so a fee approval stands, unexecuted, for the sweep.
+      const executedAtOnce = target.kind !== 'fee_schedule';
       expect(await decide(checker, requestId, 'approve')).toMatchObject({ status: 200, body: { data: { status: executedAtOnce ? 'executed' : 'approved', checkerId: checker.operatorId } } });
 
       const refusals = await stand.database.pool.query<{ actor_id: string; action: string }>(

@@ -185,7 +185,7 @@ describe('a disbursement reversal with four eyes', () => {
     expect(await checkLedger(wallet.pool)).toMatchObject({ ok: true });
   });
 
-  test('when a second request reverses a disbursement reversed already, or names one the wallet does not know, then it ends failed and nothing moves', async () => {
+  test('when a second request reverses a disbursement reversed since it was asked, then it ends failed and nothing moves; asked after, or for one the wallet does not know, it is refused at once', async () => {
     const disbursed = await disburse(500n, 0n);
     const first = await ask({ action: 'disbursement.reverse', target: { kind: 'disbursement', id: disbursed.referenceId }, parameters: {} });
     const second = await ask({ action: 'disbursement.reverse', target: { kind: 'disbursement', id: disbursed.referenceId }, parameters: {} });
@@ -194,9 +194,16 @@ describe('a disbursement reversal with four eyes', () => {
     expect((await decide(checker, second, 'approve')).body.data).toMatchObject({ status: 'failed', executionResult: { code: 'PKC_6004' } });
     expect(await balanceOfPartner(wallet, disbursed.partnerId, 'USD')).toBe(partnerAfterFirstMinor);
 
-    const unknown = await ask({ action: 'disbursement.reverse', target: { kind: 'disbursement', id: 'PKD-1718000000000-UNKNOWN0000000000000000' }, parameters: {} });
-    expect((await decide(otherChecker, unknown, 'approve')).body.data).toMatchObject({ status: 'failed', executionResult: { code: 'PKC_6002' } });
-    expect((await executionAudits(unknown))[0]).toMatchObject({ outcome: 'refused' });
+    // Asked again now, the wallet says at request time that it was reversed: no checker is asked.
+    const third = await stand.call('POST', '/api/v1/approval-requests', { cookie: maker.cookie, csrf: maker.csrf, body: { action: 'disbursement.reverse', target: { kind: 'disbursement', id: disbursed.referenceId }, parameters: {}, reason: 'again' } });
+    expect(third).toMatchObject({ status: 409, body: { code: 'CON_4009' } });
+    const unknown = await stand.call('POST', '/api/v1/approval-requests', {
+      cookie: maker.cookie,
+      csrf: maker.csrf,
+      body: { action: 'disbursement.reverse', target: { kind: 'disbursement', id: 'PKD-1718000000000-UNKNOWN0000000000000000' }, parameters: {}, reason: 'typo' },
+    });
+    expect(unknown).toMatchObject({ status: 404, body: { code: 'CON_4007' } });
+    expect((await executionAudits(second))[0]).toMatchObject({ outcome: 'refused', after: { status: 'failed', code: 'PKC_6004' } });
     expect(await checkLedger(wallet.pool)).toMatchObject({ ok: true });
   });
 });
@@ -290,7 +297,6 @@ describe('rejected, expired and interrupted requests', () => {
       const partnerId = await downStand.newPartnerId('Swept Partner');
       const disbursed = await disburse(300n, 0n);
       const changes: Change[] = [
-        { action: 'disbursement.reverse', target: { kind: 'disbursement', id: disbursed.referenceId }, parameters: {} },
         { action: 'fee_schedule.set', target: { kind: 'fee_schedule', id: 'disbursement:LRD' }, parameters: { maximumFeeMinor: '999999' } },
         { action: 'tier_limit.set', target: { kind: 'tier_limit', id: 'Basic:collection:USD' }, parameters: { perDayCount: 11 } },
       ];
@@ -302,8 +308,12 @@ describe('rejected, expired and interrupted requests', () => {
         expect(approved).toMatchObject({ status: 200, body: { data: { status: 'approved', executedAt: null } } });
         requestIds.push(requestId);
       }
-      // Auth's actions: the back-office stopped between the approval and the call (decided, never executed).
-      const statusRequest = await requestFourEyesChange(downStand.database.pool, downMaker.operatorId, { action: 'partner.status.set', target: { kind: 'partner', id: partnerId }, parameters: { status: 'suspended' }, reason: 'Crash drill' }, origin, owners.partners);
+      // The reversal and auth's action: the back-office stopped between the approval and the call (decided, never executed).
+      const reversalRequest = await requestFourEyesChange(downStand.database.pool, downMaker.operatorId, { action: 'disbursement.reverse', target: { kind: 'disbursement', id: disbursed.referenceId }, parameters: {}, reason: 'Crash drill' }, origin, owners.targets);
+      if (reversalRequest.kind !== 'requested') throw new Error(reversalRequest.reason);
+      expect(await decideFourEyesChange(downStand.database.pool, downChecker.operatorId, { requestId: reversalRequest.request.requestId, outcome: 'approved' }, origin)).toMatchObject({ kind: 'decided' });
+      requestIds.push(reversalRequest.request.requestId);
+      const statusRequest = await requestFourEyesChange(downStand.database.pool, downMaker.operatorId, { action: 'partner.status.set', target: { kind: 'partner', id: partnerId }, parameters: { status: 'suspended' }, reason: 'Crash drill' }, origin, owners.targets);
       if (statusRequest.kind !== 'requested') throw new Error(statusRequest.reason);
       expect(await decideFourEyesChange(downStand.database.pool, downChecker.operatorId, { requestId: statusRequest.request.requestId, outcome: 'approved' }, origin)).toMatchObject({ kind: 'decided' });
       requestIds.push(statusRequest.request.requestId);

@@ -8,29 +8,28 @@ import { findApprovalRequest } from '../../src/store/approval-request-store';
 import { activateInvitedOperator, insertOperator } from '../../src/store/operator-store';
 import { createCapturedLogger } from '../../../../test/support/captured-logger';
 import { startAuthHarness, type AuthHarness } from '../../../auth/test/integration/auth-harness';
-import { createAuthAdminClient } from '../../src/upstream/auth-admin-client';
 import { decideFourEyesChange, expireDueRequests, requestFourEyesChange } from '../../src/use-cases/four-eyes-requests';
-import { onboardTestPartner } from '../support/console-stand';
+import type { AdminClients } from '../../src/wiring/admin-clients';
+import { adminClientsFor, onboardTestPartner } from '../support/console-stand';
 
 /** Four-eyes requests and decisions as people make them, against the real Postgres, with the audit chain checked. */
 let database: TestDatabase;
 let concurrent: Pool;
 const origin = { address: '10.0.0.5', userAgent: 'jest', requestId: 'req-four-eyes' };
-const breaker = { errorThresholdPercent: 50, volumeThreshold: 5, resetTimeoutMs: 5_000, rollingWindowMs: 10_000 };
 let auth: AuthHarness;
-let partners: ReturnType<typeof createAuthAdminClient>;
+let owners: AdminClients;
 let funding: { action: string; target: { kind: string; id: string }; parameters: { currency: string; amountMinor: string }; reason: string };
 
 beforeAll(async () => {
   auth = await startAuthHarness();
-  partners = createAuthAdminClient({ baseUrl: auth.baseUrl, timeoutMs: 2_000, breaker }, createCapturedLogger('four-eyes-auth').logger);
+  owners = adminClientsFor({ authUrl: auth.baseUrl }, createCapturedLogger('four-eyes-auth').logger);
   funding = { action: 'partner.fund', target: { kind: 'partner', id: await onboardTestPartner(auth) }, parameters: { currency: 'USD', amountMinor: '500000' }, reason: 'Wire FT-0042 received' };
   database = await openTestDatabase({ label: 'backoffice_four_eyes', schema: backofficeSchema, migrationDirectories: backofficeMigrationDirectories });
   concurrent = createPool({ connectionString: database.databaseUrl, applicationName: 'backoffice-four-eyes-races', schema: backofficeSchema, maxConnections: 8 });
 });
 
 afterAll(async () => {
-  partners?.shutdown();
+  owners?.shutdown();
   await auth?.stop();
   await concurrent?.end();
   await database?.drop();
@@ -51,7 +50,7 @@ async function auditActions(): Promise<string[]> {
 describe('four-eyes requests', () => {
   test('when a maker asks for a funding and a different checker approves it, then it is approved once and both steps are audited', async () => {
     const [maker, checker] = await Promise.all([activeOperator('Maker', ['maker']), activeOperator('Checker', ['checker'])]);
-    const requested = await requestFourEyesChange(database.pool, maker, funding, origin, partners);
+    const requested = await requestFourEyesChange(database.pool, maker, funding, origin, owners.targets);
     if (requested.kind !== 'requested') throw new Error(requested.reason);
     expect(requested.request).toMatchObject({ status: 'pending', makerId: maker, action: 'partner.fund' });
     const decided = await decideFourEyesChange(database.pool, checker, { requestId: requested.request.requestId, outcome: 'approved' }, origin);
@@ -65,13 +64,13 @@ describe('four-eyes requests', () => {
     const checker = await activeOperator('Checker', ['checker']);
     const admin = await activeOperator('Admin', ['admin']);
     const maker = await activeOperator('Maker', ['maker']);
-    expect(await requestFourEyesChange(database.pool, admin, funding, origin, partners)).toEqual({ kind: 'refused', reason: 'not-a-maker' });
-    expect(await requestFourEyesChange(database.pool, viewer, funding, origin, partners)).toEqual({ kind: 'refused', reason: 'not-a-maker' });
-    expect(await requestFourEyesChange(database.pool, checker, funding, origin, partners)).toEqual({ kind: 'refused', reason: 'not-a-maker' });
-    expect(await requestFourEyesChange(database.pool, maker, { ...funding, action: 'partner.delete' }, origin, partners)).toEqual({ kind: 'refused', reason: 'unknown-action' });
-    expect(await requestFourEyesChange(database.pool, maker, { ...funding, reason: '   ' }, origin, partners)).toEqual({ kind: 'refused', reason: 'reason-required' });
-    expect(await requestFourEyesChange(database.pool, maker, { ...funding, lifetimeSeconds: 5 }, origin, partners)).toEqual({ kind: 'refused', reason: 'bad-lifetime' });
-    expect(await requestFourEyesChange(database.pool, randomUUID(), funding, origin, partners)).toEqual({ kind: 'refused', reason: 'not-an-active-operator' });
+    expect(await requestFourEyesChange(database.pool, admin, funding, origin, owners.targets)).toEqual({ kind: 'refused', reason: 'not-a-maker' });
+    expect(await requestFourEyesChange(database.pool, viewer, funding, origin, owners.targets)).toEqual({ kind: 'refused', reason: 'not-a-maker' });
+    expect(await requestFourEyesChange(database.pool, checker, funding, origin, owners.targets)).toEqual({ kind: 'refused', reason: 'not-a-maker' });
+    expect(await requestFourEyesChange(database.pool, maker, { ...funding, action: 'partner.delete' }, origin, owners.targets)).toEqual({ kind: 'refused', reason: 'unknown-action' });
+    expect(await requestFourEyesChange(database.pool, maker, { ...funding, reason: '   ' }, origin, owners.targets)).toEqual({ kind: 'refused', reason: 'reason-required' });
+    expect(await requestFourEyesChange(database.pool, maker, { ...funding, lifetimeSeconds: 5 }, origin, owners.targets)).toEqual({ kind: 'refused', reason: 'bad-lifetime' });
+    expect(await requestFourEyesChange(database.pool, randomUUID(), funding, origin, owners.targets)).toEqual({ kind: 'refused', reason: 'not-an-active-operator' });
     expect((await auditActions()).slice(-7)).toEqual([
       'approval_request.create:refused:not-a-maker',
       'approval_request.create:refused:not-a-maker',
@@ -86,7 +85,7 @@ describe('four-eyes requests', () => {
   test('when the maker, even one who also holds the checker role, or a viewer decides, then it is refused and the request stays pending', async () => {
     const makerAndChecker = await activeOperator('Both', ['maker', 'checker']);
     const viewer = await activeOperator('Viewer', ['viewer']);
-    const requested = await requestFourEyesChange(database.pool, makerAndChecker, funding, origin, partners);
+    const requested = await requestFourEyesChange(database.pool, makerAndChecker, funding, origin, owners.targets);
     if (requested.kind !== 'requested') throw new Error(requested.reason);
     expect(await decideFourEyesChange(database.pool, makerAndChecker, { requestId: requested.request.requestId, outcome: 'approved' }, origin)).toEqual({ kind: 'refused', reason: 'own-request' });
     expect(await decideFourEyesChange(database.pool, viewer, { requestId: requested.request.requestId, outcome: 'approved' }, origin)).toEqual({ kind: 'refused', reason: 'not-a-checker' });
@@ -97,7 +96,7 @@ describe('four-eyes requests', () => {
   test('when two checkers approve at once, or one approves while another rejects, then one decision stands and the other is refused', async () => {
     const maker = await activeOperator('Maker', ['maker']);
     const checkers = await Promise.all([activeOperator('Checker A', ['checker']), activeOperator('Checker B', ['checker']), activeOperator('Checker C', ['checker'])]);
-    const requested = await requestFourEyesChange(database.pool, maker, funding, origin, partners);
+    const requested = await requestFourEyesChange(database.pool, maker, funding, origin, owners.targets);
     if (requested.kind !== 'requested') throw new Error(requested.reason);
     const outcomes = await Promise.all(
       checkers.map((checker, index) => decideFourEyesChange(concurrent, checker, { requestId: requested.request.requestId, outcome: index === 1 ? 'rejected' : 'approved' }, origin)),
@@ -109,7 +108,7 @@ describe('four-eyes requests', () => {
   test('when a request expires unanswered, then a checker is refused, the sweep marks it expired once as the system, and the audit chain verifies', async () => {
     const maker = await activeOperator('Maker', ['maker']);
     const checker = await activeOperator('Checker', ['checker']);
-    const requested = await requestFourEyesChange(database.pool, maker, { ...funding, lifetimeSeconds: 60 }, origin, partners);
+    const requested = await requestFourEyesChange(database.pool, maker, { ...funding, lifetimeSeconds: 60 }, origin, owners.targets);
     if (requested.kind !== 'requested') throw new Error(requested.reason);
     await database.pool.query(`UPDATE approval_requests SET requested_at = requested_at - interval '2 minutes', expires_at = expires_at - interval '2 minutes' WHERE id = $1`, [requested.request.requestId]);
     expect(await decideFourEyesChange(database.pool, checker, { requestId: requested.request.requestId, outcome: 'approved' }, origin)).toEqual({ kind: 'refused', reason: 'expired' });
@@ -122,15 +121,15 @@ describe('four-eyes requests', () => {
   test('when a maker asks for a change to a partner auth does not know, or auth does not answer, then it is refused at request time and the refusal audited', async () => {
     const maker = await activeOperator('Maker', ['maker']);
     const statusChange = { action: 'partner.status.set', target: { kind: 'partner', id: randomUUID() }, parameters: { status: 'suspended' }, reason: 'Chargeback investigation' };
-    expect(await requestFourEyesChange(database.pool, maker, statusChange, origin, partners)).toEqual({ kind: 'refused', reason: 'unknown-target' });
+    expect(await requestFourEyesChange(database.pool, maker, statusChange, origin, owners.targets)).toEqual({ kind: 'refused', reason: 'unknown-target' });
     const known = { ...statusChange, target: { kind: 'partner', id: await onboardTestPartner(auth, 'Known Partner') } };
-    const away = createAuthAdminClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1_000, breaker }, createCapturedLogger('four-eyes-auth-away').logger);
+    const away = adminClientsFor({}, createCapturedLogger('four-eyes-auth-away').logger);
     try {
-      expect(await requestFourEyesChange(database.pool, maker, known, origin, away)).toEqual({ kind: 'refused', reason: 'owner-unavailable' });
+      expect(await requestFourEyesChange(database.pool, maker, known, origin, away.targets)).toEqual({ kind: 'refused', reason: 'owner-unavailable' });
     } finally {
       away.shutdown();
     }
-    expect(await requestFourEyesChange(database.pool, maker, known, origin, partners)).toMatchObject({ kind: 'requested', request: { action: 'partner.status.set', status: 'pending' } });
+    expect(await requestFourEyesChange(database.pool, maker, known, origin, owners.targets)).toMatchObject({ kind: 'requested', request: { action: 'partner.status.set', status: 'pending' } });
     expect((await auditActions()).slice(-3)).toEqual(['approval_request.create:refused:unknown-target', 'approval_request.create:refused:owner-unavailable', 'approval_request.create:done']);
   });
 });

@@ -92,7 +92,7 @@ describe('funding with four eyes', () => {
     const origin = { address: '10.0.0.9', userAgent: 'jest', requestId: null };
     const client = adminClientsFor({ walletUrl: wallet.baseUrl, authUrl: stand.auth.baseUrl }, createCapturedLogger('sweep-test').logger);
     // The approval as it stands in the database when the process died before calling the wallet.
-    const requested = await requestFourEyesChange(stand.database.pool, maker.operatorId, { action: 'partner.fund', target: { kind: 'partner', id: partnerId }, parameters: { currency: 'USD', amountMinor: '99999' }, reason: 'Wire FT-1' }, origin, client.partners);
+    const requested = await requestFourEyesChange(stand.database.pool, maker.operatorId, { action: 'partner.fund', target: { kind: 'partner', id: partnerId }, parameters: { currency: 'USD', amountMinor: '99999' }, reason: 'Wire FT-1' }, origin, client.targets);
     if (requested.kind !== 'requested') throw new Error(requested.reason);
     expect(await decideFourEyesChange(stand.database.pool, checker.operatorId, { requestId: requested.request.requestId, outcome: 'approved' }, origin)).toMatchObject({ kind: 'decided' });
     expect(await partnerBalanceMinor(partnerId, 'USD')).toBe(0n);

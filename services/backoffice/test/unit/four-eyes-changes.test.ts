@@ -1,4 +1,4 @@
-import { checkFourEyesChange, feeScheduleTargetOf, partnerTargetOf, tierLimitTargetOf } from '../../src/domain/four-eyes-changes';
+import { checkFourEyesChange, feeScheduleTargetOf, ownerCheckedTargetOf, tierLimitTargetOf } from '../../src/domain/four-eyes-changes';
 import { executableFourEyesActions, fourEyesActions } from '../../src/domain/approval-rules';
 import { actionExecutorsOf, type AuthAdminPort, type QuotesAdminPort, type WalletAdminPort } from '../../src/use-cases/action-executors';
 import type { ApprovedChange } from '../../src/use-cases/execute-approved-request';
@@ -8,12 +8,13 @@ describe('the four-eyes changes', () => {
     expect([...executableFourEyesActions].sort()).toEqual([...fourEyesActions].sort());
   });
 
-  test('when a change names a partner, then auth checks it at request time; fee schedules, tier limits and disbursements are not partners', () => {
+  test('when a change names a partner or a disbursement, then its owner checks it at request time; fee schedules and tier limits are a fixed set', () => {
     const partner = { kind: 'partner', id: '6F1C2B9E-3D4A-4F5B-8C7D-9E0F1A2B3C4D' };
-    expect(partnerTargetOf('partner.fund', partner)).toBe('6f1c2b9e-3d4a-4f5b-8c7d-9e0f1a2b3c4d');
-    expect(partnerTargetOf('partner.rate_limit.set', partner)).toBe('6f1c2b9e-3d4a-4f5b-8c7d-9e0f1a2b3c4d');
-    expect(partnerTargetOf('disbursement.reverse', { kind: 'disbursement', id: 'PKD-1' })).toBeUndefined();
-    expect(partnerTargetOf('fee_schedule.set', { kind: 'fee_schedule', id: 'collection:USD' })).toBeUndefined();
+    expect(ownerCheckedTargetOf('partner.fund', partner)).toEqual({ kind: 'partner', partnerId: '6f1c2b9e-3d4a-4f5b-8c7d-9e0f1a2b3c4d' });
+    expect(ownerCheckedTargetOf('partner.rate_limit.set', partner)).toEqual({ kind: 'partner', partnerId: '6f1c2b9e-3d4a-4f5b-8c7d-9e0f1a2b3c4d' });
+    expect(ownerCheckedTargetOf('disbursement.reverse', { kind: 'disbursement', id: 'PKD-1' })).toEqual({ kind: 'disbursement', referenceId: 'PKD-1' });
+    expect(ownerCheckedTargetOf('fee_schedule.set', { kind: 'fee_schedule', id: 'collection:USD' })).toBeUndefined();
+    expect(ownerCheckedTargetOf('tier_limit.set', { kind: 'tier_limit', id: 'Gold:collection:USD' })).toBeUndefined();
     expect(tierLimitTargetOf('Gold:collection:USD')).toEqual({ tier: 'Gold', transactionType: 'collection', currency: 'USD' });
     expect(feeScheduleTargetOf('disbursement:LRD')).toEqual({ type: 'disbursement', currency: 'LRD' });
   });

@@ -4,6 +4,7 @@ import {
   isUuid,
   walletAdminPaths,
   walletAdminReadPaths,
+  type walletAdminDisbursementSchema,
   walletAdminTransactionQuerySchema,
   type walletAdminPartnerBalancesSchema,
   type walletAdminTransactionPageSchema,
@@ -16,6 +17,7 @@ import {
 import type { Pool } from '@pwa/db';
 import { PkcError } from '@pwa/errors';
 import { listPartnerAccounts } from '../store/account-store';
+import { findPostedTransfersNamed, findReversalOf } from '../store/reversal-store';
 import { searchTransactions } from '../store/transaction-search-store';
 import { executeAdminDisbursementReversal } from '../use-cases/admin-disbursement-reversal';
 import { executeAdminPartnerFunding } from '../use-cases/admin-partner-funding';
@@ -59,6 +61,21 @@ export function mountAdminRoutes(app: Express, pool: Pool): void {
     const query = parseAdminRequest(walletAdminTransactionQuerySchema, req.query);
     if ((query.afterPostedAt === undefined) !== (query.afterId === undefined)) throw new PkcError('PKC_2008', 'afterPostedAt and afterId are given together or not at all');
     res.json((await searchTransactions(pool, query)) satisfies z.input<typeof walletAdminTransactionPageSchema>);
+  });
+
+  // The back-office checks a reversal's target when the request is made: a disbursement the ledger knows, not reversed yet.
+  app.get('/internal/admin/disbursements/:referenceId', async (req, res) => {
+    const [disbursement] = await findPostedTransfersNamed(pool, { referenceId: String(req.params.referenceId) });
+    if (disbursement?.kind !== 'disbursement' || disbursement.partnerId === null) throw new PkcError('PKC_6002', 'No completed disbursement has this referenceId');
+    const reversal = await findReversalOf(pool, disbursement.transferId);
+    res.json({
+      referenceId: String(req.params.referenceId),
+      transactionId: disbursement.transactionId,
+      partnerId: disbursement.partnerId,
+      currency: disbursement.currency,
+      amountMinor: disbursement.amountMinor.toString(),
+      reversalTransactionId: reversal?.transactionId ?? null,
+    } satisfies z.input<typeof walletAdminDisbursementSchema>);
   });
 
   app.get('/internal/admin/partners/:partnerId/balances', async (req, res) => {

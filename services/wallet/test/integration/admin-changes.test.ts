@@ -36,6 +36,8 @@ describe('wallet admin changes', () => {
     const partnerId = await createTestPartner(harness, { LRD: 9_000n });
     const referenceId = `PKD-1718000000000-${randomUUID().replace(/-/g, '').slice(0, 24).toUpperCase()}`;
     expect((await postJson(`${harness.baseUrl}/internal/transfers`, { ...transferBody({ type: 'disbursement', partnerId, phone: user.phone, currency: 'LRD', amountMinor: '4000', feeMinor: '100' }), referenceId })).status).toBe(200);
+    const before = await fetch(`${harness.baseUrl}/internal/admin/disbursements/${referenceId}`).then((response) => response.json());
+    expect(before).toMatchObject({ referenceId, partnerId, currency: 'LRD', amountMinor: '4000', reversalTransactionId: null });
     const requestId = randomUUID();
     const body = { requestId, referenceId, reason: 'wrong number', actor, approval: approvalOf(requestId) };
     const answers = await Promise.all(Array.from({ length: 5 }, () => postJson(`${harness.baseUrl}/internal/admin/disbursement-reversals`, body)));
@@ -47,6 +49,9 @@ describe('wallet admin changes', () => {
     expect(await balanceOfPartner(harness, partnerId, 'LRD')).toBe(8_900n);
     const recorded = await harness.sql.query(`SELECT operator, operator_id, maker_id, checker_id FROM operator_reversals WHERE reversal_transfer_id = $1`, [requestId]);
     expect(recorded.rows).toEqual([{ operator: 'Checker Kollie', operator_id: actor.operatorId, maker_id: makerId, checker_id: actor.operatorId }]);
+    const after = await fetch(`${harness.baseUrl}/internal/admin/disbursements/${referenceId}`).then((response) => response.json());
+    expect(after).toMatchObject({ reversalTransactionId: answers[0]?.body.reversalTransactionId });
+    expect((await fetch(`${harness.baseUrl}/internal/admin/disbursements/PKD-1718000000000-NOSUCHDISBURSEMENT00000`)).status).toBe(404);
 
     // A second approval for the same disbursement is refused for good, moving nothing.
     const secondId = randomUUID();

@@ -19,7 +19,7 @@
 CREATE TABLE operator_passkeys (
   id uuid PRIMARY KEY,
   operator_id uuid NOT NULL REFERENCES operators (id),
-  credential_id text NOT NULL UNIQUE CHECK (credential_id ~ '^[A-Za-z0-9_-]{1,1366}$'),
+  credential_id text NOT NULL UNIQUE CHECK (credential_id ~ '^[A-Za-z0-9_-]+$' AND length(credential_id) <= 1366),
   public_key bytea NOT NULL CHECK (length(public_key) BETWEEN 16 AND 2048),
   sign_count bigint NOT NULL DEFAULT 0 CHECK (sign_count BETWEEN 0 AND 4294967295),
   transports text[] NOT NULL DEFAULT '{}' CHECK (cardinality(transports) <= 8),

@@ -70,4 +70,4 @@ COPY --from=build --chown=root:root /out/ /app/
 USER 10001:10001
 STOPSIGNAL SIGTERM
 # No default service: the command chooses one (see the top of this file).
-CMD ["node", "-e", "console.error('partner-wallet-api: give the command, e.g. node services/wallet/dist/main.js (or .../migrate.js); services: gateway auth wallet quotes collections disbursements webhooks'); process.exit(64)"]
+CMD ["node", "-e", "console.error('partner-wallet-api: give the command, e.g. node services/wallet/dist/main.js (or .../migrate.js); services: gateway auth wallet quotes collections disbursements webhooks backoffice'); process.exit(64)"]

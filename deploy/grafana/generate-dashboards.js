@@ -12,7 +12,7 @@ const path = require('node:path');
 
 const datasource = { type: 'prometheus', uid: 'prometheus' };
 const probeRoutes = 'route!~"/healthz|/readyz|/metrics"';
-const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'];
+const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice'];
 
 const breakerMappings = [
   {
@@ -606,6 +606,52 @@ const specific = {
       ],
     }),
   ],
+  backoffice: () => [
+    row('Four eyes (approval requests)'),
+    panel({
+      title: 'Approval requests by status',
+      description: 'backoffice_approval_requests: requests now, by status (pending waits for a checker; approved waits for its owner to apply it).',
+      w: 12,
+      queries: [q(`max by (status) (backoffice_approval_requests${sel('backoffice')})`, '{{status}}')],
+    }),
+    panel({
+      title: 'Oldest approved request not yet executed',
+      description: 'backoffice_approved_unexecuted_oldest_seconds: the sweep sends approved requests again every 10 s; a growing age means the owner (wallet, auth, quotes) refuses or is away (PwaBackofficeApprovedNotExecuting).',
+      unit: 's',
+      w: 12,
+      queries: [q(`max(backoffice_approved_unexecuted_oldest_seconds${sel('backoffice')})`, 'oldest approved')],
+    }),
+    row('People and the audit log'),
+    panel({
+      title: 'Sign-ins refused in the last 15 minutes by reason',
+      description: 'backoffice_sign_in_refusals, from the audit log: account_locked and address_throttled are the throttle and lockout (PwaBackofficeSignInLockouts).',
+      w: 12,
+      stack: true,
+      queries: [q(`max by (reason) (backoffice_sign_in_refusals${sel('backoffice')})`, '{{reason}}')],
+    }),
+    panel({
+      title: 'Audit chain sound (1) / broken (0)',
+      type: 'state-timeline',
+      w: 6,
+      mappings: [{ type: 'value', options: { 0: { text: 'broken', color: 'red', index: 0 }, 1: { text: 'sound', color: 'green', index: 1 } } }],
+      thresholds: okThresholds,
+      queries: [q(`min(backoffice_audit_chain_intact${sel('backoffice')})`, 'audit chain')],
+    }),
+    panel({
+      title: 'Since the audit chain was last verified',
+      unit: 's',
+      w: 6,
+      queries: [q(`time() - max(backoffice_audit_chain_verified_timestamp_seconds${sel('backoffice')})`, 'since last walk')],
+    }),
+    panel({
+      title: 'Console requests over plain HTTP by outcome',
+      description: 'backoffice_plain_http_requests_total: redirected to the https address (a page), or refused unread (anything else).',
+      unit: 'reqps',
+      w: 24,
+      stack: true,
+      queries: [q(`sum by (outcome) (rate(backoffice_plain_http_requests_total${sel('backoffice')}[$__rate_interval]))`, '{{outcome}}')],
+    }),
+  ],
 };
 
 /** What each service does on the bus (docs/metrics.md, ARCHITECTURE.md). */
@@ -617,6 +663,7 @@ const messaging = {
   collections: ['producer'],
   disbursements: ['producer'],
   webhooks: ['consumer'],
+  backoffice: [],
 };
 
 const titles = {
@@ -627,6 +674,7 @@ const titles = {
   collections: 'collections',
   disbursements: 'disbursements',
   webhooks: 'webhooks (partner notifications)',
+  backoffice: 'backoffice (operators’ console)',
 };
 
 function serviceDashboard(service) {

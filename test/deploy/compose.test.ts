@@ -11,7 +11,7 @@ import { parse as parseYaml } from 'yaml';
 const repoRoot = path.resolve(__dirname, '..', '..');
 const composeFile = path.join(repoRoot, 'docker-compose.yml');
 
-const databaseServices = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'] as const;
+const databaseServices = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice'] as const;
 
 /** One password per PostgreSQL role: <SVC>_DB_PASSWORD (runtime), <SVC>_DB_OWNER_PASSWORD (owner). */
 const rolePasswords = Object.fromEntries(
@@ -24,6 +24,7 @@ const rolePasswords = Object.fromEntries(
 const requiredSecrets: Record<string, string> = {
   AUTH_KEY_ENCRYPTION_KEY: 'dummy-auth-key-encryption-key',
   WEBHOOK_SECRET_SEALING_KEY: 'dummy-webhook-secret-sealing-key',
+  BACKOFFICE_SEALING_KEY: 'dummy-backoffice-sealing-key',
   POSTGRES_PASSWORD: 'dummy-postgres-password',
   RABBITMQ_PASSWORD: 'dummy-rabbitmq-password',
   GRAFANA_ADMIN_PASSWORD: 'dummy-grafana-password',
@@ -140,9 +141,9 @@ afterAll(() => {
 });
 
 describe('docker-compose.yml', () => {
-  it('when resolved with every secret set, then it holds the seven services, the one-shot database-roles and the five servers', () => {
+  it('when resolved with every secret set, then it holds the seven services, the back-office, the one-shot database-roles and the five servers', () => {
     expect(Object.keys(model.services).sort()).toEqual(
-      ['auth', 'collections', 'database-roles', 'disbursements', 'gateway', 'grafana', 'postgres', 'prometheus', 'quotes', 'rabbitmq', 'redis', 'wallet', 'webhooks'].sort(),
+      ['auth', 'backoffice', 'collections', 'database-roles', 'disbursements', 'gateway', 'grafana', 'postgres', 'prometheus', 'quotes', 'rabbitmq', 'redis', 'wallet', 'webhooks'].sort(),
     );
     expect(svc('postgres').image).toBe('postgres:16');
     expect(svc('rabbitmq').image).toBe('rabbitmq:3.13-management');
@@ -154,8 +155,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('when resolved, then the seven services and database-roles run the one image built from the Dockerfile, each service with the command that chooses it', () => {
-    const names = ['gateway', ...internalServices.map(({ name }) => name)];
+  it('when resolved, then the seven services, the back-office and database-roles run the one image built from the Dockerfile, each service with the command that chooses it', () => {
+    const names = ['gateway', 'backoffice', ...internalServices.map(({ name }) => name)];
     expect(svc('database-roles').image).toBe('partner-wallet-api:local');
     expect(new Set(names.map((name) => svc(name).image))).toEqual(new Set(['partner-wallet-api:local']));
     for (const name of names) {
@@ -171,7 +172,7 @@ describe('docker-compose.yml', () => {
     const result = composeConfig({ ...requiredSecrets, PWA_IMAGE: 'registry.example.com/partner-wallet-api:1.2.3' });
     expect(result.status).toBe(0);
     const resolved = (compose.json ? JSON.parse(result.stdout) : parseYaml(result.stdout)) as ComposeModel;
-    const images = ['gateway', 'database-roles', ...internalServices.map(({ name }) => name)].map((name) => resolved.services[name]?.image);
+    const images = ['gateway', 'backoffice', 'database-roles', ...internalServices.map(({ name }) => name)].map((name) => resolved.services[name]?.image);
     expect(new Set(images)).toEqual(new Set(['registry.example.com/partner-wallet-api:1.2.3']));
   });
 
@@ -227,10 +228,11 @@ describe('docker-compose.yml', () => {
     expect(dependsOn(svc('gateway'))).not.toHaveProperty('database-roles');
   });
 
-  it('when resolved, then only auth receives the key encryption key and only auth and webhooks the sealing key', () => {
+  it('when resolved, then only auth receives the key encryption key, only auth and webhooks the sealing key, and only the back-office its own', () => {
     for (const [name, service] of Object.entries(model.services)) {
       expect([name, 'AUTH_KEY_ENCRYPTION_KEY' in (service.environment ?? {})]).toEqual([name, name === 'auth']);
       expect([name, 'WEBHOOK_SECRET_SEALING_KEY' in (service.environment ?? {})]).toEqual([name, name === 'auth' || name === 'webhooks']);
+      expect([name, 'BACKOFFICE_SEALING_KEY' in (service.environment ?? {})]).toEqual([name, name === 'backoffice']);
     }
     expect(svc('auth').environment?.AUTH_KEY_ENCRYPTION_KEY).toBe(requiredSecrets.AUTH_KEY_ENCRYPTION_KEY);
   });
@@ -254,6 +256,30 @@ describe('docker-compose.yml', () => {
     expect(healthTest(gateway)).toContain('ADMIN_PORT');
     const volumes = (gateway.volumes ?? []).map((volume) => (typeof volume === 'string' ? volume : `${volume.source}:${volume.target}`));
     expect(volumes).toEqual([expect.stringMatching(/\.local\/tls:\/run\/tls(:ro)?$/)]);
+  });
+
+  it('when resolved, then the back-office terminates TLS with the pair, is published on loopback only, is never behind the gateway, and executes through auth, wallet and quotes', () => {
+    const backoffice = svc('backoffice');
+    expect(backoffice.environment).toMatchObject({
+      HOST: '0.0.0.0',
+      PORT: '4107',
+      TLS_MODE: 'terminate',
+      TLS_CERT_FILE: '/run/tls/cert.pem',
+      TLS_KEY_FILE: '/run/tls/key.pem',
+      BACKOFFICE_PUBLIC_URL: 'https://localhost:4107',
+      BACKOFFICE_SEALING_KEY: requiredSecrets.BACKOFFICE_SEALING_KEY,
+      REDIS_URL: 'redis://redis:6379',
+      AUTH_URL: 'http://auth:4101',
+      WALLET_URL: 'http://wallet:4102',
+      QUOTES_URL: 'http://quotes:4103',
+    });
+    expect(portsOf(backoffice)).toEqual([expect.objectContaining({ published: '4107', target: '4107', hostIp: '127.0.0.1' })]);
+    expect(healthTest(backoffice)).toContain('/readyz');
+    expect(dependsOn(backoffice)).toMatchObject({ postgres: 'service_healthy', 'database-roles': 'service_completed_successfully', redis: 'service_healthy' });
+    const volumes = (backoffice.volumes ?? []).map((volume) => (typeof volume === 'string' ? volume : `${volume.source}:${volume.target}`));
+    expect(volumes).toEqual([expect.stringMatching(/\.local\/tls:\/run\/tls(:ro)?$/)]);
+    expect(JSON.stringify(svc('gateway').environment)).not.toContain('backoffice');
+    expect(dependsOn(svc('gateway'))).not.toHaveProperty('backoffice');
   });
 
   it('when resolved, then Grafana mounts its provisioning and dashboards and Prometheus its scrape config', () => {
@@ -284,7 +310,7 @@ describe('deploy/prometheus/prometheus.yml', () => {
       expect(job.metrics_path ?? '/metrics').toBe('/metrics');
       return job.static_configs.flatMap((group) => group.targets);
     });
-    expect(targets.sort()).toEqual(['gateway:9400', ...internalServices.map(({ name, port }) => `${name}:${port}`)].sort());
+    expect(targets.sort()).toEqual(['gateway:9400', 'backoffice:4107', ...internalServices.map(({ name, port }) => `${name}:${port}`)].sort());
   });
 });
 

@@ -10,9 +10,9 @@ import { chartDirectory, helmBinary, renderChart, repoRoot } from '../support/he
 const root = repoRoot;
 const chart = chartDirectory;
 const helm = helmBinary;
-const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'];
+const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice'];
 const databaseServices = services.filter((name) => name !== 'gateway');
-const secretNames = ['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'ADMIN_DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY'];
+const secretNames = ['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'ADMIN_DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'BACKOFFICE_SEALING_KEY'];
 /** A secret variable: one of secretNames, or a service's URL given to the database-roles hook (<SVC>_DATABASE_URL, <SVC>_MIGRATION_DATABASE_URL). */
 const isSecretName = (name: string) => secretNames.includes(name) || name.endsWith('_DATABASE_URL');
 const environments = ['sandbox', 'production'] as const;
@@ -54,6 +54,7 @@ const expectedApiVersion: Record<string, string> = {
   PrometheusRule: 'monitoring.coreos.com/v1',
   Job: 'batch/v1',
   ServiceAccount: 'v1',
+  Ingress: 'networking.k8s.io/v1',
 };
 
 function runHelm(args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -111,7 +112,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
 
     it('then containers probe /healthz for liveness and /readyz for readiness, set resources, read secrets by reference only, and run restricted', () => {
       const workloads = [...ofKind(manifests, 'Deployment'), ...ofKind(manifests, 'Job')];
-      expect(ofKind(manifests, 'Job').length).toBe(6); // every service but the gateway owns a schema
+      expect(ofKind(manifests, 'Job').length).toBe(7); // every service but the gateway owns a schema
       for (const workload of workloads) {
         const pod = podSpecOf(workload);
         expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
@@ -140,11 +141,11 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       for (const job of ofKind(manifests, 'Job')) expect(job.metadata?.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
     });
 
-    it('then NetworkPolicies admit internal services only from their callers (the wallet from quotes, collections, disbursements and the gateway)', () => {
+    it('then NetworkPolicies admit internal services only from their callers (the wallet from quotes, collections, disbursements, the gateway and the back-office)', () => {
       const wallet = ofKind(manifests, 'NetworkPolicy').find((manifest) => component(manifest) === 'wallet')!;
       const ingress = (wallet.spec as { ingress: { from?: { podSelector?: { matchLabels: Record<string, string> } }[] }[] }).ingress;
       const callers = ingress.flatMap((rule) => rule.from ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']).filter(Boolean);
-      expect(callers.sort()).toEqual(['collections', 'disbursements', 'gateway', 'quotes']);
+      expect(callers.sort()).toEqual(['backoffice', 'collections', 'disbursements', 'gateway', 'quotes']);
       expect(wallet.spec).toMatchObject({ policyTypes: ['Ingress', 'Egress'] });
     });
   });
@@ -156,8 +157,91 @@ describe('helm chart deploy/helm/partner-wallet', () => {
     // Migrations run by default: one hook Job per service with a schema, each running its migrate entry.
     const commands = ofKind(manifests, 'Job').map((job) => (job.spec as any).template.spec.containers[0].command as string[]);
     expect(commands.map((command) => command.join(' ')).sort()).toEqual(
-      ['auth', 'collections', 'disbursements', 'quotes', 'wallet', 'webhooks'].map((name) => `node services/${name}/dist/migrate.js`),
+      ['auth', 'backoffice', 'collections', 'disbursements', 'quotes', 'wallet', 'webhooks'].map((name) => `node services/${name}/dist/migrate.js`),
     );
+  });
+
+  describe('the back-office: internal only (decision 0067)', () => {
+    const backofficeOf = (manifests: Manifest[], kind: string) => ofKind(manifests, kind).find((manifest) => component(manifest) === 'backoffice');
+    type PolicySpec = { ingress: { ports?: { port: string | number }[]; from?: Record<string, unknown>[] }[]; egress: { ports?: { port: number }[]; to?: { podSelector?: { matchLabels: Record<string, string> } }[] }[] };
+
+    it.each(environments)('when rendered for %s, then it runs behind an internal TLS-terminating ingress (proxy, one trusted hop), with its public https address and its sealing key from a Secret', (environment) => {
+      const manifests = render(environment);
+      expect(backofficeOf(manifests, 'ConfigMap')?.data).toMatchObject({
+        PORT: '4107',
+        TLS_MODE: 'proxy',
+        BACKOFFICE_TRUSTED_PROXY_HOPS: '1',
+        BACKOFFICE_PUBLIC_URL: `https://backoffice.${environment}.internal.example`,
+        AUTH_URL: 'http://pwa-partner-wallet-auth:4101',
+        WALLET_URL: 'http://pwa-partner-wallet-wallet:4102',
+        QUOTES_URL: 'http://pwa-partner-wallet-quotes:4103',
+      });
+      expect(backofficeOf(manifests, 'ConfigMap')?.data).not.toHaveProperty('TLS_CERT_FILE');
+      const container = podSpecOf(backofficeOf(manifests, 'Deployment')!).containers[0]!;
+      expect(container.env?.find((variable) => variable.name === 'BACKOFFICE_SEALING_KEY')).toEqual({
+        name: 'BACKOFFICE_SEALING_KEY',
+        valueFrom: { secretKeyRef: { name: `partner-wallet-${environment}-backoffice-sealing`, key: 'BACKOFFICE_SEALING_KEY' } },
+      });
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      // No Ingress unless asked for; the Service is ClusterIP.
+      expect(ofKind(manifests, 'Ingress')).toEqual([]);
+      expect((backofficeOf(manifests, 'Service')?.spec as { type: string }).type).toBe('ClusterIP');
+    });
+
+    it('when rendered, then its NetworkPolicy admits no service (not the gateway) and by default only Prometheus, and lets it reach only auth, wallet, quotes, PostgreSQL, Redis and DNS', () => {
+      const policy = backofficeOf(render('production'), 'NetworkPolicy')!.spec as PolicySpec;
+      expect(policy.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] }]);
+      const callees = policy.egress.flatMap((rule) => rule.to ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']).filter(Boolean);
+      expect(callees.sort()).toEqual(['auth', 'quotes', 'wallet']);
+      const ports = policy.egress.flatMap((rule) => (rule.ports ?? []).map((port) => port.port));
+      expect(ports).toEqual(expect.arrayContaining([53, 5432, 6379, 4101, 4102, 4103]));
+      expect(ports).not.toContain(5672);
+      // The gateway may not call it.
+      const gatewayPolicy = ofKind(render('production'), 'NetworkPolicy').find((manifest) => component(manifest) === 'gateway')!.spec as PolicySpec;
+      const gatewayCallees = gatewayPolicy.egress.flatMap((rule) => rule.to ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']);
+      expect(gatewayCallees).not.toContain('backoffice');
+    });
+
+    it('when the internal ingress is switched on, then one Ingress of that class serves the public host over TLS to the http port, and the ingress controller is admitted', () => {
+      const manifests = render('production', [
+        '--set', 'backoffice.ingress.enabled=true',
+        '--set', 'backoffice.ingress.className=internal-nginx',
+        '--set-string', 'backoffice.ingress.annotations.service\\.beta\\.kubernetes\\.io/internal=true',
+        '--set', 'networkPolicy.backofficeIngressFrom[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name=ingress-internal',
+      ]);
+      const ingress = ofKind(manifests, 'Ingress');
+      expect(ingress).toHaveLength(1);
+      expect(ingress[0]!.spec).toEqual({
+        ingressClassName: 'internal-nginx',
+        tls: [{ hosts: ['backoffice.production.internal.example'], secretName: 'partner-wallet-production-backoffice-tls' }],
+        rules: [
+          {
+            host: 'backoffice.production.internal.example',
+            http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'pwa-partner-wallet-backoffice', port: { name: 'http' } } } }] },
+          },
+        ],
+      });
+      const policy = backofficeOf(manifests, 'NetworkPolicy')!.spec as PolicySpec;
+      expect(policy.ingress[0]).toEqual({ ports: [{ port: 'http', protocol: 'TCP' }], from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-internal' } } }] });
+    });
+
+    it('when it terminates TLS itself, then it mounts its certificate Secret and is told where the pair is, and probes stay on the same port', () => {
+      const manifests = render('production', ['--set', 'backoffice.tlsMode=terminate']);
+      expect(backofficeOf(manifests, 'ConfigMap')?.data).toMatchObject({ TLS_MODE: 'terminate', TLS_CERT_FILE: '/etc/partner-wallet/tls/tls.crt', TLS_KEY_FILE: '/etc/partner-wallet/tls/tls.key' });
+      expect(backofficeOf(manifests, 'ConfigMap')?.data).not.toHaveProperty('BACKOFFICE_TRUSTED_PROXY_HOPS');
+      const deployment = backofficeOf(manifests, 'Deployment')!;
+      expect(JSON.stringify(deployment)).toContain('partner-wallet-production-backoffice-tls');
+      expect(podSpecOf(deployment).containers[0]!.livenessProbe?.httpGet?.port).toBe('http');
+    });
+
+    it.each([
+      ['the ingress has no class', ['--set', 'backoffice.ingress.enabled=true']],
+      ['the ingress is on while the pod terminates TLS', ['--set', 'backoffice.ingress.enabled=true', '--set', 'backoffice.ingress.className=internal', '--set', 'backoffice.tlsMode=terminate']],
+      ['the public address is plain http', ['--set', 'backoffice.publicUrl=http://backoffice.example']],
+      ['no proxy hop is trusted', ['--set', 'backoffice.trustedProxyHops=0']],
+    ])('when %s, then rendering fails', (_what, extra) => {
+      expect(runHelm(['template', 'pwa', chart, '-f', path.join(chart, 'values-production.yaml'), ...extra]).status).not.toBe(0);
+    });
   });
 
   it('when tracing is switched on, then every service gets OTEL_ENABLED and the collector endpoint, and may reach the collector port', () => {
@@ -169,7 +253,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
     }
     const on = render('production', ['--set', 'tracing.enabled=true', '--set', 'tracing.otlpEndpoint=http://collector.observability:4318']);
     const configs = serviceConfigs(on);
-    expect(configs).toHaveLength(7);
+    expect(configs).toHaveLength(8);
     for (const config of configs) {
       expect(config.data).toMatchObject({ OTEL_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector.observability:4318' });
     }
@@ -353,7 +437,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
         expect(job.metadata?.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded' });
         expect(podSpecOf(job).containers.map((container) => container.command)).toEqual([['node', 'libs/runtime/dist/database-roles/main.js', 'provision']]);
         const migrationJobs = ofKind(manifests, 'Job').filter((manifest) => component(manifest) === 'migrations');
-        expect(migrationJobs).toHaveLength(6);
+        expect(migrationJobs).toHaveLength(7);
         for (const migration of migrationJobs) expect(weight(job)).toBeLessThan(weight(migration));
       });
 

@@ -134,6 +134,17 @@ const variants: [string, string, string[], string[]][] = [
   ['values-production.yaml with an existing ServiceAccount (serviceAccount.create=false)', 'production', ['--set', 'serviceAccount.create=false', '--set', 'serviceAccount.name=platform-managed'], renderedKinds.filter((kind) => kind !== 'ServiceAccount')],
   ['values-production.yaml with the database-roles hook (databaseRoles.provision=true)', 'production', ['--set', 'databaseRoles.provision=true'], renderedKinds],
   ['values-sandbox.yaml with the database-roles hook and no migration Jobs', 'sandbox', ['--set', 'databaseRoles.provision=true', '--set', 'migrations.enabled=false'], sandboxKinds],
+  [
+    'values-production.yaml with the back-office behind its internal ingress',
+    'production',
+    [
+      '--set', 'backoffice.ingress.enabled=true',
+      '--set', 'backoffice.ingress.className=internal-nginx',
+      '--set', 'networkPolicy.backofficeIngressFrom[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name=ingress-internal',
+    ],
+    [...renderedKinds, 'Ingress'],
+  ],
+  ['values-production.yaml with the back-office terminating TLS itself', 'production', ['--set', 'backoffice.tlsMode=terminate'], renderedKinds],
 ];
 
 describe('rendered manifests of deploy/helm/partner-wallet against the Kubernetes schemas', () => {

@@ -124,6 +124,20 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- $_ := set $env "TRUSTED_PROXIES" $root.Values.gateway.trustedProxies -}}
 {{- end -}}
 {{- end -}}
+{{- if eq .name "backoffice" -}}
+{{- $bo := $root.Values.backoffice -}}
+{{- if not (hasPrefix "https://" $bo.publicUrl) -}}
+{{- fail "backoffice.publicUrl must be the https:// address operators open (no path)" -}}
+{{- end -}}
+{{- $_ := set $env "BACKOFFICE_PUBLIC_URL" $bo.publicUrl -}}
+{{- $_ := set $env "TLS_MODE" $bo.tlsMode -}}
+{{- if eq $bo.tlsMode "terminate" -}}
+{{- $_ := set $env "TLS_CERT_FILE" "/etc/partner-wallet/tls/tls.crt" -}}
+{{- $_ := set $env "TLS_KEY_FILE" "/etc/partner-wallet/tls/tls.key" -}}
+{{- else -}}
+{{- $_ := set $env "BACKOFFICE_TRUSTED_PROXY_HOPS" (toString $bo.trustedProxyHops) -}}
+{{- end -}}
+{{- end -}}
 {{- range $key, $value := $svc.env -}}
 {{- $_ := set $env $key (toString $value) -}}
 {{- end -}}
@@ -185,6 +199,15 @@ them <PREFIX>_DATABASE_URL and <PREFIX>_MIGRATION_DATABASE_URL instead (the data
       key: {{ .ownerKey }}
 {{- end }}
 {{- end }}
+{{- end -}}
+
+{{/* The Secret of the TLS pair a service terminates with, or nothing (the gateway and the back-office in terminate mode). */}}
+{{- define "pwa.tlsSecretName" -}}
+{{- if and (eq .name "gateway") (eq .root.Values.gateway.tlsMode "terminate") -}}
+{{- .root.Values.gateway.tls.secretName -}}
+{{- else if and (eq .name "backoffice") (eq .root.Values.backoffice.tlsMode "terminate") -}}
+{{- .root.Values.backoffice.tls.secretName -}}
+{{- end -}}
 {{- end -}}
 
 {{- define "pwa.httpPortName" -}}

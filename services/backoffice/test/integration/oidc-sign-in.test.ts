@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { totpCodeAt } from '@pwa/web-auth';
 import { disableOperator } from '../../src/store/operator-store';
+import { bindingCookiePrefix, browserAtCallback as signInAtProvider, type BrowserAtCallback } from '../support/oidc-browser';
 import { startOidcTestProvider, type OidcTestAccount, type OidcTestProvider } from '../support/oidc-test-provider';
 import { consoleOrigin, startPeopleStand, type PeopleCall, type PeopleStand, type StandOperator } from '../support/passkey-oidc-stand';
 
@@ -12,7 +13,6 @@ import { consoleOrigin, startPeopleStand, type PeopleCall, type PeopleStand, typ
 const clientId = 'backoffice-test';
 const clientSecret = randomBytes(24).toString('base64url');
 const redirectUri = `${consoleOrigin}/api/v1/session/oidc/callback`;
-const bindingCookiePrefix = '__Host-backoffice-oidc=';
 
 let provider: OidcTestProvider;
 let stand: PeopleStand;
@@ -49,38 +49,9 @@ afterAll(async () => {
   await provider?.stop();
 });
 
-interface BrowserAtCallback {
-  /** The callback's path and query, as the provider sent the browser to it. */
-  callbackPath: string;
-  /** The binding cookie the start set in this browser. */
-  binding: string;
-  authorizationUrl: URL;
-}
-
-/** Start at the back-office, then follow the provider's redirects (with its cookies) until it sends the browser back. */
-async function browserAtCallback(accountId: string, tamper: (authorization: URL) => void = () => undefined): Promise<BrowserAtCallback> {
-  const start = await stand.call('GET', '/api/v1/session/oidc/start', { origin: null });
-  expect(start.status).toBe(303);
-  const binding = start.cookies.find((cookie) => cookie.startsWith(bindingCookiePrefix)) ?? '';
-  expect(binding.length).toBeGreaterThan(bindingCookiePrefix.length);
-  const authorizationUrl = new URL(start.location ?? '');
-  authorizationUrl.searchParams.set('login_hint', accountId);
-  tamper(authorizationUrl);
-  const jar = new Map<string, string>();
-  let next = authorizationUrl.toString();
-  for (let hop = 0; hop < 10; hop += 1) {
-    if (next.startsWith(consoleOrigin)) return { callbackPath: next.slice(consoleOrigin.length), binding, authorizationUrl };
-    const response = await fetch(next, { redirect: 'manual', headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') } });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ''] = cookie.split(';');
-      const equals = pair.indexOf('=');
-      jar.set(pair.slice(0, equals), pair.slice(equals + 1));
-    }
-    const location = response.headers.get('location');
-    if (location === null) throw new Error(`the provider answered ${response.status} without a redirect: ${await response.text()}`);
-    next = new URL(location, next).toString();
-  }
-  throw new Error('the provider did not send the browser back');
+/** A browser at the callback (see oidc-browser.ts), for an account of the test provider. */
+function browserAtCallback(accountId: string, tamper?: (authorization: URL) => void): Promise<BrowserAtCallback> {
+  return signInAtProvider(stand, accountId, tamper);
 }
 
 /** The provider's redirect arriving at the back-office, with this browser's binding cookie, another one, or none (null). */
@@ -101,6 +72,7 @@ describe('sign-in with the identity provider', () => {
   test('when the back-office offers the provider, then the sign-in page learns it, and the start uses PKCE (S256), state and nonce', async () => {
     expect(await stand.call('GET', '/api/v1/session/methods')).toMatchObject({ status: 200, body: { data: { password: true, oidc: { start: '/api/v1/session/oidc/start' } } } });
     const at = await browserAtCallback('sub-ann');
+    expect(at.binding).toMatch(/^__Host-backoffice-oidc=[A-Za-z0-9_-]{43}$/);
     const query = at.authorizationUrl.searchParams;
     expect(query.get('code_challenge_method')).toBe('S256');
     expect(query.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);

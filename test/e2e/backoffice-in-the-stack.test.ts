@@ -84,4 +84,27 @@ describe('the back-office in the stack', () => {
     expect(cookie).toMatch(/;\s*Path=\//i);
     expect(cookie).not.toMatch(/Domain=/i);
   });
+
+  it('when it runs behind a TLS-terminating ingress (proxy, one trusted hop), then only requests the ingress received over HTTPS reach the console', async () => {
+    const proxied = await stack.backoffice.startExtra({ TLS_MODE: 'proxy', BACKOFFICE_TRUSTED_PROXY_HOPS: '1' });
+    try {
+      const viaHttps = await requestOverPlainHttp(proxied.port, 'GET', '/api/v1/session', { headers: { 'x-forwarded-proto': 'https' } });
+      expect({ status: viaHttps.status, code: viaHttps.body?.code }).toEqual({ status: 401, code: 'CON_1004' });
+
+      const pageViaHttp = await requestOverPlainHttp(proxied.port, 'GET', '/audit-log', { headers: { 'x-forwarded-proto': 'http', host: 'attacker.example' } });
+      expect({ status: pageViaHttp.status, location: pageViaHttp.headers.location }).toEqual({ status: 308, location: `${proxied.baseUrl}/audit-log` });
+
+      const formViaHttp = await requestOverPlainHttp(proxied.port, 'POST', '/api/v1/session', { headers: { 'x-forwarded-proto': 'http' }, json: { email: 'a@operator.example', password: 'sent in clear' } });
+      expect({ status: formViaHttp.status, code: formViaHttp.body?.code }).toEqual({ status: 403, code: 'PKC_6005' });
+
+      // Without the ingress's header the request did not come through it: not HTTPS either.
+      const direct = await requestOverPlainHttp(proxied.port, 'POST', '/api/v1/session', { json: { email: 'a@operator.example', password: 'x' } });
+      expect(direct.status).toBe(403);
+
+      const probe = await requestOverPlainHttp(proxied.port, 'GET', '/readyz');
+      expect(probe.status).toBe(200);
+    } finally {
+      await proxied.stop();
+    }
+  });
 });

@@ -97,6 +97,11 @@ export interface BackofficeProcess {
    * that admin through the console API and completes set-up as a person would.
    */
   seedOperator(request: { name: string; roles: OperatorRole[]; email?: string; invitedBy?: SeededOperator }): Promise<SeededOperator>;
+  /**
+   * Another back-office process on the same database, Redis prefix and owners, on a free port, with
+   * its environment changed by the overrides (TLS_MODE=proxy and BACKOFFICE_TRUSTED_PROXY_HOPS, say).
+   */
+  startExtra(envOverrides: Record<string, string>): Promise<{ port: number; baseUrl: string; probeUrl: string; stop(): Promise<void> }>;
   /** Runs the set-up CLI (bootstrap-admin ...) with --json against the stack; resolves its exit code and JSON. */
   setupCli(args: string[]): Promise<{ exitCode: number | null; json: Record<string, unknown> | undefined; output: string }>;
   stop(): Promise<void>;
@@ -368,6 +373,7 @@ function backofficeProcess(local: LocalStack, started: StartedBackoffice, certif
     return made;
   };
   let seedAdmin: Promise<SeededOperator> | undefined;
+  let extraCount = 0;
 
   const setupCli = async (args: string[]): Promise<{ exitCode: number | null; json: Record<string, unknown> | undefined; output: string }> => {
     const result = await runOperatorCli(args, local.backofficeSetupEnvironment({ publicUrl: started.publicUrl }), { cwd: repoRoot, timeoutMs: operatorTimeoutMs });
@@ -448,6 +454,11 @@ function backofficeProcess(local: LocalStack, started: StartedBackoffice, certif
     completeSetup,
     seedOperator,
     setupCli,
+    startExtra: async (envOverrides) => {
+      extraCount += 1;
+      const extra = await local.startBackoffice({ ports: 'free', overrides: envOverrides, processName: `backoffice-${extraCount + 1}` });
+      return { port: extra.port, baseUrl: extra.publicUrl, probeUrl: extra.probeUrl, stop: () => local.group.stop(extra.record) };
+    },
     stop: () => local.group.stop(started.record),
   };
 }

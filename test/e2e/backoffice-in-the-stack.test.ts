@@ -48,7 +48,8 @@ describe('the back-office in the stack', () => {
     expect(metrics.status).toBe(200);
     expect(metrics.text).toMatch(/^backoffice_plain_http_requests_total\{outcome="redirected",service="backoffice"\} [1-9]/m);
     expect(metrics.text).toMatch(/^backoffice_plain_http_requests_total\{outcome="refused",service="backoffice"\} [1-9]/m);
-    expect(metrics.text).toMatch(/^backoffice_audit_chain_intact\{service="backoffice"\} 1$/m);
+    expect(metrics.text).toMatch(/^backoffice_audit_chain_intact\{chain="audit_log",service="backoffice"\} 1$/m);
+    expect(metrics.text).toMatch(/^backoffice_approval_requests\{status="pending",service="backoffice"\} \d+$/m);
   });
 
   it('when the first admin is bootstrapped with the set-up CLI, then its link opens over HTTPS, set-up completes and the admin signs in with a __Host- cookie', async () => {

@@ -20,8 +20,9 @@ export interface BackofficeMetrics {
  *   for its owner to apply it (0 when none waits);
  * - backoffice_sign_in_refusals{reason}: sign-ins refused in the last 15 minutes, from the audit log
  *   (account_locked, address_throttled, wrong password...);
- * - backoffice_audit_chain_intact (1 sound, 0 broken) and backoffice_audit_chain_verified_timestamp_seconds,
- *   from a walk of the chain every 15 minutes (the first one at start).
+ * - backoffice_audit_chain_intact{chain="audit_log"} (1 sound, 0 broken; absent before the first walk) and
+ *   backoffice_audit_chain_verified_timestamp_seconds (0 until a walk finishes), from a walk of the
+ *   chain every 15 minutes (the first one at start).
  * A failed read leaves the gauges as they were and logs why: /metrics still answers.
  */
 export function registerBackofficeMetrics(registry: Registry, pool: Pool, logger: Logger): BackofficeMetrics {
@@ -78,7 +79,13 @@ export function registerBackofficeMetrics(registry: Registry, pool: Pool, logger
       }
     },
   });
-  const chainIntact = new Gauge({ name: 'backoffice_audit_chain_intact', help: 'Whether the last walk of the audit chain found it sound (1) or broken (0)', registers: [registry] });
+  // Labelled so that no series exists before the first walk: an unlabelled gauge would read 0 (broken) until then.
+  const chainIntact = new Gauge({
+    name: 'backoffice_audit_chain_intact',
+    help: 'Whether the last walk of the audit chain found it sound (1) or broken (0); absent until the first walk',
+    labelNames: ['chain'] as const,
+    registers: [registry],
+  });
   const chainVerifiedAt = new Gauge({
     name: 'backoffice_audit_chain_verified_timestamp_seconds',
     help: 'When the audit chain was last walked to the end (Unix seconds)',
@@ -87,7 +94,7 @@ export function registerBackofficeMetrics(registry: Registry, pool: Pool, logger
   const verify = async (): Promise<void> => {
     try {
       const verification = await verifyAuditChain(pool);
-      chainIntact.set(verification.ok ? 1 : 0);
+      chainIntact.set({ chain: 'audit_log' }, verification.ok ? 1 : 0);
       chainVerifiedAt.set(Date.now() / 1000);
       if (!verification.ok) logger.error({ firstBrokenSequence: verification.firstBrokenSequence, problem: verification.problem }, 'the audit chain is broken');
     } catch (error) {

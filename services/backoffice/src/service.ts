@@ -43,6 +43,8 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>,
       labelNames: ['outcome'] as const,
       registers: [metrics.registry],
     });
+    // Both series exist from the start, so a rate over them is 0 rather than absent.
+    for (const outcome of ['redirected', 'refused'] as const) plainHttp.inc({ outcome }, 0);
     const ownMetrics = registerBackofficeMetrics(metrics.registry, pool, logger);
     // Approved requests the wallet has not confirmed (an outage, a crash between approval and call) are sent again with the same id.
     const backlog = startPeriodicTask({

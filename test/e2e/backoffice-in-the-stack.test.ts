@@ -1,3 +1,4 @@
+import { chromium } from 'playwright-core';
 import { requestOverPlainHttp } from '../support/https-client';
 import { startBackofficeStack, type BackofficeStack } from '../support/stack';
 
@@ -106,6 +107,21 @@ describe('the back-office in the stack', () => {
       expect(probe.status).toBe(200);
     } finally {
       await proxied.stop();
+    }
+  });
+
+  it('when Chromium is launched with the harness’s chromiumArgs, then the console is a secure context without a certificate error, as passkeys need', async () => {
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: stack.backoffice.chromiumArgs });
+    try {
+      const page = await browser.newPage();
+      const answer = await page.goto(`${stack.backoffice.baseUrl}/api/v1/session`);
+      expect(answer?.status()).toBe(401);
+      expect(await page.evaluate(() => ({ secure: window.isSecureContext, webauthn: typeof window.PublicKeyCredential }))).toEqual({ secure: true, webauthn: 'function' });
+      const plain = await page.goto(`http://localhost:${stack.backoffice.port}/api/v1/session`);
+      expect(page.url()).toBe(`${stack.backoffice.baseUrl}/api/v1/session`);
+      expect(plain?.status()).toBe(401);
+    } finally {
+      await browser.close();
     }
   });
 });

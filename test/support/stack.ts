@@ -5,7 +5,7 @@
  * It builds nothing (`npm test` runs `tsc -b` first) and stops only the processes it started. The
  * processes are launched by scripts/lib/stack.ts, as npm start's and the benchmarks' are.
  */
-import { randomBytes } from 'node:crypto';
+import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,6 +85,12 @@ export interface BackofficeProcess {
   probeUrl: string;
   /** The certificate the back-office presents (the stack's; its own trust anchor): a browser's or client's CA. */
   certificatePem: string;
+  /**
+   * Chromium flags that make it trust exactly this certificate (its public key's SHA-256), so the
+   * page is a secure context without a certificate error: WebAuthn (passkeys) refuses pages with
+   * one, which ignoreHTTPSErrors would leave. Pass them as Playwright's chromium.launch({ args }).
+   */
+  chromiumArgs: string[];
   /** A new console client (its own cookie jar) over HTTPS. */
   client(): ConsoleHttpsClient;
   /** Runs the set-up CLI's bootstrap-admin against the stack's back-office database; rejects when it refuses. */
@@ -449,6 +455,7 @@ function backofficeProcess(local: LocalStack, started: StartedBackoffice, certif
     port: started.port,
     probeUrl: started.probeUrl,
     certificatePem,
+    chromiumArgs: [`--ignore-certificate-errors-spki-list=${spkiSha256Of(certificatePem)}`],
     client,
     bootstrapAdmin,
     completeSetup,
@@ -461,6 +468,12 @@ function backofficeProcess(local: LocalStack, started: StartedBackoffice, certif
     },
     stop: () => local.group.stop(started.record),
   };
+}
+
+/** The base64 SHA-256 of a certificate's SubjectPublicKeyInfo, as Chromium's --ignore-certificate-errors-spki-list takes it. */
+function spkiSha256Of(certificatePem: string): string {
+  const spki = new X509Certificate(certificatePem).publicKey.export({ type: 'spki', format: 'der' });
+  return createHash('sha256').update(spki).digest('base64');
 }
 
 /** RFC 4648 base32 (the TOTP secret as enrolment shows it) to its bytes. */

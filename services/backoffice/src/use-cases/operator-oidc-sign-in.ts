@@ -3,7 +3,7 @@ import { createSession, putOneTimeValue, takeOneTimeValue } from '@pwa/web-auth'
 import { normalisedEmail } from '../domain/setup-link';
 import { linkOidcSubject, operatorIdLinkedTo, recordOidcLinkUse } from '../store/oidc-link-store';
 import { findOperatorByEmail, findOperatorById, type Operator } from '../store/operator-store';
-import { OidcAnswerRefused, type OidcIdentity, type OidcIdentityProvider } from './oidc-identity-provider';
+import { OidcAnswerRefused, OidcProviderUnavailable, type OidcIdentity, type OidcIdentityProvider } from './oidc-identity-provider';
 import { anonymous, audit, personOf } from './operator-sign-in';
 import type { PeopleDependencies, RequestOrigin } from './people-dependencies';
 
@@ -83,6 +83,8 @@ export async function finishOidcSignIn(
     identity = await provider.finish({ callbackUrl: request.callbackUrl, state: request.state, nonce, codeVerifier });
   } catch (error) {
     if (error instanceof OidcAnswerRefused) return refuse('provider-refused', error.message);
+    // The provider away at the exchange: the state is spent, the person starts again; audited, then answered 503.
+    if (error instanceof OidcProviderUnavailable) await refuse('provider-refused', error.message);
     throw error;
   }
   const matched = await operatorOf(deps, identity, origin);

@@ -170,6 +170,16 @@ describe('sign-in with the identity provider', () => {
   });
 });
 
+describe('a provider that goes away during a sign-in', () => {
+  test('when the provider stops answering between its redirect and the code exchange, then the callback answers 503, spends the state, and is audited', async () => {
+    const at = await browserAtCallback('sub-carl');
+    await provider.stop();
+    expect(await callback(at)).toMatchObject({ status: 503, body: { code: 'PKC_7003' }, session: undefined });
+    expect((await oidcAudit()).at(-1)).toMatchObject({ action: 'operator.sign_in.oidc', outcome: 'refused', reason: expect.stringContaining('did not answer') });
+    expect(await callback(at)).toMatchObject({ status: 303, location: refusedLanding });
+  });
+});
+
 describe('a provider that is down', () => {
   let downStand: PeopleStand;
 

@@ -160,6 +160,20 @@ describe('passkeys as the second factor', () => {
     expect(refusals.at(-1)?.reason).toMatch(/counter did not advance.*cloned authenticator/);
   });
 
+  test('when a cloned authenticator signs two sign-ins with the same counter at the same moment, then only one is admitted', async () => {
+    const [first, second] = [await stand.passwordStep(ann), await stand.passwordStep(ann)];
+    const [firstOptions, secondOptions] = [await passkeyOptions(first), await passkeyOptions(second)];
+    const counter = annCredential.counter + 1;
+    annCredential.counter = counter;
+    const answers = await Promise.all([
+      stand.call('POST', '/api/v1/session/passkey', { cookie: first.cookie, csrf: first.csrf, body: { response: authenticator.assert(firstOptions, annCredential, { counter }) } }),
+      stand.call('POST', '/api/v1/session/passkey', { cookie: second.cookie, csrf: second.csrf, body: { response: authenticator.assert(secondOptions, annCredential, { counter }) } }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
+    const row = await stand.database.pool.query<{ sign_count: string }>(`SELECT sign_count FROM operator_passkeys WHERE credential_id = $1`, [annCredential.credentialId]);
+    expect(row.rows[0]?.sign_count).toBe(String(counter));
+  });
+
   test('when another operator answers their own sign-in with Ann\'s credential, then it is refused as not theirs', async () => {
     const bob = await stand.newOperator('Bob Passkey', ['checker']);
     const bobDevice = new SoftwareAuthenticator(consoleOrigin);

@@ -94,9 +94,9 @@ export async function passkeyRegistrationOptions(deps: PeopleDependencies, reque
   return { kind: 'options', options };
 }
 
-export type RegisterPasskeyOutcome =
-  | { kind: 'registered'; passkey: PasskeySummary }
-  | Refusal<'sign-in-not-recent' | 'challenge-unusable' | 'not-verified' | 'already-registered' | 'too-many-passkeys' | 'not-active'>;
+type RegistrationRefusal = 'sign-in-not-recent' | 'challenge-unusable' | 'not-verified' | 'already-registered' | 'too-many-passkeys' | 'not-active';
+
+export type RegisterPasskeyOutcome = { kind: 'registered'; passkey: PasskeySummary } | Refusal<RegistrationRefusal>;
 
 /** Verifies the authenticator's answer to the registration options and stores the passkey. */
 export async function registerPasskey(
@@ -106,7 +106,7 @@ export async function registerPasskey(
 ): Promise<RegisterPasskeyOutcome> {
   const operator = await activeOperator(deps, request.session.subjectId);
   if (!operator) return { kind: 'refused', reason: 'not-active' };
-  const refuse = async <Reason extends RegisterPasskeyOutcome extends infer O ? (O extends Refusal<infer R> ? R : never) : never>(reason: Reason, why: string): Promise<Refusal<Reason>> => {
+  const refuse = async (reason: RegistrationRefusal, why: string): Promise<Refusal<RegistrationRefusal>> => {
     await audit(deps, origin, { actor: personOf(operator), action: 'operator.passkey.register', target: { kind: 'operator', id: operator.operatorId }, outcome: 'refused', reason: why });
     return { kind: 'refused', reason };
   };

@@ -93,7 +93,15 @@ export function mountPeopleRoutes(app: Express, deps: PeopleDependencies, consol
     const { session } = sessionOf(res);
     const operator = await findOperatorById(deps.pool, session.subjectId);
     if (operator?.status !== 'active') throw new ConsoleError('CON_1004');
-    res.json({ success: true, data: { operator: { operatorId: operator.operatorId, email: operator.email, displayName: operator.displayName, roles: operator.roles }, csrfToken: session.csrfToken } });
+    // How and when this session signed in: the page offers passkey changes only while they are allowed (decision 0070).
+    const completedAtMs = session.expiresAtMs - deps.sessions.absoluteTimeoutMs;
+    const signIn = {
+      method: session.attributes.method ?? 'password',
+      secondFactor: session.attributes.mfa ?? null,
+      completedAt: new Date(completedAtMs).toISOString(),
+      factorChangesUntil: deps.passkeys === undefined ? null : new Date(completedAtMs + deps.passkeys.recentSignInMs).toISOString(),
+    };
+    res.json({ success: true, data: { operator: { operatorId: operator.operatorId, email: operator.email, displayName: operator.displayName, roles: operator.roles }, csrfToken: session.csrfToken, signIn } });
   });
 
   app.delete(peoplePaths.session, requireSession(deps, 'signed_in', consoleOrigin), async (req, res) => {

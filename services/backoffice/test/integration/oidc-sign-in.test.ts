@@ -89,7 +89,7 @@ describe('sign-in with the identity provider', () => {
     expect(answer.cookies).toContain(bindingCookiePrefix);
     expect(answer.session).toBeDefined();
     const me = await stand.call('GET', '/api/v1/session', { cookie: answer.session ?? '' });
-    expect(me).toMatchObject({ status: 200, body: { data: { operator: { operatorId: ann.operatorId, email: ann.email } } } });
+    expect(me).toMatchObject({ status: 200, body: { data: { operator: { operatorId: ann.operatorId, email: ann.email }, signIn: { method: 'oidc', secondFactor: 'identity-provider' } } } });
     const links = await stand.database.pool.query<{ subject: string; operator_id: string }>(`SELECT subject, operator_id FROM operator_oidc_links`);
     expect(links.rows).toEqual([{ subject: 'sub-ann', operator_id: ann.operatorId }]);
     const audited = await oidcAudit();

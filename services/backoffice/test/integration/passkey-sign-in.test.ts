@@ -123,7 +123,10 @@ describe('passkeys as the second factor', () => {
     expect(signedIn.session).not.toBe(pending.cookie);
     expect(signedIn.body.data?.csrfToken).not.toBe(pending.csrf);
     expect(await stand.call('GET', '/api/v1/session', { cookie: pending.cookie })).toMatchObject({ status: 401 });
-    expect(await stand.call('GET', '/api/v1/session', { cookie: signedIn.session ?? '' })).toMatchObject({ status: 200, body: { data: { operator: { email: ann.email } } } });
+    expect(await stand.call('GET', '/api/v1/session', { cookie: signedIn.session ?? '' })).toMatchObject({
+      status: 200,
+      body: { data: { operator: { email: ann.email }, signIn: { method: 'password', secondFactor: 'passkey', completedAt: expect.any(String), factorChangesUntil: expect.any(String) } } },
+    });
 
     const row = await stand.database.pool.query<{ sign_count: string; last_used_at: Date | null }>(`SELECT sign_count, last_used_at FROM operator_passkeys WHERE credential_id = $1`, [annCredential.credentialId]);
     expect(row.rows[0]).toMatchObject({ sign_count: String(annCredential.counter), last_used_at: expect.any(Date) });

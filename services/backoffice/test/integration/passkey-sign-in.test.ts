@@ -53,6 +53,12 @@ async function auditEntries(action: string): Promise<{ outcome: string; reason: 
 }
 
 describe('passkeys as the second factor', () => {
+  test('when no identity provider is configured, then the sign-in page is told so and its routes do not exist', async () => {
+    expect(await stand.call('GET', '/api/v1/session/methods')).toMatchObject({ status: 200, body: { data: { password: true, oidc: null } } });
+    expect(await stand.call('GET', '/api/v1/session/oidc/start', { origin: null })).toMatchObject({ status: 404 });
+    expect(await stand.call('GET', '/api/v1/session/oidc/callback?code=x&state=y', { origin: null })).toMatchObject({ status: 404 });
+  });
+
   test('when a signed-in operator registers a passkey, then it is stored with user verification, listed without its key, excluded from the next options, and audited', async () => {
     const signedIn = await stand.signInWithTotp(ann);
     const options = await stand.call('POST', '/api/v1/passkeys/registration-options', { cookie: signedIn.cookie, csrf: signedIn.csrf });

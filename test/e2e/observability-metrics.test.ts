@@ -24,7 +24,7 @@ import { createWalletUser, creditWallet, fundPartner } from '../support/wallet-u
  * that queries a metric no process exposes. Prometheus's own `up` is the one exception.
  */
 const prometheusOwnMetrics = new Set(['up']);
-const allServices: ServiceName[] = ['gateway', ...internalServiceNames];
+const allServices: ServiceName[] = ['gateway', ...internalServiceNames, 'backoffice'];
 
 function allQueries(): ObservabilityQuery[] {
   return [...dashboardQueries(), ...alertRuleQueries()];
@@ -137,7 +137,7 @@ describe('observability: what dashboards and alert rules query', () => {
           for (const target of panel.targets) expect(target.datasource).toEqual({ type: 'prometheus', uid: 'prometheus' });
         }
       }
-      expect(uids.size).toBe(8); // the overview and one per service
+      expect(uids.size).toBe(9); // the overview and one per service (the back-office included)
     });
 
     test('every query reads at least one metric (the extractor understood it)', () => {
@@ -159,7 +159,7 @@ describe('observability: what dashboards and alert rules query', () => {
     const pages = new Map<ServiceName, string>();
 
     beforeAll(async () => {
-      stack = await startStack({ logLevel: 'warn' });
+      stack = await startStack({ logLevel: 'warn', backoffice: true });
       const partner = await onboardPartner(stack);
       await fundPartner(stack, partner.partnerId, 'USD', '1000.00');
       const token = await accessTokenFor(stack.client, partner);
@@ -183,6 +183,8 @@ describe('observability: what dashboards and alert rules query', () => {
       const urls: Record<ServiceName, string> = {
         gateway: `http://127.0.0.1:${stack.gateway.adminPort}/metrics`,
         ...Object.fromEntries(internalServiceNames.map((name) => [name, `${stack.internalUrls[name]}/metrics`])),
+        // Plain HTTP on the back-office's HTTPS port answers /metrics (decision 0067).
+        backoffice: `${stack.backoffice!.probeUrl}/metrics`,
       } as Record<ServiceName, string>;
       for (const service of allServices) {
         const response = await fetch(urls[service]);

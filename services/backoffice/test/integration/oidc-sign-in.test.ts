@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { totpCodeAt } from '@pwa/web-auth';
 import { disableOperator } from '../../src/store/operator-store';
+import { providerDidMfa } from '../../src/use-cases/operator-oidc-sign-in';
 import { bindingCookiePrefix, browserAtCallback as signInAtProvider, type BrowserAtCallback } from '../support/oidc-browser';
 import { startOidcTestProvider, type OidcTestAccount, type OidcTestProvider } from '../support/oidc-test-provider';
 import { consoleOrigin, startPeopleStand, type PeopleCall, type PeopleStand, type StandOperator } from '../support/passkey-oidc-stand';
@@ -198,5 +199,25 @@ describe('a provider that is down', () => {
     const start = await downStand.call('GET', '/api/v1/session/oidc/start', { origin: null });
     expect(start).toMatchObject({ status: 503, body: { code: 'PKC_7003' } });
     expect(start.cookies.filter((cookie) => cookie.startsWith(bindingCookiePrefix))).toEqual([]);
+  });
+});
+
+describe('which amr values count as MFA at the provider (pure)', () => {
+  test.each([
+    [['mfa'], true],
+    [['pwd', 'otp'], true],
+    [['hwk', 'pin'], true],
+    [['swk', 'fpt'], true],
+    [['face', 'pwd'], true],
+    [['pwd'], false],
+    [['hwk'], false],
+    [['pwd', 'sms'], false],
+    [['pwd', 'tel'], false],
+    [['pwd', 'kba'], false],
+    [['otp', 'hwk'], false],
+    [['rba', 'geo', 'pwd'], false],
+    [[], false],
+  ] as const)('when the ID token says amr %j, then MFA done there is %s', (amr, expected) => {
+    expect(providerDidMfa(amr)).toBe(expected);
   });
 });

@@ -89,6 +89,7 @@ export * as internal from './internal';
 export * from './internal/wallet-admin';
 export * from './internal/auth-admin';
 export * from './internal/quotes-admin';
+export * from './internal/webhooks-admin';
 export {
   refusalSchema,
   type Refusal,

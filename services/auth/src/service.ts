@@ -1,5 +1,5 @@
 import { connectBus } from '@pwa/bus';
-import { createLogger } from '@pwa/logging';
+import { createLogger, type Logger } from '@pwa/logging';
 import {
   flushAndStopRelay,
   prepareService,
@@ -23,8 +23,8 @@ export interface AuthService extends HostedService {
 }
 
 /** Starts auth: migrations, the signing keyring, the token and internal routes, and the outbox relay. */
-export async function startAuthService(config: Readonly<AuthConfig>): Promise<AuthService> {
-  const logger = createLogger({ service: 'auth', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+export async function startAuthService(config: Readonly<AuthConfig>, options: { logger?: Logger } = {}): Promise<AuthService> {
+  const logger = options.logger ?? createLogger({ service: 'auth', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
   const bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'auth', logger });
   const settings: TokenSettings = {
     issuer: config.TOKEN_ISSUER,
@@ -45,7 +45,7 @@ export async function startAuthService(config: Readonly<AuthConfig>): Promise<Au
       routes: (app) => {
         mountTokenRoutes(app, pool, keyring, settings);
         mountInternalRoutes(app, pool, keyring, settings);
-        mountAdminRoutes(app, pool);
+        mountAdminRoutes(app, pool, { environment: config.ENVIRONMENT, webhookSecretSealingKey: Buffer.from(config.WEBHOOK_SECRET_SEALING_KEY, 'base64') });
       },
       // The first signing key exists before the first request, so the gateway never caches an empty key set.
       beforeListen: () => keyring.ensureActiveKey(),

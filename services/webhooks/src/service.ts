@@ -8,6 +8,7 @@ import type { WebhooksConfig } from './config';
 import { startDeliveryWorker, type DeliveryWorker } from './workers/delivery-worker';
 import { createWebhookMetrics } from './http/webhook-metrics';
 import { subscribeToEvents } from './events/subscriptions';
+import { mountAdminRoutes } from './http/admin-routes';
 import { mountPartnerRoutes } from './http/partner-routes';
 import { authPartnerDirectory } from './upstream/auth-directory-client';
 import { startDirectorySyncLoop, type DirectorySyncLoop } from './workers/directory-sync-loop';
@@ -69,7 +70,10 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
     directorySync = startDirectorySyncLoop(() => rebuildPartnerDirectory(dependencies), config.PARTNER_DIRECTORY_RETRY_MS, logger);
     const runningSync = directorySync;
     const hosted = await prepared.listen({
-      routes: (app) => mountPartnerRoutes(app, dependencies),
+      routes: (app) => {
+        mountPartnerRoutes(app, dependencies);
+        mountAdminRoutes(app, dependencies);
+      },
       // Ready on PostgreSQL alone: the partner routes and the delivery worker read and write only
       // PostgreSQL; while the broker is away new events wait in the producers' outboxes and the
       // consumers resume on reconnect (bus_connected says so).

@@ -94,5 +94,76 @@ export const authAdminPartnerDetailSchema = authAdminPartnerSchema.extend({
       recordedAt: z.string(),
     }),
   ),
+  /** Changes one person made without four eyes (onboarding, webhook URL), newest first (at most 50): who, before and after. */
+  operatorActions: z.array(
+    z.object({
+      requestId: uuidField,
+      action: z.enum(['partner.onboard', 'partner.webhook_url.set']),
+      before: z.record(z.string(), z.unknown()).nullable(),
+      after: z.record(z.string(), z.unknown()),
+      operatorId: uuidField,
+      operatorName: z.string(),
+      recordedAt: z.string(),
+    }),
+  ),
 });
 export type AuthAdminPartnerDetail = z.output<typeof authAdminPartnerDetailSchema>;
+
+// ---- Changes one person makes without four eyes (issue 27) ------------------------------------
+
+export const authAdminActionPaths = {
+  partnerOnboardings: '/internal/admin/partner-onboardings',
+  partnerWebhookUrls: '/internal/admin/partner-webhook-urls',
+} as const;
+
+const partnerPermissionsField = z.array(z.enum(['collection', 'disbursement'])).max(2).refine((list) => new Set(list).size === list.length, 'each permission once');
+
+/**
+ * POST /internal/admin/partner-onboardings: a partner created by a person on the back-office (the
+ * settings the CLI's onboard takes). `requestId` is the idempotency key: sent again with the same
+ * settings, the partner it created is answered `replayed` with no secret (a secret is shown once);
+ * with other settings it is 409 PKC_6001. Without the person: 400 PKC_2008. The webhook URL is
+ * checked as the CLI checks it (https in production; PKC_2008 naming webhookUrl).
+ */
+export const authPartnerOnboardingRequestSchema = z.strictObject({
+  requestId: uuidField,
+  name: z.string().trim().min(1).max(200),
+  permissions: partnerPermissionsField,
+  status: z.enum(['active', 'pending_activation']),
+  rateLimitPerMinute: z.number().int().min(1).max(1_000_000_000).nullable(),
+  webhookUrl: z.string().min(1).max(2_000).nullable(),
+  actor: adminActorSchema,
+});
+export type AuthPartnerOnboardingRequest = z.output<typeof authPartnerOnboardingRequestSchema>;
+
+/** 200: the partner, and its client secret and first webhook secret in clear on the call that created it only (null on a replay). */
+export const authPartnerOnboardingAnswerSchema = z.object({
+  requestId: uuidField,
+  replayed: z.boolean(),
+  partner: z.object({
+    partnerId: uuidField,
+    clientId: uuidField,
+    name: z.string(),
+    status: z.enum(['active', 'suspended', 'pending_activation', 'inactive']),
+    permissions: z.array(z.enum(['collection', 'disbursement'])),
+    rateLimitPerMinute: z.number().int().positive().nullable(),
+    webhookUrl: z.string().nullable(),
+  }),
+  clientSecret: z.string().nullable(),
+  webhookSecret: z.string().nullable(),
+});
+export type AuthPartnerOnboardingAnswer = z.output<typeof authPartnerOnboardingAnswerSchema>;
+
+/**
+ * POST /internal/admin/partner-webhook-urls: a partner's webhook URL set (or removed with null) by
+ * a person; `requestId` is the idempotency key (replayed: the first outcome, nothing changes).
+ * Answers adminChangeAnswerSchema with `{ webhookUrl }` before and after; 404 PKC_6002 for an
+ * unknown partner; 400 PKC_2008 for a URL auth does not accept.
+ */
+export const authPartnerWebhookUrlRequestSchema = z.strictObject({
+  requestId: uuidField,
+  partnerId: uuidField,
+  webhookUrl: z.string().min(1).max(2_000).nullable(),
+  actor: adminActorSchema,
+});
+export type AuthPartnerWebhookUrlRequest = z.output<typeof authPartnerWebhookUrlRequestSchema>;

@@ -1,17 +1,23 @@
 import type { Express } from 'express';
 import type { z } from '@pwa/config';
 import {
+  authAdminActionPaths,
   authAdminPartnerListQuerySchema,
+  authPartnerOnboardingRequestSchema,
+  authPartnerWebhookUrlRequestSchema,
   authAdminPaths,
   authPartnerChangeRequestSchema,
   isUuid,
   type adminChangeAnswerSchema,
   type authAdminPartnerDetailSchema,
   type authAdminPartnerPageSchema,
+  type authPartnerOnboardingAnswerSchema,
 } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import { PkcError, echoInput } from '@pwa/errors';
+import { partnerOperatorActions } from '../store/operator-action-store';
 import { findAdminPartner, partnerChanges, searchPartners } from '../store/partner-admin-reads';
+import { executeAdminOnboarding, executeAdminWebhookUrl, type AuthActionSettings } from '../use-cases/admin-partner-actions';
 import { executeAdminPartnerChange } from '../use-cases/admin-partner-change';
 
 /** The most approved changes a partner's detail lists. */
@@ -23,14 +29,19 @@ const partnerChangesShownMax = 50;
  * routes here). The body names the person who executes the change and the approval; without them
  * it is 400 PKC_2008 and nothing changes. Contract: libs/contracts internal/auth-admin.
  */
-export function mountAdminRoutes(app: Express, pool: Pool): void {
+export function mountAdminRoutes(app: Express, pool: Pool, settings: AuthActionSettings): void {
   app.post(authAdminPaths.partnerChanges, async (req, res) => {
-    const parsed = authPartnerChangeRequestSchema.safeParse(req.body);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.slice(0, 10).map((issue) => `${echoInput(issue.path.join('.') || 'body')}: ${echoInput(issue.message)}`);
-      throw new PkcError('PKC_2008', `Malformed request: ${problems.join('; ')}`);
-    }
-    res.json((await executeAdminPartnerChange(pool, parsed.data)) satisfies z.input<typeof adminChangeAnswerSchema>);
+    res.json((await executeAdminPartnerChange(pool, parsedBody(authPartnerChangeRequestSchema, req.body))) satisfies z.input<typeof adminChangeAnswerSchema>);
+  });
+
+  // One person's changes (issue 27): the body names the person (400 PKC_2008 without); no approval.
+  // The onboarding's answer carries the secrets once; nothing here logs a body.
+  app.post(authAdminActionPaths.partnerOnboardings, async (req, res) => {
+    res.json((await executeAdminOnboarding(pool, settings, parsedBody(authPartnerOnboardingRequestSchema, req.body))) satisfies z.input<typeof authPartnerOnboardingAnswerSchema>);
+  });
+
+  app.post(authAdminActionPaths.partnerWebhookUrls, async (req, res) => {
+    res.json((await executeAdminWebhookUrl(pool, settings.environment, parsedBody(authPartnerWebhookUrlRequestSchema, req.body))) satisfies z.input<typeof adminChangeAnswerSchema>);
   });
 
   // Reads for the back-office console (search, detail): settings and the approved changes, never a secret.
@@ -47,6 +58,18 @@ export function mountAdminRoutes(app: Express, pool: Pool): void {
     const partnerId = req.params.partnerId;
     const partner = isUuid(partnerId) ? await findAdminPartner(pool, partnerId.toLowerCase()) : undefined;
     if (!partner) throw new PkcError('PKC_6002', 'No partner has this id');
-    res.json({ ...partner, changes: await partnerChanges(pool, partner.partnerId, partnerChangesShownMax) } satisfies z.input<typeof authAdminPartnerDetailSchema>);
+    res.json({
+      ...partner,
+      changes: await partnerChanges(pool, partner.partnerId, partnerChangesShownMax),
+      operatorActions: await partnerOperatorActions(pool, partner.partnerId, partnerChangesShownMax),
+    } satisfies z.input<typeof authAdminPartnerDetailSchema>);
   });
+}
+
+/** The body under its admin schema, or 400 PKC_2008 naming the fields and what is wrong (never their values). */
+function parsedBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.slice(0, 10).map((issue) => `${echoInput(issue.path.join('.') || 'body')}: ${echoInput(issue.message)}`);
+  throw new PkcError('PKC_2008', `Malformed request: ${problems.join('; ')}`);
 }

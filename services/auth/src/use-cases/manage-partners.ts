@@ -114,13 +114,29 @@ export async function onboardPartner(
     webhookUrl: request.webhookUrl,
     clientSecretHash: await hashClientSecret(clientSecret),
   };
-  const webhook = await withTransaction(pool, async (client) => {
-    await insertPartner(client, partner);
-    const issued = await issueWebhookSecret(client, partner.partnerId, webhookSecretSealingKey);
-    await recordPartnerEvent(client, 'partner.created', partner);
-    return issued;
-  });
+  const webhook = await withTransaction(pool, (client) => insertOnboardedPartner(client, partner, webhookSecretSealingKey));
   return { ...publicView(partner), clientSecret, webhookSecretId: webhook.secretId, webhookSecret: webhook.secret };
+}
+
+/** A new partner, given its client secret's hash, built as onboarding does (new ids); the secret itself is the caller's to show once. */
+export async function newPartnerOf(environment: string, request: OnboardRequest): Promise<{ partner: PartnerWithSecretHash; clientSecret: string }> {
+  const clientSecret = generateClientSecret(environment);
+  return {
+    clientSecret,
+    partner: { partnerId: randomUUID(), clientId: randomUUID(), ...request, clientSecretHash: await hashClientSecret(clientSecret) },
+  };
+}
+
+/**
+ * The partner, its first webhook secret (sealed) and partner.created, in the caller's transaction
+ * (the CLI's onboard, and the back-office's through auth's admin route). Returns the webhook
+ * secret in clear, to be shown once.
+ */
+export async function insertOnboardedPartner(client: PoolClient, partner: PartnerWithSecretHash, webhookSecretSealingKey: Buffer): Promise<{ secretId: string; secret: string }> {
+  await insertPartner(client, partner);
+  const issued = await issueWebhookSecret(client, partner.partnerId, webhookSecretSealingKey);
+  await recordPartnerEvent(client, 'partner.created', partner);
+  return issued;
 }
 
 type PartnerChange = Partial<Pick<Partner, 'status' | 'permissions' | 'rateLimitPerMinute' | 'webhookUrl' | 'name'>>;

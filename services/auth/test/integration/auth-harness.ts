@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
 import { deadLetterNames } from '@pwa/bus';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
+import type { Logger } from '@pwa/logging';
 import { readAuthConfig, type AuthConfig } from '../../src/config';
 import { startAuthService, type AuthService } from '../../src/service';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -17,7 +18,7 @@ export interface AuthHarness {
 }
 
 /** Boots auth in-process on port 0 against its own database and its own exchange on the real servers. */
-export async function startAuthHarness(overrides: Record<string, string> = {}): Promise<AuthHarness> {
+export async function startAuthHarness(overrides: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<AuthHarness> {
   const urls = serverUrls();
   const databaseUrl = new URL(urls.postgres);
   databaseUrl.pathname = `/pwa_auth_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
@@ -33,7 +34,7 @@ export async function startAuthHarness(overrides: Record<string, string> = {}): 
     OUTBOX_POLL_INTERVAL_MS: '50',
     ...overrides,
   });
-  const service = await startAuthService(config);
+  const service = await startAuthService(config, options);
   return {
     service,
     config,

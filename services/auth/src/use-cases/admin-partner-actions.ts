@@ -1,0 +1,100 @@
+import { isDeepStrictEqual } from 'node:util';
+import {
+  adminChangeRefusalCodes,
+  type AdminChangeAnswer,
+  type AuthPartnerOnboardingAnswer,
+  type AuthPartnerOnboardingRequest,
+  type AuthPartnerWebhookUrlRequest,
+} from '@pwa/contracts';
+import { withTransaction, type Pool } from '@pwa/db';
+import { PkcError } from '@pwa/errors';
+import { publicView, type Partner, type PartnerWithSecretHash } from '../domain/partner';
+import { parseWebhookUrl } from '../domain/partner-settings';
+import { findOperatorAction, insertOperatorAction } from '../store/operator-action-store';
+import { lockRequestId } from '../store/operator-change-store';
+import { findPartnerById, lockPartnerById, updatePartner } from '../store/partner-store';
+import { insertOnboardedPartner, newPartnerOf, recordPartnerEvent } from './manage-partners';
+
+/**
+ * The partner changes a person makes on the back-office without four eyes (issue 27): onboarding
+ * and the webhook URL. Each is applied once per back-office request id (the change's idempotency
+ * key, serialised by its advisory lock): the first call changes the partner, publishes its event
+ * and records who in operator_actions in one transaction; a repeat finds that record and answers
+ * `replayed` (an onboarding without its secrets: they are shown once); a different change under
+ * the same id is 409 PKC_6001.
+ */
+export interface AuthActionSettings {
+  environment: string;
+  webhookSecretSealingKey: Buffer;
+}
+
+export async function executeAdminOnboarding(pool: Pool, settings: AuthActionSettings, request: AuthPartnerOnboardingRequest): Promise<AuthPartnerOnboardingAnswer> {
+  const webhookUrl = request.webhookUrl === null ? null : checkedWebhookUrl(request.webhookUrl, settings.environment);
+  const asked = { name: request.name, permissions: [...new Set(request.permissions)].sort(), status: request.status, rateLimitPerMinute: request.rateLimitPerMinute, webhookUrl };
+  // Hashing is slow: done before the transaction, wasted only on a replay.
+  const created = await newPartnerOf(settings.environment, asked);
+  return withTransaction(pool, async (client) => {
+    await lockRequestId(client, request.requestId);
+    const earlier = await findOperatorAction(client, request.requestId);
+    if (earlier) {
+      if (earlier.action !== 'partner.onboard' || !isDeepStrictEqual(earlier.parameters, asked)) throw usedOtherwise(request.requestId);
+      const partner = await findPartnerById(client, earlier.partnerId);
+      if (!partner) throw new PkcError('PKC_6002', `The partner request ${request.requestId} created is gone`);
+      return { requestId: request.requestId, replayed: true, partner: publicView(partner), clientSecret: null, webhookSecret: null };
+    }
+    const webhook = await insertOnboardedPartner(client, created.partner, settings.webhookSecretSealingKey);
+    await insertOperatorAction(client, {
+      requestId: request.requestId,
+      action: 'partner.onboard',
+      partnerId: created.partner.partnerId,
+      parameters: asked,
+      before: null,
+      after: settingsOf(created.partner),
+      operatorId: request.actor.operatorId,
+      operatorName: request.actor.displayName,
+    });
+    return { requestId: request.requestId, replayed: false, partner: publicView(created.partner), clientSecret: created.clientSecret, webhookSecret: webhook.secret };
+  });
+}
+
+export async function executeAdminWebhookUrl(pool: Pool, environment: string, request: AuthPartnerWebhookUrlRequest): Promise<AdminChangeAnswer> {
+  const webhookUrl = request.webhookUrl === null ? null : checkedWebhookUrl(request.webhookUrl, environment);
+  const parameters = { webhookUrl };
+  return withTransaction(pool, async (client) => {
+    await lockRequestId(client, request.requestId);
+    const earlier = await findOperatorAction(client, request.requestId);
+    if (earlier) {
+      if (earlier.action !== 'partner.webhook_url.set' || earlier.partnerId !== request.partnerId || !isDeepStrictEqual(earlier.parameters, parameters)) throw usedOtherwise(request.requestId);
+      return { requestId: request.requestId, replayed: true, before: earlier.before, after: earlier.after };
+    }
+    const current = await lockPartnerById(client, request.partnerId);
+    if (!current) throw new PkcError(adminChangeRefusalCodes.targetNotFound, `No partner has id ${request.partnerId}; nothing was changed`);
+    const updated: PartnerWithSecretHash = { ...current, webhookUrl };
+    // The same URL again changes nothing and publishes nothing; it is still recorded as the person's action.
+    if (current.webhookUrl !== webhookUrl) {
+      await updatePartner(client, updated, false);
+      await recordPartnerEvent(client, 'partner.updated', updated);
+    }
+    const before = { webhookUrl: current.webhookUrl };
+    const after = { webhookUrl };
+    await insertOperatorAction(client, { requestId: request.requestId, action: 'partner.webhook_url.set', partnerId: request.partnerId, parameters, before, after, operatorId: request.actor.operatorId, operatorName: request.actor.displayName });
+    return { requestId: request.requestId, replayed: false, before, after };
+  });
+}
+
+function checkedWebhookUrl(text: string, environment: string): string | null {
+  try {
+    return parseWebhookUrl(text, environment);
+  } catch (error) {
+    throw new PkcError('PKC_2008', `webhookUrl: ${error instanceof Error ? error.message : 'not accepted'}`);
+  }
+}
+
+function usedOtherwise(requestId: string): PkcError {
+  return new PkcError(adminChangeRefusalCodes.requestIdUsedOtherwise, `Request id ${requestId} was used for another change; nothing was changed`);
+}
+
+/** The settings recorded after an onboarding: never the client secret's hash. */
+function settingsOf(partner: Partner): Record<string, unknown> {
+  return { clientId: partner.clientId, name: partner.name, status: partner.status, permissions: [...partner.permissions], rateLimitPerMinute: partner.rateLimitPerMinute, webhookUrl: partner.webhookUrl };
+}

@@ -229,6 +229,11 @@ export async function completeSignInWithPasskey(deps: PeopleDependencies, reques
   if (challenge === undefined) return refuse('challenge-unusable', 'no passkey challenge for this session (expired, used or never asked for)');
   const credential = await passkeyCredentialOf(deps.pool, operator.operatorId, request.response.id);
   if (!credential) return refuse('not-verified', `credential ${request.response.id.slice(0, 100)} is not one of this operator's passkeys`);
+  // The user handle, when the authenticator gives one, is the one registered with this person's credentials.
+  const userHandle = request.response.response.userHandle;
+  if (userHandle !== undefined && userHandle !== Buffer.from(userHandleOf(operator.operatorId)).toString('base64url')) {
+    return refuse('not-verified', `credential ${credential.credentialId}: the user handle is not this operator's`);
+  }
   const receivedCounter = signatureCounterOf(request.response.response.authenticatorData);
   let verification;
   try {

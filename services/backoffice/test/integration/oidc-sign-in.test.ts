@@ -4,6 +4,7 @@ import { disableOperator } from '../../src/store/operator-store';
 import { providerDidMfa } from '../../src/use-cases/operator-oidc-sign-in';
 import { bindingCookiePrefix, browserAtCallback as signInAtProvider, type BrowserAtCallback } from '../support/oidc-browser';
 import { startOidcTestProvider, type OidcTestAccount, type OidcTestProvider } from '../support/oidc-test-provider';
+import { SoftwareAuthenticator, type AuthenticationOptionsJson, type RegistrationOptionsJson } from '../support/passkey-authenticator';
 import { consoleOrigin, startPeopleStand, type PeopleCall, type PeopleStand, type StandOperator } from '../support/passkey-oidc-stand';
 
 /**
@@ -149,7 +150,7 @@ describe('sign-in with the identity provider', () => {
     expect(links.rows).toEqual([{ subject: 'sub-ann' }]);
   });
 
-  test('when the provider did not show MFA, then the session waits for the local second factor, which completes it under a new id', async () => {
+  test('when the provider did not show MFA, then the session waits for the local second factor (TOTP or a passkey), which completes it under a new id', async () => {
     const answer = await callback(await browserAtCallback('sub-carl'));
     expect(answer).toMatchObject({ status: 303, location: `${consoleOrigin}/sign-in?step=mfa` });
     const pending = answer.session ?? '';
@@ -162,6 +163,23 @@ describe('sign-in with the identity provider', () => {
     expect(signedIn.session).not.toBe(pending);
     expect(await stand.call('GET', '/api/v1/session', { cookie: signedIn.session ?? '' })).toMatchObject({ status: 200, body: { data: { operator: { operatorId: carl.operatorId } } } });
     expect((await oidcAudit()).at(-1)?.after).toMatchObject({ subject: 'sub-carl', secondFactor: 'required here' });
+
+    // The local second factor may also be a passkey: registered now (a recent sign-in), then used after the provider.
+    const device = new SoftwareAuthenticator(consoleOrigin);
+    const csrfNow = String(signedIn.body.data?.csrfToken);
+    const registrationOptions = await stand.call('POST', '/api/v1/passkeys/registration-options', { cookie: signedIn.session ?? '', csrf: csrfNow });
+    const registered = device.register(registrationOptions.body.data?.options as RegistrationOptionsJson);
+    expect(await stand.call('POST', '/api/v1/passkeys', { cookie: signedIn.session ?? '', csrf: csrfNow, body: { response: registered.response } })).toMatchObject({ status: 201 });
+    const again = await callback(await browserAtCallback('sub-carl'));
+    expect(again.location).toBe(`${consoleOrigin}/sign-in?step=mfa`);
+    const waitingAgain = await stand.call('GET', '/api/v1/session/mfa', { cookie: again.session ?? '' });
+    expect(waitingAgain.body.data?.factors).toEqual(['totp', 'passkey']);
+    const pendingCsrf = String(waitingAgain.body.data?.csrfToken);
+    const options = await stand.call('POST', '/api/v1/session/passkey/options', { cookie: again.session ?? '', csrf: pendingCsrf });
+    const byPasskey = await stand.call('POST', '/api/v1/session/passkey', { cookie: again.session ?? '', csrf: pendingCsrf, body: { response: device.assert(options.body.data?.options as AuthenticationOptionsJson, registered.credential) } });
+    expect(byPasskey).toMatchObject({ status: 200, body: { data: { stage: 'signed_in' } } });
+    expect(byPasskey.session).not.toBe(again.session);
+    expect(await stand.call('GET', '/api/v1/session', { cookie: byPasskey.session ?? '' })).toMatchObject({ status: 200, body: { data: { operator: { operatorId: carl.operatorId }, signIn: { method: 'oidc', secondFactor: 'passkey' } } } });
   });
 
   test('when a linked operator is disabled, then the provider\'s sign-in no longer admits them', async () => {

@@ -201,7 +201,10 @@ describe('passkeys as the second factor', () => {
   });
 
   test('when an operator removes a passkey, then it needs a recent sign-in and the CSRF token, it is gone, and it no longer signs in', async () => {
-    const signedIn = await stand.signInWithTotp(ann);
+    // A person of their own: Ann's refused assertions above count towards her lock (decision 0061).
+    const cleo = await stand.newOperator('Cleo Passkey', ['viewer']);
+    await registerPasskeyFor(await stand.signInWithTotp(cleo), new SoftwareAuthenticator(consoleOrigin), 'Phone');
+    const signedIn = await stand.signInWithTotp(cleo);
     const passkeyId = String(((await stand.call('GET', '/api/v1/passkeys', { cookie: signedIn.cookie })).body.data?.passkeys as { passkeyId: string }[])[0]?.passkeyId);
     expect(await stand.call('DELETE', `/api/v1/passkeys/${passkeyId}`, { cookie: signedIn.cookie })).toMatchObject({ status: 403, body: { code: 'CON_1005' } });
 
@@ -212,15 +215,32 @@ describe('passkeys as the second factor', () => {
     expect(await stand.call('DELETE', `/api/v1/passkeys/${passkeyId}`, { cookie: signedIn.cookie, csrf: signedIn.csrf })).toMatchObject({ status: 401, body: { code: 'CON_1004', message: expect.stringContaining('15 minutes') } });
     expect(await stand.call('GET', '/api/v1/passkeys', { cookie: signedIn.cookie })).toMatchObject({ status: 200 });
 
-    const fresh = await stand.signInWithTotp(ann);
+    const fresh = await stand.signInWithTotp(cleo);
     expect(await stand.call('DELETE', `/api/v1/passkeys/${passkeyId}`, { cookie: fresh.cookie, csrf: fresh.csrf })).toMatchObject({ status: 204 });
     expect((await stand.call('GET', '/api/v1/passkeys', { cookie: fresh.cookie })).body.data?.passkeys).toEqual([]);
     const removals = await auditEntries('operator.passkey.remove');
     expect(removals.map((entry) => entry.outcome)).toEqual(['refused', 'refused', 'done']);
 
-    const pending = await stand.passwordStep(ann);
+    const pending = await stand.passwordStep(cleo);
     expect(await stand.call('GET', '/api/v1/session/mfa', { cookie: pending.cookie })).toMatchObject({ body: { data: { factors: ['totp'] } } });
     expect(await stand.call('POST', '/api/v1/session/passkey/options', { cookie: pending.cookie, csrf: pending.csrf })).toMatchObject({ status: 401, body: { code: 'CON_1009' } });
+  });
+
+  test('when passkey assertions keep failing, then they count as failed sign-ins: the fifth locks the account, as wrong codes do', async () => {
+    const dan = await stand.newOperator('Dan Passkey', ['viewer']);
+    const danDevice = new SoftwareAuthenticator(consoleOrigin);
+    const danCredential = await registerPasskeyFor(await stand.signInWithTotp(dan), danDevice, 'Key');
+    const pending = await stand.passwordStep(dan);
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const options = await passkeyOptions(pending);
+      const phished = danDevice.assert(options, danCredential, { origin: 'https://evil.example' });
+      expect(await stand.call('POST', '/api/v1/session/passkey', { cookie: pending.cookie, csrf: pending.csrf, body: { response: phished } })).toMatchObject({ status: 401, body: { code: 'CON_1009' } });
+    }
+    const options = await passkeyOptions(pending);
+    const honest = await stand.call('POST', '/api/v1/session/passkey', { cookie: pending.cookie, csrf: pending.csrf, body: { response: danDevice.assert(options, danCredential) } });
+    expect(honest).toMatchObject({ status: 429, body: { code: 'CON_1002' } });
+    expect(Number(honest.retryAfter)).toBeGreaterThan(0);
+    expect(await stand.call('POST', '/api/v1/session', { body: { email: dan.email, password: dan.password } })).toMatchObject({ status: 429, body: { code: 'CON_1002' } });
   });
 
   test('when the audit log is read after all of this, then no public key, challenge or session id is in it', async () => {

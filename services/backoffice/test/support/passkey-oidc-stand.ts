@@ -31,6 +31,7 @@ export interface PeopleCall {
   /** The session cookie's name=value, if the answer set a live one. */
   session: string | undefined;
   location: string | null;
+  retryAfter: string | null;
 }
 
 export interface PeopleCallOptions {
@@ -106,7 +107,7 @@ export async function startPeopleStand(label: string, options: { env?: Record<st
     const json = text !== '' && (response.headers.get('content-type') ?? '').includes('application/json');
     const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0] ?? '');
     const session = cookies.find((cookie) => cookie.startsWith(sessionCookiePrefix) && cookie.length > sessionCookiePrefix.length);
-    return { status: response.status, body: json ? (JSON.parse(text) as PeopleCall['body']) : { success: response.ok }, cookies, session, location: response.headers.get('location') };
+    return { status: response.status, body: json ? (JSON.parse(text) as PeopleCall['body']) : { success: response.ok }, cookies, session, location: response.headers.get('location'), retryAfter: response.headers.get('retry-after') };
   };
 
   const passwordStep = async (operator: StandOperator): Promise<SignedIn> => {

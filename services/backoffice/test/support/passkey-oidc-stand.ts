@@ -84,6 +84,7 @@ export async function startPeopleStand(label: string, options: { env?: Record<st
       BACKOFFICE_PUBLIC_URL: consoleOrigin,
       BACKOFFICE_SEALING_KEY: sealingKey.toString('base64'),
       PORT: '0',
+      // STAND_LOG_LEVEL=error shows a failing test's server errors on the console.
       LOG_LEVEL: options.logger === undefined ? (process.env.STAND_LOG_LEVEL ?? 'silent') : 'info',
       SHUTDOWN_DRAIN_DELAY_MS: '0',
       WALLET_URL: closed,

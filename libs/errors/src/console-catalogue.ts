@@ -35,6 +35,8 @@ export const consoleErrorCatalogue = {
   CON_4007: { httpStatus: 404, message: 'The target of this change does not exist: check the partner id' },
   CON_4008: { httpStatus: 404, message: 'No such partner' },
   CON_4009: { httpStatus: 409, message: 'The disbursement was reversed already: a disbursement is reversed at most once' },
+  CON_4010: { httpStatus: 404, message: 'No such webhook delivery' },
+  CON_4011: { httpStatus: 409, message: 'You used this Idempotency-Key for another request: use a new key for a new request' },
 } as const satisfies Record<string, { httpStatus: number; message: string }>;
 
 export type ConsoleCode = keyof typeof consoleErrorCatalogue;

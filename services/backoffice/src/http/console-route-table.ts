@@ -8,8 +8,10 @@ import { mountConsolePages } from './console-pages';
 import { consoleHeaders } from './console-session';
 import { mountLedgerReadRoutes } from './ledger-read-routes';
 import { mountOperatorRoutes } from './operator-routes';
+import { mountPartnerActionRoutes } from './partner-action-routes';
 import { mountPartnerReadRoutes } from './partner-read-routes';
 import { mountPeopleRoutes } from './people-routes';
+import { mountWebhookDeliveryRoutes } from './webhook-delivery-routes';
 
 /** What the console's routes are made with, once at start. */
 export interface ConsoleRouteContext {
@@ -31,6 +33,8 @@ export function mountConsoleRoutes(app: Express, context: ConsoleRouteContext): 
   mountAuditLogRoutes(app, deps, consoleOrigin);
   mountOperatorRoutes(app, deps, consoleOrigin);
   mountPartnerReadRoutes(app, deps, consoleOrigin, upstream.partners);
+  mountPartnerActionRoutes(app, deps, consoleOrigin, upstream.partnerActions);
+  mountWebhookDeliveryRoutes(app, deps, consoleOrigin, upstream.webhooks);
   mountLedgerReadRoutes(app, deps, consoleOrigin, { wallet: upstream.wallet, partners: upstream.partners });
   mountConsolePages(app);
 }

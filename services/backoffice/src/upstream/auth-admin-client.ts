@@ -1,14 +1,28 @@
-import { authAdminPartnerDetailSchema, authAdminPartnerPageSchema, authAdminPaths, authAdminReadPaths, internal, readContractAnswer } from '@pwa/contracts';
+import {
+  adminChangeAnswerSchema,
+  authAdminActionPaths,
+  authAdminPartnerDetailSchema,
+  authAdminPartnerPageSchema,
+  authAdminPaths,
+  authAdminReadPaths,
+  authPartnerOnboardingAnswerSchema,
+  internal,
+  readContractAnswer,
+} from '@pwa/contracts';
 import { PkcError, type PkcCode } from '@pwa/errors';
 import { createUpstreamClient, type UpstreamSettings } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import type { AuthAdminPort } from '../use-cases/action-executors';
 import type { PartnerDirectory } from '../use-cases/four-eyes-requests';
 import type { PartnerReads } from '../use-cases/console-reads';
+import type { PartnerActionsPort } from '../use-cases/partner-admin-actions';
 import { settingsChangeExecution } from './admin-answers';
+import { ownerAnswerOf } from './owner-answers';
 
 const unknownPartner: ReadonlySet<PkcCode> = new Set<PkcCode>([internal.unknownPartnerCode]);
 const unknownAdminPartner: ReadonlySet<PkcCode> = new Set<PkcCode>(['PKC_6002']);
+/** A person's change auth refuses for good: a body it does not accept (a webhook URL, say), a request id used otherwise, an unknown partner. */
+const actionRefusals: ReadonlySet<PkcCode> = new Set<PkcCode>(['PKC_2008', 'PKC_6001', 'PKC_6002']);
 
 /** A read auth did not answer under its contract: the console says the dependency is away (503), never guesses. */
 function authAway(problem: string): PkcError {
@@ -20,7 +34,7 @@ function authAway(problem: string): PkcError {
  * (libs/contracts auth-admin), and its partner lookup, which tells at request time whether a
  * partner exists. Deadline and breaker from libs/http; no answer throws.
  */
-export function createAuthAdminClient(settings: UpstreamSettings, logger: Logger): AuthAdminPort & PartnerDirectory & PartnerReads & { shutdown(): void } {
+export function createAuthAdminClient(settings: UpstreamSettings, logger: Logger): AuthAdminPort & PartnerDirectory & PartnerReads & PartnerActionsPort & { shutdown(): void } {
   const auth = createUpstreamClient({ name: 'auth', ...settings, logger });
   const call = (requestId: string | null) => ({ timeoutMs: settings.timeoutMs, ...(requestId === null ? {} : { requestId }) });
   return {
@@ -48,6 +62,9 @@ export function createAuthAdminClient(settings: UpstreamSettings, logger: Logger
       if (read.kind === 'refusal') return undefined;
       throw authAway(read.problem);
     },
+    // A person's changes without four eyes (issue 27): the onboarding's answer carries the secrets once; this client never logs a body.
+    onboardPartner: (body, requestId) => ownerAnswerOf('Auth', auth.post(authAdminActionPaths.partnerOnboardings, body, call(requestId)), authPartnerOnboardingAnswerSchema, actionRefusals),
+    setWebhookUrl: (body, requestId) => ownerAnswerOf('Auth', auth.post(authAdminActionPaths.partnerWebhookUrls, body, call(requestId)), adminChangeAnswerSchema, actionRefusals),
     shutdown: () => auth.shutdown(),
   };
 }

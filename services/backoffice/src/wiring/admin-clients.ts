@@ -4,24 +4,43 @@ import type { BackofficeConfig } from '../config';
 import { createAuthAdminClient } from '../upstream/auth-admin-client';
 import { createQuotesAdminClient } from '../upstream/quotes-admin-client';
 import { createWalletAdminClient } from '../upstream/wallet-admin-client';
+import { createWebhooksAdminClient } from '../upstream/webhooks-admin-client';
 import { actionExecutorsOf } from '../use-cases/action-executors';
 import type { ExecutionPorts } from '../use-cases/execute-approved-request';
 import type { PartnerReads, WalletReads } from '../use-cases/console-reads';
 import type { TargetDirectory } from '../use-cases/four-eyes-requests';
+import type { PartnerActionsPort, WebhookDeliveriesPort } from '../use-cases/partner-admin-actions';
 
 /**
  * The owning services' admin routes the back-office executes approved changes through (one
  * executor per action), the owners' answers for the request-time check of a target (a partner, a
  * disbursement), and the owners' reads the console shows.
  */
-export type AdminClients = ExecutionPorts & { targets: TargetDirectory; partners: PartnerReads; wallet: WalletReads; shutdown(): void };
+export type AdminClients = ExecutionPorts & {
+  targets: TargetDirectory;
+  partners: PartnerReads;
+  wallet: WalletReads;
+  /** A person's partner changes without four eyes (onboarding, webhook URL), through auth. */
+  partnerActions: PartnerActionsPort;
+  /** The webhook delivery backlog and dead letters, and a redelivery, through the webhooks service. */
+  webhooks: WebhookDeliveriesPort;
+  shutdown(): void;
+};
+
+/**
+ * The webhooks service's address and deadline. Until config.ts declares WEBHOOKS_URL and
+ * WEBHOOKS_TIMEOUT_MS they are read when present (the test stand passes them) and otherwise default
+ * to the webhooks service's own port (4106) and 5 s, as the other owners' do.
+ */
+export type AdminClientsConfig = Readonly<BackofficeConfig> & { readonly WEBHOOKS_URL?: string | undefined; readonly WEBHOOKS_TIMEOUT_MS?: number | undefined };
 
 /** Made once at start from the configuration; shutdown() closes every client's breaker. */
-export function createAdminClients(config: Readonly<BackofficeConfig>, logger: Logger): AdminClients {
+export function createAdminClients(config: AdminClientsConfig, logger: Logger): AdminClients {
   const breaker = breakerSettingsOf(config);
   const wallet = createWalletAdminClient({ baseUrl: config.WALLET_URL, timeoutMs: config.WALLET_TIMEOUT_MS, breaker }, logger);
   const auth = createAuthAdminClient({ baseUrl: config.AUTH_URL, timeoutMs: config.AUTH_TIMEOUT_MS, breaker }, logger);
   const quotes = createQuotesAdminClient({ baseUrl: config.QUOTES_URL, timeoutMs: config.QUOTES_TIMEOUT_MS, breaker }, logger);
+  const webhooks = createWebhooksAdminClient({ baseUrl: config.WEBHOOKS_URL ?? 'http://127.0.0.1:4106', timeoutMs: config.WEBHOOKS_TIMEOUT_MS ?? 5_000, breaker }, logger);
   return {
     executors: actionExecutorsOf({ wallet, auth, quotes }),
     targets: {
@@ -30,10 +49,13 @@ export function createAdminClients(config: Readonly<BackofficeConfig>, logger: L
     },
     partners: auth,
     wallet,
+    partnerActions: auth,
+    webhooks,
     shutdown: () => {
       wallet.shutdown();
       auth.shutdown();
       quotes.shutdown();
+      webhooks.shutdown();
     },
   };
 }

@@ -11,7 +11,7 @@ import { onboardPartner } from '../../../auth/src/use-cases/manage-partners';
 import { readBackofficeConfig } from '../../src/config';
 import type { OperatorRole } from '../../src/domain/operator-roles';
 import { startBackofficeService } from '../../src/service';
-import { createAdminClients, type AdminClients } from '../../src/wiring/admin-clients';
+import { createAdminClients, type AdminClients, type AdminClientsConfig } from '../../src/wiring/admin-clients';
 import { backofficeSchema } from '../../src/service-paths';
 import { activateInvitedOperator, insertOperator } from '../../src/store/operator-store';
 import { totpSecretBinding } from '../../src/use-cases/people-dependencies';
@@ -41,6 +41,8 @@ export interface CallOptions {
   csrf?: string;
   /** The Origin header; the console's own unless given, none when null. */
   origin?: string | null;
+  /** More request headers (an Idempotency-Key, say). */
+  headers?: Record<string, string>;
 }
 
 export interface SignedInOperator {
@@ -82,15 +84,16 @@ export async function onboardTestPartner(auth: AuthHarness, name = 'Test Partner
  */
 export async function startConsoleStand(
   label: string,
-  options: { walletUrl?: string; quotesUrl?: string; auth?: AuthHarness; sweepIntervalMs?: number; logger?: Logger } = {},
+  options: { walletUrl?: string; quotesUrl?: string; webhooksUrl?: string; auth?: AuthHarness; authLogger?: Logger; sweepIntervalMs?: number; logger?: Logger } = {},
 ): Promise<ConsoleStand> {
   const ownsAuth = options.auth === undefined;
-  const auth = options.auth ?? (await startAuthHarness());
+  const auth = options.auth ?? (await startAuthHarness({}, options.authLogger === undefined ? {} : { logger: options.authLogger }));
   const database = await openTestDatabase({ label, schema: backofficeSchema });
   const redisKeyPrefix = `pwa-test:${label}:${randomBytes(6).toString('hex')}:`;
   const sealingKey = randomBytes(32);
-  const service = await startBackofficeService(
-    readBackofficeConfig({
+  // WEBHOOKS_URL rides along until config.ts declares it (createAdminClients reads it when present).
+  const config: AdminClientsConfig = {
+    ...readBackofficeConfig({
       DATABASE_URL: database.databaseUrl,
       REDIS_URL: serverUrls().redis,
       REDIS_KEY_PREFIX: redisKeyPrefix,
@@ -107,12 +110,14 @@ export async function startConsoleStand(
       QUOTES_TIMEOUT_MS: '2000',
       BACKOFFICE_SWEEP_INTERVAL_MS: String(options.sweepIntervalMs ?? 60_000),
     }),
-    options.logger === undefined ? {} : { logger: options.logger },
-  );
+    WEBHOOKS_URL: options.webhooksUrl ?? 'http://127.0.0.1:9',
+    WEBHOOKS_TIMEOUT_MS: 2_000,
+  };
+  const service = await startBackofficeService(config, options.logger === undefined ? {} : { logger: options.logger });
   const baseUrl = `http://127.0.0.1:${service.port}`;
 
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<ConsoleCall> => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
     if (options.origin !== null) headers.origin = options.origin ?? consoleOrigin;
     if (options.cookie) headers.cookie = options.cookie;
     if (options.csrf) headers['x-csrf-token'] = options.csrf;

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { Express, Request } from 'express';
+import { isUuid } from '@pwa/contracts';
+import { z } from '@pwa/config';
+import { ConsoleError, PkcError } from '@pwa/errors';
+import { onboardPartnerByPerson, requestIdOfKey, setWebhookUrlByPerson, type ActionRefusal, type PartnerActionsPort } from '../use-cases/partner-admin-actions';
+import type { PeopleDependencies } from '../use-cases/people-dependencies';
+import { originOf, parsedInput } from './console-request';
+import { requireSession, sessionOf } from './console-session';
+
+export const partnerActionPaths = {
+  partners: '/api/v1/partners',
+  webhookUrl: '/api/v1/partners/:partnerId/webhook-url',
+} as const;
+
+const idempotencyKeyPattern = /^[A-Za-z0-9._:-]{8,100}$/;
+const webhookUrlField = z.string().trim().min(1).max(2_000).nullable();
+const onboardingBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    permissions: z.array(z.enum(['collection', 'disbursement'])).max(2).refine((list) => new Set(list).size === list.length, 'each permission once').default(['collection', 'disbursement']),
+    status: z.enum(['active', 'pending_activation']).default('active'),
+    rateLimitPerMinute: z.number().int().min(1).max(1_000_000_000).nullable().default(null),
+    webhookUrl: webhookUrlField.default(null),
+  })
+  .strict();
+const webhookUrlBody = z.object({ webhookUrl: webhookUrlField }).strict();
+
+/**
+ * A partner's one-person tasks in the console (issue 27), for makers and admins: onboarding
+ * (`POST /api/v1/partners`, an `Idempotency-Key` header required: a double submit creates one
+ * partner; the client secret and webhook secret are in the 201 answer to the person who created
+ * it and nowhere else, ever) and its webhook URL (`PUT …/webhook-url`). Auth does the work and
+ * records the person; every outcome and refusal is audited without a secret.
+ */
+export function mountPartnerActionRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string, auth: PartnerActionsPort): void {
+  const signedIn = requireSession(deps, 'signed_in', consoleOrigin);
+
+  app.post(partnerActionPaths.partners, signedIn, async (req, res) => {
+    const idempotencyKey = idempotencyKeyOf(req);
+    if (idempotencyKey === undefined) throw missingKey();
+    const partner = parsedInput(onboardingBody, req.body);
+    const outcome = await onboardPartnerByPerson(deps.pool, auth, sessionOf(res).session.subjectId, { partner, idempotencyKey }, originOf(req, res));
+    if (outcome.kind === 'refused') throw refusalOf(outcome.reason, outcome.message);
+    const { partner: created, replayed, clientSecret, webhookSecret } = outcome.data;
+    if (replayed || clientSecret === null) {
+      res.status(200).json({ success: true, data: { partner: created, replayed: true, credentials: null } });
+      return;
+    }
+    res.status(201).json({ success: true, data: { partner: created, replayed: false, credentials: { clientId: created.clientId, clientSecret, webhookSecret } } });
+  });
+
+  app.put(partnerActionPaths.webhookUrl, signedIn, async (req, res) => {
+    const partnerId = String(req.params.partnerId);
+    if (!isUuid(partnerId)) throw new ConsoleError('CON_4008');
+    const idempotencyKey = idempotencyKeyOf(req);
+    const operatorId = sessionOf(res).session.subjectId;
+    const body = parsedInput(webhookUrlBody, req.body);
+    const requestId = idempotencyKey === undefined ? randomUUID() : requestIdOfKey('partner.webhook_url.set', operatorId, idempotencyKey);
+    const outcome = await setWebhookUrlByPerson(deps.pool, auth, operatorId, { partnerId: partnerId.toLowerCase(), webhookUrl: body.webhookUrl, requestId }, originOf(req, res));
+    if (outcome.kind === 'refused') throw refusalOf(outcome.reason, outcome.message);
+    res.json({ success: true, data: { partnerId: partnerId.toLowerCase(), replayed: outcome.data.replayed, before: outcome.data.before, after: outcome.data.after } });
+  });
+}
+
+/** The client's Idempotency-Key (letters, digits and . _ : -, 8 to 100; a UUID fits), undefined when not sent. */
+function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.get('idempotency-key');
+  if (key !== undefined && !idempotencyKeyPattern.test(key)) throw missingKey();
+  return key;
+}
+
+function missingKey(): ConsoleError {
+  return new ConsoleError('CON_2001', 'Idempotency-Key header: 8 to 100 letters, digits or . _ : - (a new UUID for each new partner; the same one when sending the same request again)');
+}
+
+export function refusalOf(reason: ActionRefusal, message: string | undefined): Error {
+  switch (reason) {
+    case 'not-an-active-operator':
+      return new ConsoleError('CON_1004');
+    case 'not-allowed':
+      return new ConsoleError('CON_3001', 'Only makers and admins do this');
+    case 'key-used-otherwise':
+      return new ConsoleError('CON_4011');
+    case 'unknown-target':
+      return new ConsoleError('CON_4008');
+    case 'not-accepted':
+      return new ConsoleError('CON_2001', message ?? 'The owning service did not accept the values');
+    case 'owner-unavailable':
+      return new PkcError('PKC_7003');
+  }
+}

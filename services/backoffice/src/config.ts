@@ -1,18 +1,44 @@
 import { baseServiceConfigSchema, breakerConfigFields, fields, loadConfig, z } from '@pwa/config';
 
-/**
- * Settings of the back-office's set-up commands (the bootstrap of the first admin): the database,
- * and the console's address as people open it, which the set-up link points at. No default: a
- * link to the wrong host would hand a set-up token to someone else.
- */
-export const backofficeSetupConfigSchema = z.object({
-  LOG_LEVEL: fields.logLevel,
-  ENVIRONMENT: fields.environment,
-  DATABASE_URL: fields.databaseUrl,
-  BACKOFFICE_PUBLIC_URL: fields.url.refine((value) => /^https:\/\//.test(value) || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(`${value}/`), {
-    message: 'must be an https:// address (http:// only on 127.0.0.1 or localhost)',
-  }),
+/** A sealing key of libs/sealing: base64 of exactly 32 bytes. */
+const sealingKey = z
+  .string()
+  .min(1)
+  .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'must be base64 of exactly 32 bytes (openssl rand -base64 32)' });
+
+/** An optional sealing key; empty counts as unset, as compose passes `${VARIABLE:-}`. */
+const optionalSealingKey = z.preprocess((value) => (value === '' ? undefined : value), sealingKey.optional());
+
+/** The previous key is another key: the same value twice is a rotation that was not made. */
+const distinctSealingKeys = (config: { BACKOFFICE_SEALING_KEY?: string | undefined; BACKOFFICE_SEALING_KEY_PREVIOUS?: string | undefined }): boolean =>
+  config.BACKOFFICE_SEALING_KEY_PREVIOUS === undefined ||
+  config.BACKOFFICE_SEALING_KEY === undefined ||
+  !Buffer.from(config.BACKOFFICE_SEALING_KEY, 'base64').equals(Buffer.from(config.BACKOFFICE_SEALING_KEY_PREVIOUS, 'base64'));
+const distinctSealingKeysIssue = {
+  message: 'BACKOFFICE_SEALING_KEY_PREVIOUS holds the same key as BACKOFFICE_SEALING_KEY: put the new key in BACKOFFICE_SEALING_KEY and the old one in _PREVIOUS',
+  path: ['BACKOFFICE_SEALING_KEY_PREVIOUS'],
+};
+
+const publicUrl = fields.url.refine((value) => /^https:\/\//.test(value) || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(`${value}/`), {
+  message: 'must be an https:// address (http:// only on 127.0.0.1 or localhost)',
 });
+
+/**
+ * Settings of the back-office's set-up commands: the database, and the console's address as
+ * people open it, which the first admin's set-up link points at (no default: a link to the wrong
+ * host would hand a set-up token to someone else). The sealing keys only matter to
+ * reseal-totp-secrets, which refuses without the current one; the container has both set anyway.
+ */
+export const backofficeSetupConfigSchema = z
+  .object({
+    LOG_LEVEL: fields.logLevel,
+    ENVIRONMENT: fields.environment,
+    DATABASE_URL: fields.databaseUrl,
+    BACKOFFICE_PUBLIC_URL: publicUrl,
+    BACKOFFICE_SEALING_KEY: optionalSealingKey,
+    BACKOFFICE_SEALING_KEY_PREVIOUS: optionalSealingKey,
+  })
+  .refine(distinctSealingKeys, distinctSealingKeysIssue);
 
 export type BackofficeSetupConfig = z.infer<typeof backofficeSetupConfigSchema>;
 
@@ -24,7 +50,8 @@ export function readBackofficeSetupConfig(env: Record<string, string | undefined
 /**
  * The running back-office. It serves people on the operator's internal network only (never behind
  * the partner gateway). BACKOFFICE_SEALING_KEY seals operators' TOTP secrets (base64 of 32 bytes,
- * no default: a lost key means every operator enrols again). Session timeouts follow decision 0061.
+ * no default: a lost key means every operator enrols again; a replaced one is rotated with
+ * BACKOFFICE_SEALING_KEY_PREVIOUS and reseal-totp-secrets). Session timeouts follow decision 0061.
  */
 export const backofficeConfigSchema = baseServiceConfigSchema.extend({
   PORT: fields.port(4107),
@@ -32,11 +59,15 @@ export const backofficeConfigSchema = baseServiceConfigSchema.extend({
   REDIS_KEY_PREFIX: fields.redisKeyPrefix,
   /** A Redis command unanswered this long fails (the session read answers an error rather than waiting). */
   REDIS_COMMAND_TIMEOUT_MS: fields.milliseconds(1_000),
-  BACKOFFICE_PUBLIC_URL: backofficeSetupConfigSchema.shape.BACKOFFICE_PUBLIC_URL,
-  BACKOFFICE_SEALING_KEY: z
-    .string()
-    .min(1)
-    .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'must be base64 of exactly 32 bytes (openssl rand -base64 32)' }),
+  BACKOFFICE_PUBLIC_URL: publicUrl,
+  BACKOFFICE_SEALING_KEY: sealingKey,
+  /**
+   * Only while BACKOFFICE_SEALING_KEY is being replaced (docs/operations.md, Back-office, Rotate the
+   * sealing key): the old key, tried when the current one does not open a TOTP secret, until
+   * reseal-totp-secrets has re-sealed every secret under the current one. New secrets are always
+   * sealed with the current key.
+   */
+  BACKOFFICE_SEALING_KEY_PREVIOUS: optionalSealingKey,
   BACKOFFICE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
   BACKOFFICE_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24).default(8),
   /** The wallet's internal address: approved fundings execute through its admin route. */
@@ -71,6 +102,7 @@ export const backofficeConfigSchema = baseServiceConfigSchema.extend({
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
 })
+  .refine(distinctSealingKeys, distinctSealingKeysIssue)
   .refine(
     (config) => [config.BACKOFFICE_OIDC_ISSUER_URL, config.BACKOFFICE_OIDC_CLIENT_ID, config.BACKOFFICE_OIDC_CLIENT_SECRET].filter((value) => value === undefined).length % 3 === 0,
     { message: 'BACKOFFICE_OIDC_ISSUER_URL, BACKOFFICE_OIDC_CLIENT_ID and BACKOFFICE_OIDC_CLIENT_SECRET are set together, or none of them', path: ['BACKOFFICE_OIDC_ISSUER_URL'] },
@@ -125,4 +157,15 @@ export type BackofficeConfig = z.infer<typeof backofficeConfigSchema>;
 
 export function readBackofficeConfig(env: Record<string, string | undefined> = process.env): Readonly<BackofficeConfig> {
   return loadConfig(backofficeConfigSchema, env);
+}
+
+/**
+ * The keys that open TOTP secrets, the current one first: the sealer seals with the first and
+ * opens with each in turn, so secrets sealed before a rotation keep opening until re-sealed.
+ */
+export function totpSealingKeysOf(config: { BACKOFFICE_SEALING_KEY: string; BACKOFFICE_SEALING_KEY_PREVIOUS?: string | undefined }): { current: Buffer; previous: Buffer | undefined } {
+  return {
+    current: Buffer.from(config.BACKOFFICE_SEALING_KEY, 'base64'),
+    previous: config.BACKOFFICE_SEALING_KEY_PREVIOUS === undefined ? undefined : Buffer.from(config.BACKOFFICE_SEALING_KEY_PREVIOUS, 'base64'),
+  };
 }

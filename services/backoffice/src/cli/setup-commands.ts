@@ -1,6 +1,7 @@
 import type { Pool } from '@pwa/db';
 import { OperatorUsageError, type OperatorCommandResult } from '@pwa/runtime/operator-cli';
 import { bootstrapFirstAdmin, type BootstrapOutcome } from '../use-cases/bootstrap-first-admin';
+import { resealTotpSecrets, totpResealBatchSizeDefault, totpResealBatchSizeMax, UnopenableTotpSecretsError, type TotpSealingKeys } from './totp-secret-resealing';
 
 export { OperatorUsageError };
 
@@ -11,12 +12,21 @@ Set-up (runs against the back-office database directly: the one command that may
       creates the first admin as invited and prints a one-time set-up link (24 h) to set the password and MFA;
       run again before the link is used, it renews the link; refused once an admin can sign in
 
+Sealing-key rotation (docs/operations.md, Back-office, Rotate the sealing key; keys come from the environment only)
+  reseal-totp-secrets [--batch-size <1-${totpResealBatchSizeMax}>]
+      re-seals every operator's TOTP secret from BACKOFFICE_SEALING_KEY_PREVIOUS (the old key) to
+      BACKOFFICE_SEALING_KEY (the new one), ${totpResealBatchSizeDefault} operators a page, each secret on its own; nobody
+      enrols again. Refused, changing nothing, when a secret opens with neither key. Safe to run
+      again; without _PREVIOUS it only checks that every secret opens with the current key
+
 --json prints one JSON object per command.
 `;
 
 export interface SetupContext {
   pool: Pool;
   consoleBaseUrl: string;
+  /** BACKOFFICE_SEALING_KEY and BACKOFFICE_SEALING_KEY_PREVIOUS; undefined when the current key is not set. */
+  sealingKeys: TotpSealingKeys | undefined;
 }
 
 const refusalMessages: Readonly<Record<Extract<BootstrapOutcome, { kind: 'refused' }>['reason'], string>> = {
@@ -26,7 +36,12 @@ const refusalMessages: Readonly<Record<Extract<BootstrapOutcome, { kind: 'refuse
 };
 
 export async function runSetupCommand(context: SetupContext, command: string, args: string[], options: Record<string, string | undefined>): Promise<OperatorCommandResult> {
-  if (command !== 'bootstrap-admin') throw new OperatorUsageError(`Unknown command: ${command}`);
+  if (command === 'bootstrap-admin') return bootstrapAdmin(context, args, options);
+  if (command === 'reseal-totp-secrets') return resealTotpSecretsCommand(context, args, options);
+  throw new OperatorUsageError(`Unknown command: ${command}`);
+}
+
+async function bootstrapAdmin(context: SetupContext, args: string[], options: Record<string, string | undefined>): Promise<OperatorCommandResult> {
   if (args.length > 0) throw new OperatorUsageError(`bootstrap-admin takes no positional arguments (got ${args.length})`);
   const email = options.email;
   const name = options.name?.trim();
@@ -44,4 +59,36 @@ export async function runSetupCommand(context: SetupContext, command: string, ar
     `  ${outcome.setupLink}`,
   ].join('\n');
   return { data, text };
+}
+
+/** Counts only, never a secret: what a person reads after the run, and what scripts read with --json. */
+async function resealTotpSecretsCommand(context: SetupContext, args: string[], options: Record<string, string | undefined>): Promise<OperatorCommandResult> {
+  if (args.length > 0) throw new OperatorUsageError(`reseal-totp-secrets takes no positional arguments (got ${args.length})`);
+  const batchSize = parseBatchSize(options.batchSize);
+  const keys = context.sealingKeys;
+  if (keys === undefined) {
+    const message = 'reseal-totp-secrets needs BACKOFFICE_SEALING_KEY (the new key) and BACKOFFICE_SEALING_KEY_PREVIOUS (the old one) in the environment';
+    return { data: { error: message }, text: `error: ${message}`, exitCode: 1 };
+  }
+  try {
+    const outcome = await resealTotpSecrets(context.pool, keys, batchSize);
+    const changed = outcome.resealed > 0;
+    const text = changed
+      ? `Re-sealed ${outcome.resealed} of ${outcome.operators} operator(s)' TOTP secrets under the current BACKOFFICE_SEALING_KEY (${outcome.alreadyUnderCurrentKey} were already); nobody enrols again.`
+      : `Nothing to re-seal: all ${outcome.operators} operator(s)' TOTP secrets open with the current BACKOFFICE_SEALING_KEY; nothing changed.` +
+        (keys.previous === undefined ? '' : ' BACKOFFICE_SEALING_KEY_PREVIOUS can be dropped now.');
+    return { data: { ...outcome, changed }, text };
+  } catch (error) {
+    if (!(error instanceof UnopenableTotpSecretsError)) throw error;
+    return { data: { error: error.message, unopenable: error.unopenableCount, operatorIds: error.operatorIds }, text: `error: ${error.message}`, exitCode: 1 };
+  }
+}
+
+function parseBatchSize(value: string | undefined): number {
+  if (value === undefined) return totpResealBatchSizeDefault;
+  const batchSize = Number(value);
+  if (!/^\d+$/.test(value) || batchSize < 1 || batchSize > totpResealBatchSizeMax) {
+    throw new OperatorUsageError(`--batch-size must be a whole number from 1 to ${totpResealBatchSizeMax} (got ${value})`);
+  }
+  return batchSize;
 }

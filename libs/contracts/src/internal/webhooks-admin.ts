@@ -63,15 +63,20 @@ export const webhooksAdminDeliveryPageSchema = z.object({
 /**
  * POST /internal/admin/delivery-redeliveries: a person sends one delivery again (as the partner's
  * own redeliver does): dead, delivered or skipped start a new cycle, pending is due now, one in
- * flight is left alone. 404 PKC_6002 for an unknown delivery; 400 PKC_2008 without the person.
+ * flight is left alone; the person is recorded in webhooks.operator_redeliveries. 404 PKC_6002 for an
+ * unknown delivery; 400 PKC_2008 without the person; 409 PKC_6001 the request id used for another delivery.
  */
 export const webhooksAdminRedeliveryRequestSchema = z.strictObject({
+  /** The idempotency key: sent again, the first outcome is answered `replayed` and no second cycle starts (a double click sends the event once). */
+  requestId: uuidField,
   deliveryId: uuidField,
   actor: adminActorSchema,
 });
 
-/** 200: the delivery's state before and after. */
+/** 200: the delivery's state before and after (for a replay, as the first call left it). */
 export const webhooksAdminRedeliveryAnswerSchema = z.object({
+  requestId: uuidField,
+  replayed: z.boolean(),
   deliveryId: uuidField,
   partnerId: uuidField,
   before: z.object({ deliveryState: z.string() }),

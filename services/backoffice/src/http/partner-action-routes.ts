@@ -64,14 +64,14 @@ export function mountPartnerActionRoutes(app: Express, deps: PeopleDependencies,
 }
 
 /** The client's Idempotency-Key (letters, digits and . _ : -, 8 to 100; a UUID fits), undefined when not sent. */
-function idempotencyKeyOf(req: Request): string | undefined {
+export function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.get('idempotency-key');
   if (key !== undefined && !idempotencyKeyPattern.test(key)) throw missingKey();
   return key;
 }
 
 function missingKey(): ConsoleError {
-  return new ConsoleError('CON_2001', 'Idempotency-Key header: 8 to 100 letters, digits or . _ : - (a new UUID for each new partner; the same one when sending the same request again)');
+  return new ConsoleError('CON_2001', 'Idempotency-Key header: 8 to 100 letters, digits or . _ : - (a new UUID for each new request; the same one when sending the same request again)');
 }
 
 export function refusalOf(reason: ActionRefusal, message: string | undefined): Error {

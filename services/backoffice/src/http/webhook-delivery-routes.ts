@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { isUuid, webhookBacklogStatuses } from '@pwa/contracts';
 import { z } from '@pwa/config';
@@ -6,10 +7,10 @@ import { requestIdOf } from '@pwa/http';
 import { mayPerform } from '../domain/operator-roles';
 import { decodePageCursor, encodePageCursor } from '../domain/page-cursor';
 import { findOperatorById } from '../store/operator-store';
-import { redeliverByPerson, type WebhookDeliveriesPort } from '../use-cases/partner-admin-actions';
+import { redeliverByPerson, requestIdOfKey, type WebhookDeliveriesPort } from '../use-cases/partner-admin-actions';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
-import { refusalOf } from './partner-action-routes';
+import { idempotencyKeyOf, refusalOf } from './partner-action-routes';
 import { requireSession, sessionOf } from './console-session';
 
 export const webhookDeliveryPaths = {
@@ -29,7 +30,8 @@ const listQuery = z
 /**
  * The webhook delivery backlog and dead letters in the console (issue 27): every role reads them
  * (pending, retrying, dead; one partner or all; newest first in keyset pages; attempts, last status
- * and next attempt, never a body or a signature), makers and admins send one again (audited).
+ * and next attempt, never a body or a signature), makers and admins send one again (audited; an
+ * optional Idempotency-Key makes a double click one redelivery).
  * From the webhooks service on each call; it away is 503 PKC_7003, never an empty list.
  */
 export function mountWebhookDeliveryRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string, webhooks: WebhookDeliveriesPort): void {
@@ -52,7 +54,10 @@ export function mountWebhookDeliveryRoutes(app: Express, deps: PeopleDependencie
   app.post(webhookDeliveryPaths.redeliver, signedIn, async (req, res) => {
     const deliveryId = String(req.params.deliveryId);
     if (!isUuid(deliveryId)) throw new ConsoleError('CON_4010');
-    const outcome = await redeliverByPerson(deps.pool, webhooks, sessionOf(res).session.subjectId, deliveryId.toLowerCase(), originOf(req, res));
+    const operatorId = sessionOf(res).session.subjectId;
+    const idempotencyKey = idempotencyKeyOf(req);
+    const requestId = idempotencyKey === undefined ? randomUUID() : requestIdOfKey('webhook_delivery.redeliver', operatorId, idempotencyKey);
+    const outcome = await redeliverByPerson(deps.pool, webhooks, operatorId, { deliveryId: deliveryId.toLowerCase(), requestId }, originOf(req, res));
     if (outcome.kind === 'refused') throw outcome.reason === 'unknown-target' ? new ConsoleError('CON_4010') : refusalOf(outcome.reason, outcome.message);
     res.json({ success: true, data: outcome.data });
   });

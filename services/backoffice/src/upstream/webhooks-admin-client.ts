@@ -5,7 +5,7 @@ import type { Logger } from '@pwa/logging';
 import type { WebhookDeliveriesPort } from '../use-cases/partner-admin-actions';
 import { ownerAnswerOf } from './owner-answers';
 
-const redeliveryRefusals: ReadonlySet<PkcCode> = new Set<PkcCode>(['PKC_6002', 'PKC_2008']);
+const redeliveryRefusals: ReadonlySet<PkcCode> = new Set<PkcCode>(['PKC_6001', 'PKC_6002', 'PKC_2008']);
 
 /**
  * The webhooks service's admin routes (libs/contracts webhooks-admin): the delivery backlog and

@@ -108,12 +108,19 @@ export async function setWebhookUrlByPerson(
   });
 }
 
-export async function redeliverByPerson(pool: Pool, webhooks: WebhookDeliveriesPort, actorId: string, deliveryId: string, origin: RequestOrigin): Promise<ActionOutcome<WebhooksAdminRedeliveryAnswer>> {
-  const target = { kind: 'webhook_delivery', id: deliveryId };
+export async function redeliverByPerson(
+  pool: Pool,
+  webhooks: WebhookDeliveriesPort,
+  actorId: string,
+  request: { deliveryId: string; requestId: string },
+  origin: RequestOrigin,
+): Promise<ActionOutcome<WebhooksAdminRedeliveryAnswer>> {
+  const target = { kind: 'webhook_delivery', id: request.deliveryId };
   return personAction(pool, actorId, origin, { action: 'webhook_delivery.redeliver', target, asked: {} }, async (actor) => {
-    const answer = await webhooks.redeliver({ deliveryId, actor: actorOf(actor) }, origin.requestId);
+    const answer = await webhooks.redeliver({ requestId: request.requestId, deliveryId: request.deliveryId, actor: actorOf(actor) }, origin.requestId);
     if (answer.kind === 'refusal') return answer;
-    return { kind: 'answer', data: answer.data, audit: { target, before: { ...answer.data.before }, after: { ...answer.data.after, partnerId: answer.data.partnerId } } };
+    const audit = answer.data.replayed ? undefined : { target, before: { ...answer.data.before }, after: { ...answer.data.after, partnerId: answer.data.partnerId } };
+    return { kind: 'answer', data: answer.data, audit };
   });
 }
 

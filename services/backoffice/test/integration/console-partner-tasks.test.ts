@@ -193,6 +193,11 @@ describe('the webhook backlog in the console', () => {
     const done = await redeliver(maker, ids.dead as string);
     expect(done).toMatchObject({ status: 200, body: { data: { deliveryId: ids.dead, partnerId, before: { deliveryState: 'failed' }, after: { deliveryState: 'pending' } } } });
     expect(await redeliver(admin, randomUUID())).toMatchObject({ status: 404, body: { code: 'CON_4010' } });
+    // A double click with the page's Idempotency-Key: one redelivery, one audit entry.
+    const key = randomUUID();
+    const clicks = await Promise.all([0, 1].map(() => stand.call('POST', `/api/v1/webhook-deliveries/${ids.retrying}/redeliver`, { cookie: admin.cookie, csrf: admin.csrf, body: {}, headers: { 'idempotency-key': key } })));
+    expect(clicks.map((click) => click.body.data?.replayed).sort()).toEqual([false, true]);
+    expect((await auditRows('webhook_delivery.redeliver')).filter((row) => row.target_id === ids.retrying)).toHaveLength(1);
     const rows = (await auditRows('webhook_delivery.redeliver')).filter((row) => row.target_id === ids.dead);
     expect(rows.map((row) => [row.actor_id, row.outcome])).toEqual([
       [viewer.operatorId, 'refused'],

@@ -1,4 +1,4 @@
-import { createdAtKeySql, keysetPageQuery, type Pool, type PoolClient } from '@pwa/db';
+import { createdAtKeySql, keysetPageQuery, type Pool, type PoolClient, type Queryable } from '@pwa/db';
 import type { WebhookBacklogStatus, WebhooksAdminDelivery } from '@pwa/contracts';
 
 /**
@@ -88,4 +88,39 @@ export async function redeliverAnyPartner(
   );
   const after = changed.rows[0];
   return { partnerId: row.partner_id, before: row.status, after: after?.status ?? row.status, nextAttemptAt: after?.next_attempt_at ?? null };
+}
+
+/** A person's redelivery as recorded (operator_redeliveries, migration 1700000000004). */
+export interface OperatorRedelivery {
+  requestId: string;
+  deliveryId: string;
+  partnerId: string;
+  before: string;
+  after: string;
+  nextAttemptAt: Date | null;
+  operatorId: string;
+  operatorName: string;
+}
+
+/** Serialises the calls of one request id until the transaction ends: a second one waits, then finds the first one's record. */
+export async function lockRedeliveryRequest(client: PoolClient, requestId: string): Promise<void> {
+  await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::text, 27))`, [requestId]);
+}
+
+export async function findOperatorRedelivery(db: Queryable, requestId: string): Promise<OperatorRedelivery | undefined> {
+  const result = await db.query<OperatorRedelivery>(
+    `SELECT request_id AS "requestId", delivery_id AS "deliveryId", partner_id AS "partnerId", state_before AS before, state_after AS after,
+            next_attempt_at AS "nextAttemptAt", operator_id AS "operatorId", operator_name AS "operatorName"
+       FROM operator_redeliveries WHERE request_id = $1`,
+    [requestId],
+  );
+  return result.rows[0];
+}
+
+export async function insertOperatorRedelivery(client: PoolClient, record: OperatorRedelivery): Promise<void> {
+  await client.query(
+    `INSERT INTO operator_redeliveries (request_id, delivery_id, partner_id, state_before, state_after, next_attempt_at, operator_id, operator_name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [record.requestId, record.deliveryId, record.partnerId, record.before, record.after, record.nextAttemptAt, record.operatorId, record.operatorName],
+  );
 }

@@ -80,15 +80,29 @@ describe('webhooks admin routes', () => {
     expect((await get('/internal/admin/deliveries?afterId=' + randomUUID())).status).toBe(400);
   });
 
-  it('when a person redelivers a dead delivery, then it is due again at once; without the person or for an unknown delivery it is refused and nothing changes', async () => {
+  it('when a person redelivers a dead delivery, then it is due again at once and the person is recorded; without the person or for an unknown delivery it is refused and nothing changes', async () => {
     const actor = { operatorId: randomUUID(), displayName: 'Maker Kollie' };
-    expect(await post('/internal/admin/delivery-redeliveries', { deliveryId: ids.otherDead })).toMatchObject({ status: 400, body: { code: 'PKC_2008' } });
+    expect(await post('/internal/admin/delivery-redeliveries', { requestId: randomUUID(), deliveryId: ids.otherDead })).toMatchObject({ status: 400, body: { code: 'PKC_2008' } });
     expect((await harness.pool.query(`SELECT status FROM deliveries WHERE delivery_id = $1`, [ids.otherDead])).rows[0]).toEqual({ status: 'failed' });
-    expect(await post('/internal/admin/delivery-redeliveries', { deliveryId: randomUUID(), actor })).toMatchObject({ status: 404, body: { code: 'PKC_6002' } });
-    const redelivered = await post('/internal/admin/delivery-redeliveries', { deliveryId: ids.otherDead, actor });
-    expect(redelivered).toMatchObject({ status: 200, body: { deliveryId: ids.otherDead, partnerId: partnerB, before: { deliveryState: 'failed' }, after: { deliveryState: 'pending' } } });
+    expect(await post('/internal/admin/delivery-redeliveries', { requestId: randomUUID(), deliveryId: randomUUID(), actor })).toMatchObject({ status: 404, body: { code: 'PKC_6002' } });
+    const requestId = randomUUID();
+    const redelivered = await post('/internal/admin/delivery-redeliveries', { requestId, deliveryId: ids.otherDead, actor });
+    expect(redelivered).toMatchObject({ status: 200, body: { requestId, replayed: false, deliveryId: ids.otherDead, partnerId: partnerB, before: { deliveryState: 'failed' }, after: { deliveryState: 'pending' } } });
     expect(redelivered.body.after.nextAttemptAt).not.toBeNull();
-    const row = await harness.pool.query<{ cycle_attempt_count: number }>(`SELECT cycle_attempt_count FROM deliveries WHERE delivery_id = $1`, [ids.otherDead]);
-    expect(row.rows[0]?.cycle_attempt_count).toBeLessThanOrEqual(1);
+    const recorded = await harness.pool.query(`SELECT delivery_id, partner_id, state_before, state_after, operator_id, operator_name FROM operator_redeliveries WHERE request_id = $1`, [requestId]);
+    expect(recorded.rows).toEqual([{ delivery_id: ids.otherDead, partner_id: partnerB, state_before: 'failed', state_after: 'pending', operator_id: actor.operatorId, operator_name: 'Maker Kollie' }]);
+    await expect(harness.pool.query(`DELETE FROM operator_redeliveries WHERE request_id = $1`, [requestId])).rejects.toThrow(/append-only/);
+  });
+
+  it('when the same redelivery request is sent several times at once, then one cycle starts, the others answer it replayed, and the request id for another delivery is 409 PKC_6001', async () => {
+    const actor = { operatorId: randomUUID(), displayName: 'Admin Doe' };
+    await insertDelivery('clicked', partnerB, { status: 'failed', attemptCount: 4, cycleAttemptCount: 4, lastStatus: 502, createdAt: '2026-11-01T09:00:00.000Z' });
+    const requestId = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 4 }, () => post('/internal/admin/delivery-redeliveries', { requestId, deliveryId: ids.clicked, actor })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.filter((answer) => answer.body.replayed === false)).toHaveLength(1);
+    for (const answer of answers) expect(answer.body).toMatchObject({ before: { deliveryState: 'failed' }, after: { deliveryState: 'pending' } });
+    expect((await harness.pool.query(`SELECT count(*)::int AS count FROM operator_redeliveries WHERE delivery_id = $1`, [ids.clicked])).rows[0]).toEqual({ count: 1 });
+    expect(await post('/internal/admin/delivery-redeliveries', { requestId, deliveryId: ids.dead, actor })).toMatchObject({ status: 409, body: { code: 'PKC_6001' } });
   });
 });

@@ -237,6 +237,19 @@ describe('docker-compose.yml', () => {
     expect(svc('auth').environment?.AUTH_KEY_ENCRYPTION_KEY).toBe(requiredSecrets.AUTH_KEY_ENCRYPTION_KEY);
   });
 
+  it('when the back-office\'s optional keys are not given, then they resolve empty (unset for the service); given, only the back-office receives them', () => {
+    const optional = ['BACKOFFICE_SEALING_KEY_PREVIOUS', 'BACKOFFICE_OIDC_ISSUER_URL', 'BACKOFFICE_OIDC_CLIENT_ID', 'BACKOFFICE_OIDC_CLIENT_SECRET'];
+    for (const name of optional) expect([name, svc('backoffice').environment?.[name]]).toEqual([name, '']);
+    const given = { BACKOFFICE_SEALING_KEY_PREVIOUS: 'dummy-previous-sealing-key', BACKOFFICE_OIDC_ISSUER_URL: 'https://login.operator.example', BACKOFFICE_OIDC_CLIENT_ID: 'backoffice', BACKOFFICE_OIDC_CLIENT_SECRET: 'dummy-oidc-client-secret' };
+    const result = composeConfig({ ...requiredSecrets, ...given });
+    expect(result.status).toBe(0);
+    const resolved = (compose.json ? JSON.parse(result.stdout) : parseYaml(result.stdout)) as ComposeModel;
+    expect(resolved.services.backoffice?.environment).toMatchObject(given);
+    for (const [name, service] of Object.entries(resolved.services)) {
+      if (name !== 'backoffice') expect([name, optional.filter((key) => key in (service.environment ?? {}))]).toEqual([name, []]);
+    }
+  });
+
   it('when resolved, then the gateway publishes 8443 only, reaches every service and mounts its TLS pair', () => {
     const gateway = svc('gateway');
     expect(portsOf(gateway)).toEqual([expect.objectContaining({ published: '8443', target: '8443' })]);

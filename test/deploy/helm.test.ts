@@ -12,7 +12,7 @@ const chart = chartDirectory;
 const helm = helmBinary;
 const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice'];
 const databaseServices = services.filter((name) => name !== 'gateway');
-const secretNames = ['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'ADMIN_DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'BACKOFFICE_SEALING_KEY'];
+const secretNames = ['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'ADMIN_DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'BACKOFFICE_SEALING_KEY', 'BACKOFFICE_SEALING_KEY_PREVIOUS', 'BACKOFFICE_OIDC_CLIENT_SECRET'];
 /** A secret variable: one of secretNames, or a service's URL given to the database-roles hook (<SVC>_DATABASE_URL, <SVC>_MIGRATION_DATABASE_URL). */
 const isSecretName = (name: string) => secretNames.includes(name) || name.endsWith('_DATABASE_URL');
 const environments = ['sandbox', 'production'] as const;
@@ -232,6 +232,59 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       const deployment = backofficeOf(manifests, 'Deployment')!;
       expect(JSON.stringify(deployment)).toContain('partner-wallet-production-backoffice-tls');
       expect(podSpecOf(deployment).containers[0]!.livenessProbe?.httpGet?.port).toBe('http');
+    });
+
+    const previousKeyRef = ['--set', 'secretRefs.BACKOFFICE_SEALING_KEY_PREVIOUS.secretName=partner-wallet-production-backoffice-sealing-previous', '--set', 'secretRefs.BACKOFFICE_SEALING_KEY_PREVIOUS.key=BACKOFFICE_SEALING_KEY_PREVIOUS'];
+    const oidcSecretRef = ['--set', 'secretRefs.BACKOFFICE_OIDC_CLIENT_SECRET.secretName=partner-wallet-production-backoffice-oidc', '--set', 'secretRefs.BACKOFFICE_OIDC_CLIENT_SECRET.key=BACKOFFICE_OIDC_CLIENT_SECRET'];
+    const oidcSettings = ['--set', 'backoffice.oidc.issuerUrl=https://login.operator.example/realms/staff', '--set', 'backoffice.oidc.clientId=partner-wallet-backoffice'];
+    const backofficeEnvOf = (manifests: Manifest[]) => podSpecOf(backofficeOf(manifests, 'Deployment')!).containers[0]!.env ?? [];
+    const egressPortsOf = (manifests: Manifest[]) => (backofficeOf(manifests, 'NetworkPolicy')!.spec as PolicySpec).egress.flatMap((rule) => (rule.ports ?? []).map((port) => port.port));
+
+    it('when neither the previous sealing key nor OIDC is set, then the back-office gets neither, and no egress to an identity provider', () => {
+      const manifests = render('production');
+      const names = backofficeEnvOf(manifests).map((variable) => variable.name);
+      expect(names).not.toContain('BACKOFFICE_SEALING_KEY_PREVIOUS');
+      expect(names.filter((name) => name.startsWith('BACKOFFICE_OIDC_'))).toEqual([]);
+      expect(Object.keys(backofficeOf(manifests, 'ConfigMap')?.data ?? {}).filter((name) => name.startsWith('BACKOFFICE_OIDC_'))).toEqual([]);
+      expect(egressPortsOf(manifests)).not.toContain(443);
+    });
+
+    it('when secretRefs names the previous sealing key (a rotation), then the Deployment reads it from that Secret by reference, and the migration Job does not get it', () => {
+      const manifests = render('production', previousKeyRef);
+      expect(backofficeEnvOf(manifests).find((variable) => variable.name === 'BACKOFFICE_SEALING_KEY_PREVIOUS')).toEqual({
+        name: 'BACKOFFICE_SEALING_KEY_PREVIOUS',
+        valueFrom: { secretKeyRef: { name: 'partner-wallet-production-backoffice-sealing-previous', key: 'BACKOFFICE_SEALING_KEY_PREVIOUS' } },
+      });
+      const migrationJob = ofKind(manifests, 'Job').find((job) => JSON.stringify(job).includes('services/backoffice/dist/migrate.js'))!;
+      expect(JSON.stringify(migrationJob)).not.toContain('BACKOFFICE_SEALING_KEY_PREVIOUS');
+    });
+
+    it('when OIDC is on, then the issuer and client id are in the ConfigMap, the client secret comes from its Secret by reference only, and the pods may reach the provider on 443 (or the peers given)', () => {
+      const manifests = render('production', [...oidcSettings, ...oidcSecretRef]);
+      expect(backofficeOf(manifests, 'ConfigMap')?.data).toMatchObject({
+        BACKOFFICE_OIDC_ISSUER_URL: 'https://login.operator.example/realms/staff',
+        BACKOFFICE_OIDC_CLIENT_ID: 'partner-wallet-backoffice',
+      });
+      expect(backofficeEnvOf(manifests).find((variable) => variable.name === 'BACKOFFICE_OIDC_CLIENT_SECRET')).toEqual({
+        name: 'BACKOFFICE_OIDC_CLIENT_SECRET',
+        valueFrom: { secretKeyRef: { name: 'partner-wallet-production-backoffice-oidc', key: 'BACKOFFICE_OIDC_CLIENT_SECRET' } },
+      });
+      expect(egressPortsOf(manifests)).toContain(443);
+      const narrowed = render('production', [...oidcSettings, ...oidcSecretRef, '--set', 'backoffice.oidc.egressTo[0].ipBlock.cidr=203.0.113.10/32']);
+      const providerRule = (backofficeOf(narrowed, 'NetworkPolicy')!.spec as { egress: { ports?: { port: number }[]; to?: unknown[] }[] }).egress.find((rule) => rule.ports?.some((port) => port.port === 443));
+      expect(providerRule?.to).toEqual([{ ipBlock: { cidr: '203.0.113.10/32' } }]);
+    });
+
+    it.each([
+      ['OIDC has an issuer but no client secret reference', [...oidcSettings]],
+      ['OIDC has an issuer and a client secret but no client id', ['--set', 'backoffice.oidc.issuerUrl=https://login.operator.example', ...oidcSecretRef]],
+      ['OIDC has a client secret reference but no issuer', [...oidcSecretRef]],
+      ['OIDC has a client id but no issuer', ['--set', 'backoffice.oidc.clientId=partner-wallet-backoffice']],
+      ['the OIDC issuer is plain http', ['--set', 'backoffice.oidc.issuerUrl=http://login.operator.example', '--set', 'backoffice.oidc.clientId=x', ...oidcSecretRef]],
+      ['the client secret is given as a plain setting', ['--set', 'services.backoffice.env.BACKOFFICE_OIDC_CLIENT_SECRET=in-the-configmap']],
+      ['the previous sealing key is given as a plain setting', ['--set', 'services.backoffice.env.BACKOFFICE_SEALING_KEY_PREVIOUS=in-the-configmap']],
+    ])('when %s, then rendering fails', (_what, extra) => {
+      expect(runHelm(['template', 'pwa', chart, '-f', path.join(chart, 'values-production.yaml'), ...extra]).status).not.toBe(0);
     });
 
     it.each([

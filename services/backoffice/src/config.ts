@@ -6,8 +6,10 @@ const sealingKey = z
   .min(1)
   .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'must be base64 of exactly 32 bytes (openssl rand -base64 32)' });
 
-/** An optional sealing key; empty counts as unset, as compose passes `${VARIABLE:-}`. */
-const optionalSealingKey = z.preprocess((value) => (value === '' ? undefined : value), sealingKey.optional());
+/** An optional setting that counts as unset when empty, as compose passes `${VARIABLE:-}` for one not given. */
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
+
+const optionalSealingKey = unsetWhenEmpty(sealingKey.optional());
 
 /** The previous key is another key: the same value twice is a rotation that was not made. */
 const distinctSealingKeys = (config: { BACKOFFICE_SEALING_KEY?: string | undefined; BACKOFFICE_SEALING_KEY_PREVIOUS?: string | undefined }): boolean =>
@@ -84,9 +86,9 @@ export const backofficeConfigSchema = baseServiceConfigSchema.extend({
    * Optional sign-in with the company's identity provider over OpenID Connect: the issuer (its
    * discovery document is read at start), and the back-office's client there. All three or none.
    */
-  BACKOFFICE_OIDC_ISSUER_URL: fields.url.optional(),
-  BACKOFFICE_OIDC_CLIENT_ID: z.string().min(1).max(200).optional(),
-  BACKOFFICE_OIDC_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+  BACKOFFICE_OIDC_ISSUER_URL: unsetWhenEmpty(fields.url.optional()),
+  BACKOFFICE_OIDC_CLIENT_ID: unsetWhenEmpty(z.string().min(1).max(200).optional()),
+  BACKOFFICE_OIDC_CLIENT_SECRET: unsetWhenEmpty(z.string().min(1).max(500).optional()),
   /** How often approved requests not yet executed (a wallet outage, a restart) are sent again, and expired ones closed. */
   BACKOFFICE_SWEEP_INTERVAL_MS: fields.milliseconds(10_000),
   /** Behind a TLS-terminating proxy: how many hops to trust for the client's address (express's trust proxy); 0 trusts none. */

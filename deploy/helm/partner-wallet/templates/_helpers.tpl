@@ -137,6 +137,10 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- else -}}
 {{- $_ := set $env "BACKOFFICE_TRUSTED_PROXY_HOPS" (toString $bo.trustedProxyHops) -}}
 {{- end -}}
+{{- if include "pwa.backofficeOidcEnabled" $root -}}
+{{- $_ := set $env "BACKOFFICE_OIDC_ISSUER_URL" $bo.oidc.issuerUrl -}}
+{{- $_ := set $env "BACKOFFICE_OIDC_CLIENT_ID" $bo.oidc.clientId -}}
+{{- end -}}
 {{- end -}}
 {{- range $key, $value := $svc.env -}}
 {{- $_ := set $env $key (toString $value) -}}
@@ -149,6 +153,50 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- $root := .root -}}
 {{- $svc := index $root.Values.services .name -}}
 {{- range $envName := $svc.secretEnv }}
+{{- $ref := index $root.Values.secretRefs $envName }}
+- name: {{ $envName }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $ref.secretName }}
+      key: {{ $ref.key }}
+{{- end }}
+{{- end -}}
+
+{{/*
+"true" when the back-office signs people in with the identity provider (backoffice.oidc.issuerUrl
+set), else empty. Like the service's config, the issuer, the client id and the client secret's
+reference come together or not at all: half a setting fails the render, never the pods' start.
+*/}}
+{{- define "pwa.backofficeOidcEnabled" -}}
+{{- $oidc := .Values.backoffice.oidc | default dict -}}
+{{- $secretRef := hasKey .Values.secretRefs "BACKOFFICE_OIDC_CLIENT_SECRET" -}}
+{{- if $oidc.issuerUrl -}}
+{{- if not (hasPrefix "https://" $oidc.issuerUrl) -}}
+{{- fail "backoffice.oidc.issuerUrl must be the identity provider's https:// issuer" -}}
+{{- end -}}
+{{- if not $oidc.clientId -}}
+{{- fail "backoffice.oidc.clientId is required when backoffice.oidc.issuerUrl is set" -}}
+{{- end -}}
+{{- if not $secretRef -}}
+{{- fail "secretRefs.BACKOFFICE_OIDC_CLIENT_SECRET is required when backoffice.oidc.issuerUrl is set (the client secret, from a Secret you create)" -}}
+{{- end -}}
+true
+{{- else if or $oidc.clientId $secretRef -}}
+{{- fail "backoffice.oidc.clientId and secretRefs.BACKOFFICE_OIDC_CLIENT_SECRET need backoffice.oidc.issuerUrl: set all three, or none" -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The back-office's optional secrets by reference: the previous sealing key while it is replaced
+(when secretRefs names it), and the identity provider's client secret (when OIDC is on). Only the
+Deployment gets them: its migration Job has no use for either.
+*/}}
+{{- define "pwa.backofficeOptionalSecretEnv" -}}
+{{- $root := . -}}
+{{- $names := list -}}
+{{- if hasKey $root.Values.secretRefs "BACKOFFICE_SEALING_KEY_PREVIOUS" }}{{ $names = append $names "BACKOFFICE_SEALING_KEY_PREVIOUS" }}{{ end -}}
+{{- if include "pwa.backofficeOidcEnabled" $root }}{{ $names = append $names "BACKOFFICE_OIDC_CLIENT_SECRET" }}{{ end -}}
+{{- range $envName := $names }}
 {{- $ref := index $root.Values.secretRefs $envName }}
 - name: {{ $envName }}
   valueFrom:

@@ -47,6 +47,7 @@ describe('auth admin partner actions', () => {
     const record = await harness.service.pool.query(`SELECT action, partner_id, operator_id, operator_name, after FROM operator_actions WHERE request_id = $1`, [requestId]);
     expect(record.rows).toEqual([{ action: 'partner.onboard', partner_id: first.partner.partnerId, operator_id: actor.operatorId, operator_name: 'Maker Kollie', after: expect.objectContaining({ name, clientId: first.partner.clientId }) }]);
     expect(JSON.stringify(record.rows)).not.toMatch(/pwsk_|whsec_|hash/);
+    await expect(harness.service.pool.query(`UPDATE operator_actions SET operator_name = 'Someone Else' WHERE request_id = $1`, [requestId])).rejects.toThrow(/append-only/);
   });
 
   it('when the request id comes back with other settings, without the person, or with a URL auth does not accept, then it is refused and nothing is created', async () => {

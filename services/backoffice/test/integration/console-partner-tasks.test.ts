@@ -140,6 +140,17 @@ describe('a partner’s webhook URL in the console', () => {
     expect(detail.body.data).toMatchObject({ webhookUrl: null });
     expect((detail.body.data?.operatorActions as { operatorId: string }[]).map((action) => action.operatorId)).toEqual([admin.operatorId, maker.operatorId]);
   });
+
+  test('when the page sends the same change twice with one Idempotency-Key, then the second is answered replayed and audited once; the key for another URL is 409 CON_4011', async () => {
+    const partnerId = await stand.newPartnerId(`Url key partner ${randomUUID().slice(0, 6)}`);
+    const key = randomUUID();
+    const put = (webhookUrl: string) => stand.call('PUT', `/api/v1/partners/${partnerId}/webhook-url`, { cookie: maker.cookie, csrf: maker.csrf, body: { webhookUrl }, headers: { 'idempotency-key': key } });
+    const answers = await Promise.all([put('https://hooks.partner.example/keyed'), put('https://hooks.partner.example/keyed')]);
+    expect(answers.map((answer) => answer.body.data?.replayed).sort()).toEqual([false, true]);
+    for (const answer of answers) expect(answer.body.data).toMatchObject({ before: { webhookUrl: null }, after: { webhookUrl: 'https://hooks.partner.example/keyed' } });
+    expect((await auditRows('partner.webhook_url.set')).filter((row) => row.target_id === partnerId && row.outcome === 'done')).toHaveLength(1);
+    expect(await put('https://hooks.partner.example/other')).toMatchObject({ status: 409, body: { code: 'CON_4011' } });
+  });
 });
 
 describe('the webhook backlog in the console', () => {

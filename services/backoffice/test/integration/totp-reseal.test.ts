@@ -11,6 +11,7 @@ import { beginOperatorSetup, completeOperatorSetup } from '../../src/use-cases/o
 import { completeSignInWithTotp, signInWithPassword } from '../../src/use-cases/operator-sign-in';
 import { totpSecretBinding, type PeopleDependencies, type RequestOrigin } from '../../src/use-cases/people-dependencies';
 import { resealTotpSecrets, UnopenableTotpSecretsError } from '../../src/cli/totp-secret-resealing';
+import { readBackofficeConfig, totpSealingKeysOf } from '../../src/config';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { redis: string } };
 
@@ -96,7 +97,7 @@ async function resealEntries(): Promise<{ outcome: string; after: unknown; reaso
   return page.entries.map((entry) => ({ outcome: entry.outcome, after: entry.after, reason: entry.reason, actor: entry.actor }));
 }
 
-describe('re-sealing operators\u2019 TOTP secrets under a new sealing key', () => {
+describe('re-sealing operators’ TOTP secrets under a new sealing key', () => {
   test('when the previous key given is not the one the secrets were sealed with, then the run is refused naming operators, not secrets, and nothing changes', async () => {
     const before = await sealedSecrets();
     const wrongKey = randomBytes(32);
@@ -181,5 +182,33 @@ describe('re-sealing operators\u2019 TOTP secrets under a new sealing key', () =
     expect(refusal).toBeInstanceOf(UnopenableTotpSecretsError);
     expect(refusal).toMatchObject({ unopenableCount: 1, operatorIds: [strayOperatorId] });
     expect(await sealedSecrets()).toEqual(before);
+  });
+});
+
+describe('the running back-office’s sealing-key settings', () => {
+  const environment = {
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/unused',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    BACKOFFICE_PUBLIC_URL: 'https://backoffice.internal.example',
+    BACKOFFICE_SEALING_KEY: newKey.toString('base64'),
+  };
+
+  test('when the previous key is given, then the sealer’s keys are the current one first and the previous one; empty counts as unset', () => {
+    expect(totpSealingKeysOf(readBackofficeConfig({ ...environment, BACKOFFICE_SEALING_KEY_PREVIOUS: oldKey.toString('base64') }))).toEqual({ current: newKey, previous: oldKey });
+    expect(totpSealingKeysOf(readBackofficeConfig({ ...environment, BACKOFFICE_SEALING_KEY_PREVIOUS: '' }))).toEqual({ current: newKey, previous: undefined });
+    expect(readBackofficeConfig({ ...environment, BACKOFFICE_OIDC_ISSUER_URL: '', BACKOFFICE_OIDC_CLIENT_ID: '', BACKOFFICE_OIDC_CLIENT_SECRET: '' }).BACKOFFICE_OIDC_ISSUER_URL).toBeUndefined();
+  });
+
+  test('when the previous key is the current one or not 32 bytes, then the service refuses to start and names BACKOFFICE_SEALING_KEY_PREVIOUS, never the value', () => {
+    const same = () => readBackofficeConfig({ ...environment, BACKOFFICE_SEALING_KEY_PREVIOUS: newKey.toString('base64') });
+    expect(same).toThrow(/BACKOFFICE_SEALING_KEY_PREVIOUS: .*same key/);
+    expect(() => readBackofficeConfig({ ...environment, BACKOFFICE_SEALING_KEY_PREVIOUS: randomBytes(16).toString('base64') })).toThrow(/BACKOFFICE_SEALING_KEY_PREVIOUS: must be base64 of exactly 32 bytes/);
+    let message = '';
+    try {
+      same();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toContain(newKey.toString('base64'));
   });
 });

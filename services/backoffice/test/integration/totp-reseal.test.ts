@@ -171,7 +171,8 @@ describe('re-sealing operators’ TOTP secrets under a new sealing key', () => {
   });
 
   test('when one secret was sealed with a key nobody holds, then the run names only that operator and re-seals nobody, the others included', async () => {
-    const strayOperatorId = randomUUID();
+    // Last in id order: the others (openable) come first, so only the check before any change keeps them as they were.
+    const strayOperatorId = 'ffffffff-ffff-4fff-bfff-ffffffffffff';
     await database.pool.query(`INSERT INTO operators (id, email, display_name, roles) VALUES ($1, 'stray@operator.example', 'Stray', ARRAY['viewer'])`, [strayOperatorId]);
     await database.pool.query('INSERT INTO operator_totp_factors (operator_id, sealed_secret) VALUES ($1, $2)', [
       strayOperatorId,

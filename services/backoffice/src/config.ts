@@ -82,9 +82,12 @@ export const backofficeConfigSchema = baseServiceConfigSchema.extend({
   /** The quotes service's internal address: fee schedule and tier limit changes execute through its admin routes. */
   QUOTES_URL: fields.url.default('http://127.0.0.1:4103'),
   QUOTES_TIMEOUT_MS: fields.milliseconds(5_000),
+  /** The webhooks service's internal address: the console's delivery backlog, dead letters and redeliveries. */
+  WEBHOOKS_URL: fields.url.default('http://127.0.0.1:4106'),
+  WEBHOOKS_TIMEOUT_MS: fields.milliseconds(5_000),
   /**
    * Optional sign-in with the company's identity provider over OpenID Connect: the issuer (its
-   * discovery document is read at start), and the back-office's client there. All three or none.
+   * discovery document is read on first use, and again after a failure), and the back-office's client there. All three or none.
    */
   BACKOFFICE_OIDC_ISSUER_URL: unsetWhenEmpty(fields.url.optional()),
   BACKOFFICE_OIDC_CLIENT_ID: unsetWhenEmpty(z.string().min(1).max(200).optional()),

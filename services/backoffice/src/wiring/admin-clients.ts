@@ -27,20 +27,13 @@ export type AdminClients = ExecutionPorts & {
   shutdown(): void;
 };
 
-/**
- * The webhooks service's address and deadline. Until config.ts declares WEBHOOKS_URL and
- * WEBHOOKS_TIMEOUT_MS they are read when present (the test stand passes them) and otherwise default
- * to the webhooks service's own port (4106) and 5 s, as the other owners' do.
- */
-export type AdminClientsConfig = Readonly<BackofficeConfig> & { readonly WEBHOOKS_URL?: string | undefined; readonly WEBHOOKS_TIMEOUT_MS?: number | undefined };
-
 /** Made once at start from the configuration; shutdown() closes every client's breaker. */
-export function createAdminClients(config: AdminClientsConfig, logger: Logger): AdminClients {
+export function createAdminClients(config: Readonly<BackofficeConfig>, logger: Logger): AdminClients {
   const breaker = breakerSettingsOf(config);
   const wallet = createWalletAdminClient({ baseUrl: config.WALLET_URL, timeoutMs: config.WALLET_TIMEOUT_MS, breaker }, logger);
   const auth = createAuthAdminClient({ baseUrl: config.AUTH_URL, timeoutMs: config.AUTH_TIMEOUT_MS, breaker }, logger);
   const quotes = createQuotesAdminClient({ baseUrl: config.QUOTES_URL, timeoutMs: config.QUOTES_TIMEOUT_MS, breaker }, logger);
-  const webhooks = createWebhooksAdminClient({ baseUrl: config.WEBHOOKS_URL ?? 'http://127.0.0.1:4106', timeoutMs: config.WEBHOOKS_TIMEOUT_MS ?? 5_000, breaker }, logger);
+  const webhooks = createWebhooksAdminClient({ baseUrl: config.WEBHOOKS_URL, timeoutMs: config.WEBHOOKS_TIMEOUT_MS, breaker }, logger);
   return {
     executors: actionExecutorsOf({ wallet, auth, quotes }),
     targets: {

@@ -1,8 +1,8 @@
 import type { Pool } from '@pwa/db';
-import { open, parseSealingKey, seal } from '@pwa/sealing';
+import { open, seal } from '@pwa/sealing';
 import { defaultSignInThrottlePolicy, passkeyRelyingPartyOf, type SecretSealer } from '@pwa/web-auth';
 import type { Redis } from 'ioredis';
-import type { BackofficeConfig } from '../config';
+import { totpSealingKeysOf, type BackofficeConfig } from '../config';
 import { createOidcIdentityProvider } from '../use-cases/oidc-identity-provider';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 
@@ -17,7 +17,7 @@ export function peopleDependenciesOf(config: Readonly<BackofficeConfig>, pool: P
     redis,
     sessions: { keyPrefix, idleTimeoutMs: config.BACKOFFICE_SESSION_IDLE_MINUTES * 60_000, absoluteTimeoutMs: config.BACKOFFICE_SESSION_ABSOLUTE_HOURS * 3_600_000, mfaPendingTimeoutMs: 5 * 60_000 },
     throttle: { keyPrefix, policy: defaultSignInThrottlePolicy },
-    sealer: sealerOf(config.BACKOFFICE_SEALING_KEY),
+    sealer: sealerOf(config),
     totpIssuer: 'Partner Wallet Back-office',
     // RP ID: the console's host name; origin: its origin (decision 0070). A factor changes only within 15 minutes of a sign-in.
     passkeys: { ...passkeyRelyingPartyOf(config.BACKOFFICE_PUBLIC_URL), rpName: 'Partner Wallet Back-office', recentSignInMs: 15 * 60_000 },
@@ -25,11 +25,23 @@ export function peopleDependenciesOf(config: Readonly<BackofficeConfig>, pool: P
   };
 }
 
-function sealerOf(base64Key: string): SecretSealer {
-  const key = parseSealingKey(base64Key);
+/**
+ * Seals with the current key; opens with the current key, then (during a rotation, until
+ * `reseal-totp-secrets` has run) with BACKOFFICE_SEALING_KEY_PREVIOUS.
+ */
+function sealerOf(config: Readonly<BackofficeConfig>): SecretSealer {
+  const { current, previous } = totpSealingKeysOf(config);
   return {
-    seal: (plaintext, associatedData) => seal(plaintext, key, associatedData).toString('base64'),
-    open: (sealed, associatedData) => open(Buffer.from(sealed, 'base64'), key, associatedData),
+    seal: (plaintext, associatedData) => seal(plaintext, current, associatedData).toString('base64'),
+    open: (sealed, associatedData) => {
+      const bytes = Buffer.from(sealed, 'base64');
+      try {
+        return open(bytes, current, associatedData);
+      } catch (error) {
+        if (previous === undefined) throw error;
+        return open(bytes, previous, associatedData);
+      }
+    },
   };
 }
 

@@ -12,6 +12,7 @@ import { completeSignInWithTotp, signInWithPassword } from '../../src/use-cases/
 import { totpSecretBinding, type PeopleDependencies, type RequestOrigin } from '../../src/use-cases/people-dependencies';
 import { resealTotpSecrets, UnopenableTotpSecretsError } from '../../src/cli/totp-secret-resealing';
 import { readBackofficeConfig, totpSealingKeysOf } from '../../src/config';
+import { peopleDependenciesOf } from '../../src/wiring/people-dependencies';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { redis: string } };
 
@@ -198,6 +199,19 @@ describe('the running back-office’s sealing-key settings', () => {
     expect(totpSealingKeysOf(readBackofficeConfig({ ...environment, BACKOFFICE_SEALING_KEY_PREVIOUS: oldKey.toString('base64') }))).toEqual({ current: newKey, previous: oldKey });
     expect(totpSealingKeysOf(readBackofficeConfig({ ...environment, BACKOFFICE_SEALING_KEY_PREVIOUS: '' }))).toEqual({ current: newKey, previous: undefined });
     expect(readBackofficeConfig({ ...environment, BACKOFFICE_OIDC_ISSUER_URL: '', BACKOFFICE_OIDC_CLIENT_ID: '', BACKOFFICE_OIDC_CLIENT_SECRET: '' }).BACKOFFICE_OIDC_ISSUER_URL).toBeUndefined();
+  });
+
+  test('during a rotation, then the running service opens a secret sealed under the previous key, seals new ones under the current key, and without the previous key refuses the old one', async () => {
+    const operatorId = randomUUID();
+    const secret = randomBytes(20);
+    const underOldKey = seal(secret, oldKey, totpSecretBinding(operatorId)).toString('base64');
+    const rolling = peopleDependenciesOf(readBackofficeConfig({ ...environment, BACKOFFICE_SEALING_KEY_PREVIOUS: oldKey.toString('base64') }), database.pool, redis).sealer;
+    expect(await rolling.open(underOldKey, totpSecretBinding(operatorId))).toEqual(secret);
+    const resealed = await rolling.seal(secret, totpSecretBinding(operatorId));
+    expect(open(Buffer.from(resealed, 'base64'), newKey, totpSecretBinding(operatorId))).toEqual(secret);
+    const afterRotation = peopleDependenciesOf(readBackofficeConfig(environment), database.pool, redis).sealer;
+    expect(await afterRotation.open(resealed, totpSecretBinding(operatorId))).toEqual(secret);
+    await expect(async () => afterRotation.open(underOldKey, totpSecretBinding(operatorId))).rejects.toThrow();
   });
 
   test('when the previous key is the current one or not 32 bytes, then the service refuses to start and names BACKOFFICE_SEALING_KEY_PREVIOUS, never the value', () => {

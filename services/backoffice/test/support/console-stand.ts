@@ -11,7 +11,7 @@ import { onboardPartner } from '../../../auth/src/use-cases/manage-partners';
 import { readBackofficeConfig } from '../../src/config';
 import type { OperatorRole } from '../../src/domain/operator-roles';
 import { startBackofficeService } from '../../src/service';
-import { createAdminClients, type AdminClients, type AdminClientsConfig } from '../../src/wiring/admin-clients';
+import { createAdminClients, type AdminClients } from '../../src/wiring/admin-clients';
 import { backofficeSchema } from '../../src/service-paths';
 import { activateInvitedOperator, insertOperator } from '../../src/store/operator-store';
 import { totpSecretBinding } from '../../src/use-cases/people-dependencies';
@@ -91,28 +91,25 @@ export async function startConsoleStand(
   const database = await openTestDatabase({ label, schema: backofficeSchema });
   const redisKeyPrefix = `pwa-test:${label}:${randomBytes(6).toString('hex')}:`;
   const sealingKey = randomBytes(32);
-  // WEBHOOKS_URL rides along until config.ts declares it (createAdminClients reads it when present).
-  const config: AdminClientsConfig = {
-    ...readBackofficeConfig({
-      DATABASE_URL: database.databaseUrl,
-      REDIS_URL: serverUrls().redis,
-      REDIS_KEY_PREFIX: redisKeyPrefix,
-      BACKOFFICE_PUBLIC_URL: consoleOrigin,
-      BACKOFFICE_SEALING_KEY: sealingKey.toString('base64'),
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      SHUTDOWN_DRAIN_DELAY_MS: '0',
-      WALLET_URL: options.walletUrl ?? 'http://127.0.0.1:9',
-      WALLET_TIMEOUT_MS: '2000',
-      AUTH_URL: auth.baseUrl,
-      AUTH_TIMEOUT_MS: '2000',
-      QUOTES_URL: options.quotesUrl ?? 'http://127.0.0.1:9',
-      QUOTES_TIMEOUT_MS: '2000',
-      BACKOFFICE_SWEEP_INTERVAL_MS: String(options.sweepIntervalMs ?? 60_000),
-    }),
+  const config = readBackofficeConfig({
+    DATABASE_URL: database.databaseUrl,
+    REDIS_URL: serverUrls().redis,
+    REDIS_KEY_PREFIX: redisKeyPrefix,
+    BACKOFFICE_PUBLIC_URL: consoleOrigin,
+    BACKOFFICE_SEALING_KEY: sealingKey.toString('base64'),
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    SHUTDOWN_DRAIN_DELAY_MS: '0',
+    WALLET_URL: options.walletUrl ?? 'http://127.0.0.1:9',
+    WALLET_TIMEOUT_MS: '2000',
+    AUTH_URL: auth.baseUrl,
+    AUTH_TIMEOUT_MS: '2000',
+    QUOTES_URL: options.quotesUrl ?? 'http://127.0.0.1:9',
+    QUOTES_TIMEOUT_MS: '2000',
     WEBHOOKS_URL: options.webhooksUrl ?? 'http://127.0.0.1:9',
-    WEBHOOKS_TIMEOUT_MS: 2_000,
-  };
+    WEBHOOKS_TIMEOUT_MS: '2000',
+    BACKOFFICE_SWEEP_INTERVAL_MS: String(options.sweepIntervalMs ?? 60_000),
+  });
   const service = await startBackofficeService(config, options.logger === undefined ? {} : { logger: options.logger });
   const baseUrl = `http://127.0.0.1:${service.port}`;
 
@@ -176,6 +173,7 @@ export function adminClientsFor(owners: { walletUrl?: string; authUrl?: string; 
     WALLET_URL: owners.walletUrl ?? closed,
     AUTH_URL: owners.authUrl ?? closed,
     QUOTES_URL: owners.quotesUrl ?? closed,
+    WEBHOOKS_URL: closed,
     WALLET_TIMEOUT_MS: '2000',
     AUTH_TIMEOUT_MS: '2000',
     QUOTES_TIMEOUT_MS: '2000',

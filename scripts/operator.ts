@@ -3,7 +3,7 @@
 // fees; dead letters, database roles and backups go to the CLIs of libs/runtime, parked outbox rows
 // (outbox-parked) to its PostgreSQL-only one; see lib/operator-cli.ts), with the settings npm start
 // uses (DATABASE_URL and ENVIRONMENT recorded in .local/sandbox.json, AUTH_KEY_ENCRYPTION_KEY and
-// WEBHOOK_SECRET_SEALING_KEY from .local/secrets.json, AMQP_URL as npm start reads it, AUTH_URL of
+// WEBHOOK_SECRET_SEALING_KEY and BACKOFFICE_SEALING_KEY from .local/secrets.json, AMQP_URL as npm start reads it, AUTH_URL of
 // the local auth service, BACKOFFICE_PUBLIC_URL of the local back-office for bootstrap-admin), so it
 // works against the local stack with no extra variables. Variables
 // set in the environment win. Started by scripts/operator.js.
@@ -26,7 +26,8 @@ function environmentFor(settings: Settings): NodeJS.ProcessEnv {
   if (!env.AMQP_URL) env.AMQP_URL = settings.amqpUrl;
   // fund-partner asks auth whether the partner id exists (the wallet never reads auth's schema).
   if (!env.AUTH_URL) env.AUTH_URL = serviceSettings(settings, 'auth').url;
-  for (const name of ['AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY']) {
+  // reseal-totp-secrets re-seals operators' TOTP secrets under the back-office's key (BACKOFFICE_SEALING_KEY_PREVIOUS from the environment only).
+  for (const name of ['AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'BACKOFFICE_SEALING_KEY']) {
     const stored = recordedText(secrets[name]);
     if (!env[name] && stored) env[name] = stored;
   }

@@ -188,13 +188,13 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       expect((backofficeOf(manifests, 'Service')?.spec as { type: string }).type).toBe('ClusterIP');
     });
 
-    it('when rendered, then its NetworkPolicy admits no service (not the gateway) and by default only Prometheus, and lets it reach only auth, wallet, quotes, PostgreSQL, Redis and DNS', () => {
+    it('when rendered, then its NetworkPolicy admits no service (not the gateway) and by default only Prometheus, and lets it reach only auth, wallet, quotes, webhooks, PostgreSQL, Redis and DNS', () => {
       const policy = backofficeOf(render('production'), 'NetworkPolicy')!.spec as PolicySpec;
       expect(policy.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] }]);
       const callees = policy.egress.flatMap((rule) => rule.to ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']).filter(Boolean);
-      expect(callees.sort()).toEqual(['auth', 'quotes', 'wallet']);
+      expect(callees.sort()).toEqual(['auth', 'quotes', 'wallet', 'webhooks']);
       const ports = policy.egress.flatMap((rule) => (rule.ports ?? []).map((port) => port.port));
-      expect(ports).toEqual(expect.arrayContaining([53, 5432, 6379, 4101, 4102, 4103]));
+      expect(ports).toEqual(expect.arrayContaining([53, 5432, 6379, 4101, 4102, 4103, 4106]));
       expect(ports).not.toContain(5672);
       // The gateway may not call it.
       const gatewayPolicy = ofKind(render('production'), 'NetworkPolicy').find((manifest) => component(manifest) === 'gateway')!.spec as PolicySpec;

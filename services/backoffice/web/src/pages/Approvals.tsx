@@ -1,0 +1,206 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { api, queryOf } from '../api';
+import { describedChange, parameterRows, type ApprovalRequestView } from '../describe';
+import { Link } from '../router';
+import { hasRole, useSession } from '../session';
+import { ErrorNotice, SuccessNotice, dateTime } from '../ui';
+
+const statuses = ['pending', 'approved', 'executed', 'rejected', 'expired', 'failed'] as const;
+type Status = (typeof statuses)[number];
+
+interface Page {
+  requests: ApprovalRequestView[];
+  nextCursor: string | null;
+}
+
+/** The four-eyes queue by status, in keyset pages; checkers decide here after a confirmation. */
+export function ApprovalsPage(): ReactNode {
+  const { session } = useSession();
+  const [status, setStatus] = useState<Status>('pending');
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [page, setPage] = useState<Page>();
+  const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState<string>();
+
+  const cursor = cursors[cursors.length - 1];
+  const load = useCallback(() => {
+    setError(undefined);
+    api<Page>('GET', `/api/v1/approval-requests${queryOf({ status, cursor, pageSize: '20' })}`)
+      .then(setPage)
+      .catch(setError);
+  }, [status, cursor]);
+  useEffect(load, [load]);
+
+  const choose = (next: Status): void => {
+    setStatus(next);
+    setCursors([undefined]);
+    setPage(undefined);
+    setNotice(undefined);
+  };
+
+  return (
+    <section aria-labelledby="approvals-title">
+      <div className="page-head">
+        <h1 id="approvals-title">Approvals</h1>
+        {hasRole(session, 'maker') ? (
+          <Link to="/approvals/new" className="button primary">
+            New request
+          </Link>
+        ) : null}
+      </div>
+      <div className="tabs" role="group" aria-label="Status">
+        {statuses.map((each) => (
+          <button key={each} type="button" className={each === status ? 'tab active' : 'tab'} aria-pressed={each === status} onClick={() => choose(each)}>
+            {each[0]?.toUpperCase()}
+            {each.slice(1)}
+          </button>
+        ))}
+      </div>
+      {notice === undefined ? null : <SuccessNotice>{notice}</SuccessNotice>}
+      <ErrorNotice error={error} />
+      {page === undefined ? (
+        <p>Loading…</p>
+      ) : page.requests.length === 0 ? (
+        <p className="empty">No {status} requests.</p>
+      ) : (
+        <ul className="cards">
+          {page.requests.map((request) => (
+            <li key={request.requestId}>
+              <RequestCard
+                request={request}
+                ownId={session.operator.operatorId}
+                mayDecide={hasRole(session, 'checker')}
+                onDecided={(decided) => {
+                  setNotice(`Request ${decided.requestId} is now ${decided.status}.`);
+                  load();
+                }}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="pager">
+        <button type="button" className="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Previous page
+        </button>
+        <button type="button" className="secondary" disabled={page?.nextCursor === null || page === undefined} onClick={() => page?.nextCursor && setCursors([...cursors, page.nextCursor])}>
+          Next page
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function RequestCard(props: { request: ApprovalRequestView; ownId: string; mayDecide: boolean; onDecided: (request: ApprovalRequestView) => void }): ReactNode {
+  const { request } = props;
+  const [confirming, setConfirming] = useState<'approve' | 'reject'>();
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const description = describedChange(request.action, request.target, request.parameters);
+
+  const decide = (): void => {
+    if (confirming === undefined) return;
+    setBusy(true);
+    setError(undefined);
+    api<ApprovalRequestView>('POST', `/api/v1/approval-requests/${encodeURIComponent(request.requestId)}/${confirming}`, note.trim() === '' ? {} : { note: note.trim() })
+      .then((decided) => {
+        setConfirming(undefined);
+        props.onDecided(decided);
+      })
+      .catch(setError)
+      .finally(() => setBusy(false));
+  };
+
+  const headingId = `request-${request.requestId}`;
+  return (
+    <article className="card" aria-labelledby={headingId}>
+      <h2 id={headingId} className="card-title">
+        {description}
+      </h2>
+      <dl className="facts">
+        <dt>Action</dt>
+        <dd>
+          <code>{request.action}</code>
+        </dd>
+        <dt>Target</dt>
+        <dd>
+          {request.target.kind} <code>{request.target.id}</code>
+        </dd>
+        {parameterRows(request.parameters).map(([name, value]) => (
+          <FactRow key={name} name={name} value={value} />
+        ))}
+        <dt>Reason</dt>
+        <dd>{request.reason}</dd>
+        <dt>Maker</dt>
+        <dd>
+          <code>{request.makerId}</code>
+          {request.makerId === props.ownId ? ' (you)' : ''}
+        </dd>
+        <dt>Requested</dt>
+        <dd>{dateTime(request.requestedAt)}</dd>
+        <dt>{request.status === 'pending' ? 'Expires' : 'Expired or expires'}</dt>
+        <dd>{dateTime(request.expiresAt)}</dd>
+        <dt>Status</dt>
+        <dd>
+          <span className={`badge badge-${request.status}`}>{request.status}</span>
+        </dd>
+        {request.checkerId === null ? null : (
+          <>
+            <dt>Checker</dt>
+            <dd>
+              <code>{request.checkerId}</code> at {dateTime(request.decidedAt)}
+              {request.decisionNote === null ? '' : ` — ${request.decisionNote}`}
+            </dd>
+          </>
+        )}
+        {request.executedAt === null ? null : (
+          <>
+            <dt>Executed</dt>
+            <dd>{dateTime(request.executedAt)}</dd>
+          </>
+        )}
+      </dl>
+      <ErrorNotice error={error} />
+      {request.status === 'pending' && props.mayDecide ? (
+        confirming === undefined ? (
+          <div className="actions">
+            <button type="button" className="primary" onClick={() => setConfirming('approve')}>
+              Approve
+            </button>
+            <button type="button" className="danger" onClick={() => setConfirming('reject')}>
+              Reject
+            </button>
+          </div>
+        ) : (
+          <div className="confirm" role="group" aria-label={`Confirm ${confirming}`}>
+            <p>
+              <strong>{confirming === 'approve' ? 'Approve and run now:' : 'Reject, nothing will run:'}</strong> {description}.
+            </p>
+            <div className="field">
+              <label htmlFor={`note-${request.requestId}`}>Note (optional)</label>
+              <input id={`note-${request.requestId}`} value={note} maxLength={500} onChange={(event) => setNote(event.target.value)} />
+            </div>
+            <div className="actions">
+              <button type="button" className={confirming === 'approve' ? 'primary' : 'danger'} disabled={busy} onClick={decide}>
+                {confirming === 'approve' ? 'Yes, approve' : 'Yes, reject'}
+              </button>
+              <button type="button" className="secondary" disabled={busy} onClick={() => setConfirming(undefined)}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        )
+      ) : null}
+    </article>
+  );
+}
+
+function FactRow(props: { name: string; value: string }): ReactNode {
+  return (
+    <>
+      <dt>{props.name}</dt>
+      <dd>{props.value}</dd>
+    </>
+  );
+}

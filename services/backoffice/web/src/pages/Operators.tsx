@@ -1,0 +1,5 @@
+import type { ReactNode } from 'react';
+
+export function OperatorsPage(): ReactNode {
+  return <h1>Operators</h1>;
+}

@@ -1,0 +1,5 @@
+import type { ReactNode } from 'react';
+
+export function TransactionsPage(): ReactNode {
+  return <h1>Transactions</h1>;
+}

@@ -31,3 +31,5 @@ export { startServiceOutboxRelay, type ServiceOutboxRelayOptions } from './servi
 export { startPeriodicTask, type PeriodicTask, type PeriodicTaskOptions, type FailureLog } from './periodic-task';
 export { migrateOnlyThenEnd, type MigrateOnlyOptions } from './migrate-only';
 export { runOperatorCli, type OperatorCli, type OperatorCommandResult } from './operator-cli';
+export { applyApprovedChangeOnce, type ApprovedChange, type ApprovedChangeRequest } from './approved-changes/apply-approved-change';
+export { lockRequestId, type OperatorChangeRecord } from './approved-changes/operator-change-store';

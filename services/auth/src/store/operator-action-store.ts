@@ -3,7 +3,7 @@ import type { PoolClient, Queryable } from '@pwa/db';
 /**
  * Who made the partner changes that need one person only (operator_actions, migration
  * 1700000000400), keyed by the back-office's request id: the change's idempotency key. Serialised
- * per request id with operator-change-store's lockRequestId.
+ * per request id with @pwa/runtime's lockRequestId.
  */
 export type OperatorActionKind = 'partner.onboard' | 'partner.webhook_url.set';
 

@@ -8,10 +8,10 @@ import {
 } from '@pwa/contracts';
 import { withTransaction, type Pool } from '@pwa/db';
 import { PkcError } from '@pwa/errors';
+import { lockRequestId } from '@pwa/runtime';
 import { publicView, type Partner, type PartnerWithSecretHash } from '../domain/partner';
 import { parseWebhookUrl } from '../domain/partner-settings';
 import { findOperatorAction, insertOperatorAction } from '../store/operator-action-store';
-import { lockRequestId } from '../store/operator-change-store';
 import { findPartnerById, lockPartnerById, updatePartner } from '../store/partner-store';
 import { insertOnboardedPartner, newPartnerOf, recordPartnerEvent } from './manage-partners';
 

@@ -1,10 +1,9 @@
-import { isDeepStrictEqual } from 'node:util';
-import { adminApprovalProblemOf, adminChangeRefusalCodes, type AdminChangeAnswer, type QuotesFeeScheduleRequest } from '@pwa/contracts';
-import { withTransaction, type Pool } from '@pwa/db';
+import type { AdminChangeAnswer, QuotesFeeScheduleRequest } from '@pwa/contracts';
+import type { Pool } from '@pwa/db';
 import { PkcError } from '@pwa/errors';
+import { applyApprovedChangeOnce } from '@pwa/runtime';
 import { FeeScheduleError, parseFeeTiers, storedTiersOf, type FeeRule } from '../domain/fee-schedule';
 import { replaceFeeScheduleIn, type StoredFeeSchedule } from '../store/fee-schedule-store';
-import { findOperatorChange, insertOperatorChange, lockRequestId } from '../store/operator-change-store';
 
 /**
  * The back-office's approved fee schedule change (`fee_schedule.set`, decision 0069), applied once
@@ -15,51 +14,24 @@ import { findOperatorChange, insertOperatorChange, lockRequestId } from '../stor
  * without four eyes, 400 PKC_2008 for a schedule the rules refuse.
  */
 export async function executeAdminFeeSchedule(pool: Pool, request: QuotesFeeScheduleRequest): Promise<AdminChangeAnswer> {
-  const problem = adminApprovalProblemOf(request);
-  if (problem !== undefined) throw new PkcError(adminChangeRefusalCodes.notApproved, problem);
-  const target = `${request.type}:${request.currency}`;
-  const parameters = parametersOf(request);
-  let tiers: FeeRule['tiers'] | undefined;
-  try {
-    tiers = request.tiers === undefined ? undefined : parseFeeTiers(request.tiers);
-  } catch (error) {
-    throw refusalOf(error);
-  }
-  return withTransaction(pool, async (client) => {
-    await lockRequestId(client, request.requestId);
-    const earlier = await findOperatorChange(client, request.requestId);
-    if (earlier) {
-      if (earlier.action !== 'fee_schedule.set' || earlier.target !== target || !isDeepStrictEqual(earlier.parameters, parameters)) {
-        throw new PkcError(adminChangeRefusalCodes.requestIdUsedOtherwise, `Request id ${request.requestId} was used for another change; nothing was changed`);
+  return applyApprovedChangeOnce(pool, request, {
+    action: 'fee_schedule.set',
+    target: `${request.type}:${request.currency}`,
+    parameters: parametersOf(request),
+    apply: async (client) => {
+      let changed: { before: StoredFeeSchedule; after: StoredFeeSchedule };
+      try {
+        const tiers: FeeRule['tiers'] | undefined = request.tiers === undefined ? undefined : parseFeeTiers(request.tiers);
+        changed = await replaceFeeScheduleIn(client, request.type, request.currency, (current) => ({
+          tiers: tiers ?? current.tiers,
+          minimumFeeMinor: request.minimumFeeMinor === undefined ? current.minimumFeeMinor : BigInt(request.minimumFeeMinor),
+          maximumFeeMinor: request.maximumFeeMinor === undefined ? current.maximumFeeMinor : BigInt(request.maximumFeeMinor),
+        }));
+      } catch (error) {
+        throw refusalOf(error);
       }
-      return { requestId: request.requestId, replayed: true, before: earlier.before, after: earlier.after };
-    }
-    let changed: { before: StoredFeeSchedule; after: StoredFeeSchedule };
-    try {
-      changed = await replaceFeeScheduleIn(client, request.type, request.currency, (current) => ({
-        tiers: tiers ?? current.tiers,
-        minimumFeeMinor: request.minimumFeeMinor === undefined ? current.minimumFeeMinor : BigInt(request.minimumFeeMinor),
-        maximumFeeMinor: request.maximumFeeMinor === undefined ? current.maximumFeeMinor : BigInt(request.maximumFeeMinor),
-      }));
-    } catch (error) {
-      throw refusalOf(error);
-    }
-    const before = scheduleWire(changed.before);
-    const after = scheduleWire(changed.after);
-    await insertOperatorChange(client, {
-      requestId: request.requestId,
-      action: 'fee_schedule.set',
-      target,
-      parameters,
-      before,
-      after,
-      reason: request.reason,
-      operatorId: request.actor.operatorId,
-      operatorName: request.actor.displayName,
-      makerId: request.approval.makerId,
-      checkerId: request.approval.checkerId,
-    });
-    return { requestId: request.requestId, replayed: false, before, after };
+      return { before: scheduleWire(changed.before), after: scheduleWire(changed.after) };
+    },
   });
 }
 

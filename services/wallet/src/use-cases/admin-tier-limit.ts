@@ -1,10 +1,9 @@
-import { isDeepStrictEqual } from 'node:util';
-import { adminApprovalProblemOf, adminChangeRefusalCodes, type AdminChangeAnswer, type WalletTierLimitRequest } from '@pwa/contracts';
-import { withTransaction, type Pool } from '@pwa/db';
+import type { AdminChangeAnswer, WalletTierLimitRequest } from '@pwa/contracts';
+import type { Pool } from '@pwa/db';
 import { PkcError } from '@pwa/errors';
+import { applyApprovedChangeOnce } from '@pwa/runtime';
 import type { TierLimitChange, TierLimitRule } from '../domain/tier-limits';
 import { lockLimitRule, upsertLimitRule } from '../store/limit-store';
-import { findOperatorChange, insertOperatorChange, lockRequestId } from '../store/operator-change-store';
 
 const limitFields = ['perTransactionMaxMinor', 'dailyMaxMinor', 'weeklyMaxMinor', 'monthlyMaxMinor', 'yearlyMaxMinor', 'perHourCountMax', 'perDayCountMax'] as const;
 
@@ -17,43 +16,22 @@ const limitFields = ['perTransactionMaxMinor', 'dailyMaxMinor', 'weeklyMaxMinor'
  * yet that was not given all seven.
  */
 export async function executeAdminTierLimit(pool: Pool, request: WalletTierLimitRequest): Promise<AdminChangeAnswer> {
-  const problem = adminApprovalProblemOf(request);
-  if (problem !== undefined) throw new PkcError(adminChangeRefusalCodes.notApproved, problem);
-  const parameters = wireOf(request.limits);
   const target = `${request.tier}:${request.transactionType}:${request.currency}`;
-  return withTransaction(pool, async (client) => {
-    await lockRequestId(client, request.requestId);
-    const earlier = await findOperatorChange(client, request.requestId);
-    if (earlier) {
-      if (earlier.action !== 'tier_limit.set' || earlier.target !== target || !isDeepStrictEqual(earlier.parameters, parameters)) {
-        throw new PkcError(adminChangeRefusalCodes.requestIdUsedOtherwise, `Request id ${request.requestId} was used for another change; nothing was changed`);
+  return applyApprovedChangeOnce(pool, request, {
+    action: 'tier_limit.set',
+    target,
+    parameters: wireOf(request.limits),
+    apply: async (client) => {
+      const current = await lockLimitRule(client, request.tier, request.transactionType, request.currency);
+      const given = Object.fromEntries(Object.entries(request.limits).filter(([, value]) => value !== undefined)) as TierLimitChange;
+      if (!current) {
+        const missing = limitFields.filter((field) => given[field] === undefined);
+        if (missing.length > 0) throw new PkcError('PKC_2008', `${target} has no limits yet: give every limit (missing ${missing.join(', ')}); nothing was changed`);
       }
-      return { requestId: request.requestId, replayed: true, before: earlier.before, after: earlier.after };
-    }
-    const current = await lockLimitRule(client, request.tier, request.transactionType, request.currency);
-    const given = Object.fromEntries(Object.entries(request.limits).filter(([, value]) => value !== undefined)) as TierLimitChange;
-    if (!current) {
-      const missing = limitFields.filter((field) => given[field] === undefined);
-      if (missing.length > 0) throw new PkcError('PKC_2008', `${target} has no limits yet: give every limit (missing ${missing.join(', ')}); nothing was changed`);
-    }
-    const updated = { tier: request.tier, transactionType: request.transactionType, currency: request.currency, ...current, ...given } as TierLimitRule;
-    await upsertLimitRule(client, updated);
-    const before = current ? wireOf(current) : null;
-    const after = wireOf(updated);
-    await insertOperatorChange(client, {
-      requestId: request.requestId,
-      action: 'tier_limit.set',
-      target,
-      parameters,
-      before,
-      after,
-      reason: request.reason,
-      operatorId: request.actor.operatorId,
-      operatorName: request.actor.displayName,
-      makerId: request.approval.makerId,
-      checkerId: request.approval.checkerId,
-    });
-    return { requestId: request.requestId, replayed: false, before, after };
+      const updated = { tier: request.tier, transactionType: request.transactionType, currency: request.currency, ...current, ...given } as TierLimitRule;
+      await upsertLimitRule(client, updated);
+      return { before: current ? wireOf(current) : null, after: wireOf(updated) };
+    },
   });
 }
 

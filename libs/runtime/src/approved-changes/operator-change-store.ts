@@ -1,12 +1,14 @@
 import type { PoolClient, Queryable } from '@pwa/db';
 
 /**
- * Who, why and which approval of the back-office's approved settings changes (operator_changes,
- * migration 1700000002100), keyed by the approval request id: the change's idempotency key.
+ * Who, why and which approval of an approved settings change the back-office executed on an
+ * owning service (decision 0069): one row of the service's `operator_changes` table (each owner's
+ * migration creates it in its schema, append-only, four eyes by CHECK), keyed by the approval
+ * request id, the change's idempotency key.
  */
-export interface OperatorChangeRecord {
+export interface OperatorChangeRecord<Action extends string = string> {
   requestId: string;
-  action: 'fee_schedule.set';
+  action: Action;
   target: string;
   parameters: Record<string, unknown>;
   before: Record<string, unknown> | null;
@@ -20,7 +22,7 @@ export interface OperatorChangeRecord {
 
 interface OperatorChangeRow {
   request_id: string;
-  action: 'fee_schedule.set';
+  action: string;
   target: string;
   parameters: Record<string, unknown>;
   before: Record<string, unknown> | null;

@@ -46,7 +46,7 @@ module.exports = {
     {
       ...integration,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{libs,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts', '<rootDir>/test/deploy/**/*.test.ts', '<rootDir>/sdk/test/integration/**/*.test.ts'],
+      testMatch: ['<rootDir>/{libs,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts', '<rootDir>/test/deploy/**/*.test.ts', '<rootDir>/sdk/test/integration/**/*.test.ts', '<rootDir>/services/*/test/browser/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...aloneFiles],
     },
     // `npm test` runs this project after the others with --runInBand: these files sample every

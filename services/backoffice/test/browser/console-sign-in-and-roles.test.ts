@@ -1,0 +1,124 @@
+import type { Browser } from 'playwright-core';
+import { onboardPartner } from '../../../../test/support/partners';
+import { startBackofficeStack, type BackofficeStack, type SeededOperator } from '../../../../test/support/stack';
+import { launchChromium, requireBuiltConsole, screenshot, seriousAxeViolations, signInThroughThePage, watchedPage } from './console-browser';
+
+/**
+ * The console in a real Chromium against the real stack: sign-in through the pages with a TOTP
+ * code, what each role is offered and refused (the API's refusal shown as it said it), a person's
+ * name rendered as text only, no CSP or Trusted Types violation, and no serious or critical axe
+ * finding on any page (screenshots of each in artifacts/screenshots/backoffice).
+ */
+describe('the back-office console: sign-in and roles in the browser', () => {
+  let stack: BackofficeStack;
+  let browser: Browser;
+  let viewer: SeededOperator;
+  let everyRole: SeededOperator;
+  let partnerId: string;
+
+  beforeAll(async () => {
+    requireBuiltConsole();
+    stack = await startBackofficeStack();
+    browser = await launchChromium(stack);
+    viewer = await stack.backoffice.seedOperator({ name: '<script>alert(1)</script>', roles: ['viewer'] });
+    everyRole = await stack.backoffice.seedOperator({ name: 'Ada Every-Role', roles: ['maker', 'checker', 'admin'] });
+    partnerId = (await onboardPartner(stack)).partnerId;
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('when a wrong password is typed, then the page shows the refusal and its code, and asks again', async () => {
+    const { page, context, policyViolations } = await watchedPage(browser);
+    await page.goto(`${stack.backoffice.baseUrl}/approvals`);
+    // Not signed in: the console sends the person to sign-in.
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await page.getByLabel('E-mail address').fill(viewer.email);
+    await page.getByLabel('Password', { exact: true }).fill('not the password at all');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('CON_1001');
+    await expect(page.getByLabel('E-mail address').isVisible()).resolves.toBe(true);
+    expect(policyViolations).toEqual([]);
+    await context.close();
+  });
+
+  it('when a viewer named <script>alert(1)</script> signs in, then the name is text, no dialog fires, and asking for a funding is refused with the API’s code shown', async () => {
+    const watched = await watchedPage(browser);
+    const { page } = watched;
+    await signInThroughThePage(page, stack.backoffice.baseUrl, viewer);
+    await expect(page.locator('.who-name').textContent()).resolves.toBe('<script>alert(1)</script>');
+    await expect(page.locator('.who-roles').textContent()).resolves.toBe('viewer');
+    await expect(page.locator('header script').count()).resolves.toBe(0);
+    // A viewer is offered neither the request form nor decisions.
+    await expect(page.getByRole('link', { name: 'New request' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Approve', exact: true }).count()).resolves.toBe(0);
+
+    // Typed in by address, the form is there, and the API refuses what the viewer asks for.
+    await page.goto(`${stack.backoffice.baseUrl}/approvals/new`);
+    await page.getByLabel('Partner id').fill(partnerId);
+    await page.getByLabel('Amount').fill('10.00');
+    await page.getByLabel('Reason').fill('A viewer trying to fund');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Submit for approval' }).click();
+    const refusal = await page.getByRole('alert').textContent();
+    expect(refusal).toContain('CON_3001');
+    expect(refusal).toContain('Only a maker can ask for this change');
+
+    const pending = await (await everyRole.signIn()).get('/api/v1/approval-requests?status=pending');
+    expect(pending.body.data.requests).toEqual([]);
+    expect(watched.dialogs).toEqual([]);
+    expect(watched.policyViolations).toEqual([]);
+    expect(watched.pageErrors).toEqual([]);
+    await watched.context.close();
+  });
+
+  it('when a person with every role visits each page, then no page has a serious or critical accessibility finding and none breaks the CSP', async () => {
+    const signedIn = await watchedPage(browser);
+    await signInThroughThePage(signedIn.page, stack.backoffice.baseUrl, everyRole);
+    const pages: [string, string, string][] = [
+      ['approvals', '/approvals', 'Approvals'],
+      ['new-request', '/approvals/new', 'New four-eyes request'],
+      ['partners', '/partners', 'Partners'],
+      ['partner-detail', `/partners/${partnerId}`, ''],
+      ['transactions', '/transactions', 'Transactions'],
+      ['audit', '/audit', 'Audit log'],
+      ['operators', '/operators', 'Operators'],
+      ['account', '/account', 'My account'],
+    ];
+    // Every page once without bypassCSP: nothing refused by the policy.
+    for (const [, address] of pages) {
+      await signedIn.page.goto(`${stack.backoffice.baseUrl}${address}`);
+      await signedIn.page.locator('main h1').first().waitFor();
+      await signedIn.page.waitForLoadState('networkidle');
+    }
+    expect(signedIn.policyViolations).toEqual([]);
+    expect(signedIn.pageErrors).toEqual([]);
+
+    // axe's script is injected, which the console's CSP refuses: this pass alone runs with bypassCSP, signed in with the same cookie.
+    const audited = await watchedPage(browser, { bypassCSP: true, storageState: await signedIn.context.storageState() });
+    const findings: Record<string, unknown[]> = {};
+    for (const [name, address, heading] of pages) {
+      await audited.page.goto(`${stack.backoffice.baseUrl}${address}`);
+      if (heading !== '') await audited.page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      else await audited.page.locator('main h1').first().waitFor();
+      await audited.page.waitForLoadState('networkidle');
+      await screenshot(audited.page, name);
+      findings[name] = await seriousAxeViolations(audited.page);
+    }
+    const signedOut = await watchedPage(browser, { bypassCSP: true });
+    for (const [name, address] of [
+      ['sign-in', '/sign-in'],
+      ['setup', '/setup'],
+    ] as const) {
+      await signedOut.page.goto(`${stack.backoffice.baseUrl}${address}`);
+      await signedOut.page.locator('main h1').first().waitFor();
+      await screenshot(signedOut.page, name);
+      findings[name] = await seriousAxeViolations(signedOut.page);
+    }
+    expect(findings).toEqual(Object.fromEntries(Object.keys(findings).map((name) => [name, []])));
+    for (const each of [signedIn, audited, signedOut]) await each.context.close();
+  });
+});

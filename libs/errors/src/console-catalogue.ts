@@ -37,6 +37,7 @@ export const consoleErrorCatalogue = {
   CON_4009: { httpStatus: 409, message: 'The disbursement was reversed already: a disbursement is reversed at most once' },
   CON_4010: { httpStatus: 404, message: 'No such webhook delivery' },
   CON_4011: { httpStatus: 409, message: 'You used this Idempotency-Key for another request: use a new key for a new request' },
+  CON_4012: { httpStatus: 404, message: 'No such live personal token among those you may revoke' },
 } as const satisfies Record<string, { httpStatus: number; message: string }>;
 
 export type ConsoleCode = keyof typeof consoleErrorCatalogue;

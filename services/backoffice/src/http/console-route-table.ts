@@ -11,6 +11,7 @@ import { mountOperatorRoutes } from './operator-routes';
 import { mountPartnerActionRoutes } from './partner-action-routes';
 import { mountPartnerReadRoutes } from './partner-read-routes';
 import { mountPeopleRoutes } from './people-routes';
+import { mountPersonalTokenRoutes } from './personal-token-routes';
 import { mountWebhookDeliveryRoutes } from './webhook-delivery-routes';
 
 /** What the console's routes are made with, once at start. */
@@ -29,6 +30,7 @@ export function mountConsoleRoutes(app: Express, context: ConsoleRouteContext): 
   const { deps, consoleOrigin, upstream, wakeBacklog, logger } = context;
   app.use('/api', consoleHeaders());
   mountPeopleRoutes(app, deps, consoleOrigin);
+  mountPersonalTokenRoutes(app, deps, consoleOrigin);
   mountApprovalRoutes(app, deps, consoleOrigin, { ports: upstream, targets: upstream.targets, wakeBacklog, logger });
   mountAuditLogRoutes(app, deps, consoleOrigin);
   mountOperatorRoutes(app, deps, consoleOrigin);

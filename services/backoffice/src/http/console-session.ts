@@ -4,6 +4,7 @@ import { ConsoleError } from '@pwa/errors';
 import { consoleSecurityHeaders, csrfTokenMatches, expiredHostCookie, hostCookie, isSameOriginRequest, isStateChangingMethod, readHostCookie, readSession, type Session, type SessionStage } from '@pwa/web-auth';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { findOperatorById } from '../store/operator-store';
+import { auditPersonalTokenUse, personOfPersonalToken } from '../use-cases/personal-tokens';
 import { originOf } from './console-request';
 
 /** The session cookie's name (sent as `__Host-backoffice-session`). */
@@ -33,8 +34,28 @@ export function sessionIdOf(req: Request): string | undefined {
 
 interface SessionLocals {
   session: Session;
+  /** The session's id; empty for a personal token's request (there is no session). */
   sessionId: string;
+  /** How the person came: the console's session cookie, or a personal token (decision 0072). */
+  via: { kind: 'session' } | { kind: 'personal-token'; tokenId: string };
 }
+
+/**
+ * Routes a personal token never reaches: sign-in and the session itself, passkeys (a token cannot
+ * plant a factor), and making tokens (a token cannot breed tokens). Set-up has no session at all
+ * and refuses a bearer request in requireSameOrigin.
+ */
+const sessionOnlyRoutes: readonly { method?: string; pathPrefix: string }[] = [
+  { pathPrefix: '/api/v1/session' },
+  { pathPrefix: '/api/v1/passkeys' },
+  { method: 'POST', pathPrefix: '/api/v1/personal-tokens' },
+];
+
+function isSessionOnly(req: Request): boolean {
+  return sessionOnlyRoutes.some((route) => (route.method === undefined || route.method === req.method) && (req.path === route.pathPrefix || req.path.startsWith(`${route.pathPrefix}/`)));
+}
+
+const sessionOnlyMessage = 'A personal token cannot be used here (sign-in, passkeys, set-up, new tokens): sign in to the console';
 
 /** The session a route found (requireSession ran before it). */
 export function sessionOf(res: Response): SessionLocals {
@@ -51,6 +72,14 @@ export function sessionOf(res: Response): SessionLocals {
 export function requireSession(deps: PeopleDependencies, stage: SessionStage, consoleOrigin: string): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const sessionId = sessionIdOf(req);
+    if (req.get('authorization') !== undefined) {
+      if (sessionId !== undefined) {
+        next(new ConsoleError('CON_2001', 'Send either the session cookie or a personal token (Authorization: Bearer), not both'));
+        return;
+      }
+      admitPersonalToken(deps, stage, req, res).then(next, (error: unknown) => next(error));
+      return;
+    }
     if (sessionId === undefined) {
       next(new ConsoleError('CON_1004'));
       return;
@@ -74,7 +103,7 @@ export function requireSession(deps: PeopleDependencies, stage: SessionStage, co
             return;
           }
         }
-        (res.locals as { console?: SessionLocals }).console = { session: lookup.session, sessionId };
+        (res.locals as { console?: SessionLocals }).console = { session: lookup.session, sessionId, via: { kind: 'session' } };
         next();
       },
       (error: unknown) => next(error),
@@ -82,9 +111,33 @@ export function requireSession(deps: PeopleDependencies, stage: SessionStage, co
   };
 }
 
-/** A state-changing call made before any session exists (sign-in, set-up) must still come from the console's own origin. */
+/**
+ * Admits a request with `Authorization: Bearer pwabo_…` as the token's person (decision 0072): only
+ * at the signed-in stage and outside the session-only routes. No CSRF check: no cookie is involved,
+ * so a browser cannot send it on another site's behalf. Every refusal of the token itself is the
+ * same CON_1004 (unknown, revoked, expired, person disabled); every admitted request is audited.
+ * Resolves with the error to pass on, or undefined once admitted.
+ */
+async function admitPersonalToken(deps: PeopleDependencies, stage: SessionStage, req: Request, res: Response): Promise<ConsoleError | undefined> {
+  if (stage !== 'signed_in' || isSessionOnly(req)) return new ConsoleError('CON_1004', sessionOnlyMessage);
+  const [scheme, secret, ...rest] = (req.get('authorization') ?? '').trim().split(/\s+/);
+  if (scheme?.toLowerCase() !== 'bearer' || secret === undefined || rest.length > 0) return new ConsoleError('CON_1004');
+  const person = await personOfPersonalToken(deps, secret);
+  if (!person) return new ConsoleError('CON_1004');
+  const nowMs = Date.now();
+  const session: Session = { subjectId: person.operatorId, stage: 'signed_in', csrfToken: '', issuedAtMs: nowMs, lastSeenAtMs: nowMs, expiresAtMs: person.expiresAt.getTime(), attributes: { method: 'personal-token' } };
+  await auditPersonalTokenUse(deps, { operatorId: person.operatorId, tokenId: person.tokenId, endpoint: `${req.method} ${req.path}` }, originOf(req, res));
+  (res.locals as { console?: SessionLocals }).console = { session, sessionId: '', via: { kind: 'personal-token', tokenId: person.tokenId } };
+  return undefined;
+}
+
+/** A state-changing call made before any session exists (sign-in, set-up) must still come from the console's own origin; a personal token has no business there. */
 export function requireSameOrigin(consoleOrigin: string): RequestHandler {
   return (req, _res, next) => {
+    if (req.get('authorization') !== undefined) {
+      next(new ConsoleError('CON_1004', sessionOnlyMessage));
+      return;
+    }
     next(isSameOriginRequest(headersOf(req), consoleOrigin) ? undefined : new ConsoleError('CON_1005'));
   };
 }

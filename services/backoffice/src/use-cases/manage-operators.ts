@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { appendAuditEntry, appendAuditEntryInTransaction, type AuditEntryInput } from '@pwa/audit';
-import { withTransaction } from '@pwa/db';
+import { withTransaction, type PoolClient } from '@pwa/db';
 import { revokeAllSessionsOf } from '@pwa/web-auth';
 import { mayPerform, type OperatorRole } from '../domain/operator-roles';
 import { newSetupToken, normalisedEmail, setupLinkLifetimeSeconds, setupLinkUrl } from '../domain/setup-link';
+import { revokeAllPersonalTokensOf } from '../store/personal-token-store';
 import { disableOperator, findOperatorByEmail, findOperatorById, insertOperator, lockActiveAdmins, replaceOperatorRoles, replaceSetupLink, type Operator } from '../store/operator-store';
 import type { PeopleDependencies, RequestOrigin } from './people-dependencies';
 
 /**
  * Admins manage the people of the back-office: invite one (an invited operator and a one-time
  * set-up link, shown to the inviting admin only, never a password), change roles, disable. A role
- * change or a disable revokes every session of the person at once (the next call signs in again
- * with the new roles). The last active admin cannot be demoted or disabled. Every change and every
+ * change or a disable revokes every session and every personal token of the person at once (the
+ * next call signs in again with the new roles). The last active admin cannot be demoted or disabled. Every change and every
  * refusal is audited; the link never is.
  */
 export type ManageRefusal = 'not-an-admin' | 'not-an-email' | 'email-taken' | 'unknown-operator' | 'last-admin' | 'not-yourself';
@@ -62,6 +63,7 @@ export async function changeOperatorRoles(
     const replaced = await replaceOperatorRoles(client, change.operatorId, change.roles);
     if (!replaced) return 'unknown-operator' as const;
     await appendAuditEntryInTransaction(client, entry(admin, adminId, origin, { action: 'operator.roles.change', target, outcome: 'done', before: { roles: [...replaced.before.roles] }, after: { roles: [...replaced.after.roles] } }));
+    await revokePersonalTokensWith(client, admin, adminId, origin, change.operatorId, 'the roles changed');
     return replaced.after;
   });
   if (typeof outcome === 'string') return refuse(outcome);
@@ -90,11 +92,22 @@ export async function disableOperatorAccount(
     const disabled = await disableOperator(client, operatorId);
     if (!disabled || !current) return 'unknown-operator' as const;
     await appendAuditEntryInTransaction(client, entry(admin, adminId, origin, { action: 'operator.disable', target, outcome: 'done', before: { status: current.status }, after: { status: 'disabled' } }));
+    await revokePersonalTokensWith(client, admin, adminId, origin, operatorId, 'the operator was disabled');
     return disabled;
   });
   if (typeof outcome === 'string') return refuse(outcome);
   const sessionsRevoked = await revokeAllSessionsOf(deps.redis, deps.sessions, operatorId);
   return { kind: 'disabled', operator: outcome, sessionsRevoked };
+}
+
+/**
+ * A person's personal tokens end with the roles or the status they were made under (decision
+ * 0072): revoked in the change's own transaction, each revocation audited (its id, never the token).
+ */
+async function revokePersonalTokensWith(client: PoolClient, admin: Operator, adminId: string, origin: RequestOrigin, operatorId: string, because: string): Promise<void> {
+  for (const tokenId of await revokeAllPersonalTokensOf(client, operatorId, admin.operatorId)) {
+    await appendAuditEntryInTransaction(client, entry(admin, adminId, origin, { action: 'personal_token.revoke', target: { kind: 'personal_token', id: tokenId }, outcome: 'done', before: { operatorId, revoked: false }, after: { revoked: true, because } }));
+  }
 }
 
 async function activeAdmin(deps: PeopleDependencies, operatorId: string): Promise<Operator | undefined> {

@@ -1,5 +1,136 @@
-import type { ReactNode } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { startRegistration } from '@simplewebauthn/browser';
+import { api } from '../api';
+import { useSession } from '../session';
+import { ErrorNotice, Field, SuccessNotice, dateTime } from '../ui';
 
+interface Passkey {
+  passkeyId: string;
+  name: string;
+  deviceType: string;
+  backedUp: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The person's own account: who they are, how they signed in, and their passkeys (added and removed soon after a sign-in). */
 export function AccountPage(): ReactNode {
-  return <h1>Account</h1>;
+  const { session } = useSession();
+  const [passkeys, setPasskeys] = useState<Passkey[]>();
+  const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState<string>();
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [removing, setRemoving] = useState<Passkey>();
+
+  const load = useCallback(() => {
+    api<{ passkeys: Passkey[] }>('GET', '/api/v1/passkeys')
+      .then((answer) => setPasskeys(answer.passkeys))
+      .catch(setError);
+  }, []);
+  useEffect(load, [load]);
+
+  const add = (event: FormEvent): void => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setNotice(undefined);
+    (async () => {
+      const { options } = await api<{ options: Parameters<typeof startRegistration>[0]['optionsJSON'] }>('POST', '/api/v1/passkeys/registration-options', {});
+      const response = await startRegistration({ optionsJSON: options });
+      await api('POST', '/api/v1/passkeys', { response, ...(name.trim() === '' ? {} : { name: name.trim() }) });
+      setName('');
+      setNotice('Passkey added. You can use it to sign in after your password.');
+      load();
+    })()
+      .catch(setError)
+      .finally(() => setBusy(false));
+  };
+
+  const remove = (): void => {
+    if (removing === undefined) return;
+    setBusy(true);
+    setError(undefined);
+    api('DELETE', `/api/v1/passkeys/${encodeURIComponent(removing.passkeyId)}`)
+      .then(() => {
+        setNotice(`Passkey ${removing.name} removed.`);
+        setRemoving(undefined);
+        load();
+      })
+      .catch(setError)
+      .finally(() => setBusy(false));
+  };
+
+  const { operator, signIn } = session;
+  return (
+    <section aria-labelledby="account-title">
+      <h1 id="account-title">My account</h1>
+      <dl className="facts">
+        <dt>Name</dt>
+        <dd>{operator.displayName}</dd>
+        <dt>E-mail</dt>
+        <dd>{operator.email}</dd>
+        <dt>Roles</dt>
+        <dd>{operator.roles.join(', ')}</dd>
+        <dt>Signed in</dt>
+        <dd>
+          {dateTime(signIn.completedAt)} with {signIn.method} and {signIn.secondFactor ?? '—'}
+        </dd>
+      </dl>
+      <h2>Passkeys</h2>
+      {notice === undefined ? null : <SuccessNotice>{notice}</SuccessNotice>}
+      <ErrorNotice error={error} />
+      {passkeys === undefined ? null : passkeys.length === 0 ? (
+        <p className="empty">No passkey yet.</p>
+      ) : (
+        <table aria-label="Passkeys">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Added</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {passkeys.map((passkey) => (
+              <tr key={passkey.passkeyId}>
+                <td>{passkey.name}</td>
+                <td>{dateTime(passkey.createdAt)}</td>
+                <td>{dateTime(passkey.lastUsedAt)}</td>
+                <td>
+                  <button type="button" className="danger small" onClick={() => setRemoving(passkey)}>
+                    Remove {passkey.name}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {removing === undefined ? null : (
+        <div className="confirm" role="group" aria-label="Confirm removal">
+          <p>Remove the passkey {removing.name}? It will no longer sign you in.</p>
+          <div className="actions">
+            <button type="button" className="danger" disabled={busy} onClick={remove}>
+              Yes, remove
+            </button>
+            <button type="button" className="secondary" disabled={busy} onClick={() => setRemoving(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      <form onSubmit={add} aria-label="Add a passkey">
+        <Field id="passkey-name" label="Name for the new passkey (optional)" hint={signIn.factorChangesUntil === null ? undefined : `Allowed until ${dateTime(signIn.factorChangesUntil)}; after that, sign in again.`}>
+          <input id="passkey-name" maxLength={60} value={name} onChange={(event) => setName(event.target.value)} />
+        </Field>
+        <button type="submit" className="primary" disabled={busy}>
+          Add a passkey
+        </button>
+      </form>
+    </section>
+  );
 }

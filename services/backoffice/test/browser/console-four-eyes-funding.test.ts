@@ -1,0 +1,95 @@
+import type { Browser } from 'playwright-core';
+import { onboardPartner } from '../../../../test/support/partners';
+import { startBackofficeStack, type BackofficeStack, type SeededOperator } from '../../../../test/support/stack';
+import { launchChromium, requireBuiltConsole, signInThroughThePage, watchedPage } from './console-browser';
+
+/**
+ * Four eyes through the pages: a maker asks for a funding in one browser, the maker's own approval
+ * is refused (CON_3002, shown as the API said it), a checker approves in another browser, and the
+ * partner's balance moves exactly once, to the cent.
+ */
+describe('the back-office console: a funding with four eyes in the browser', () => {
+  let stack: BackofficeStack;
+  let browser: Browser;
+  let maker: SeededOperator;
+  let checker: SeededOperator;
+  let partnerId: string;
+
+  beforeAll(async () => {
+    requireBuiltConsole();
+    stack = await startBackofficeStack();
+    browser = await launchChromium(stack);
+    // The maker also holds the checker role, so the page offers the approval that the API must refuse.
+    maker = await stack.backoffice.seedOperator({ name: 'Mara Maker', roles: ['maker', 'checker'] });
+    checker = await stack.backoffice.seedOperator({ name: 'Chidi Checker', roles: ['checker'] });
+    partnerId = (await onboardPartner(stack)).partnerId;
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('when a maker requests 1,234.56 USD and another person approves it in the page, then the balance moves by exactly 123456 minor units, once', async () => {
+    const api = await checker.signIn();
+    const before = await api.get(`/api/v1/partners/${partnerId}/balances`);
+    expect(before.status).toBe(200);
+    const usdBefore = BigInt(before.body.data.balances.find((balance: { currency: string }) => balance.currency === 'USD')?.balanceMinor ?? '0');
+
+    // The maker, in one browser: three decimals are refused by the page, two are requested exactly.
+    const makerPage = await watchedPage(browser);
+    await signInThroughThePage(makerPage.page, stack.backoffice.baseUrl, maker);
+    await makerPage.page.goto(`${stack.backoffice.baseUrl}/approvals/new?partnerId=${partnerId}`);
+    await makerPage.page.getByLabel('Currency').selectOption('USD');
+    await makerPage.page.getByLabel('Amount').fill('1234.565');
+    await makerPage.page.getByLabel('Reason').fill('Float top-up, bank slip 4471');
+    await makerPage.page.getByRole('button', { name: 'Review' }).click();
+    await expect(makerPage.page.getByRole('alert').textContent()).resolves.toContain('At most two decimals');
+    await makerPage.page.getByLabel('Amount').fill('1,234.56');
+    await makerPage.page.getByRole('button', { name: 'Review' }).click();
+    await expect(makerPage.page.locator('.lead').textContent()).resolves.toBe(`Credit USD 1,234.56 to partner ${partnerId}`);
+    await expect(makerPage.page.locator('.facts').textContent()).resolves.toContain('USD 1,234.56 (123456 minor units)');
+    await makerPage.page.getByRole('button', { name: 'Submit for approval' }).click();
+    await makerPage.page.getByRole('status').filter({ hasText: 'Requested: Credit USD 1,234.56' }).waitFor();
+
+    // The maker's own approval: offered (the maker is also a checker) and refused by the API.
+    await makerPage.page.getByRole('link', { name: 'Approvals', exact: true }).click();
+    const ownCard = makerPage.page.locator('article', { hasText: `Credit USD 1,234.56 to partner ${partnerId}` });
+    await ownCard.getByText('(you)').waitFor();
+    await ownCard.getByRole('button', { name: 'Approve', exact: true }).click();
+    await ownCard.getByRole('button', { name: 'Yes, approve' }).click();
+    await expect(ownCard.getByRole('alert').textContent()).resolves.toContain('CON_3002');
+    const unchanged = await api.get(`/api/v1/partners/${partnerId}/balances`);
+    expect(unchanged.body.data.balances).toEqual(before.body.data.balances);
+
+    // The checker, in another browser, sees exactly what will run and approves it.
+    const checkerPage = await watchedPage(browser);
+    await signInThroughThePage(checkerPage.page, stack.backoffice.baseUrl, checker);
+    const card = checkerPage.page.locator('article', { hasText: `Credit USD 1,234.56 to partner ${partnerId}` });
+    await expect(card.textContent()).resolves.toContain('Float top-up, bank slip 4471');
+    await card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(card.getByRole('group', { name: 'Confirm approve' }).textContent()).resolves.toContain(`Approve and run now: Credit USD 1,234.56 to partner ${partnerId}.`);
+    await card.getByRole('button', { name: 'Yes, approve' }).click();
+    await checkerPage.page.getByRole('status').filter({ hasText: 'is now executed' }).waitFor();
+
+    const after = await api.get(`/api/v1/partners/${partnerId}/balances`);
+    const usdAfter = BigInt(after.body.data.balances.find((balance: { currency: string }) => balance.currency === 'USD').balanceMinor);
+    expect(usdAfter - usdBefore).toBe(123456n);
+
+    // The partner's page shows the balance to the cent; the executed tab holds the request, and nothing more moved.
+    await checkerPage.page.goto(`${stack.backoffice.baseUrl}/partners/${partnerId}`);
+    await expect(checkerPage.page.getByTestId('balance-USD').textContent()).resolves.toBe(`USD ${(usdAfter / 100n).toLocaleString('en-US')}.${(usdAfter % 100n).toString().padStart(2, '0')}`);
+    const executed = await api.get('/api/v1/approval-requests?status=executed');
+    expect(executed.body.data.requests.map((request: { parameters: unknown }) => request.parameters)).toEqual([{ currency: 'USD', amountMinor: '123456' }]);
+    const again = await api.post(`/api/v1/approval-requests/${executed.body.data.requests[0].requestId}/approve`, {});
+    expect(again.body.code).toBe('CON_4002');
+    const finally_ = await api.get(`/api/v1/partners/${partnerId}/balances`);
+    expect(finally_.body.data.balances).toEqual(after.body.data.balances);
+
+    for (const each of [makerPage, checkerPage]) {
+      expect(each.policyViolations).toEqual([]);
+      expect(each.pageErrors).toEqual([]);
+      await each.context.close();
+    }
+  });
+});

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
+import { totpCodeAt } from '@pwa/web-auth';
 import { onboardPartner } from '../../../../test/support/partners';
 import { startBackofficeStack, type BackofficeStack, type SeededOperator } from '../../../../test/support/stack';
-import { launchChromium, requireBuiltConsole, screenshot, seriousAxeViolations, signInThroughThePage, watchedPage } from './console-browser';
+import { base32Bytes, launchChromium, requireBuiltConsole, screenshot, seriousAxeViolations, signInThroughThePage, watchedPage } from './console-browser';
 
 /**
  * The console in a real Chromium against the real stack: sign-in through the pages with a TOTP
@@ -73,6 +74,70 @@ describe('the back-office console: sign-in and roles in the browser', () => {
     expect(watched.policyViolations).toEqual([]);
     expect(watched.pageErrors).toEqual([]);
     await watched.context.close();
+  });
+
+  it('when an admin invites a person in the page, then the person sets up through the link (QR code and key shown once), signs in, adds a passkey, and signs in again with the password and the passkey', async () => {
+    const admin = await watchedPage(browser);
+    await signInThroughThePage(admin.page, stack.backoffice.baseUrl, everyRole);
+    await admin.page.getByRole('link', { name: 'Operators' }).click();
+    const email = `nia.${Date.now()}@operator.example`;
+    const invite = admin.page.getByRole('form', { name: 'Invite a person' });
+    await invite.getByLabel('E-mail address').fill(email);
+    await invite.getByLabel('Name').fill('Nia New');
+    await invite.getByLabel('maker').check();
+    await invite.getByRole('button', { name: 'Invite' }).click();
+    const setupLink = (await admin.page.locator('.once code').textContent()) ?? '';
+    expect(setupLink).toMatch(new RegExp(`^${stack.backoffice.baseUrl}/setup#token=[A-Za-z0-9_-]{43}$`));
+
+    const person = await watchedPage(browser);
+    const { page } = person;
+    await page.goto(setupLink);
+    await page.getByRole('button', { name: 'Begin set-up' }).click();
+    await expect(page.getByRole('img', { name: /QR code/ }).getAttribute('src')).resolves.toMatch(/^data:image\/png;base64,/);
+    // The token left the address bar as soon as the page read it.
+    expect(page.url()).toBe(`${stack.backoffice.baseUrl}/setup`);
+    const secret = base32Bytes((await page.locator('code.secret').textContent()) ?? '');
+    const password = 'a long passphrase nobody guesses 7@';
+    await page.getByLabel('New password').fill(password);
+    await page.getByLabel('The same password again').fill(password);
+    const setupStep = Math.floor(Date.now() / 30_000) - 1;
+    await page.getByLabel('Code from your authenticator app').fill(totpCodeAt(secret, setupStep * 30_000));
+    await page.getByRole('button', { name: 'Activate my account' }).click();
+    await page.getByRole('button', { name: 'Go to sign-in' }).click();
+
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Code from your authenticator app').fill(totpCodeAt(secret, (setupStep + 1) * 30_000));
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
+    await expect(page.locator('.who-name').textContent()).resolves.toBe('Nia New');
+
+    // A passkey from Chromium's virtual authenticator, added on the account page.
+    const cdp = await person.context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', { options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true } });
+    await page.getByRole('link', { name: 'My account' }).click();
+    await page.getByLabel('Name for the new passkey (optional)').fill('Laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('status').filter({ hasText: 'Passkey added' }).waitFor();
+    await expect(page.getByRole('table', { name: 'Passkeys' }).textContent()).resolves.toContain('Laptop');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
+    await page.getByRole('link', { name: 'My account' }).click();
+    await expect(page.locator('.facts').first().textContent()).resolves.toContain('with password and passkey');
+
+    for (const each of [admin, person]) {
+      expect(each.policyViolations).toEqual([]);
+      expect(each.pageErrors).toEqual([]);
+      await each.context.close();
+    }
   });
 
   it('when a person with every role visits each page, then no page has a serious or critical accessibility finding and none breaks the CSP', async () => {

@@ -1,3 +1,5 @@
+import { Redis } from 'ioredis';
+import { sessionIdHash } from '@pwa/web-auth';
 import { createCapturedLogger } from '../../../../test/support/captured-logger';
 import { replaceOperatorRoles } from '../../src/store/operator-store';
 import { startConsoleStand, type CallOptions, type ConsoleStand, type SignedInOperator } from '../support/console-stand';
@@ -8,6 +10,8 @@ import { startConsoleStand, type CallOptions, type ConsoleStand, type SignedInOp
  * will, acting as the person with their current roles under the same four-eyes rules; every way a
  * token ends answers the same 401, and no token reaches a log line or the audit log.
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { redis: string } };
 const captured = createCapturedLogger('backoffice');
 let stand: ConsoleStand;
 let admin: SignedInOperator;
@@ -71,6 +75,26 @@ describe('personal access tokens', () => {
     expect(await withSession(person, 'POST', '/api/v1/personal-tokens', { name: 'too long', lifetimeDays: 91 })).toMatchObject({ status: 400, body: { code: 'CON_2001' } });
     expect(await withSession(person, 'POST', '/api/v1/personal-tokens', { name: '', lifetimeDays: 0 })).toMatchObject({ status: 400, body: { code: 'CON_2001' } });
     expect(await stand.call('POST', '/api/v1/personal-tokens', { cookie: person.cookie, body: { name: 'no csrf' } })).toMatchObject({ status: 403, body: { code: 'CON_1005' } });
+  });
+
+  test('when the session’s sign-in is older than 15 minutes, then no token is made until the person signs in again, and the refusal is audited', async () => {
+    const person = await stand.signedInOperator('Stale Signer', ['viewer']);
+    // The sign-in moved 16 minutes into the past: the session's absolute end is what dates it.
+    const redis = new Redis(serverUrls().redis);
+    try {
+      const [key] = await redis.keys(`pwa-test:backoffice_personal_tokens:*backoffice:session:${sessionIdHash(person.cookie.split('=')[1] ?? '')}`);
+      expect(key).toBeDefined();
+      const expiresAtMs = Number(await redis.hget(key ?? '', 'expiresAtMs'));
+      await redis.hset(key ?? '', 'expiresAtMs', String(expiresAtMs - 16 * 60_000));
+    } finally {
+      redis.disconnect();
+    }
+    const refused = await withSession(person, 'POST', '/api/v1/personal-tokens', { name: 'too late' });
+    expect(refused).toMatchObject({ status: 401, body: { code: 'CON_1004' } });
+    expect(refused.body.message).toContain('15 minutes');
+    expect(await withSession(person, 'GET', '/api/v1/personal-tokens')).toMatchObject({ status: 200, body: { data: { tokens: [] } } });
+    const audit = await stand.database.pool.query<{ outcome: string }>(`SELECT outcome FROM audit_log WHERE action = 'personal_token.create' AND actor->>'id' = $1`, [person.operatorId]);
+    expect(audit.rows).toEqual([{ outcome: 'refused' }]);
   });
 
   test('when the CLI calls with a maker’s token, then it reads and asks for a four-eyes change as that person, never approves its own request, and each call is audited as through the token', async () => {

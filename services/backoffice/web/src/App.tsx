@@ -125,7 +125,7 @@ function Layout(props: { session: SessionView; pathname: string; children: React
             .filter(([, , shown]) => shown)
             .map(([to, label]) => (
               <li key={to}>
-                <Link to={to} current={props.pathname === to || (to === '/approvals' && props.pathname === '/')}>
+                <Link to={to} current={props.pathname === to || (to === '/approvals' && props.pathname === '/') || (to === '/partners' && props.pathname.startsWith('/partners/'))}>
                   {label}
                 </Link>
               </li>

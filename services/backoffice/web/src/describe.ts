@@ -36,14 +36,31 @@ export function describedChange(action: string, target: { kind: string; id: stri
       return `Set the permissions of partner ${target.id} to ${Array.isArray(parameters.permissions) && parameters.permissions.length > 0 ? parameters.permissions.map(text).join(' and ') : 'none'}`;
     case 'partner.rate_limit.set':
       return `Set the rate limit of partner ${target.id} to ${parameters.rateLimitPerMinute === null ? 'the default' : `${text(parameters.rateLimitPerMinute)} requests a minute`}`;
+    case 'tier_limit.set':
+      return `Set the limits of tier ${target.id.split(':').join(' ')}: ${limitList(parameters, currencyOf(parameters, target))}`;
+    case 'fee_schedule.set':
+      return `Set the fee schedule ${target.id.split(':').join(' ')}: ${limitList(parameters, currencyOf(parameters, target))}`;
     default:
       return `${action} on ${target.kind} ${target.id}`;
   }
 }
 
+/** The currency of a change: its parameter, or the last part of a tier limit's or fee schedule's id (Gold:collection:USD). */
+function currencyOf(parameters: Record<string, unknown>, target: { kind: string; id: string }): string | undefined {
+  if (typeof parameters.currency === 'string') return parameters.currency;
+  const last = target.id.split(':').pop() ?? '';
+  return (target.kind === 'tier_limit' || target.kind === 'fee_schedule') && /^[A-Z]{3}$/.test(last) ? last : undefined;
+}
+
+function limitList(parameters: Record<string, unknown>, currency: string | undefined): string {
+  return parameterRows(parameters, undefined, currency)
+    .map(([name, value]) => `${name} ${value.replace(/ \(\d+ minor units\)$/, '')}`)
+    .join(', ');
+}
+
 /** The parameters as label/value rows, minor-unit amounts shown in major units with the currency. */
-export function parameterRows(parameters: Record<string, unknown>): [string, string][] {
-  const currency = typeof parameters.currency === 'string' ? parameters.currency : undefined;
+export function parameterRows(parameters: Record<string, unknown>, target?: { kind: string; id: string }, knownCurrency?: string): [string, string][] {
+  const currency = knownCurrency ?? (target === undefined ? (typeof parameters.currency === 'string' ? parameters.currency : undefined) : currencyOf(parameters, target));
   return Object.entries(parameters).map(([name, value]) => {
     if (name.endsWith('Minor') && typeof value === 'string' && currency !== undefined) return [name, `${formattedMoney(value, currency)} (${value} minor units)`];
     return [name, text(value)];

@@ -13,6 +13,10 @@ interface Passkey {
   lastUsedAt: string | null;
 }
 
+/** How the session's sign-in is named to the person. */
+const methodLabels: Record<string, string> = { password: 'a password', oidc: 'the company identity provider' };
+const factorLabels: Record<string, string> = { totp: 'an authenticator code', passkey: 'a passkey', 'identity-provider': "the identity provider's MFA" };
+
 /** The person's own account: who they are, how they signed in, and their passkeys (added and removed soon after a sign-in). */
 export function AccountPage(): ReactNode {
   const { session } = useSession();
@@ -74,7 +78,7 @@ export function AccountPage(): ReactNode {
         <dd>{operator.roles.join(', ')}</dd>
         <dt>Signed in</dt>
         <dd>
-          {dateTime(signIn.completedAt)} with {signIn.method} and {signIn.secondFactor ?? '—'}
+          {dateTime(signIn.completedAt)} with {methodLabels[signIn.method] ?? signIn.method} and {signIn.secondFactor === null ? '—' : (factorLabels[signIn.secondFactor] ?? signIn.secondFactor)}
         </dd>
       </dl>
       <h2>Passkeys</h2>

@@ -127,7 +127,7 @@ function RequestCard(props: { request: ApprovalRequestView; ownId: string; mayDe
         <dd>
           {request.target.kind} <code>{request.target.id}</code>
         </dd>
-        {parameterRows(request.parameters).map(([name, value]) => (
+        {parameterRows(request.parameters, request.target).map(([name, value]) => (
           <FactRow key={name} name={name} value={value} />
         ))}
         <dt>Reason</dt>

@@ -116,8 +116,8 @@ export function AuditPage(): ReactNode {
             <tbody>
               {page.entries.map((entry) => (
                 <tr key={entry.entryId}>
-                  <td>{entry.sequence}</td>
-                  <td>{dateTime(entry.occurredAt)}</td>
+                  <td className="nowrap">{entry.sequence}</td>
+                  <td className="nowrap">{dateTime(entry.occurredAt)}</td>
                   <td>{entry.actor.displayName}</td>
                   <td>
                     <code>{entry.action}</code>

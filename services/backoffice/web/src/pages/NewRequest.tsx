@@ -12,7 +12,36 @@ const actions = [
   ['partner.status.set', "Set a partner's status"],
   ['partner.permissions.set', "Set a partner's permissions"],
   ['partner.rate_limit.set', "Set a partner's rate limit"],
+  ['tier_limit.set', 'Set a tier limit'],
+  ['fee_schedule.set', "Set a fee schedule's minimum and maximum"],
 ] as const;
+
+const tierLimitAmounts = [
+  ['perTransactionMinor', 'Per transaction'],
+  ['dailyMinor', 'Daily'],
+  ['weeklyMinor', 'Weekly'],
+  ['monthlyMinor', 'Monthly'],
+  ['yearlyMinor', 'Yearly'],
+] as const;
+const tierLimitCounts = [
+  ['perHourCount', 'Transactions an hour'],
+  ['perDayCount', 'Transactions a day'],
+] as const;
+const feeAmounts = [
+  ['minimumFeeMinor', 'Minimum fee'],
+  ['maximumFeeMinor', 'Maximum fee'],
+] as const;
+
+function positiveMinorOf(typed: string): string | undefined {
+  const parsed = minorUnitsOf(typed);
+  return parsed.ok ? parsed.minor : undefined;
+}
+
+/** A whole-minor-unit string for a fee bound, which may be zero ("0.00" → "0"). */
+function wholeMinorOf(typed: string): string | undefined {
+  if (/^0*(\.0{0,2})?$/.test(typed.trim())) return '0';
+  return positiveMinorOf(typed);
+}
 type Action = (typeof actions)[number][0];
 
 interface Draft {
@@ -44,6 +73,9 @@ export function NewRequestPage(props: { search: URLSearchParams }): ReactNode {
   const [permissions, setPermissions] = useState<string[]>(['collection', 'disbursement']);
   const [rateLimit, setRateLimit] = useState('');
   const [reason, setReason] = useState('');
+  const [tier, setTier] = useState('Gold');
+  const [transactionType, setTransactionType] = useState('collection');
+  const [limits, setLimits] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string>();
   const [draft, setDraft] = useState<Draft>();
   const [error, setError] = useState<unknown>();
@@ -52,8 +84,9 @@ export function NewRequestPage(props: { search: URLSearchParams }): ReactNode {
   const [search, setSearch] = useState('');
   const [found, setFound] = useState<PartnerSummary[]>();
 
-  const needsPartner = action !== 'disbursement.reverse';
+  const needsPartner = action.startsWith('partner.');
   const needsAmount = action === 'partner.fund' || action === 'partner.funding.correct';
+  const needsTypeAndCurrency = action === 'tier_limit.set' || action === 'fee_schedule.set';
 
   const findPartners = (): void => {
     setError(undefined);
@@ -90,11 +123,44 @@ export function NewRequestPage(props: { search: URLSearchParams }): ReactNode {
       }
       parameters.rateLimitPerMinute = limit === '' ? null : Number(limit);
     }
+    if (action === 'tier_limit.set' || action === 'fee_schedule.set') {
+      const amountFields = action === 'tier_limit.set' ? tierLimitAmounts : feeAmounts;
+      for (const [name, label] of amountFields) {
+        const typedValue = (limits[name] ?? '').trim();
+        if (typedValue === '') continue;
+        const minor = action === 'fee_schedule.set' ? wholeMinorOf(typedValue) : positiveMinorOf(typedValue);
+        if (minor === undefined) {
+          setProblem(`${label}: an amount such as 1250.50, at most two decimals`);
+          return;
+        }
+        parameters[name] = minor;
+      }
+      if (action === 'tier_limit.set')
+        for (const [name, label] of tierLimitCounts) {
+          const typedValue = (limits[name] ?? '').trim();
+          if (typedValue === '') continue;
+          if (!/^[1-9]\d{0,6}$/.test(typedValue)) {
+            setProblem(`${label}: a whole number from 1`);
+            return;
+          }
+          parameters[name] = Number(typedValue);
+        }
+      if (Object.keys(parameters).length === 0) {
+        setProblem('Fill in at least one value to change');
+        return;
+      }
+      parameters.currency = currency;
+    }
     if (reason.trim() === '') {
       setProblem('Reason: say why this change is needed');
       return;
     }
-    const target = needsPartner ? { kind: 'partner', id: partnerId.trim() } : { kind: 'disbursement', id: disbursementId.trim() };
+    let target = needsPartner ? { kind: 'partner', id: partnerId.trim() } : { kind: 'disbursement', id: disbursementId.trim() };
+    if (needsTypeAndCurrency) {
+      // The currency is part of the target here, not a parameter.
+      delete parameters.currency;
+      target = action === 'tier_limit.set' ? { kind: 'tier_limit', id: `${tier}:${transactionType}:${currency}` } : { kind: 'fee_schedule', id: `${transactionType}:${currency}` };
+    }
     setDraft({ action, target, parameters, reason: reason.trim() });
   };
 
@@ -138,7 +204,7 @@ export function NewRequestPage(props: { search: URLSearchParams }): ReactNode {
           <dd>
             {draft.target.kind} <code>{draft.target.id}</code>
           </dd>
-          {parameterRows(draft.parameters).map(([name, value]) => (
+          {parameterRows(draft.parameters, draft.target).map(([name, value]) => (
             <ReviewRow key={name} name={name} value={value} />
           ))}
           <dt>Reason</dt>
@@ -203,6 +269,38 @@ export function NewRequestPage(props: { search: URLSearchParams }): ReactNode {
                 ))}
               </ul>
             )}
+          </fieldset>
+        ) : needsTypeAndCurrency ? (
+          <fieldset>
+            <legend>{action === 'tier_limit.set' ? 'Which limit' : 'Which fee schedule'}</legend>
+            {action === 'tier_limit.set' ? (
+              <Field id="tier" label="Tier">
+                <select id="tier" value={tier} onChange={(event) => setTier(event.target.value)}>
+                  {['Basic', 'Silver', 'Gold', 'Platinum'].map((each) => (
+                    <option key={each}>{each}</option>
+                  ))}
+                </select>
+              </Field>
+            ) : null}
+            <Field id="transaction-type" label="Transaction type">
+              <select id="transaction-type" value={transactionType} onChange={(event) => setTransactionType(event.target.value)}>
+                <option value="collection">collection</option>
+                <option value="disbursement">disbursement</option>
+              </select>
+            </Field>
+            <Field id="schedule-currency" label="Currency">
+              <select id="schedule-currency" value={currency} onChange={(event) => setCurrency(event.target.value)}>
+                {currencies.map((each) => (
+                  <option key={each}>{each}</option>
+                ))}
+              </select>
+            </Field>
+            <p className="hint">Leave a value empty to keep it as it is. Amounts in major units.</p>
+            {(action === 'tier_limit.set' ? [...tierLimitAmounts, ...tierLimitCounts] : feeAmounts).map(([name, label]) => (
+              <Field key={name} id={`limit-${name}`} label={label}>
+                <input id={`limit-${name}`} inputMode={name.endsWith('Count') ? 'numeric' : 'decimal'} value={limits[name] ?? ''} onChange={(event) => setLimits({ ...limits, [name]: event.target.value })} />
+              </Field>
+            ))}
           </fieldset>
         ) : (
           <Field id="disbursement-id" label="Disbursement reference id" hint="PKD-…">

@@ -106,7 +106,9 @@ function OperatorCard(props: { operator: OperatorRow; isMe: boolean; onChanged: 
       </dl>
       <ErrorNotice error={error} />
       {editing === undefined ? (
-        operator.status === 'disabled' ? null : (
+        operator.status === 'disabled' ? null : props.isMe ? (
+          <p className="hint">Your own roles and access are changed by another admin.</p>
+        ) : (
           <div className="actions">
             <button type="button" className="secondary" onClick={() => setEditing('roles')}>
               Change roles

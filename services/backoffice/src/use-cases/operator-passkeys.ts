@@ -26,6 +26,7 @@ import { findOperatorById, type Operator } from '../store/operator-store';
 import { deletePasskey, insertPasskey, passkeyCountOf, passkeyCredentialOf, passkeysOf, recordPasskeyUse, type PasskeySummary } from '../store/passkey-store';
 import { audit, personOf } from './operator-sign-in';
 import type { PasskeySettings, PeopleDependencies, RequestOrigin } from './people-dependencies';
+import { signInIsRecent } from './recent-sign-in';
 
 /**
  * Passkeys (WebAuthn) as an operator's second factor (decision 0070). A signed-in operator
@@ -46,15 +47,6 @@ type Refusal<Reason extends string> = { kind: 'refused'; reason: Reason };
 function passkeySettingsOf(deps: PeopleDependencies): PasskeySettings {
   if (deps.passkeys === undefined) throw new Error('Passkeys need the relying party settings (PeopleDependencies.passkeys)');
   return deps.passkeys;
-}
-
-/** When the signed-in stage began: the absolute end minus the absolute timeout (rotation keeps the end). */
-function signedInAtMs(deps: PeopleDependencies, session: Session): number {
-  return session.expiresAtMs - deps.sessions.absoluteTimeoutMs;
-}
-
-function signInIsRecent(deps: PeopleDependencies, session: Session): boolean {
-  return (deps.now ?? Date.now)() - signedInAtMs(deps, session) <= passkeySettingsOf(deps).recentSignInMs;
 }
 
 /** The WebAuthn user handle: the operator id's 16 bytes (no e-mail or name in it). */

@@ -6,6 +6,7 @@ import { mayPerform } from '../domain/operator-roles';
 import { findOperatorById, type Operator } from '../store/operator-store';
 import { findPersonalToken, insertPersonalToken, personalTokensOf, revokePersonalToken, useLivePersonalToken, type PersonalTokenSummary } from '../store/personal-token-store';
 import type { PeopleDependencies, RequestOrigin } from './people-dependencies';
+import { signInIsRecent } from './recent-sign-in';
 
 /**
  * Personal access tokens (decision 0072): the operator CLI calls the console API as a person. A
@@ -19,8 +20,6 @@ export const personalTokenPrefix = 'pwabo_';
 const personalTokenShape = /^pwabo_[A-Za-z0-9_-]{43}$/;
 export const personalTokenLifetimeDaysMax = 90;
 export const personalTokenLifetimeDaysDefault = 30;
-/** Without the passkey settings (hand-made test dependencies), the same 15 minutes the wiring gives. */
-const recentSignInMsDefault = 15 * 60_000;
 
 type Refusal<Reason extends string> = { kind: 'refused'; reason: Reason };
 
@@ -31,11 +30,6 @@ export function personalTokenHash(secret: string): Buffer {
 /** Whether a bearer value has a personal token's shape (anything else is refused without a database read). */
 export function looksLikePersonalToken(value: string): boolean {
   return personalTokenShape.test(value);
-}
-
-function signInIsRecent(deps: PeopleDependencies, session: Session): boolean {
-  const signedInAtMs = session.expiresAtMs - deps.sessions.absoluteTimeoutMs;
-  return (deps.now ?? Date.now)() - signedInAtMs <= (deps.passkeys?.recentSignInMs ?? recentSignInMsDefault);
 }
 
 export type CreateTokenOutcome = { kind: 'created'; token: PersonalTokenSummary; secret: string } | Refusal<'sign-in-not-recent' | 'not-active'>;

@@ -160,6 +160,14 @@ function RequestCard(props: { request: ApprovalRequestView; ownId: string; mayDe
             <dd>{dateTime(request.executedAt)}</dd>
           </>
         )}
+        {request.executionResult === null || request.executionResult === undefined ? null : (
+          <>
+            <dt>Outcome</dt>
+            <dd>
+              <code>{JSON.stringify(request.executionResult)}</code>
+            </dd>
+          </>
+        )}
       </dl>
       <ErrorNotice error={error} />
       {request.status === 'pending' && props.mayDecide ? (

@@ -92,4 +92,44 @@ describe('the back-office console: a funding with four eyes in the browser', () 
       await each.context.close();
     }
   });
+  it('when the maker onboards a partner and asks for a tier limit in the pages, then the secrets show once and the request holds exactly the typed limit in minor units', async () => {
+    const makerPage = await watchedPage(browser);
+    const { page } = makerPage;
+    await signInThroughThePage(page, stack.backoffice.baseUrl, maker);
+
+    await page.getByRole('link', { name: 'Partners', exact: true }).click();
+    const name = `Console partner ${Date.now()}`;
+    await page.getByLabel('Partner name').fill(name);
+    await page.getByRole('button', { name: 'Onboard', exact: true }).click();
+    const shownOnce = page.locator('.once');
+    await expect(shownOnce.textContent()).resolves.toContain('Shown only now');
+    const clientSecret = (await shownOnce.locator('dd').nth(1).textContent()) ?? '';
+    expect(clientSecret.length).toBeGreaterThanOrEqual(20);
+    await page.getByRole('link', { name: 'Open the partner' }).click();
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    await expect(page.locator('main').textContent()).resolves.not.toContain(clientSecret);
+    const api = await checker.signIn();
+    const found = await api.get(`/api/v1/partners?q=${encodeURIComponent(name)}`);
+    expect(found.body.data.partners.map((partner: { name: string }) => partner.name)).toEqual([name]);
+
+    await page.goto(`${stack.backoffice.baseUrl}/approvals/new`);
+    await page.getByLabel('Action').selectOption('tier_limit.set');
+    await page.getByLabel('Tier').selectOption('Gold');
+    await page.getByLabel('Transaction type').selectOption('collection');
+    await page.getByLabel('Currency').selectOption('LRD');
+    await page.getByLabel('Daily').fill('5,000.25');
+    await page.getByLabel('Transactions a day').fill('40');
+    await page.getByLabel('Reason').fill('Gold collections need more headroom');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await expect(page.locator('.lead').textContent()).resolves.toBe('Set the limits of tier Gold collection LRD: dailyMinor LRD 5,000.25, perDayCount 40');
+    await page.getByRole('button', { name: 'Submit for approval' }).click();
+    await page.getByRole('status').filter({ hasText: 'Requested: Set the limits of tier Gold collection LRD' }).waitFor();
+    const pending = await api.get('/api/v1/approval-requests?status=pending');
+    expect(pending.body.data.requests.map((request: { action: string; target: unknown; parameters: unknown }) => ({ action: request.action, target: request.target, parameters: request.parameters }))).toEqual([
+      { action: 'tier_limit.set', target: { kind: 'tier_limit', id: 'Gold:collection:LRD' }, parameters: { dailyMinor: '500025', perDayCount: 40 } },
+    ]);
+    expect(makerPage.policyViolations).toEqual([]);
+    expect(makerPage.pageErrors).toEqual([]);
+    await makerPage.context.close();
+  });
 });

@@ -11,6 +11,7 @@ import { TransactionsPage } from './pages/Transactions';
 import { AuditPage } from './pages/Audit';
 import { OperatorsPage } from './pages/Operators';
 import { AccountPage } from './pages/Account';
+import { WebhooksPage } from './pages/Webhooks';
 
 const publicPaths = new Set(['/sign-in', '/setup']);
 
@@ -73,6 +74,7 @@ function Page(props: { pathname: string; search: URLSearchParams }): ReactNode {
   if (partner?.[1] !== undefined) return <PartnerDetailPage partnerId={decodeURIComponent(partner[1])} />;
   if (pathname === '/transactions') return <TransactionsPage />;
   if (pathname === '/audit') return <AuditPage />;
+  if (pathname === '/webhooks') return <WebhooksPage />;
   if (pathname === '/operators') return <OperatorsPage />;
   if (pathname === '/account') return <AccountPage />;
   return (
@@ -92,6 +94,7 @@ function Layout(props: { session: SessionView; pathname: string; children: React
     ['/approvals/new', 'New request', hasRole(props.session, 'maker')],
     ['/partners', 'Partners', true],
     ['/transactions', 'Transactions', true],
+    ['/webhooks', 'Webhooks', true],
     ['/audit', 'Audit log', hasRole(props.session, 'checker', 'admin')],
     ['/operators', 'Operators', hasRole(props.session, 'admin')],
     ['/account', 'My account', true],

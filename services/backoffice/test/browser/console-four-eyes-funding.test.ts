@@ -86,6 +86,11 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     const finally_ = await api.get(`/api/v1/partners/${partnerId}/balances`);
     expect(finally_.body.data.balances).toEqual(after.body.data.balances);
 
+    // The ledger still balances after the funding, as the transactions page's check shows.
+    await checkerPage.page.getByRole('link', { name: 'Transactions' }).click();
+    await checkerPage.page.getByRole('button', { name: 'Check the ledger' }).click();
+    await checkerPage.page.getByRole('status').filter({ hasText: 'The ledger balances' }).waitFor();
+
     for (const each of [makerPage, checkerPage]) {
       expect(each.policyViolations).toEqual([]);
       expect(each.pageErrors).toEqual([]);

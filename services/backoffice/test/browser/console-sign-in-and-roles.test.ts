@@ -149,6 +149,7 @@ describe('the back-office console: sign-in and roles in the browser', () => {
       ['partners', '/partners', 'Partners'],
       ['partner-detail', `/partners/${partnerId}`, ''],
       ['transactions', '/transactions', 'Transactions'],
+      ['webhooks', '/webhooks', 'Webhook deliveries'],
       ['audit', '/audit', 'Audit log'],
       ['operators', '/operators', 'Operators'],
       ['account', '/account', 'My account'],

@@ -262,7 +262,10 @@ export function PartnerDetailPage(props: { partnerId: string }): ReactNode {
         <dt>Rate limit</dt>
         <dd>{partner.rateLimitPerMinute === null ? 'default' : `${partner.rateLimitPerMinute} a minute`}</dd>
         <dt>Webhook URL</dt>
-        <dd>{partner.webhookUrl ?? 'none'}</dd>
+        <dd>
+          {partner.webhookUrl ?? 'none'}
+          {hasRole(session, 'maker', 'admin') ? <WebhookUrlEditor partnerId={partner.partnerId} current={partner.webhookUrl} onSaved={load} /> : null}
+        </dd>
         <dt>Created</dt>
         <dd>{dateTime(partner.createdAt)}</dd>
       </dl>
@@ -330,5 +333,53 @@ export function PartnerDetailPage(props: { partnerId: string }): ReactNode {
         </div>
       )}
     </section>
+  );
+}
+
+/** A partner's webhook URL (makers and admins, no four eyes: it only moves where the partner's own events go), confirmed before it is sent. */
+function WebhookUrlEditor(props: { partnerId: string; current: string | null; onSaved: () => void }): ReactNode {
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(props.current ?? '');
+  const [key, setKey] = useState(newIdempotencyKey);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  const save = (event: FormEvent): void => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    api('PUT', `/api/v1/partners/${encodeURIComponent(props.partnerId)}/webhook-url`, { webhookUrl: value.trim() === '' ? null : value.trim() }, { 'Idempotency-Key': key })
+      .then(() => {
+        setEditing(false);
+        setKey(newIdempotencyKey());
+        props.onSaved();
+      })
+      .catch(setError)
+      .finally(() => setBusy(false));
+  };
+
+  if (!editing)
+    return (
+      <div>
+        <button type="button" className="link-button" onClick={() => setEditing(true)}>
+          Change the webhook URL
+        </button>
+      </div>
+    );
+  return (
+    <form onSubmit={save} aria-label="Change the webhook URL" className="confirm">
+      <ErrorNotice error={error} />
+      <Field id="webhook-url" label="New webhook URL" hint="Empty to send no webhooks. The partner's next events go here.">
+        <input id="webhook-url" type="url" value={value} aria-describedby="webhook-url-hint" onChange={(event) => setValue(event.target.value)} />
+      </Field>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Save the webhook URL
+        </button>
+        <button type="button" className="secondary" disabled={busy} onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

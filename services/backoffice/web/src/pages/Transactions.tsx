@@ -105,6 +105,87 @@ export function TransactionsPage(): ReactNode {
         </div>
       )}
       <Pager depth={trail.depth} nextCursor={page?.nextCursor} onNext={trail.next} onPrevious={trail.previous} />
+      <LedgerCheck />
+    </section>
+  );
+}
+
+interface LedgerCheckResult {
+  ok: boolean;
+  currencies: { currency: string; balancesSumMinor: string; entriesSumMinor: string; accountCount: number; postingCount: number }[];
+  problems: { invariant: string; message: string }[];
+}
+
+/** The wallet's ledger check on demand: every currency's balances against its entries, and any broken invariant by name. */
+function LedgerCheck(): ReactNode {
+  const [result, setResult] = useState<LedgerCheckResult>();
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const run = (): void => {
+    setBusy(true);
+    setError(undefined);
+    api<LedgerCheckResult>('GET', '/api/v1/ledger-check')
+      .then(setResult)
+      .catch(setError)
+      .finally(() => setBusy(false));
+  };
+  return (
+    <section aria-labelledby="ledger-check-title">
+      <h2 id="ledger-check-title">Ledger check</h2>
+      <button type="button" className="secondary" disabled={busy} onClick={run}>
+        Check the ledger
+      </button>
+      <ErrorNotice error={error} />
+      {result === undefined ? null : (
+        <>
+          {result.ok ? (
+            <p role="status" className="notice notice-success">
+              The ledger balances: every invariant holds.
+            </p>
+          ) : (
+            <div role="alert" className="notice notice-error">
+              <p>The ledger check failed:</p>
+              <ul>
+                {result.problems.map((problem) => (
+                  <li key={`${problem.invariant}:${problem.message}`}>
+                    <code>{problem.invariant}</code>: {problem.message}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <table aria-label="Ledger totals">
+            <thead>
+              <tr>
+                <th scope="col">Currency</th>
+                <th scope="col" className="number">
+                  Sum of balances
+                </th>
+                <th scope="col" className="number">
+                  Sum of entries
+                </th>
+                <th scope="col" className="number">
+                  Accounts
+                </th>
+                <th scope="col" className="number">
+                  Postings
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.currencies.map((row) => (
+                <tr key={row.currency}>
+                  <td>{row.currency}</td>
+                  <td className="number">{formattedMoney(row.balancesSumMinor, row.currency)}</td>
+                  <td className="number">{formattedMoney(row.entriesSumMinor, row.currency)}</td>
+                  <td className="number">{row.accountCount}</td>
+                  <td className="number">{row.postingCount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
     </section>
   );
 }

@@ -401,8 +401,9 @@ function backofficeProcess(local: LocalStack, started: StartedBackoffice, certif
     const data = begun.body.data as { secretBase32: string; enrolment: string };
     const secret = base32Bytes(data.secretBase32);
     const password = `${person.displayName} keeps a long passphrase ${randomBytes(6).toString('hex')}`;
-    // The previous step (accepted: one step of drift either way), so a sign-in right after can use the current one.
-    let lastStep = Math.floor(Date.now() / totpStepMs) - 1;
+    // The current step: still accepted (one step of drift) if slow hashing under load carries the
+    // server into the next step; a sign-in right after uses the next step's code, accepted at once.
+    let lastStep = Math.floor(Date.now() / totpStepMs);
     const completed = await browser.post('/api/v1/setup/complete', { token, password, enrolment: data.enrolment, code: totpCodeAt(secret, lastStep * totpStepMs) });
     if (completed.status !== 201) throw new Error(`set-up complete answered ${completed.status}: ${completed.text}`);
     const nextTotpCode = async (): Promise<string> => {

@@ -32,7 +32,7 @@ export const standaloneClis: Readonly<Record<string, { entry: string; commands: 
   // The back-office's set-up CLI: the first admin's bootstrap (a set-up link, never a default password).
   'backoffice-setup': {
     entry: path.join(repoRoot, 'services', 'backoffice', 'dist', 'cli', 'main.js'),
-    commands: ['bootstrap-admin', 'reseal-totp-secrets'],
+    commands: ['bootstrap-admin', 'reseal-totp-secrets', 'verify-audit-log'],
   },
   'database-backup': {
     entry: path.join(repoRoot, 'libs', 'runtime', 'dist', 'database-backup', 'main.js'),

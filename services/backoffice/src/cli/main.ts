@@ -5,10 +5,10 @@ import { readBackofficeSetupConfig, totpSealingKeysOf } from '../config';
 import { backofficeMigrationDirectories, backofficeSchema } from '../service-paths';
 import { OperatorUsageError, runSetupCommand, setupUsage, type SetupContext } from './setup-commands';
 
-/** The back-office's set-up CLI (the first admin's bootstrap, the sealing key's rotation); the shared runner handles --json, usage and exit codes. */
+/** The back-office's set-up CLI (the first admin's bootstrap, the sealing key's rotation, the audit chain's verification); the shared runner handles --json, usage and exit codes. */
 runOperatorCli<SetupContext>({
   usage: setupUsage,
-  stringOptions: ['email', 'name', 'batch-size'],
+  stringOptions: ['email', 'name', 'batch-size', 'anchor-sequence', 'anchor-hash'],
   isUsageError: (error) => error instanceof OperatorUsageError,
   open: async () => {
     const config = readBackofficeSetupConfig(process.env);

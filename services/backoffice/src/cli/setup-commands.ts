@@ -1,3 +1,4 @@
+import { readAuditChainHead, verifyAuditChain, type AuditChainAnchor } from '@pwa/audit';
 import type { Pool } from '@pwa/db';
 import { OperatorUsageError, type OperatorCommandResult } from '@pwa/runtime/operator-cli';
 import { bootstrapFirstAdmin, type BootstrapOutcome } from '../use-cases/bootstrap-first-admin';
@@ -19,6 +20,12 @@ Sealing-key rotation (docs/operations.md, Back-office, Rotate the sealing key; k
       enrols again. Refused, changing nothing, when a secret opens with neither key. Safe to run
       again; without _PREVIOUS it only checks that every secret opens with the current key
 
+Audit log (read-only)
+  verify-audit-log [--anchor-sequence <n> --anchor-hash <hex>]
+      walks the hash chain from the first entry and names the first altered, removed or forged one
+      (exit 1), or says how many entries hold (exit 0) and prints the head to record outside the
+      database; with an anchor recorded earlier, the chain must still reach it and hold its hash
+
 --json prints one JSON object per command.
 `;
 
@@ -38,6 +45,7 @@ const refusalMessages: Readonly<Record<Extract<BootstrapOutcome, { kind: 'refuse
 export async function runSetupCommand(context: SetupContext, command: string, args: string[], options: Record<string, string | undefined>): Promise<OperatorCommandResult> {
   if (command === 'bootstrap-admin') return bootstrapAdmin(context, args, options);
   if (command === 'reseal-totp-secrets') return resealTotpSecretsCommand(context, args, options);
+  if (command === 'verify-audit-log') return verifyAuditLogCommand(context, args, options);
   throw new OperatorUsageError(`Unknown command: ${command}`);
 }
 
@@ -91,4 +99,29 @@ function parseBatchSize(value: string | undefined): number {
     throw new OperatorUsageError(`--batch-size must be a whole number from 1 to ${totpResealBatchSizeMax} (got ${value})`);
   }
   return batchSize;
+}
+
+/**
+ * The audit chain's verification (decision 0060) from the command line: what an auditor or an SRE
+ * runs, alone or against a head recorded earlier outside the database (the anchor).
+ */
+async function verifyAuditLogCommand(context: SetupContext, args: string[], options: Record<string, string | undefined>): Promise<OperatorCommandResult> {
+  if (args.length > 0) throw new OperatorUsageError(`verify-audit-log takes no positional arguments (got ${args.length})`);
+  const anchor = parseAnchor(options.anchorSequence, options.anchorHash);
+  const verification = await verifyAuditChain(context.pool, anchor === undefined ? {} : { anchor });
+  if (!verification.ok) {
+    const text = `BROKEN at entry ${verification.firstBrokenSequence} (${verification.problem}${verification.entryId === null ? '' : `, entry id ${verification.entryId}`}): ${verification.detail}; ${verification.entries} entries before it hold.`;
+    return { data: verification, text, exitCode: 1 };
+  }
+  const head = await readAuditChainHead(context.pool);
+  const text = head === null ? 'The audit log is empty.' : `The audit chain holds: ${verification.entries} entries. Record the head outside the database: --anchor-sequence ${head.sequence} --anchor-hash ${head.hash}`;
+  return { data: { ...verification, head }, text };
+}
+
+function parseAnchor(sequence: string | undefined, hash: string | undefined): AuditChainAnchor | undefined {
+  if (sequence === undefined && hash === undefined) return undefined;
+  if (sequence === undefined || hash === undefined) throw new OperatorUsageError('--anchor-sequence and --anchor-hash go together (both from the head an earlier run printed)');
+  if (!/^[1-9]\d{0,15}$/.test(sequence)) throw new OperatorUsageError(`--anchor-sequence must be a positive whole number (got ${sequence})`);
+  if (!/^[0-9a-fA-F]{64}$/.test(hash)) throw new OperatorUsageError('--anchor-hash must be the 64 hexadecimal characters of a SHA-256 hash');
+  return { sequence: Number(sequence), hash };
 }

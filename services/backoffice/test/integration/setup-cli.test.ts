@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { appendAuditEntry } from '@pwa/audit';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
 import { backofficeSchema } from '../../src/service-paths';
 
@@ -63,5 +64,37 @@ describe('back-office set-up CLI (built)', () => {
     expect(plain.code).toBe(1);
     expect(plain.stdout).toContain('https://');
     expect(plain.stdout).not.toContain('setupLink');
+  });
+
+  test('when the audit chain is verified, then it holds and prints its head; after the database owner alters an entry, the command names it and exits 1, and a bad anchor is a usage error', async () => {
+    expect(await cli(['verify-audit-log'])).toMatchObject({ code: 0, stdout: expect.stringContaining('The audit log is empty') });
+    for (const name of ['musu', 'kollie', 'weah']) {
+      await appendAuditEntry(database.pool, { actor: { kind: 'system', id: 'setup-cli-test', displayName: 'set-up CLI test' }, action: 'operator.invite', target: { kind: 'operator', id: name }, after: { name }, outcome: 'done' });
+    }
+    const holds = await cli(['verify-audit-log', '--json']);
+    expect(holds.code).toBe(0);
+    const verified = JSON.parse(holds.stdout) as { ok: boolean; entries: number; head: { sequence: number; hash: string } };
+    expect(verified).toMatchObject({ ok: true, entries: expect.any(Number), head: { sequence: verified.entries, hash: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(verified.entries).toBe(3);
+    const anchored = await cli(['verify-audit-log', '--anchor-sequence', String(verified.head.sequence), '--anchor-hash', verified.head.hash]);
+    expect(anchored).toMatchObject({ code: 0, stdout: expect.stringContaining(`The audit chain holds: ${verified.entries} entries`) });
+
+    const client = await database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('ALTER TABLE audit_log DISABLE TRIGGER USER');
+      await client.query(`UPDATE audit_log SET occurred_at = occurred_at - interval '1 day' WHERE sequence = 2`);
+      await client.query('ALTER TABLE audit_log ENABLE TRIGGER USER');
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    const broken = await cli(['verify-audit-log']);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/^BROKEN at entry 2 \(hash_mismatch, entry id [0-9a-f-]{36}\)/);
+    expect(JSON.parse((await cli(['verify-audit-log', '--json'])).stdout)).toMatchObject({ ok: false, firstBrokenSequence: 2, problem: 'hash_mismatch', entries: 1 });
+
+    expect(await cli(['verify-audit-log', '--anchor-sequence', '3', '--json'])).toMatchObject({ code: 2, stdout: expect.stringContaining('go together') });
+    expect(await cli(['verify-audit-log', '--anchor-sequence', '3', '--anchor-hash', 'abc', '--json'])).toMatchObject({ code: 2, stdout: expect.stringContaining('64 hexadecimal') });
   });
 });

@@ -6,11 +6,13 @@
 // WEBHOOK_SECRET_SEALING_KEY and BACKOFFICE_SEALING_KEY from .local/secrets.json, AMQP_URL as npm start reads it, AUTH_URL of
 // the local auth service, BACKOFFICE_PUBLIC_URL of the local back-office for bootstrap-admin), so it
 // works against the local stack with no extra variables. Variables
-// set in the environment win. Started by scripts/operator.js.
+// set in the environment win. `backoffice <command>` is no database CLI: it calls the back-office
+// API as a person with BACKOFFICE_TOKEN (backoffice-commands.ts). Started by scripts/operator.js.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { backofficeUsage, runBackofficeCli } from './backoffice-commands';
 import { endProcess } from './lib/end-process';
 import { readJsonFile } from './lib/local-files';
 import { cliEntryFor, cliEntryOf, commandOwners, standaloneClis, type OperatorService } from './lib/operator-cli';
@@ -56,6 +58,14 @@ function main(): void {
     printUsage(settings);
     return;
   }
+  // backoffice: a client of the back-office API with the person's token, in this process (no database settings).
+  if (command === 'backoffice') {
+    runBackofficeCli(process.argv.slice(3), settings).then(endProcess, (error: unknown) => {
+      process.stderr.write(`backoffice: ${error instanceof Error ? error.message : String(error)}\n`);
+      endProcess(1);
+    });
+    return;
+  }
   const cliEntry = command === 'outbox-parked' ? outboxParkedEntry(settings) : cliEntryFor(command);
   if (!fs.existsSync(cliEntry)) {
     process.stderr.write(
@@ -95,6 +105,7 @@ function printUsage(settings: Settings): void {
     const result = spawnSync(process.execPath, [entry, '--help'], { env: environmentFor(settings), encoding: 'utf8' });
     process.stdout.write(result.stdout);
   }
+  process.stdout.write(`\n== backoffice (the back-office API as you, with a personal token) ==\n${backofficeUsage}`);
 }
 
 main();

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { onboardPartner } from '../../../../test/support/partners';
 import { startBackofficeStack, type BackofficeStack, type SeededOperator } from '../../../../test/support/stack';
-import { launchChromium, requireBuiltConsole, signInThroughThePage, watchedPage } from './console-browser';
+import { launchChromium, requireBuiltConsole, screenshot, signInThroughThePage, watchedPage } from './console-browser';
 
 /**
  * Four eyes through the pages: a maker asks for a funding in one browser, the maker's own approval
@@ -49,6 +49,7 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     await makerPage.page.getByRole('button', { name: 'Review' }).click();
     await expect(makerPage.page.locator('.lead').textContent()).resolves.toBe(`Credit USD 1,234.56 to partner ${partnerId}`);
     await expect(makerPage.page.locator('.facts').textContent()).resolves.toContain('USD 1,234.56 (123456 minor units)');
+    await screenshot(makerPage.page, 'new-request-review');
     await makerPage.page.getByRole('button', { name: 'Submit for approval' }).click();
     await makerPage.page.getByRole('status').filter({ hasText: 'Requested: Credit USD 1,234.56' }).waitFor();
 
@@ -69,6 +70,7 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     await expect(card.textContent()).resolves.toContain('Float top-up, bank slip 4471');
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(card.getByRole('group', { name: 'Confirm approve' }).textContent()).resolves.toContain(`Approve and run now: Credit USD 1,234.56 to partner ${partnerId}.`);
+    await screenshot(checkerPage.page, 'approval-confirmation');
     await card.getByRole('button', { name: 'Yes, approve' }).click();
     await checkerPage.page.getByRole('status').filter({ hasText: 'is now executed' }).waitFor();
 
@@ -126,7 +128,7 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     await page.getByLabel('Transactions a day').fill('40');
     await page.getByLabel('Reason').fill('Gold collections need more headroom');
     await page.getByRole('button', { name: 'Review' }).click();
-    await expect(page.locator('.lead').textContent()).resolves.toBe('Set the limits of tier Gold collection LRD: dailyMinor LRD 5,000.25, perDayCount 40');
+    await expect(page.locator('.lead').textContent()).resolves.toBe('Set the limits of tier Gold collection LRD: daily LRD 5,000.25, transactions a day 40');
     await page.getByRole('button', { name: 'Submit for approval' }).click();
     await page.getByRole('status').filter({ hasText: 'Requested: Set the limits of tier Gold collection LRD' }).waitFor();
     const pending = await api.get('/api/v1/approval-requests?status=pending');

@@ -54,15 +54,37 @@ function currencyOf(parameters: Record<string, unknown>, target: { kind: string;
 
 function limitList(parameters: Record<string, unknown>, currency: string | undefined): string {
   return parameterRows(parameters, undefined, currency)
-    .map(([name, value]) => `${name} ${value.replace(/ \(\d+ minor units\)$/, '')}`)
+    .map(([label, value]) => `${label.toLowerCase()} ${value.replace(/ \(\d+ minor units\)$/, '')}`)
     .join(', ');
 }
+
+/** What people call each parameter the API names. */
+const parameterLabels: Readonly<Record<string, string>> = {
+  currency: 'Currency',
+  amountMinor: 'Amount',
+  direction: 'Direction',
+  correctsRequestId: 'Corrects request',
+  status: 'Status',
+  permissions: 'Permissions',
+  rateLimitPerMinute: 'Requests a minute',
+  perTransactionMinor: 'Per transaction',
+  dailyMinor: 'Daily',
+  weeklyMinor: 'Weekly',
+  monthlyMinor: 'Monthly',
+  yearlyMinor: 'Yearly',
+  perHourCount: 'Transactions an hour',
+  perDayCount: 'Transactions a day',
+  minimumFeeMinor: 'Minimum fee',
+  maximumFeeMinor: 'Maximum fee',
+  tiers: 'Fee tiers',
+};
 
 /** The parameters as label/value rows, minor-unit amounts shown in major units with the currency. */
 export function parameterRows(parameters: Record<string, unknown>, target?: { kind: string; id: string }, knownCurrency?: string): [string, string][] {
   const currency = knownCurrency ?? (target === undefined ? (typeof parameters.currency === 'string' ? parameters.currency : undefined) : currencyOf(parameters, target));
   return Object.entries(parameters).map(([name, value]) => {
-    if (name.endsWith('Minor') && typeof value === 'string' && currency !== undefined) return [name, `${formattedMoney(value, currency)} (${value} minor units)`];
-    return [name, text(value)];
+    const label = parameterLabels[name] ?? name;
+    if (name.endsWith('Minor') && typeof value === 'string' && currency !== undefined) return [label, `${formattedMoney(value, currency)} (${value} minor units)`];
+    return [label, text(value)];
   });
 }

@@ -36,10 +36,10 @@ describe('the console’s money: typed major units to minor-unit strings and bac
 
   it('when a request is described, then the sentence names the exact amount and target', () => {
     expect(describedChange('partner.fund', { kind: 'partner', id: 'p-1' }, { currency: 'USD', amountMinor: '123456' })).toBe('Credit USD 1,234.56 to partner p-1');
-    expect(describedChange('tier_limit.set', { kind: 'tier_limit', id: 'Gold:collection:LRD' }, { dailyMinor: '500000', perDayCount: 20 })).toBe('Set the limits of tier Gold collection LRD: dailyMinor LRD 5,000.00, perDayCount 20');
+    expect(describedChange('tier_limit.set', { kind: 'tier_limit', id: 'Gold:collection:LRD' }, { dailyMinor: '500000', perDayCount: 20 })).toBe('Set the limits of tier Gold collection LRD: daily LRD 5,000.00, transactions a day 20');
     expect(parameterRows({ currency: 'USD', amountMinor: '5' })).toEqual([
-      ['currency', 'USD'],
-      ['amountMinor', 'USD 0.05 (5 minor units)'],
+      ['Currency', 'USD'],
+      ['Amount', 'USD 0.05 (5 minor units)'],
     ]);
   });
 });

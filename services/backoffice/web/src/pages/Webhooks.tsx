@@ -71,7 +71,7 @@ export function WebhooksPage(): ReactNode {
               setStatus(event.target.value);
             }}
           >
-            <option value="">pending, retrying and dead</option>
+            <option value="">any (pending, retrying, dead)</option>
             <option value="pending">pending</option>
             <option value="retrying">retrying</option>
             <option value="dead">dead</option>

@@ -67,7 +67,14 @@ describe('back-office set-up CLI (built)', () => {
   });
 
   test('when the audit chain is verified, then it holds and prints its head; after the database owner alters an entry, the command names it and exits 1, and a bad anchor is a usage error', async () => {
-    expect(await cli(['verify-audit-log'])).toMatchObject({ code: 0, stdout: expect.stringContaining('The audit log is empty') });
+    // The bootstrap above was audited as the set-up command: the invitation, its renewal, the refusal; never the link.
+    const bootstrapEntries = await database.pool.query<{ action: string; outcome: string; reason: string | null; after: unknown }>(`SELECT action, outcome, reason, after FROM audit_log ORDER BY sequence`);
+    expect(bootstrapEntries.rows.map((row) => [row.action, row.outcome, row.reason])).toEqual([
+      ['operator.bootstrap', 'done', null],
+      ['operator.bootstrap.link_renew', 'done', null],
+      ['operator.bootstrap', 'refused', 'another-admin-invited'],
+    ]);
+    expect(JSON.stringify(bootstrapEntries.rows)).not.toMatch(/token=|setup#/);
     for (const name of ['musu', 'kollie', 'weah']) {
       await appendAuditEntry(database.pool, { actor: { kind: 'system', id: 'setup-cli-test', displayName: 'set-up CLI test' }, action: 'operator.invite', target: { kind: 'operator', id: name }, after: { name }, outcome: 'done' });
     }
@@ -75,7 +82,7 @@ describe('back-office set-up CLI (built)', () => {
     expect(holds.code).toBe(0);
     const verified = JSON.parse(holds.stdout) as { ok: boolean; entries: number; head: { sequence: number; hash: string } };
     expect(verified).toMatchObject({ ok: true, entries: expect.any(Number), head: { sequence: verified.entries, hash: expect.stringMatching(/^[0-9a-f]{64}$/) } });
-    expect(verified.entries).toBe(3);
+    expect(verified.entries).toBe(6);
     const anchored = await cli(['verify-audit-log', '--anchor-sequence', String(verified.head.sequence), '--anchor-hash', verified.head.hash]);
     expect(anchored).toMatchObject({ code: 0, stdout: expect.stringContaining(`The audit chain holds: ${verified.entries} entries`) });
 
@@ -83,7 +90,7 @@ describe('back-office set-up CLI (built)', () => {
     try {
       await client.query('BEGIN');
       await client.query('ALTER TABLE audit_log DISABLE TRIGGER USER');
-      await client.query(`UPDATE audit_log SET occurred_at = occurred_at - interval '1 day' WHERE sequence = 2`);
+      await client.query(`UPDATE audit_log SET occurred_at = occurred_at - interval '1 day' WHERE sequence = 5`);
       await client.query('ALTER TABLE audit_log ENABLE TRIGGER USER');
       await client.query('COMMIT');
     } finally {
@@ -91,8 +98,8 @@ describe('back-office set-up CLI (built)', () => {
     }
     const broken = await cli(['verify-audit-log']);
     expect(broken.code).toBe(1);
-    expect(broken.stdout).toMatch(/^BROKEN at entry 2 \(hash_mismatch, entry id [0-9a-f-]{36}\)/);
-    expect(JSON.parse((await cli(['verify-audit-log', '--json'])).stdout)).toMatchObject({ ok: false, firstBrokenSequence: 2, problem: 'hash_mismatch', entries: 1 });
+    expect(broken.stdout).toMatch(/^BROKEN at entry 5 \(hash_mismatch, entry id [0-9a-f-]{36}\)/);
+    expect(JSON.parse((await cli(['verify-audit-log', '--json'])).stdout)).toMatchObject({ ok: false, firstBrokenSequence: 5, problem: 'hash_mismatch', entries: 4 });
 
     expect(await cli(['verify-audit-log', '--anchor-sequence', '3', '--json'])).toMatchObject({ code: 2, stdout: expect.stringContaining('go together') });
     expect(await cli(['verify-audit-log', '--anchor-sequence', '3', '--anchor-hash', 'abc', '--json'])).toMatchObject({ code: 2, stdout: expect.stringContaining('64 hexadecimal') });

@@ -129,7 +129,7 @@ const commands: Record<string, Command> = {
         lines:
           data.transactions.length === 0
             ? ['No transactions.']
-            : data.transactions.map((t) => `${text(t.referenceId)}  ${text(t.type)}  ${text(t.status)}  ${text(t.amountMinor)} ${text(t.currency)} (minor units)  ${text(t.postedAt ?? t.createdAt)}`),
+            : data.transactions.map((t) => `${text(t.postedAt)}  ${text(t.kind)}  ${text(t.amountMinor)} ${text(t.currency)} (minor units)  partner ${text(t.partnerId)}  ${text(t.referenceId)}  ${text(t.phone)}`),
       };
     },
   },

@@ -19,6 +19,7 @@ const runFile = promisify(execFile);
 interface CliRun {
   code: number;
   json: Record<string, unknown>;
+  stdout: string;
   output: string;
 }
 
@@ -40,14 +41,20 @@ describe('the operator CLI through the back-office', () => {
 
   /** npm run operator -- backoffice <args> --json, as a person with this token in BACKOFFICE_TOKEN. */
   async function backofficeCli(token: string, ...args: string[]): Promise<CliRun> {
+    const run = await humanCli(token, ...args, '--json');
+    return { ...run, json: JSON.parse(run.stdout) as Record<string, unknown> };
+  }
+
+  /** The same without --json: the short human lines. */
+  async function humanCli(token: string, ...args: string[]): Promise<{ code: number; stdout: string; output: string }> {
     const env = { PATH: process.env.PATH ?? '', BACKOFFICE_URL: stack.backoffice.baseUrl, BACKOFFICE_TOKEN: token, TLS_CA_FILE: caFile };
-    let run: CliRun;
+    let run: { code: number; stdout: string; output: string };
     try {
-      const { stdout, stderr } = await runFile(process.execPath, [path.join(repoRoot, 'scripts', 'operator.js'), 'backoffice', ...args, '--json'], { env });
-      run = { code: 0, json: JSON.parse(stdout) as Record<string, unknown>, output: stdout + stderr };
+      const { stdout, stderr } = await runFile(process.execPath, [path.join(repoRoot, 'scripts', 'operator.js'), 'backoffice', ...args], { env });
+      run = { code: 0, stdout, output: stdout + stderr };
     } catch (error) {
       const failed = error as { code: number; stdout: string; stderr: string };
-      run = { code: failed.code, json: JSON.parse(failed.stdout) as Record<string, unknown>, output: failed.stdout + failed.stderr };
+      run = { code: failed.code, stdout: failed.stdout, output: failed.stdout + failed.stderr };
     }
     outputs.push(run.output);
     return run;
@@ -61,7 +68,7 @@ describe('the operator CLI through the back-office', () => {
     return { tokenId: token.tokenId, secret };
   }
 
-  it('when a maker requests a funding with their token, then they cannot approve it, a checker can, the balance moves once to the cent, and a revoked token is refused', async () => {
+  it('when a maker requests a funding with their token, then they cannot approve it, a checker can, the balance moves once to the cent, a rejected request changes nothing, and a revoked token is refused', async () => {
     // The maker is a checker too, so refusing their approval is the four-eyes rule (CON_3002), not a missing role.
     const maker = await stack.backoffice.seedOperator({ name: 'CLI Maker', roles: ['maker', 'checker'] });
     const checker = await stack.backoffice.seedOperator({ name: 'CLI Checker', roles: ['checker'] });
@@ -99,6 +106,17 @@ describe('the operator CLI through the back-office', () => {
     expect({ code: again.code, error: again.json.error }).toMatchObject({ code: 1, error: { code: 'CON_4002' } });
     const balanceAfter = (await ledgerBalances(stack.databaseUrl, '+231770000000', partner.partnerId, 'USD')).partnerMinor;
     expect(balanceAfter - balanceBefore).toBe(1250n);
+
+    const transactions = await backofficeCli(checkerToken.secret, 'list-transactions', '--partner-id', partner.partnerId);
+    expect({ code: transactions.code, amounts: (transactions.json.transactions as { amountMinor: string; currency: string }[]).map((t) => `${t.amountMinor} ${t.currency}`) }).toEqual({ code: 0, amounts: ['1250 USD'] });
+
+    // A second request the checker rejects changes nothing; the human lines name it.
+    const second = await backofficeCli(makerToken.secret, 'request-funding', '--partner-id', partner.partnerId, '--currency', 'USD', '--amount', '0.29', '--reason', 'typo, to be rejected');
+    expect(second.json).toMatchObject({ status: 'pending', parameters: { amountMinor: '29' } });
+    const rejected = await humanCli(checkerToken.secret, 'reject', String(second.json.requestId), '--note', 'wrong amount');
+    expect(rejected.code).toBe(0);
+    expect(rejected.stdout).toMatch(new RegExp(`^Rejected: ${String(second.json.requestId)}  rejected  partner\\.fund`));
+    expect((await ledgerBalances(stack.databaseUrl, '+231770000000', partner.partnerId, 'USD')).partnerMinor - balanceBefore).toBe(1250n);
 
     const revoked = await makerSession.request('DELETE', `/api/v1/personal-tokens/${makerToken.tokenId}`);
     expect(revoked.status).toBe(204);

@@ -157,7 +157,8 @@ export async function runBackofficeCli(args: string[], settings: Settings, env: 
   const wantsJson = rest.includes('--json');
   try {
     const command = commands[name];
-    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    // A token pasted in the command's place is not echoed back.
+    if (!command) throw new UsageError(name.includes('pwabo_') ? 'unknown command (a token is never an argument: export BACKOFFICE_TOKEN)' : `unknown command ${JSON.stringify(name)}`);
     let parsed: { values: Values; positionals: string[] };
     try {
       const { values, positionals } = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });

@@ -9,7 +9,7 @@ import { approvalStatuses, type DecisionRefusal } from '../domain/approval-rules
 import { mayPerform } from '../domain/operator-roles';
 import { decodePageCursor, encodePageCursor } from '../domain/page-cursor';
 import { listApprovalRequests, type ApprovalRequest } from '../store/approval-request-store';
-import { findOperatorById } from '../store/operator-store';
+import { findOperatorById, operatorNamesOf } from '../store/operator-store';
 import { executeApprovedRequest, type ExecutionPorts } from '../use-cases/execute-approved-request';
 import { decideFourEyesChange, requestFourEyesChange, type TargetDirectory } from '../use-cases/four-eyes-requests';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
@@ -64,14 +64,14 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
     const after = query.cursor === undefined ? undefined : decodePageCursor(query.cursor);
     if (query.cursor !== undefined && after === undefined) throw new ConsoleError('CON_2001', 'cursor: not a cursor this list gave; start again without it');
     const page = await listApprovalRequests(deps.pool, { status: query.status, after, pageSize: query.pageSize });
-    res.json({ success: true, data: { requests: page.requests.map(viewOf), nextCursor: page.next ? encodePageCursor(page.next) : null } });
+    res.json({ success: true, data: { requests: await viewsOf(deps.pool, page.requests), nextCursor: page.next ? encodePageCursor(page.next) : null } });
   });
 
   app.post(approvalPaths.requests, signedIn, async (req, res) => {
     const body = parsedInput(newRequestBody, req.body);
     const outcome = await requestFourEyesChange(deps.pool, sessionOf(res).session.subjectId, body as Parameters<typeof requestFourEyesChange>[2], originOf(req, res), execution.targets);
     if (outcome.kind === 'requested') {
-      res.status(201).json({ success: true, data: viewOf(outcome.request) });
+      res.status(201).json({ success: true, data: (await viewsOf(deps.pool, [outcome.request]))[0] });
       return;
     }
     switch (outcome.reason) {
@@ -108,7 +108,7 @@ export function mountApprovalRoutes(app: Express, deps: PeopleDependencies, cons
       const body = parsedInput(decisionBody, req.body ?? {});
       const decided = await decideFourEyesChange(deps.pool, sessionOf(res).session.subjectId, { requestId, outcome, ...(body.note === undefined ? {} : { note: body.note }) }, originOf(req, res));
       if (decided.kind === 'decided') {
-        res.json({ success: true, data: viewOf(await executedIfApproved(deps.pool, decided.request, execution, requestIdOf(res))) });
+        res.json({ success: true, data: (await viewsOf(deps.pool, [await executedIfApproved(deps.pool, decided.request, execution, requestIdOf(res))]))[0] });
         return;
       }
       if (decided.reason === 'not-an-active-operator') throw new ConsoleError('CON_1004');
@@ -132,6 +132,16 @@ async function executedIfApproved(pool: Pool, request: ApprovalRequest, executio
     execution.wakeBacklog();
     return request;
   }
+}
+
+/** The requests as the console shows them: with the maker's and checker's display names beside their ids. */
+async function viewsOf(pool: Pool, requests: readonly ApprovalRequest[]): Promise<Record<string, unknown>[]> {
+  const names = await operatorNamesOf(pool, requests.flatMap((request) => (request.checkerId === null ? [request.makerId] : [request.makerId, request.checkerId])));
+  return requests.map((request) => ({
+    ...viewOf(request),
+    makerName: names.get(request.makerId) ?? null,
+    checkerName: request.checkerId === null ? null : (names.get(request.checkerId) ?? null),
+  }));
 }
 
 function viewOf(request: ApprovalRequest): Record<string, unknown> {

@@ -145,3 +145,11 @@ export async function lockActiveAdmins(db: Queryable): Promise<string[]> {
   const result = await db.query<{ id: string }>(`SELECT id FROM operators WHERE status = 'active' AND 'admin' = ANY (roles) ORDER BY id FOR UPDATE`);
   return result.rows.map((row) => row.id);
 }
+
+/** Display names of these operators by id (the approvals queue shows people, not ids); unknown ids are left out. */
+export async function operatorNamesOf(db: Queryable, operatorIds: readonly string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(operatorIds)];
+  if (ids.length === 0) return new Map();
+  const result = await db.query<{ id: string; display_name: string }>('SELECT id, display_name FROM operators WHERE id = ANY($1::uuid[])', [ids]);
+  return new Map(result.rows.map((row) => [row.id, row.display_name]));
+}

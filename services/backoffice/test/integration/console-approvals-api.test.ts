@@ -38,12 +38,12 @@ const requestCount = async (): Promise<number> => Number((await stand.database.p
 describe('four eyes over the console API', () => {
   test('when a maker asks and a checker approves, then the request is approved once and both are listed and audited', async () => {
     const asked = await ask(maker, funding());
-    expect(asked).toMatchObject({ status: 201, body: { data: { status: 'pending', action: 'partner.fund', makerId: maker.operatorId } } });
+    expect(asked).toMatchObject({ status: 201, body: { data: { status: 'pending', action: 'partner.fund', makerId: maker.operatorId, makerName: 'Maker Musu', checkerName: null } } });
     const requestId = String(asked.body.data?.requestId);
     const queue = await stand.call('GET', '/api/v1/approval-requests?status=pending', { cookie: viewer.cookie });
     expect(queue.status).toBe(200);
     expect((queue.body.data?.requests as { requestId: string }[]).map((request) => request.requestId)).toContain(requestId);
-    expect(await decide(checker, requestId, 'approve', { note: 'Matched bank statement' })).toMatchObject({ status: 200, body: { data: { status: 'approved', checkerId: checker.operatorId, decisionNote: 'Matched bank statement' } } });
+    expect(await decide(checker, requestId, 'approve', { note: 'Matched bank statement' })).toMatchObject({ status: 200, body: { data: { status: 'approved', checkerId: checker.operatorId, checkerName: 'Checker Kollie', makerName: 'Maker Musu', decisionNote: 'Matched bank statement' } } });
     expect(await decide(otherChecker, requestId, 'approve')).toMatchObject({ status: 409, body: { code: 'CON_4002' } });
   });
 

@@ -7,10 +7,13 @@ export interface ApprovalRequestView {
   parameters: Record<string, unknown>;
   reason: string;
   makerId: string;
+  /** The maker's display name (null if the operator is gone). */
+  makerName: string | null;
   status: string;
   requestedAt: string;
   expiresAt: string;
   checkerId: string | null;
+  checkerName: string | null;
   decidedAt: string | null;
   decisionNote: string | null;
   executedAt: string | null;

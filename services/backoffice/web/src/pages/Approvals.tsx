@@ -134,8 +134,8 @@ function RequestCard(props: { request: ApprovalRequestView; ownId: string; mayDe
         <dd>{request.reason}</dd>
         <dt>Maker</dt>
         <dd>
-          <code>{request.makerId}</code>
-          {request.makerId === props.ownId ? ' (you)' : ''}
+          {request.makerName ?? 'unknown operator'}
+          {request.makerId === props.ownId ? ' (you)' : ''} <code className="muted">{request.makerId}</code>
         </dd>
         <dt>Requested</dt>
         <dd>{dateTime(request.requestedAt)}</dd>
@@ -149,7 +149,7 @@ function RequestCard(props: { request: ApprovalRequestView; ownId: string; mayDe
           <>
             <dt>Checker</dt>
             <dd>
-              <code>{request.checkerId}</code> at {dateTime(request.decidedAt)}
+              {request.checkerName ?? 'unknown operator'} <code className="muted">{request.checkerId}</code> at {dateTime(request.decidedAt)}
               {request.decisionNote === null ? '' : ` — ${request.decisionNote}`}
             </dd>
           </>

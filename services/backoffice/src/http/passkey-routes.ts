@@ -1,3 +1,4 @@
+import { isUuid } from '@pwa/contracts';
 import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
@@ -47,7 +48,6 @@ const authenticationBody = z.object({
   }),
 });
 
-const passkeyIdShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const notRecent = 'Adding or removing a passkey needs a sign-in within the last 15 minutes: sign out, sign in again, then retry';
 
 export function mountPasskeyRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string): void {
@@ -93,7 +93,7 @@ export function mountPasskeyRoutes(app: Express, deps: PeopleDependencies, conso
 
   app.delete(passkeyPaths.passkey, signedIn, async (req, res) => {
     const passkeyId = String(req.params.passkeyId);
-    if (!passkeyIdShape.test(passkeyId)) throw new ConsoleError('CON_2001', 'The passkey id must be a UUID as GET /api/v1/passkeys lists it');
+    if (!isUuid(passkeyId)) throw new ConsoleError('CON_2001', 'The passkey id must be a UUID as GET /api/v1/passkeys lists it');
     const outcome = await removeOwnPasskey(deps, { session: sessionOf(res).session, passkeyId }, originOf(req, res));
     if (outcome.kind === 'refused') {
       if (outcome.reason === 'sign-in-not-recent') throw new ConsoleError('CON_1004', notRecent);

@@ -1,3 +1,4 @@
+import { isUuid } from '@pwa/contracts';
 import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
@@ -22,7 +23,6 @@ const createBody = z.object({
   lifetimeDays: z.number().int().min(1).max(personalTokenLifetimeDaysMax).default(personalTokenLifetimeDaysDefault),
 });
 
-const tokenIdShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const notRecent = 'Making a personal token needs a sign-in within the last 15 minutes: sign out, sign in again, then retry';
 
 /** A token as the console shows it: never the secret or its hash. */
@@ -60,7 +60,7 @@ export function mountPersonalTokenRoutes(app: Express, deps: PeopleDependencies,
 
   app.delete(personalTokenPaths.token, signedIn, async (req, res) => {
     const tokenId = String(req.params.tokenId);
-    if (!tokenIdShape.test(tokenId)) throw new ConsoleError('CON_2001', 'The token id must be a UUID as GET /api/v1/personal-tokens lists it');
+    if (!isUuid(tokenId)) throw new ConsoleError('CON_2001', 'The token id must be a UUID as GET /api/v1/personal-tokens lists it');
     const outcome = await revokeOnePersonalToken(deps, sessionOf(res).session.subjectId, tokenId, originOf(req, res));
     if (outcome.kind === 'refused') {
       if (outcome.reason === 'unknown-token') throw new ConsoleError('CON_4012');

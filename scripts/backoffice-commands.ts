@@ -20,7 +20,7 @@ interface Command {
 
 export const backofficeUsage = `Usage: npm run operator -- backoffice <command> [options] [--json]
 
-The back-office API as you, with a personal token made while signed in to the console (POST /api/v1/personal-tokens).
+The back-office API as you, with a personal token made in the console (My account, Personal tokens for the operator CLI).
 The token is read from the environment only, never from an argument (it would stay in shell history and ps):
   export BACKOFFICE_TOKEN=pwabo_...      (BACKOFFICE_URL: default the local stack's back-office)
 

@@ -133,6 +133,24 @@ describe('the back-office console: sign-in and roles in the browser', () => {
     await page.getByRole('link', { name: 'My account' }).click();
     await expect(page.locator('.facts').first().textContent()).resolves.toMatch(/with (a )?password and (a )?passkey/);
 
+    // A personal token for the CLI, made right after the sign-in: the secret shown once, listed without it, then revoked.
+    await page.getByLabel('Name of the new token (where it is used)').fill('Ops laptop CLI');
+    await page.getByRole('button', { name: 'Make a token' }).click();
+    const shownOnce = page.getByRole('status').filter({ hasText: 'shown only this once' });
+    await shownOnce.waitFor();
+    const tokenSecret = (await shownOnce.locator('code').textContent()) ?? '';
+    expect(tokenSecret).toMatch(/^pwabo_[A-Za-z0-9_-]{43}$/);
+    const tokensTable = page.getByRole('table', { name: 'Personal tokens' });
+    await expect(tokensTable.textContent()).resolves.toContain('Ops laptop CLI');
+    await expect(tokensTable.textContent()).resolves.not.toContain(tokenSecret);
+    await page.getByRole('button', { name: 'Revoke Ops laptop CLI' }).click();
+    await page.getByRole('button', { name: 'Yes, revoke' }).click();
+    await page.getByRole('status').filter({ hasText: 'Token Ops laptop CLI revoked' }).waitFor();
+    await expect(tokensTable.textContent()).resolves.toContain('revoked');
+    await page.reload();
+    await page.getByRole('table', { name: 'Personal tokens' }).waitFor();
+    await expect(page.content()).resolves.not.toContain(tokenSecret);
+
     for (const each of [admin, person]) {
       expect(each.policyViolations).toEqual([]);
       expect(each.pageErrors).toEqual([]);

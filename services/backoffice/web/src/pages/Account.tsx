@@ -3,6 +3,7 @@ import { startRegistration } from '@simplewebauthn/browser';
 import { api } from '../api';
 import { useSession } from '../session';
 import { ErrorNotice, Field, SuccessNotice, dateTime } from '../ui';
+import { PersonalTokensSection } from './PersonalTokens';
 
 interface Passkey {
   passkeyId: string;
@@ -17,7 +18,7 @@ interface Passkey {
 const methodLabels: Record<string, string> = { password: 'a password', oidc: 'the company identity provider' };
 const factorLabels: Record<string, string> = { totp: 'an authenticator code', passkey: 'a passkey', 'identity-provider': "the identity provider's MFA" };
 
-/** The person's own account: who they are, how they signed in, and their passkeys (added and removed soon after a sign-in). */
+/** The person's own account: who they are, how they signed in, their passkeys and personal tokens (made soon after a sign-in). */
 export function AccountPage(): ReactNode {
   const { session } = useSession();
   const [passkeys, setPasskeys] = useState<Passkey[]>();
@@ -135,6 +136,7 @@ export function AccountPage(): ReactNode {
           Add a passkey
         </button>
       </form>
+      <PersonalTokensSection />
     </section>
   );
 }

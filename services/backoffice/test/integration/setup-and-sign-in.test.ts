@@ -79,7 +79,8 @@ describe('set-up and sign-in of an operator', () => {
     expect([first.kind, second.kind].sort()).toEqual(['activated', 'refused']);
     expect(await beginOperatorSetup(deps, token)).toEqual({ kind: 'refused', reason: 'link-unusable' });
     admin = { operatorId: bootstrap.operatorId, secretBase32: begun.secretBase32 };
-    expect(await verifyAuditChain(database.pool)).toMatchObject({ ok: true, entries: 1 });
+    // The bootstrap's invitation and the activation.
+    expect(await verifyAuditChain(database.pool)).toMatchObject({ ok: true, entries: 2 });
   });
 
   test('when the admin signs in with the password and then the code, then the signed-in session has a new id and the pending one is gone', async () => {

@@ -25,7 +25,7 @@ The token is read from the environment only, never from an argument (it would st
   export BACKOFFICE_TOKEN=pwabo_...      (BACKOFFICE_URL: default the local stack's back-office)
 
 Commands:
-  whoami                                     the token works; your tokens (name, expiry, last use)
+  whoami                                     who the token acts as (name, e-mail, roles) and your tokens
   list-requests [--status pending|approved|rejected|expired|executed|failed]
   request-funding --partner-id <uuid> --currency USD|LRD --amount 12.50 --reason "..."
   approve <requestId> [--note "..."]         (a checker; never your own request)
@@ -62,16 +62,18 @@ function requestLine(request: Record<string, unknown>): string {
 
 const commands: Record<string, Command> = {
   whoami: {
-    // GET /api/v1/session refuses a token (sign-in and session are the console's only), so the
-    // person's own token list is the read that proves who the token acts as.
+    // GET /api/v1/me: the person the token acts as, with their current roles; then their tokens.
     options: {},
     positionals: 0,
     async run(client) {
+      const me = (await client.get('/api/v1/me')) as { operator?: Record<string, unknown> };
+      const operator = me.operator ?? {};
       const data = (await client.get('/api/v1/personal-tokens')) as { tokens?: Record<string, unknown>[] } | Record<string, unknown>[];
       const tokens = Array.isArray(data) ? data : (data.tokens ?? []);
+      const roles = Array.isArray(operator.roles) ? operator.roles.map(text).join(', ') : '';
       return {
-        json: { tokens },
-        lines: ['The token is accepted. Your personal tokens:', ...tokens.map((token) => `${text(token.tokenId)}  ${text(token.name)}  ${text(token.state)}  expires ${text(token.expiresAt)}  last used ${text(token.lastUsedAt)}`)],
+        json: { operator, tokens },
+        lines: [`You are ${text(operator.displayName)} <${text(operator.email)}> (${text(operator.operatorId)}), roles: ${roles}. Your personal tokens:`, ...tokens.map((token) => `${text(token.tokenId)}  ${text(token.name)}  ${text(token.state)}  expires ${text(token.expiresAt)}  last used ${text(token.lastUsedAt)}`)],
       };
     },
   },

@@ -82,6 +82,7 @@ describe('the operator CLI through the back-office', () => {
     const whoami = await backofficeCli(makerToken.secret, 'whoami');
     expect(whoami.code).toBe(0);
     expect((whoami.json.tokens as { tokenId: string }[]).map((token) => token.tokenId)).toEqual([makerToken.tokenId]);
+    expect(whoami.json.operator).toMatchObject({ email: maker.email, roles: expect.arrayContaining(['maker']) });
 
     const listed = await backofficeCli(makerToken.secret, 'list-partners', '--search', partner.partnerId);
     expect({ code: listed.code, ids: (listed.json.partners as { partnerId: string }[]).map((found) => found.partnerId) }).toEqual({ code: 0, ids: [partner.partnerId] });

@@ -2,6 +2,7 @@ import { isUuid } from '@pwa/contracts';
 import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
+import { findOperatorById } from '../store/operator-store';
 import type { PersonalTokenSummary } from '../store/personal-token-store';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { createPersonalToken, listOwnPersonalTokens, personalTokenLifetimeDaysDefault, personalTokenLifetimeDaysMax, revokeOnePersonalToken } from '../use-cases/personal-tokens';
@@ -16,6 +17,8 @@ import { requireSession, sessionOf } from './console-session';
 export const personalTokenPaths = {
   tokens: '/api/v1/personal-tokens',
   token: '/api/v1/personal-tokens/:tokenId',
+  /** Who a request acts as (a personal token's person, or the session's): what the CLI's whoami shows. */
+  me: '/api/v1/me',
 } as const;
 
 const createBody = z.object({
@@ -56,6 +59,13 @@ export function mountPersonalTokenRoutes(app: Express, deps: PeopleDependencies,
   app.get(personalTokenPaths.tokens, signedIn, async (_req, res) => {
     const tokens = await listOwnPersonalTokens(deps, sessionOf(res).session.subjectId);
     res.json({ success: true, data: { tokens: tokens.map(shown) } });
+  });
+
+  app.get(personalTokenPaths.me, signedIn, async (_req, res) => {
+    const { session, via } = sessionOf(res);
+    const operator = await findOperatorById(deps.pool, session.subjectId);
+    if (operator?.status !== 'active') throw new ConsoleError('CON_1004');
+    res.json({ success: true, data: { operator: { operatorId: operator.operatorId, email: operator.email, displayName: operator.displayName, roles: [...operator.roles] }, via } });
   });
 
   app.delete(personalTokenPaths.token, signedIn, async (req, res) => {

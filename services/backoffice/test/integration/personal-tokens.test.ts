@@ -67,6 +67,8 @@ describe('personal access tokens', () => {
     expect(listed.status).toBe(200);
     expect(listed.body.data?.tokens).toEqual([expect.objectContaining({ tokenId, name: 'laptop CLI', state: 'active' })]);
     expect(listed.text).not.toContain(secret);
+    expect(await withToken(secret, 'GET', '/api/v1/me')).toMatchObject({ status: 200, body: { data: { operator: { operatorId: person.operatorId, email: person.email }, via: { kind: 'personal-token', tokenId } } } });
+    expect(await withSession(person, 'GET', '/api/v1/me')).toMatchObject({ status: 200, body: { data: { operator: { operatorId: person.operatorId }, via: { kind: 'session' } } } });
     expect(Object.keys((listed.body.data?.tokens as object[])[0] ?? {}).sort()).toEqual(['createdAt', 'expiresAt', 'lastUsedAt', 'name', 'revokedAt', 'state', 'tokenId']);
 
     const audit = await stand.database.pool.query<{ actor: { id: string }; after: unknown }>(`SELECT actor, after FROM audit_log WHERE action = 'personal_token.create' AND target->>'id' = $1`, [tokenId]);

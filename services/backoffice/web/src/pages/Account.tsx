@@ -28,12 +28,17 @@ export function AccountPage(): ReactNode {
   const [busy, setBusy] = useState(false);
   const [removing, setRemoving] = useState<Passkey>();
 
-  const load = useCallback(() => {
-    api<{ passkeys: Passkey[] }>('GET', '/api/v1/passkeys')
-      .then((answer) => setPasskeys(answer.passkeys))
-      .catch(setError);
-  }, []);
-  useEffect(load, [load]);
+  // The list is read again after each change, and the change's notice shows only once the list says so.
+  const load = useCallback(
+    (): Promise<void> =>
+      api<{ passkeys: Passkey[] }>('GET', '/api/v1/passkeys')
+        .then((answer) => setPasskeys(answer.passkeys))
+        .catch(setError),
+    [],
+  );
+  useEffect(() => {
+    void load();
+  }, [load]);
 
   const add = (event: FormEvent): void => {
     event.preventDefault();
@@ -45,8 +50,8 @@ export function AccountPage(): ReactNode {
       const response = await startRegistration({ optionsJSON: options });
       await api('POST', '/api/v1/passkeys', { response, ...(name.trim() === '' ? {} : { name: name.trim() }) });
       setName('');
+      await load();
       setNotice('Passkey added. You can use it to sign in after your password.');
-      load();
     })()
       .catch(setError)
       .finally(() => setBusy(false));
@@ -57,10 +62,10 @@ export function AccountPage(): ReactNode {
     setBusy(true);
     setError(undefined);
     api('DELETE', `/api/v1/passkeys/${encodeURIComponent(removing.passkeyId)}`)
-      .then(() => {
-        setNotice(`Passkey ${removing.name} removed.`);
+      .then(async () => {
         setRemoving(undefined);
-        load();
+        await load();
+        setNotice(`Passkey ${removing.name} removed.`);
       })
       .catch(setError)
       .finally(() => setBusy(false));

@@ -25,12 +25,17 @@ export function PersonalTokensSection(): ReactNode {
   const [revoking, setRevoking] = useState<PersonalToken>();
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(() => {
-    api<{ tokens: PersonalToken[] }>('GET', '/api/v1/personal-tokens')
-      .then((answer) => setTokens(answer.tokens))
-      .catch(setError);
-  }, []);
-  useEffect(load, [load]);
+  // The list is read again after each change, and the change's notice shows only once the list says so.
+  const load = useCallback(
+    (): Promise<void> =>
+      api<{ tokens: PersonalToken[] }>('GET', '/api/v1/personal-tokens')
+        .then((answer) => setTokens(answer.tokens))
+        .catch(setError),
+    [],
+  );
+  useEffect(() => {
+    void load();
+  }, [load]);
 
   const create = (event: FormEvent): void => {
     event.preventDefault();
@@ -39,10 +44,10 @@ export function PersonalTokensSection(): ReactNode {
     setNotice(undefined);
     setShownOnce(undefined);
     api<{ token: PersonalToken; secret: string }>('POST', '/api/v1/personal-tokens', { name: name.trim(), lifetimeDays: Number(lifetimeDays) })
-      .then((answer) => {
-        setShownOnce({ name: answer.token.name, secret: answer.secret });
+      .then(async (answer) => {
         setName('');
-        load();
+        await load();
+        setShownOnce({ name: answer.token.name, secret: answer.secret });
       })
       .catch(setError)
       .finally(() => setBusy(false));
@@ -53,10 +58,10 @@ export function PersonalTokensSection(): ReactNode {
     setBusy(true);
     setError(undefined);
     api('DELETE', `/api/v1/personal-tokens/${encodeURIComponent(revoking.tokenId)}`)
-      .then(() => {
-        setNotice(`Token ${revoking.name} revoked: the CLI can no longer use it.`);
+      .then(async () => {
         setRevoking(undefined);
-        load();
+        await load();
+        setNotice(`Token ${revoking.name} revoked: the CLI can no longer use it.`);
       })
       .catch(setError)
       .finally(() => setBusy(false));

@@ -6,6 +6,7 @@ import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { findOperatorById } from '../store/operator-store';
 import { auditPersonalTokenUse, personOfPersonalToken } from '../use-cases/personal-tokens';
 import { originOf } from './console-request';
+import { auditUnidentifiedRefusal, type UnidentifiedRefusalReason } from './unidentified-refusal-audit';
 
 /** The session cookie's name (sent as `__Host-backoffice-session`). */
 export const sessionCookieName = 'backoffice-session';
@@ -71,24 +72,38 @@ export function sessionOf(res: Response): SessionLocals {
  */
 export function requireSession(deps: PeopleDependencies, stage: SessionStage, consoleOrigin: string): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    // A refused change by nobody known is audited too (capped per address: unidentified-refusal-audit.ts).
+    const refuseUnidentified = (error: ConsoleError, reason: UnidentifiedRefusalReason): void => {
+      if (!isStateChangingMethod(req.method)) {
+        next(error);
+        return;
+      }
+      auditUnidentifiedRefusal(deps, req, res, reason).then(
+        () => next(error),
+        (failure: unknown) => next(failure),
+      );
+    };
     const sessionId = sessionIdOf(req);
     if (req.get('authorization') !== undefined) {
       if (sessionId !== undefined) {
         next(new ConsoleError('CON_2001', 'Send either the session cookie or a personal token (Authorization: Bearer), not both'));
         return;
       }
-      admitPersonalToken(deps, stage, req, res).then(next, (error: unknown) => next(error));
+      admitPersonalToken(deps, stage, req, res).then(
+        (refusal) => (refusal === undefined ? next() : refuseUnidentified(refusal.error, refusal.reason)),
+        (error: unknown) => next(error),
+      );
       return;
     }
     if (sessionId === undefined) {
-      next(new ConsoleError('CON_1004'));
+      refuseUnidentified(new ConsoleError('CON_1004'), 'no session');
       return;
     }
     readSession(deps.redis, deps.sessions, sessionId, stage).then(
       (lookup) => {
         if (!lookup.found) {
           clearSessionCookie(res);
-          next(new ConsoleError('CON_1004'));
+          refuseUnidentified(new ConsoleError('CON_1004'), 'the session has ended');
           return;
         }
         if (isStateChangingMethod(req.method)) {
@@ -116,14 +131,15 @@ export function requireSession(deps: PeopleDependencies, stage: SessionStage, co
  * at the signed-in stage and outside the session-only routes. No CSRF check: no cookie is involved,
  * so a browser cannot send it on another site's behalf. Every refusal of the token itself is the
  * same CON_1004 (unknown, revoked, expired, person disabled); every admitted request is audited.
- * Resolves with the error to pass on, or undefined once admitted.
+ * Resolves with the refusal to pass on, or undefined once admitted.
  */
-async function admitPersonalToken(deps: PeopleDependencies, stage: SessionStage, req: Request, res: Response): Promise<ConsoleError | undefined> {
-  if (stage !== 'signed_in' || isSessionOnly(req)) return new ConsoleError('CON_1004', sessionOnlyMessage);
+async function admitPersonalToken(deps: PeopleDependencies, stage: SessionStage, req: Request, res: Response): Promise<{ error: ConsoleError; reason: UnidentifiedRefusalReason } | undefined> {
+  if (stage !== 'signed_in' || isSessionOnly(req)) return { error: new ConsoleError('CON_1004', sessionOnlyMessage), reason: 'a personal token cannot be used here' };
+  const unknownToken = { error: new ConsoleError('CON_1004'), reason: 'the personal token is unknown, revoked or expired' } as const;
   const [scheme, secret, ...rest] = (req.get('authorization') ?? '').trim().split(/\s+/);
-  if (scheme?.toLowerCase() !== 'bearer' || secret === undefined || rest.length > 0) return new ConsoleError('CON_1004');
+  if (scheme?.toLowerCase() !== 'bearer' || secret === undefined || rest.length > 0) return unknownToken;
   const person = await personOfPersonalToken(deps, secret);
-  if (!person) return new ConsoleError('CON_1004');
+  if (!person) return unknownToken;
   const nowMs = Date.now();
   const session: Session = { subjectId: person.operatorId, stage: 'signed_in', csrfToken: '', issuedAtMs: nowMs, lastSeenAtMs: nowMs, expiresAtMs: person.expiresAt.getTime(), attributes: { method: 'personal-token' } };
   await auditPersonalTokenUse(deps, { operatorId: person.operatorId, tokenId: person.tokenId, endpoint: `${req.method} ${req.path}` }, originOf(req, res));
@@ -131,14 +147,24 @@ async function admitPersonalToken(deps: PeopleDependencies, stage: SessionStage,
   return undefined;
 }
 
-/** A state-changing call made before any session exists (sign-in, set-up) must still come from the console's own origin; a personal token has no business there. */
-export function requireSameOrigin(consoleOrigin: string): RequestHandler {
-  return (req, _res, next) => {
+/** A state-changing call made before any session exists (sign-in, set-up) must still come from the console's own origin; a personal token has no business there. Refusals are audited as unidentified. */
+export function requireSameOrigin(deps: PeopleDependencies, consoleOrigin: string): RequestHandler {
+  return (req, res, next) => {
+    const refuse = (error: ConsoleError, reason: UnidentifiedRefusalReason): void => {
+      auditUnidentifiedRefusal(deps, req, res, reason).then(
+        () => next(error),
+        (failure: unknown) => next(failure),
+      );
+    };
     if (req.get('authorization') !== undefined) {
-      next(new ConsoleError('CON_1004', sessionOnlyMessage));
+      refuse(new ConsoleError('CON_1004', sessionOnlyMessage), 'a personal token cannot be used here');
       return;
     }
-    next(isSameOriginRequest(headersOf(req), consoleOrigin) ? undefined : new ConsoleError('CON_1005'));
+    if (isSameOriginRequest(headersOf(req), consoleOrigin)) {
+      next();
+      return;
+    }
+    refuse(new ConsoleError('CON_1005'), 'the request came from another site');
   };
 }
 

@@ -28,7 +28,7 @@ const passwordRuleMessages = {
 } as const;
 
 export function mountPeopleRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string): void {
-  const sameOrigin = requireSameOrigin(consoleOrigin);
+  const sameOrigin = requireSameOrigin(deps, consoleOrigin);
 
   app.post(peoplePaths.setupBegin, sameOrigin, async (req, res) => {
     const { token } = stringFieldsOf(req.body, ['token'], 200);

@@ -41,7 +41,14 @@ describe('wallet operator CLI on a stack', () => {
   test('when fund-partner names a partner auth knows, then it is funded and named; a mistyped id is refused and credits nobody', async () => {
     const partner = await onboardPartner(stack);
     const funded = await walletCli('fund-partner', partner.partnerId, 'USD', '250', '--reference', 'bank ref e2e');
-    expect(funded).toMatchObject({ code: 0, json: { state: 'posted', partner: { partnerId: partner.partnerId, name: partner.name, status: 'active' } } });
+    expect(funded).toMatchObject({ code: 0, json: { state: 'posted', replayed: false, partner: { partnerId: partner.partnerId, name: partner.name, status: 'active' } } });
+    // The same transfer id again: the first posting, said to be replayed, and the balance moved once.
+    const transferId = String(funded.json.transferId);
+    const again = await walletCli('fund-partner', partner.partnerId, 'USD', '250', '--reference', 'bank ref e2e', '--transfer-id', transferId);
+    expect(again).toMatchObject({ code: 0, json: { state: 'posted', replayed: true, transactionId: funded.json.transactionId } });
+    const balances = (await walletCli('show-balances', '--partner', partner.partnerId)).json.partners as { balances?: unknown }[];
+    expect(JSON.stringify(balances)).toContain('250.00');
+    expect(JSON.stringify(balances)).not.toContain('500.00');
 
     const mistyped = randomUUID();
     const refused = await walletCli('fund-partner', mistyped, 'USD', '250');

@@ -43,14 +43,16 @@ export function describeUser(user: UserWithClosedWallets): string {
 
 export function postingView(outcome: PostingOutcome): Record<string, unknown> {
   return outcome.state === 'posted'
-    ? { transferId: outcome.transferId, state: 'posted', transactionId: outcome.transactionId, postedAt: outcome.postedAt.toISOString() }
+    ? { transferId: outcome.transferId, state: 'posted', transactionId: outcome.transactionId, postedAt: outcome.postedAt.toISOString(), replayed: outcome.replayed }
     : { transferId: outcome.transferId, state: 'cancelled' };
 }
 
 export function describePosting(outcome: PostingOutcome): string {
-  return outcome.state === 'posted'
-    ? `posted ${outcome.transactionId} (transfer ${outcome.transferId}) at ${outcome.postedAt.toISOString()}`
-    : `transfer ${outcome.transferId} was cancelled; nothing was posted`;
+  if (outcome.state === 'cancelled') return `transfer ${outcome.transferId} was cancelled; nothing was posted`;
+  // A transfer id used before: the first call's posting, and nothing moved now.
+  return outcome.replayed
+    ? `already posted ${outcome.transactionId} (transfer ${outcome.transferId}) at ${outcome.postedAt.toISOString()} by an earlier call; nothing moved now`
+    : `posted ${outcome.transactionId} (transfer ${outcome.transferId}) at ${outcome.postedAt.toISOString()}`;
 }
 
 export function limitView(rule: TierLimitRule): Record<string, unknown> {

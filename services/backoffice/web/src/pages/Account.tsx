@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { startRegistration } from '@simplewebauthn/browser';
 import { api } from '../api';
 import { useSession } from '../session';
 import { ErrorNotice, Field, SuccessNotice, dateTime } from '../ui';
+import { useReloadable } from '../use-reloadable';
 import { PersonalTokensSection } from './PersonalTokens';
 
 interface Passkey {
@@ -21,24 +22,11 @@ const factorLabels: Record<string, string> = { totp: 'an authenticator code', pa
 /** The person's own account: who they are, how they signed in, their passkeys and personal tokens (made soon after a sign-in). */
 export function AccountPage(): ReactNode {
   const { session } = useSession();
-  const [passkeys, setPasskeys] = useState<Passkey[]>();
-  const [error, setError] = useState<unknown>();
+  const { value: passkeys, error, setError, reload: load } = useReloadable('/api/v1/passkeys', (answer: { passkeys: Passkey[] }) => answer.passkeys);
   const [notice, setNotice] = useState<string>();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [removing, setRemoving] = useState<Passkey>();
-
-  // The list is read again after each change, and the change's notice shows only once the list says so.
-  const load = useCallback(
-    (): Promise<void> =>
-      api<{ passkeys: Passkey[] }>('GET', '/api/v1/passkeys')
-        .then((answer) => setPasskeys(answer.passkeys))
-        .catch(setError),
-    [],
-  );
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const add = (event: FormEvent): void => {
     event.preventDefault();

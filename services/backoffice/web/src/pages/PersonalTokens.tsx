@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api';
 import { ErrorNotice, Field, SuccessNotice, dateTime } from '../ui';
+import { useReloadable } from '../use-reloadable';
 
 interface PersonalToken {
   tokenId: string;
@@ -16,26 +17,13 @@ interface PersonalToken {
  * sign-in, the secret shown once here and never again, listed without it, revoked with a confirmation.
  */
 export function PersonalTokensSection(): ReactNode {
-  const [tokens, setTokens] = useState<PersonalToken[]>();
-  const [error, setError] = useState<unknown>();
+  const { value: tokens, error, setError, reload: load } = useReloadable('/api/v1/personal-tokens', (answer: { tokens: PersonalToken[] }) => answer.tokens);
   const [notice, setNotice] = useState<string>();
   const [name, setName] = useState('');
   const [lifetimeDays, setLifetimeDays] = useState('30');
   const [shownOnce, setShownOnce] = useState<{ name: string; secret: string }>();
   const [revoking, setRevoking] = useState<PersonalToken>();
   const [busy, setBusy] = useState(false);
-
-  // The list is read again after each change, and the change's notice shows only once the list says so.
-  const load = useCallback(
-    (): Promise<void> =>
-      api<{ tokens: PersonalToken[] }>('GET', '/api/v1/personal-tokens')
-        .then((answer) => setTokens(answer.tokens))
-        .catch(setError),
-    [],
-  );
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const create = (event: FormEvent): void => {
     event.preventDefault();

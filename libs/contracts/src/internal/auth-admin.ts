@@ -94,11 +94,11 @@ export const authAdminPartnerDetailSchema = authAdminPartnerSchema.extend({
       recordedAt: z.string(),
     }),
   ),
-  /** Changes one person made without four eyes (onboarding, webhook URL), newest first (at most 50): who, before and after. */
+  /** Changes one person made without four eyes (onboarding, webhook URL, secret rotations), newest first (at most 50): who, before and after (never a secret). */
   operatorActions: z.array(
     z.object({
       requestId: uuidField,
-      action: z.enum(['partner.onboard', 'partner.webhook_url.set']),
+      action: z.enum(['partner.onboard', 'partner.webhook_url.set', 'partner.client_secret.rotate', 'partner.webhook_secret.rotate']),
       before: z.record(z.string(), z.unknown()).nullable(),
       after: z.record(z.string(), z.unknown()),
       operatorId: uuidField,
@@ -114,6 +114,7 @@ export type AuthAdminPartnerDetail = z.output<typeof authAdminPartnerDetailSchem
 export const authAdminActionPaths = {
   partnerOnboardings: '/internal/admin/partner-onboardings',
   partnerWebhookUrls: '/internal/admin/partner-webhook-urls',
+  partnerSecretRotations: '/internal/admin/partner-secret-rotations',
 } as const;
 
 const partnerPermissionsField = z.array(z.enum(['collection', 'disbursement'])).max(2).refine((list) => new Set(list).size === list.length, 'each permission once');
@@ -167,3 +168,37 @@ export const authPartnerWebhookUrlRequestSchema = z.strictObject({
   actor: adminActorSchema,
 });
 export type AuthPartnerWebhookUrlRequest = z.output<typeof authPartnerWebhookUrlRequestSchema>;
+
+/** The longest overlap a rotated webhook secret may keep (as the operator CLI allows): 30 days. */
+export const webhookSecretOverlapHoursLimit = 720;
+
+/**
+ * POST /internal/admin/partner-secret-rotations: a partner's client secret (the old one stops
+ * working at once; tokens already issued run out) or webhook secret (the current ones stay valid
+ * for `overlapHours`, default 24) replaced by a person. `requestId` is the idempotency key: sent
+ * again, the first rotation is answered `replayed` with no secret (a secret is shown once); another
+ * rotation under the id is 409 PKC_6001. 404 PKC_6002 for an unknown partner.
+ */
+export const authPartnerSecretRotationRequestSchema = z.strictObject({
+  requestId: uuidField,
+  partnerId: uuidField,
+  secret: z.enum(['client', 'webhook']),
+  overlapHours: z.number().int().min(0).max(webhookSecretOverlapHoursLimit).optional(),
+  actor: adminActorSchema,
+});
+export type AuthPartnerSecretRotationRequest = z.output<typeof authPartnerSecretRotationRequestSchema>;
+
+/** 200: the new secret in clear on the call that made it only (null on a replay), and when the previous webhook secrets stop. */
+export const authPartnerSecretRotationAnswerSchema = z.object({
+  requestId: uuidField,
+  replayed: z.boolean(),
+  partnerId: uuidField,
+  clientId: uuidField,
+  secret: z.enum(['client', 'webhook']),
+  clientSecret: z.string().nullable(),
+  webhookSecret: z.string().nullable(),
+  /** Webhook rotations: when the secrets current before stop being valid (null: there were none). */
+  previousSecretsValidUntil: z.string().nullable(),
+  rotatedAt: z.string(),
+});
+export type AuthPartnerSecretRotationAnswer = z.output<typeof authPartnerSecretRotationAnswerSchema>;

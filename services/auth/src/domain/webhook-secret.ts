@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { webhookSecretOverlapHoursLimit } from '@pwa/contracts';
 
 /**
  * Webhook signing secrets: 32 random bytes shown to the partner once as `whsec_<base64>` (the
@@ -10,8 +11,8 @@ export const webhookSecretLengthBytes = 32;
 
 /** How long the previous secret keeps working after a rotation unless the operator says otherwise. */
 export const defaultWebhookSecretOverlapHours = 24;
-/** A longer overlap would keep a possibly leaked secret alive for more than a month. */
-export const webhookSecretOverlapHoursMax = 720;
+/** A longer overlap would keep a possibly leaked secret alive for more than a month (one limit for the CLI and the admin route). */
+export const webhookSecretOverlapHoursMax = webhookSecretOverlapHoursLimit;
 
 export interface NewWebhookSecret {
   secretId: string;

@@ -4,6 +4,7 @@ import {
   authAdminActionPaths,
   authAdminPartnerListQuerySchema,
   authPartnerOnboardingRequestSchema,
+  authPartnerSecretRotationRequestSchema,
   authPartnerWebhookUrlRequestSchema,
   authAdminPaths,
   authPartnerChangeRequestSchema,
@@ -12,12 +13,13 @@ import {
   type authAdminPartnerDetailSchema,
   type authAdminPartnerPageSchema,
   type authPartnerOnboardingAnswerSchema,
+  type authPartnerSecretRotationAnswerSchema,
 } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import { PkcError, echoInput } from '@pwa/errors';
 import { partnerOperatorActions } from '../store/operator-action-store';
 import { findAdminPartner, partnerChanges, searchPartners } from '../store/partner-admin-reads';
-import { executeAdminOnboarding, executeAdminWebhookUrl, type AuthActionSettings } from '../use-cases/admin-partner-actions';
+import { executeAdminOnboarding, executeAdminSecretRotation, executeAdminWebhookUrl, type AuthActionSettings } from '../use-cases/admin-partner-actions';
 import { executeAdminPartnerChange } from '../use-cases/admin-partner-change';
 
 /** The most approved changes a partner's detail lists. */
@@ -42,6 +44,11 @@ export function mountAdminRoutes(app: Express, pool: Pool, settings: AuthActionS
 
   app.post(authAdminActionPaths.partnerWebhookUrls, async (req, res) => {
     res.json((await executeAdminWebhookUrl(pool, settings.environment, parsedBody(authPartnerWebhookUrlRequestSchema, req.body))) satisfies z.input<typeof adminChangeAnswerSchema>);
+  });
+
+  // The new secret is in the answer once; nothing here logs a body.
+  app.post(authAdminActionPaths.partnerSecretRotations, async (req, res) => {
+    res.json((await executeAdminSecretRotation(pool, settings, parsedBody(authPartnerSecretRotationRequestSchema, req.body))) satisfies z.input<typeof authPartnerSecretRotationAnswerSchema>);
   });
 
   // Reads for the back-office console (search, detail): settings and the approved changes, never a secret.

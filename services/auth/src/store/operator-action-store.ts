@@ -5,7 +5,7 @@ import type { PoolClient, Queryable } from '@pwa/db';
  * 1700000000400), keyed by the back-office's request id: the change's idempotency key. Serialised
  * per request id with @pwa/runtime's lockRequestId.
  */
-export type OperatorActionKind = 'partner.onboard' | 'partner.webhook_url.set';
+export type OperatorActionKind = 'partner.onboard' | 'partner.webhook_url.set' | 'partner.client_secret.rotate' | 'partner.webhook_secret.rotate';
 
 export interface OperatorActionRecord {
   requestId: string;

@@ -155,16 +155,26 @@ export async function changePartner(pool: Pool, clientId: string, change: Partne
 
 /** Replaces the client secret; the old one stops working at once. Tokens already issued stay valid until they expire. */
 export async function rotateClientSecret(pool: Pool, environment: string, clientId: string): Promise<PartnerWithSecret> {
-  const clientSecret = generateClientSecret(environment);
-  const clientSecretHash = await hashClientSecret(clientSecret);
+  const fresh = await newClientSecret(environment);
   return withTransaction(pool, async (client) => {
     const current = await lockPartnerByClientId(client, clientId);
     if (!current) throw new PartnerNotFoundError(clientId);
-    const updated = { ...current, clientSecretHash };
-    await updatePartner(client, updated, true);
-    await recordPartnerEvent(client, 'partner.secret_rotated', updated);
-    return { ...publicView(updated), clientSecret };
+    return replaceClientSecret(client, current, fresh);
   });
+}
+
+/** A new client secret and its hash (hashing is slow: done before any transaction). */
+export async function newClientSecret(environment: string): Promise<{ clientSecret: string; clientSecretHash: string }> {
+  const clientSecret = generateClientSecret(environment);
+  return { clientSecret, clientSecretHash: await hashClientSecret(clientSecret) };
+}
+
+/** In the caller's transaction, with the partner locked: the new secret's hash stored and partner.secret_rotated published. */
+export async function replaceClientSecret(client: PoolClient, current: PartnerWithSecretHash, fresh: { clientSecret: string; clientSecretHash: string }): Promise<PartnerWithSecret> {
+  const updated = { ...current, clientSecretHash: fresh.clientSecretHash };
+  await updatePartner(client, updated, true);
+  await recordPartnerEvent(client, 'partner.secret_rotated', updated);
+  return { ...publicView(updated), clientSecret: fresh.clientSecret };
 }
 
 export interface RotatedWebhookSecret extends PartnerWithWebhookSecret {
@@ -186,16 +196,21 @@ export async function rotateWebhookSecret(
   return withTransaction(pool, async (client) => {
     const partner = await lockPartnerByClientId(client, clientId);
     if (!partner) throw new PartnerNotFoundError(clientId);
-    const previousEnd = await endCurrentWebhookSecrets(client, partner.partnerId, overlapHours);
-    const issued = await issueWebhookSecret(client, partner.partnerId, webhookSecretSealingKey);
-    await recordPartnerEvent(client, 'partner.webhook_secret_rotated', partner);
-    return {
-      ...publicView(partner),
-      webhookSecretId: issued.secretId,
-      webhookSecret: issued.secret,
-      previousSecretsValidUntil: previousEnd === null ? null : previousEnd.toISOString(),
-    };
+    return replaceWebhookSecret(client, partner, webhookSecretSealingKey, overlapHours);
   });
+}
+
+/** In the caller's transaction, with the partner locked: the current secrets end after the overlap, a new one is issued, partner.webhook_secret_rotated published. */
+export async function replaceWebhookSecret(client: PoolClient, partner: PartnerWithSecretHash, webhookSecretSealingKey: Buffer, overlapHours: number): Promise<RotatedWebhookSecret> {
+  const previousEnd = await endCurrentWebhookSecrets(client, partner.partnerId, overlapHours);
+  const issued = await issueWebhookSecret(client, partner.partnerId, webhookSecretSealingKey);
+  await recordPartnerEvent(client, 'partner.webhook_secret_rotated', partner);
+  return {
+    ...publicView(partner),
+    webhookSecretId: issued.secretId,
+    webhookSecret: issued.secret,
+    previousSecretsValidUntil: previousEnd === null ? null : previousEnd.toISOString(),
+  };
 }
 
 export interface ResealOutcome {

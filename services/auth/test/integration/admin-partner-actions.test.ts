@@ -79,4 +79,51 @@ describe('auth admin partner actions', () => {
     expect(detail.operatorActions.map((action) => action.action)).toEqual(['partner.webhook_url.set', 'partner.webhook_url.set', 'partner.onboard']);
     expect(JSON.stringify(detail)).not.toMatch(/pwsk_|whsec_|hash/i);
   });
+
+  it('when a person rotates a client secret with the same request id three times at once, then it is rotated once, the old secret stops matching, one answer carries the new one and the record holds no secret', async () => {
+    const created = await postJson(`${harness.baseUrl}/internal/admin/partner-onboardings`, onboarding(randomUUID(), `Rotate ${randomUUID().slice(0, 6)}`));
+    const partnerId = created.body.partner.partnerId as string;
+    const oldSecret = created.body.clientSecret as string;
+    const requestId = randomUUID();
+    const body = { requestId, partnerId, secret: 'client', actor };
+    const answers = await Promise.all(Array.from({ length: 3 }, () => postJson(`${harness.baseUrl}/internal/admin/partner-secret-rotations`, body)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const fresh = answers.filter((answer) => answer.body.replayed === false);
+    expect(fresh).toHaveLength(1);
+    const newSecret = fresh[0]?.body.clientSecret as string;
+    expect(newSecret).toMatch(/^pwsk_/);
+    for (const replay of answers.filter((answer) => answer.body.replayed === true)) expect(replay.body).toMatchObject({ clientSecret: null, webhookSecret: null, rotatedAt: fresh[0]?.body.rotatedAt });
+    const stored = await findPartnerById(harness.service.pool, partnerId);
+    expect(await clientSecretMatches(stored?.clientSecretHash ?? '', newSecret)).toBe(true);
+    expect(await clientSecretMatches(stored?.clientSecretHash ?? '', oldSecret)).toBe(false);
+    expect(await outboxCount('partner.secret_rotated', partnerId)).toBe(1);
+    const record = await harness.service.pool.query(`SELECT action, operator_name, parameters, before, after FROM operator_actions WHERE request_id = $1`, [requestId]);
+    expect(record.rows).toEqual([{ action: 'partner.client_secret.rotate', operator_name: 'Maker Kollie', parameters: { secret: 'client', overlapHours: null }, before: null, after: expect.objectContaining({ clientId: created.body.partner.clientId }) }]);
+    expect(JSON.stringify(record.rows)).not.toMatch(/pwsk_|whsec_|hash/);
+    // Another rotation under the id, an overlap for a client secret, an unknown partner: refused, nothing rotated.
+    expect(await postJson(`${harness.baseUrl}/internal/admin/partner-secret-rotations`, { ...body, secret: 'webhook' })).toMatchObject({ status: 409, body: { code: 'PKC_6001' } });
+    expect(await postJson(`${harness.baseUrl}/internal/admin/partner-secret-rotations`, { ...body, requestId: randomUUID(), overlapHours: 1 })).toMatchObject({ status: 400, body: { code: 'PKC_2008' } });
+    expect(await postJson(`${harness.baseUrl}/internal/admin/partner-secret-rotations`, { ...body, requestId: randomUUID(), partnerId: randomUUID() })).toMatchObject({ status: 404, body: { code: 'PKC_6002' } });
+    expect(await outboxCount('partner.secret_rotated', partnerId)).toBe(1);
+  });
+
+  it('when a person rotates a webhook secret with an overlap, then a new secret is issued once, the previous ones end after the overlap, and the detail lists the rotation without a secret', async () => {
+    const created = await postJson(`${harness.baseUrl}/internal/admin/partner-onboardings`, onboarding(randomUUID(), `Webhook ${randomUUID().slice(0, 6)}`));
+    const partnerId = created.body.partner.partnerId as string;
+    const requestId = randomUUID();
+    const before = Date.now();
+    const rotated = await postJson(`${harness.baseUrl}/internal/admin/partner-secret-rotations`, { requestId, partnerId, secret: 'webhook', overlapHours: 2, actor });
+    expect(rotated).toMatchObject({ status: 200, body: { replayed: false, secret: 'webhook', clientSecret: null, webhookSecret: expect.stringMatching(/^whsec_/) } });
+    const endsMs = Date.parse(String(rotated.body.previousSecretsValidUntil));
+    expect(endsMs).toBeGreaterThanOrEqual(before + 2 * 3_600_000 - 60_000);
+    expect(endsMs).toBeLessThanOrEqual(Date.now() + 2 * 3_600_000 + 60_000);
+    const replay = await postJson(`${harness.baseUrl}/internal/admin/partner-secret-rotations`, { requestId, partnerId, secret: 'webhook', overlapHours: 2, actor });
+    expect(replay.body).toMatchObject({ replayed: true, webhookSecret: null, previousSecretsValidUntil: rotated.body.previousSecretsValidUntil });
+    expect(await outboxCount('partner.webhook_secret_rotated', partnerId)).toBe(1);
+    const secrets = await harness.service.pool.query<{ valid_until: Date | null }>(`SELECT valid_until FROM webhook_secrets WHERE partner_id = $1 ORDER BY valid_from`, [partnerId]);
+    expect(secrets.rows.map((row) => row.valid_until === null)).toEqual([false, true]);
+    const detail = (await fetch(`${harness.baseUrl}/internal/admin/partners/${partnerId}`).then((response) => response.json())) as { operatorActions: { action: string }[] };
+    expect(detail.operatorActions.map((action) => action.action)).toEqual(['partner.webhook_secret.rotate', 'partner.onboard']);
+    expect(JSON.stringify(detail)).not.toMatch(/pwsk_|whsec_|hash/i);
+  });
 });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Express, Request } from 'express';
-import { isUuid } from '@pwa/contracts';
+import type { Express, Request, Response } from 'express';
+import { isUuid, webhookSecretOverlapHoursLimit } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import { ConsoleError, PkcError } from '@pwa/errors';
-import { onboardPartnerByPerson, requestIdOfKey, setWebhookUrlByPerson, type ActionRefusal, type PartnerActionsPort } from '../use-cases/partner-admin-actions';
+import { onboardPartnerByPerson, requestIdOfKey, rotateSecretByPerson, setWebhookUrlByPerson, type ActionRefusal, type PartnerActionsPort } from '../use-cases/partner-admin-actions';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
@@ -11,6 +11,8 @@ import { requireSession, sessionOf } from './console-session';
 export const partnerActionPaths = {
   partners: '/api/v1/partners',
   webhookUrl: '/api/v1/partners/:partnerId/webhook-url',
+  clientSecretRotations: '/api/v1/partners/:partnerId/client-secret-rotations',
+  webhookSecretRotations: '/api/v1/partners/:partnerId/webhook-secret-rotations',
 } as const;
 
 const idempotencyKeyPattern = /^[A-Za-z0-9._:-]{8,100}$/;
@@ -25,12 +27,16 @@ const onboardingBody = z
   })
   .strict();
 const webhookUrlBody = z.object({ webhookUrl: webhookUrlField }).strict();
+const clientSecretRotationBody = z.object({}).strict();
+const webhookSecretRotationBody = z.object({ overlapHours: z.number().int().min(0).max(webhookSecretOverlapHoursLimit).optional() }).strict();
 
 /**
  * A partner's one-person tasks in the console (issue 27), for makers and admins: onboarding
  * (`POST /api/v1/partners`, an `Idempotency-Key` header required: a double submit creates one
  * partner; the client secret and webhook secret are in the 201 answer to the person who created
- * it and nowhere else, ever) and its webhook URL (`PUT …/webhook-url`). Auth does the work and
+ * it and nowhere else, ever), its webhook URL (`PUT …/webhook-url`) and the rotation of its client
+ * secret or webhook secret (`POST …/client-secret-rotations`, `…/webhook-secret-rotations`, an
+ * `Idempotency-Key` required; the new secret in the 201 answer once). Auth does the work and
  * records the person; every outcome and refusal is audited without a secret.
  */
 export function mountPartnerActionRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string, auth: PartnerActionsPort): void {
@@ -61,6 +67,28 @@ export function mountPartnerActionRoutes(app: Express, deps: PeopleDependencies,
     if (outcome.kind === 'refused') throw refusalOf(outcome.reason, outcome.message);
     res.json({ success: true, data: { partnerId: partnerId.toLowerCase(), replayed: outcome.data.replayed, before: outcome.data.before, after: outcome.data.after } });
   });
+  app.post(partnerActionPaths.clientSecretRotations, signedIn, async (req, res) => {
+    await rotateSecret(req, res, 'client', parsedInput(clientSecretRotationBody, req.body ?? {}));
+  });
+
+  app.post(partnerActionPaths.webhookSecretRotations, signedIn, async (req, res) => {
+    await rotateSecret(req, res, 'webhook', parsedInput(webhookSecretRotationBody, req.body ?? {}));
+  });
+
+  /** 201 with the new secret on the call that made it; 200 `replayed` without it when the same key comes again. */
+  async function rotateSecret(req: Request, res: Response, secret: 'client' | 'webhook', body: { overlapHours?: number | undefined }): Promise<void> {
+    const partnerId = String(req.params.partnerId);
+    if (!isUuid(partnerId)) throw new ConsoleError('CON_4008');
+    const idempotencyKey = idempotencyKeyOf(req);
+    if (idempotencyKey === undefined) throw missingKey();
+    const operatorId = sessionOf(res).session.subjectId;
+    const requestId = requestIdOfKey(`partner.${secret}_secret.rotate`, operatorId, idempotencyKey);
+    const outcome = await rotateSecretByPerson(deps.pool, auth, operatorId, { partnerId: partnerId.toLowerCase(), secret, overlapHours: body.overlapHours, requestId }, originOf(req, res));
+    if (outcome.kind === 'refused') throw refusalOf(outcome.reason, outcome.message);
+    const { replayed, clientId, clientSecret, webhookSecret, previousSecretsValidUntil, rotatedAt } = outcome.data;
+    const shown = secret === 'client' ? { clientSecret } : { webhookSecret, previousSecretsValidUntil };
+    res.status(replayed ? 200 : 201).json({ success: true, data: { partnerId: partnerId.toLowerCase(), clientId, replayed, rotatedAt, ...shown } });
+  }
 }
 
 /** The client's Idempotency-Key (letters, digits and . _ : -, 8 to 100; a UUID fits), undefined when not sent. */

@@ -6,6 +6,7 @@ import {
   authAdminPaths,
   authAdminReadPaths,
   authPartnerOnboardingAnswerSchema,
+  authPartnerSecretRotationAnswerSchema,
   internal,
   readContractAnswer,
 } from '@pwa/contracts';
@@ -65,6 +66,7 @@ export function createAuthAdminClient(settings: UpstreamSettings, logger: Logger
     // A person's changes without four eyes (issue 27): the onboarding's answer carries the secrets once; this client never logs a body.
     onboardPartner: (body, requestId) => ownerAnswerOf('Auth', auth.post(authAdminActionPaths.partnerOnboardings, body, call(requestId)), authPartnerOnboardingAnswerSchema, actionRefusals),
     setWebhookUrl: (body, requestId) => ownerAnswerOf('Auth', auth.post(authAdminActionPaths.partnerWebhookUrls, body, call(requestId)), adminChangeAnswerSchema, actionRefusals),
+    rotateSecret: (body, requestId) => ownerAnswerOf('Auth', auth.post(authAdminActionPaths.partnerSecretRotations, body, call(requestId)), authPartnerSecretRotationAnswerSchema, actionRefusals),
     shutdown: () => auth.shutdown(),
   };
 }

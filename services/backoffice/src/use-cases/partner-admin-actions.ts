@@ -4,9 +4,11 @@ import type { z } from '@pwa/config';
 import type {
   AdminChangeAnswer,
   AuthPartnerOnboardingAnswer,
+  AuthPartnerSecretRotationAnswer,
   WebhookBacklogStatus,
   WebhooksAdminRedeliveryAnswer,
   authPartnerOnboardingRequestSchema,
+  authPartnerSecretRotationRequestSchema,
   authPartnerWebhookUrlRequestSchema,
   webhooksAdminDeliveryPageSchema,
   webhooksAdminRedeliveryRequestSchema,
@@ -19,8 +21,9 @@ import type { RequestOrigin } from './people-dependencies';
 
 /**
  * The partner tasks one person does in the console, without four eyes (issue 27): onboarding a
- * partner (its secrets shown once, to that person, in that answer), setting its webhook URL, and
- * sending a webhook delivery again. Makers and admins may; viewers and checkers may not (a checker
+ * partner (its secrets shown once, to that person, in that answer), setting its webhook URL,
+ * rotating its client or webhook secret (the new one shown once, likewise), and sending a webhook
+ * delivery again. Makers and admins may; viewers and checkers may not (a checker
  * decides others' requests, and onboarding is no request). The owner does the work and records
  * the person (auth.operator_actions); the back-office audits every outcome and every refusal with
  * the values before and after, never a secret. A client's Idempotency-Key becomes the owner's
@@ -35,6 +38,7 @@ export type OwnerAnswer<T> = { kind: 'answer'; data: T } | { kind: 'refusal'; co
 export interface PartnerActionsPort {
   onboardPartner(body: z.input<typeof authPartnerOnboardingRequestSchema>, httpRequestId: string | null): Promise<OwnerAnswer<AuthPartnerOnboardingAnswer>>;
   setWebhookUrl(body: z.input<typeof authPartnerWebhookUrlRequestSchema>, httpRequestId: string | null): Promise<OwnerAnswer<AdminChangeAnswer>>;
+  rotateSecret(body: z.input<typeof authPartnerSecretRotationRequestSchema>, httpRequestId: string | null): Promise<OwnerAnswer<AuthPartnerSecretRotationAnswer>>;
 }
 
 /** The webhooks service's admin routes: the backlog and dead letters (read; throws PKC_7003 without an answer), and a redelivery. */
@@ -105,6 +109,25 @@ export async function setWebhookUrlByPerson(
     const answer = await auth.setWebhookUrl({ requestId: request.requestId, partnerId: request.partnerId, webhookUrl: request.webhookUrl, actor: actorOf(actor) }, origin.requestId);
     if (answer.kind === 'refusal') return answer;
     return { kind: 'answer', data: answer.data, audit: answer.data.replayed ? undefined : { target, before: answer.data.before, after: answer.data.after } };
+  });
+}
+
+export async function rotateSecretByPerson(
+  pool: Pool,
+  auth: PartnerActionsPort,
+  actorId: string,
+  request: { partnerId: string; secret: 'client' | 'webhook'; overlapHours: number | undefined; requestId: string },
+  origin: RequestOrigin,
+): Promise<ActionOutcome<AuthPartnerSecretRotationAnswer>> {
+  const target = { kind: 'partner', id: request.partnerId };
+  const action = request.secret === 'client' ? 'partner.client_secret.rotate' : 'partner.webhook_secret.rotate';
+  const asked = request.overlapHours === undefined ? {} : { overlapHours: request.overlapHours };
+  return personAction(pool, actorId, origin, { action, target, asked }, async (actor) => {
+    const answer = await auth.rotateSecret({ requestId: request.requestId, partnerId: request.partnerId, secret: request.secret, ...asked, actor: actorOf(actor) }, origin.requestId);
+    if (answer.kind === 'refusal') return answer;
+    // The audit entry says when, and until when the previous webhook secrets hold; never a secret (nor a field named like one).
+    const after = { clientId: answer.data.clientId, rotatedAt: answer.data.rotatedAt, previousValidUntil: answer.data.previousSecretsValidUntil };
+    return { kind: 'answer', data: answer.data, audit: answer.data.replayed ? undefined : { target, before: null, after } };
   });
 }
 

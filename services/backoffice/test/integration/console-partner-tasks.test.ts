@@ -153,6 +153,60 @@ describe('a partner’s webhook URL in the console', () => {
   });
 });
 
+describe('rotating a partner\'s secrets in the console', () => {
+  const rotate = (person: SignedInOperator, partnerId: string, secret: 'client' | 'webhook', body: unknown = {}, key: string | null = randomUUID()) =>
+    stand.call('POST', `/api/v1/partners/${partnerId}/${secret}-secret-rotations`, { cookie: person.cookie, csrf: person.csrf, body, ...(key === null ? {} : { headers: { 'idempotency-key': key } }) });
+
+  test('when a maker rotates the client secret twice at once with one key, then it rotates once, the new secret is shown once and gets a token, the old one is refused, and neither the audit log nor a log line holds it', async () => {
+    const created = await onboard(maker, { name: `Rotated ${randomUUID().slice(0, 6)}` });
+    const { partner, credentials } = created.body.data as { partner: { partnerId: string; clientId: string }; credentials: { clientSecret: string } };
+    const key = randomUUID();
+    const answers = await Promise.all([rotate(maker, partner.partnerId, 'client', {}, key), rotate(maker, partner.partnerId, 'client', {}, key)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 201]);
+    const fresh = answers.find((answer) => answer.status === 201)?.body.data as { clientSecret: string; clientId: string; replayed: boolean };
+    const replay = answers.find((answer) => answer.status === 200)?.body.data;
+    expect(fresh).toMatchObject({ replayed: false, clientId: partner.clientId, clientSecret: expect.stringMatching(/^pwsk_/) });
+    expect(replay).toMatchObject({ replayed: true, clientSecret: null });
+    expect((await postJson(`${stand.auth.baseUrl}/partner/auth/token`, { client_id: partner.clientId, client_secret: fresh.clientSecret })).status).toBe(200);
+    expect((await postJson(`${stand.auth.baseUrl}/partner/auth/token`, { client_id: partner.clientId, client_secret: credentials.clientSecret })).status).toBe(401);
+    const audited = (await auditRows('partner.client_secret.rotate')).filter((row) => row.target_id === partner.partnerId);
+    expect(audited).toEqual([expect.objectContaining({ actor_id: maker.operatorId, outcome: 'done', after: expect.objectContaining({ clientId: partner.clientId }) })]);
+    const audit = JSON.stringify((await stand.database.pool.query(`SELECT * FROM audit_log`)).rows);
+    expect(audit.includes(fresh.clientSecret)).toBe(false);
+    expect((backofficeLog.text() + authLog.text()).includes(fresh.clientSecret)).toBe(false);
+    const detail = await stand.call('GET', `/api/v1/partners/${partner.partnerId}`, { cookie: viewer.cookie });
+    expect((detail.body.data?.operatorActions as { action: string }[]).map((action) => action.action)).toEqual(['partner.client_secret.rotate', 'partner.onboard']);
+    expect(detail.text.includes(fresh.clientSecret)).toBe(false);
+  });
+
+  test('when an admin rotates the webhook secret with an overlap, then the new secret is shown once with the time the previous one stops', async () => {
+    const partnerId = await stand.newPartnerId(`Webhook rotated ${randomUUID().slice(0, 6)}`);
+    const rotated = await rotate(admin, partnerId, 'webhook', { overlapHours: 6 });
+    expect(rotated).toMatchObject({ status: 201, body: { data: { replayed: false, webhookSecret: expect.stringMatching(/^whsec_/) } } });
+    const endsMs = Date.parse(String(rotated.body.data?.previousSecretsValidUntil));
+    expect(Math.abs(endsMs - (Date.now() + 6 * 3_600_000))).toBeLessThan(120_000);
+    expect((await auditRows('partner.webhook_secret.rotate')).filter((row) => row.target_id === partnerId && row.outcome === 'done')).toHaveLength(1);
+  });
+
+  test('when a viewer or a checker rotates, the key is missing, the overlap is out of range or the partner unknown, then it is refused with its code, role refusals audited, and nothing rotates', async () => {
+    const partnerId = await stand.newPartnerId(`Not rotated ${randomUUID().slice(0, 6)}`);
+    expect(await rotate(viewer, partnerId, 'client')).toMatchObject({ status: 403, body: { code: 'CON_3001' } });
+    expect(await rotate(checker, partnerId, 'webhook')).toMatchObject({ status: 403, body: { code: 'CON_3001' } });
+    expect(await rotate(maker, partnerId, 'client', {}, null)).toMatchObject({ status: 400, body: { code: 'CON_2001' } });
+    expect(await rotate(maker, partnerId, 'client', { overlapHours: 2 })).toMatchObject({ status: 400, body: { code: 'CON_2001' } });
+    expect(await rotate(maker, partnerId, 'webhook', { overlapHours: 721 })).toMatchObject({ status: 400, body: { code: 'CON_2001' } });
+    expect(await rotate(maker, randomUUID(), 'client')).toMatchObject({ status: 404, body: { code: 'CON_4008' } });
+    expect(await rotate(maker, 'not-a-partner', 'client')).toMatchObject({ status: 404, body: { code: 'CON_4008' } });
+    const refused = [...(await auditRows('partner.client_secret.rotate')), ...(await auditRows('partner.webhook_secret.rotate'))].filter((row) => row.target_id === partnerId);
+    expect(refused.map((row) => [row.actor_id, row.outcome])).toEqual([
+      [viewer.operatorId, 'refused'],
+      [checker.operatorId, 'refused'],
+    ]);
+    const detail = await stand.call('GET', `/api/v1/partners/${partnerId}`, { cookie: viewer.cookie });
+    expect(detail.body.data?.operatorActions).toEqual([]);
+  });
+});
+
 describe('the webhook backlog in the console', () => {
   const ids: Record<string, string> = {};
   const partnerId = randomUUID();

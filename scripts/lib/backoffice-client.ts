@@ -29,6 +29,7 @@ export interface BackofficeClientOptions {
 export interface BackofficeClient {
   get(path: string, query?: Record<string, string | undefined>): Promise<unknown>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<unknown>;
+  put(path: string, body: unknown, headers?: Record<string, string>): Promise<unknown>;
 }
 
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -68,6 +69,7 @@ export function backofficeClient({ baseUrl, token, ca, timeoutMs = 30_000 }: Bac
   return {
     get: (path, query = {}) => send('GET', `${path}${queryString(query)}`),
     post: (path, body, extraHeaders) => send('POST', path, body, extraHeaders),
+    put: (path, body, extraHeaders) => send('PUT', path, body, extraHeaders),
   };
 }
 

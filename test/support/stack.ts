@@ -276,9 +276,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     rmSync(workDirectory, { recursive: true, force: true });
   };
 
+  // A production-mode stack's set-up (onboarding its test partners, funding them) is the CLIs' break-glass use (decision 0073).
+  const setUpArgs = (args: string[]): string[] => (environment === 'production' && !args.includes('--break-glass') ? [...args, '--break-glass', 'test set-up of a production-mode stack (test/support/stack.ts)'] : args);
   const operatorOf =
     (service: OperatorService): OperatorCli =>
-    async (args) => {
+    async (typedArgs) => {
+      // Only the service CLIs know --break-glass (libs/runtime operator-cli); the standalone ones are not asked.
+      const args = isCommandOf(service, typedArgs) ? setUpArgs(typedArgs) : typedArgs;
       const result = isCommandOf(service, args)
         ? await batchOf(service).run(args)
         : await runOperatorCli(args, local.operatorEnvironment({ service, logLevel: 'warn' }), { cwd: repoRoot, timeoutMs: operatorTimeoutMs });

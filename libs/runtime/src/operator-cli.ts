@@ -1,5 +1,7 @@
+import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { breakGlassOption, directChangeGate, directChangesUsage } from './direct-change-gate';
 
 /** What an operator command answers: `data` for --json, `text` for people, and an optional exit code. */
 export interface OperatorCommandResult {
@@ -30,6 +32,25 @@ export interface OperatorCli<Context> {
   /** Opens what the commands need (migrated schema, pool); called only for a real command. */
   open: () => Promise<{ context: Context; close: () => Promise<void> }>;
   run: (context: Context, command: string, args: string[], options: Record<string, string | undefined>) => Promise<OperatorCommandResult>;
+  /**
+   * The commands that change what the back-office changes audited, each with its back-office
+   * equivalent: set-up and break-glass only (direct-change-gate.ts; in production they need
+   * --break-glass "<reason>"). Every CLI accepts --break-glass.
+   */
+  directChanges?: Readonly<Record<string, string>>;
+}
+
+function osUser(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return 'unknown user';
+  }
+}
+
+/** The gate for one command line, with the process's ENVIRONMENT and user. */
+function gateOf<Context>(cli: OperatorCli<Context>, command: string, options: Record<string, string | undefined>): ReturnType<typeof directChangeGate> {
+  return directChangeGate({ command, auditedWays: cli.directChanges ?? {}, breakGlassReason: options.breakGlass, environment: process.env.ENVIRONMENT, osUser: osUser() });
 }
 
 /**
@@ -51,9 +72,10 @@ export function runOperatorCli<Context>(cli: OperatorCli<Context>, argv: string[
 
 async function operatorCliMain<Context>(cli: OperatorCli<Context>, argv: string[]): Promise<number> {
   const json = argv.includes('--json');
-  const fail = (message: string, usage: boolean): void => {
+  const usage = `${cli.usage}${directChangesUsage(cli.directChanges)}`;
+  const fail = (message: string, withUsage: boolean): void => {
     if (json) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
-    else process.stderr.write(`error: ${message}\n${usage ? cli.usage : ''}`);
+    else process.stderr.write(`error: ${message}\n${withUsage ? usage : ''}`);
   };
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
@@ -64,7 +86,7 @@ async function operatorCliMain<Context>(cli: OperatorCli<Context>, argv: string[
   }
   const [command, ...args] = parsed.positionals;
   if (parsed.help || command === undefined || command === 'help') {
-    process.stdout.write(cli.usage);
+    process.stdout.write(usage);
     return command === undefined && !parsed.help ? 2 : 0;
   }
   if (command === batchCommand) {
@@ -74,6 +96,12 @@ async function operatorCliMain<Context>(cli: OperatorCli<Context>, argv: string[
     }
     return runBatch(cli, process.stdin, (line) => process.stdout.write(`${line}\n`));
   }
+  const gate = gateOf(cli, command, parsed.options);
+  if (gate.kind === 'refused') {
+    fail(gate.message, false);
+    return 2;
+  }
+  if (gate.notice !== undefined) process.stderr.write(`${gate.notice}\n`);
   let opened: Awaited<ReturnType<OperatorCli<Context>['open']>>;
   try {
     opened = await cli.open();
@@ -143,6 +171,9 @@ async function runBatchLine<Context>(cli: OperatorCli<Context>, context: Context
   if (command === undefined || command === batchCommand || command === 'help' || parsed.help) {
     return { exitCode: 2, output: { error: 'each batch line names one command (not help or batch)' } };
   }
+  // A batch is set-up (the sandbox's seeding, the tests): the production rule holds line by line, without a notice per line.
+  const gate = gateOf(cli, command, parsed.options);
+  if (gate.kind === 'refused') return { exitCode: 2, output: { error: gate.message } };
   try {
     const result = await cli.run(context, command, args, parsed.options);
     return { exitCode: result.exitCode ?? 0, output: result.data };
@@ -173,12 +204,13 @@ function parseCommandLine(argv: string[], stringOptions: readonly string[], bool
     options: {
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      [breakGlassOption]: { type: 'string' },
       ...Object.fromEntries(stringOptions.map((name) => [name, { type: 'string' as const }])),
       ...Object.fromEntries(booleanOptions.map((name) => [name, { type: 'boolean' as const }])),
     },
   });
   const options: Record<string, string | undefined> = {};
-  for (const name of stringOptions) {
+  for (const name of [...stringOptions, breakGlassOption]) {
     const value = (values as Record<string, unknown>)[name];
     options[camelCase(name)] = typeof value === 'string' ? value : undefined;
   }

@@ -17,4 +17,14 @@ runOperatorCli<OperatorContext>({
     return { context: { pool, config, environmentVariable: (name: string) => process.env[name] }, close: () => pool.end() };
   },
   run: (context, command, args, options) => runOperatorCommand(context, command, args, options),
+  // Set-up and break-glass only (decision 0073): the back-office makes these changes audited.
+  directChanges: {
+    onboard: 'onboard',
+    'set-status': 'request-status',
+    'set-permissions': 'request-permissions',
+    'set-rate-limit': 'request-rate-limit',
+    'set-webhook-url': 'set-webhook-url',
+    'rotate-secret': 'rotate-secret',
+    'rotate-webhook-secret': 'rotate-webhook-secret',
+  },
 });

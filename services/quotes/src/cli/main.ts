@@ -17,4 +17,6 @@ runOperatorCli<Pool>({
     return { context: pool, close: () => pool.end() };
   },
   run: (pool, command, _args, options) => runOperatorCommand(pool, command, options),
+  // Set-up and break-glass only (decision 0073): the back-office makes this change with four eyes.
+  directChanges: { 'set-fee': 'request-fee-schedule' },
 });

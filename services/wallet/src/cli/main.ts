@@ -26,4 +26,6 @@ runOperatorCli<OperatorContext>({
     return { context: { pool, config, partners }, close: () => pool.end() };
   },
   run: (context, command, args, options) => runOperatorCommand(context, command, args, options),
+  // Set-up and break-glass only (decision 0073): the back-office makes these changes with four eyes.
+  directChanges: { 'fund-partner': 'request-funding', 'set-limit': 'request-tier-limit', 'reverse-disbursement': 'request-reversal' },
 });

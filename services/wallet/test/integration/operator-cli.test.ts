@@ -106,7 +106,9 @@ describe('wallet operator CLI (built)', () => {
     const transferId = randomUUID();
     const funded = await sandbox('fund-partner', partnerId, 'USD', '2500', '--reference', 'bank ref 42', '--transfer-id', transferId);
     const fundedAgain = await sandbox('fund-partner', partnerId, 'USD', '2500', '--reference', 'bank ref 42', '--transfer-id', transferId);
-    expect(fundedAgain.json).toEqual(funded.json);
+    // The same transfer id again: the first posting, said to be replayed; nothing moved now.
+    expect(fundedAgain.json).toEqual({ ...funded.json, replayed: true });
+    expect(funded.json.replayed).toBe(false);
 
     const balances = await sandbox('show-balances', '--partner', partnerId);
     expect(balances.json).toMatchObject({ partners: [{ partnerId, currency: 'USD', balance: '2500.00' }], feeRevenue: { LRD: '0.00', USD: '0.00' } });
@@ -122,8 +124,31 @@ describe('wallet operator CLI (built)', () => {
     expect(seed.code).toBe(1);
     expect(seed.json.error).toContain('sandbox');
     expect((await sandbox('show-user', '0770100003')).json.wallets[1]).toMatchObject({ currency: 'USD', balance: '0.00' });
-    const funding = await operator('production', 'fund-partner', knowPartner(), 'LRD', '100');
+    // Funding is the back-office's four-eyes change: in production the direct command is break-glass only.
+    const partnerId = knowPartner();
+    const refused = await operator('production', 'fund-partner', partnerId, 'LRD', '100');
+    expect(refused.code).toBe(2);
+    expect(refused.json.error).toContain('backoffice request-funding');
+    expect(refused.json.error).toContain('--break-glass');
+    expect((await sandbox('show-balances', '--partner', partnerId)).json.partners).toEqual([]);
+    const tooShort = await operator('production', 'fund-partner', partnerId, 'LRD', '100', '--break-glass', 'because');
+    expect(tooShort.code).toBe(2);
+    const funding = await operator('production', 'fund-partner', partnerId, 'LRD', '100', '--break-glass', 'INC-4711 back-office down, partner payroll due');
     expect(funding).toMatchObject({ code: 0, json: { state: 'posted', partner: { name: 'Known Partner', status: 'active' } } });
+  });
+
+  it('when a direct change runs in the sandbox or as break-glass, then it says on stderr that it bypasses the back-office and names the audited command', async () => {
+    const sandboxRun = await run('node', [cliPath, 'fund-partner', knowPartner(), 'USD', '5', '--json'], { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent', AUTH_URL: authUrl } });
+    expect(sandboxRun.stderr).toContain('set-up (sandbox): fund-partner writes to the database directly');
+    expect(sandboxRun.stderr).toContain('npm run operator -- backoffice request-funding');
+    expect(JSON.parse(sandboxRun.stdout)).toMatchObject({ state: 'posted' });
+    const breakGlass = await run('node', [cliPath, 'set-limit', '--tier', 'Gold', '--type', 'collection', '--currency', 'USD', '--daily', '900', '--break-glass', 'INC-4712 limits too tight', '--json'], {
+      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'production', LOG_LEVEL: 'silent', AUTH_URL: authUrl },
+    });
+    expect(breakGlass.stderr).toMatch(/^BREAK-GLASS by \S+: set-limit writes to the database directly.*INC-4712 limits too tight.*backoffice request-tier-limit/);
+    // A read is no change: no notice.
+    const read = await run('node', [cliPath, 'show-limits', '--json'], { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'production', LOG_LEVEL: 'silent', AUTH_URL: authUrl } });
+    expect(read.stderr).toBe('');
   });
 
   it('when fund-partner names a partner id the auth service does not know, or auth cannot be asked, then nothing is posted', async () => {

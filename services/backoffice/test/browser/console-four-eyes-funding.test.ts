@@ -139,4 +139,42 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     expect(makerPage.pageErrors).toEqual([]);
     await makerPage.context.close();
   });
+
+  it('when a maker rotates a partner\'s client secret in the page, then it says what will happen first, shows the new secret once, the new one gets a token and the old one does not, and after a reload the secret is gone', async () => {
+    const partner = await onboardPartner(stack);
+    const makerPage = await watchedPage(browser);
+    const { page } = makerPage;
+    await signInThroughThePage(page, stack.backoffice.baseUrl, maker);
+    await page.goto(`${stack.backoffice.baseUrl}/partners/${partner.partnerId}`);
+    await page.getByRole('button', { name: 'Rotate client secret' }).click();
+    const confirmation = page.getByRole('form', { name: 'Confirm the client secret rotation' });
+    await expect(confirmation.textContent()).resolves.toContain('The current secret stops working at once');
+    await confirmation.getByRole('button', { name: 'Yes, rotate the client secret' }).click();
+    const shownOnce = page.getByRole('status').filter({ hasText: 'shown only now' });
+    await shownOnce.waitFor();
+    const newSecret = ((await shownOnce.locator('code').textContent()) ?? '').trim();
+    expect(newSecret).toMatch(/^pwsk_/);
+    await screenshot(page, 'partner-secret-rotated');
+    const tokenFor = (clientSecret: string) => stack.client.post('/partner/auth/token', { client_id: partner.clientId, client_secret: clientSecret });
+    expect((await tokenFor(newSecret)).status).toBe(200);
+    expect((await tokenFor(partner.clientSecret)).status).toBe(401);
+    // The page lists the rotation by person, and after a reload the secret is nowhere.
+    await page.reload();
+    const actions = page.getByRole('table', { name: 'Changes by one person' });
+    await expect(actions.textContent()).resolves.toContain('partner.client_secret.rotate');
+    await expect(actions.textContent()).resolves.toContain('Mara Maker');
+    await expect(page.content()).resolves.not.toContain(newSecret);
+
+    // A checker sees the partner but no rotation button: the server would refuse it too.
+    const checkerPage = await watchedPage(browser);
+    await signInThroughThePage(checkerPage.page, stack.backoffice.baseUrl, checker);
+    await checkerPage.page.goto(`${stack.backoffice.baseUrl}/partners/${partner.partnerId}`);
+    await checkerPage.page.getByRole('heading', { level: 1, name: partner.name }).waitFor();
+    expect(await checkerPage.page.getByRole('button', { name: 'Rotate client secret' }).count()).toBe(0);
+    for (const each of [makerPage, checkerPage]) {
+      expect(each.policyViolations).toEqual([]);
+      expect(each.pageErrors).toEqual([]);
+      await each.context.close();
+    }
+  });
 });

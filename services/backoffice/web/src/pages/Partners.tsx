@@ -5,6 +5,7 @@ import { Pager, useCursorTrail } from '../paging';
 import { Link } from '../router';
 import { hasRole, useSession } from '../session';
 import { ErrorNotice, Field, dateTime, newIdempotencyKey } from '../ui';
+import { SecretRotations } from './PartnerSecrets';
 
 interface Partner {
   partnerId: string;
@@ -29,6 +30,17 @@ interface PartnerChange {
   checkerId: string;
   recordedAt: string;
 }
+
+/** A change one person made (onboarding, webhook URL, a secret rotation): who and when, never a secret. */
+interface PartnerAction {
+  requestId: string;
+  action: string;
+  after: Record<string, unknown>;
+  operatorName: string;
+  recordedAt: string;
+}
+
+type PartnerDetail = Partner & { changes: PartnerChange[]; operatorActions: PartnerAction[] };
 
 interface Onboarded {
   partner: Partner;
@@ -214,14 +226,14 @@ function OnboardPartner(): ReactNode {
 /** One partner: settings, balances from the ledger, and the approved changes with who, before and after. */
 export function PartnerDetailPage(props: { partnerId: string }): ReactNode {
   const { session } = useSession();
-  const [partner, setPartner] = useState<Partner & { changes: PartnerChange[] }>();
+  const [partner, setPartner] = useState<PartnerDetail>();
   const [balances, setBalances] = useState<{ currency: string; balanceMinor: string }[]>();
   const [error, setError] = useState<unknown>();
   const [balanceError, setBalanceError] = useState<unknown>();
 
   const load = useCallback(() => {
     const id = encodeURIComponent(props.partnerId);
-    api<Partner & { changes: PartnerChange[] }>('GET', `/api/v1/partners/${id}`).then(setPartner).catch(setError);
+    api<PartnerDetail>('GET', `/api/v1/partners/${id}`).then(setPartner).catch(setError);
     api<{ balances: { currency: string; balanceMinor: string }[] }>('GET', `/api/v1/partners/${id}/balances`)
       .then((answer) => setBalances(answer.balances))
       .catch(setBalanceError);
@@ -269,6 +281,7 @@ export function PartnerDetailPage(props: { partnerId: string }): ReactNode {
         <dt>Created</dt>
         <dd>{dateTime(partner.createdAt)}</dd>
       </dl>
+      {hasRole(session, 'maker', 'admin') ? <SecretRotations partnerId={partner.partnerId} partnerName={partner.name} onRotated={load} /> : null}
       <h2>Balances</h2>
       <ErrorNotice error={balanceError} />
       {balances === undefined ? null : balances.length === 0 ? (
@@ -326,6 +339,37 @@ export function PartnerDetailPage(props: { partnerId: string }): ReactNode {
                   </td>
                   <td>{change.reason}</td>
                   <td>{change.operatorName}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>Changes by one person</h2>
+      {partner.operatorActions.length === 0 ? (
+        <p className="empty">None yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table aria-label="Changes by one person">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Action</th>
+                <th scope="col">After</th>
+                <th scope="col">By</th>
+              </tr>
+            </thead>
+            <tbody>
+              {partner.operatorActions.map((action) => (
+                <tr key={action.requestId}>
+                  <td>{dateTime(action.recordedAt)}</td>
+                  <td>
+                    <code>{action.action}</code>
+                  </td>
+                  <td>
+                    <code>{JSON.stringify(action.after)}</code>
+                  </td>
+                  <td>{action.operatorName}</td>
                 </tr>
               ))}
             </tbody>

@@ -30,7 +30,8 @@ const statementRoute: RouteDefinition = {
   timeoutClass: 'standard',
   negotiatesMediaType: true,
 };
-const bulkQuoteRoute: RouteDefinition = { ...statementRoute, method: 'POST', pathTemplate: '/partner/v1/disbursement/bulk/quote', upstream: 'quotes', largeBody: true };
+// The 2 MB relay runs under the long deadline: under a loaded CI, copying 2 MB may take longer than the short one (300 ms here).
+const bulkQuoteRoute: RouteDefinition = { ...statementRoute, method: 'POST', pathTemplate: '/partner/v1/disbursement/bulk/quote', upstream: 'quotes', largeBody: true, timeoutClass: 'transfer' };
 const tokenRoute: RouteDefinition = { ...statementRoute, method: 'POST', pathTemplate: '/partner/auth/token', upstream: 'auth', authentication: 'none', acceptsFormBody: true };
 
 /** Never called: these token requests name no client_id, so no lockout is read or recorded. */
@@ -89,7 +90,7 @@ describe('forwarding through the one upstream client', () => {
       before: [routeOfRequest],
       mountOperationalRoutes: false,
       routes: (expressApp) => {
-        expressApp.use(forwardAdmittedRequests({ upstreams, timeoutsMs: { standard: 300, transfer: 1_000 }, tokenEndpoint: { ports: tokenPorts, clientFailuresMax: 10 }, logger }));
+        expressApp.use(forwardAdmittedRequests({ upstreams, timeoutsMs: { standard: 300, transfer: 15_000 }, tokenEndpoint: { ports: tokenPorts, clientFailuresMax: 10 }, logger }));
       },
     });
     gateway = await listenOn(app);

@@ -267,7 +267,12 @@ describe('reverse-disbursement (built operator CLI)', () => {
   const cliPath = path.join(__dirname, '..', '..', 'dist', 'cli', 'main.js');
   const run = promisify(execFile);
 
+  /** In production the direct command is break-glass (decision 0073): these runs give the reason, unless told not to. */
   async function operator(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return operatorRun([...args, '--break-glass', 'INC-9 reversal while the back-office is down']);
+  }
+
+  async function operatorRun(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     try {
       const { stdout, stderr } = await run('node', [cliPath, ...args], {
         env: { PATH: process.env.PATH, DATABASE_URL: harness.config.DATABASE_URL, ENVIRONMENT: 'production', LOG_LEVEL: 'silent' },
@@ -281,8 +286,11 @@ describe('reverse-disbursement (built operator CLI)', () => {
 
   it('when the operator reverses a disbursement, then the JSON names the reversal, both balances before and after and the operator (the OS user by default)', async () => {
     const disbursed = await disburse({ amountMinor: 2_550n, feeMinor: 26n, userBalanceMinor: 100n });
+    const refused = await operatorRun(['reverse-disbursement', '--reference-id', disbursed.referenceId, '--reason', 'paid twice', '--json']);
+    expect({ code: refused.code, error: JSON.parse(refused.stdout).error }).toEqual({ code: 2, error: expect.stringContaining('backoffice request-reversal') });
     const answer = await operator('reverse-disbursement', '--reference-id', disbursed.referenceId.toLowerCase(), '--reason', 'paid twice', '--json');
     expect(answer.code).toBe(0);
+    expect(answer.stderr).toContain('BREAK-GLASS by');
     expect(JSON.parse(answer.stdout)).toMatchObject({
       state: 'posted',
       reversal: { transactionId: expect.stringMatching(/^TXN-[0-9A-F]{16}$/) },

@@ -38,6 +38,7 @@ export const consoleErrorCatalogue = {
   CON_4010: { httpStatus: 404, message: 'No such webhook delivery' },
   CON_4011: { httpStatus: 409, message: 'You used this Idempotency-Key for another request: use a new key for a new request' },
   CON_4012: { httpStatus: 404, message: 'No such live personal token among those you may revoke' },
+  CON_4013: { httpStatus: 409, message: 'The operator is disabled: a disabled person is not reset; invite them again under another address if they return' },
 } as const satisfies Record<string, { httpStatus: number; message: string }>;
 
 export type ConsoleCode = keyof typeof consoleErrorCatalogue;

@@ -4,6 +4,7 @@ import { withTransaction, type PoolClient } from '@pwa/db';
 import { revokeAllSessionsOf } from '@pwa/web-auth';
 import { mayPerform, type OperatorRole } from '../domain/operator-roles';
 import { newSetupToken, normalisedEmail, setupLinkLifetimeSeconds, setupLinkUrl } from '../domain/setup-link';
+import { returnToInvited } from '../store/operator-factor-store';
 import { revokeAllPersonalTokensOf } from '../store/personal-token-store';
 import { disableOperator, findOperatorByEmail, findOperatorById, insertOperator, lockActiveAdmins, replaceOperatorRoles, replaceSetupLink, type Operator } from '../store/operator-store';
 import type { PeopleDependencies, RequestOrigin } from './people-dependencies';
@@ -15,7 +16,7 @@ import type { PeopleDependencies, RequestOrigin } from './people-dependencies';
  * next call signs in again with the new roles). The last active admin cannot be demoted or disabled. Every change and every
  * refusal is audited; the link never is.
  */
-export type ManageRefusal = 'not-an-admin' | 'not-an-email' | 'email-taken' | 'unknown-operator' | 'last-admin' | 'not-yourself';
+export type ManageRefusal = 'not-an-admin' | 'not-an-email' | 'email-taken' | 'unknown-operator' | 'last-admin' | 'not-yourself' | 'disabled';
 
 export async function inviteOperator(
   deps: PeopleDependencies,
@@ -98,6 +99,53 @@ export async function disableOperatorAccount(
   if (typeof outcome === 'string') return refuse(outcome);
   const sessionsRevoked = await revokeAllSessionsOf(deps.redis, deps.sessions, operatorId);
   return { kind: 'disabled', operator: outcome, sessionsRevoked };
+}
+
+/**
+ * A person who lost their authenticator or passkeys is reset by another admin, with a reason: in
+ * one transaction they go back to "invited" (no password, no TOTP factor, no passkey, no
+ * identity-provider link), their personal tokens are revoked, and a new one-time set-up link
+ * replaces any earlier one (two admins at once: the later link is the one that works); then every
+ * session ends. The link is shown once, to the admin, to hand over in person. Nobody resets
+ * themselves, and a disabled person stays disabled. Audited with what was cleared (counts only).
+ */
+export async function resetOperatorFactors(
+  deps: PeopleDependencies,
+  adminId: string,
+  reset: { operatorId: string; reason: string; consoleBaseUrl: string },
+  origin: RequestOrigin,
+): Promise<{ kind: 'reset'; operator: Operator; setupLink: string; expiresAt: Date; sessionsRevoked: number } | { kind: 'refused'; reason: ManageRefusal }> {
+  const admin = await activeAdmin(deps, adminId);
+  const target = { kind: 'operator', id: reset.operatorId };
+  const refuse = async (why: ManageRefusal) => {
+    await appendAuditEntry(deps.pool, entry(admin, adminId, origin, { action: 'operator.factors.reset', target, outcome: 'refused', reason: `${why}; asked because: ${reset.reason}` }));
+    return { kind: 'refused', reason: why } as const;
+  };
+  if (!admin) return refuse('not-an-admin');
+  if (reset.operatorId === admin.operatorId) return refuse('not-yourself');
+  const setupToken = newSetupToken();
+  const outcome = await withTransaction(deps.pool, async (client) => {
+    const current = await findOperatorById(client, reset.operatorId);
+    if (!current) return 'unknown-operator' as const;
+    const returned = await returnToInvited(client, reset.operatorId);
+    if (!returned) return 'disabled' as const;
+    const expiresAt = await replaceSetupLink(client, { operatorId: reset.operatorId, tokenSha256: setupToken.sha256, lifetimeSeconds: setupLinkLifetimeSeconds });
+    await appendAuditEntryInTransaction(
+      client,
+      entry(admin, adminId, origin, {
+        action: 'operator.factors.reset',
+        target,
+        outcome: 'done',
+        before: { status: returned.before, authenticatorApp: returned.cleared.authenticatorApp, passkeys: returned.cleared.passkeys, identityProviderLinks: returned.cleared.identityProviderLinks },
+        after: { status: 'invited', authenticatorApp: false, passkeys: 0, identityProviderLinks: 0, because: reset.reason },
+      }),
+    );
+    await revokePersonalTokensWith(client, admin, adminId, origin, reset.operatorId, 'the sign-in factors were reset');
+    return { operator: { ...current, status: 'invited' as const }, expiresAt };
+  });
+  if (typeof outcome === 'string') return refuse(outcome);
+  const sessionsRevoked = await revokeAllSessionsOf(deps.redis, deps.sessions, reset.operatorId);
+  return { kind: 'reset', operator: outcome.operator, setupLink: setupLinkUrl(reset.consoleBaseUrl, setupToken.token), expiresAt: outcome.expiresAt, sessionsRevoked };
 }
 
 /**

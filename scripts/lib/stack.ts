@@ -325,11 +325,13 @@ export class LocalStack {
   /** Starts a gateway (the settings' ports, or free ones) and waits until it is ready (or alive). */
   async startGateway({ overrides = {}, waitFor = 'ready', ports = 'settings', processName = 'gateway' }: GatewayStartOptions = {}): Promise<StartedGateway> {
     const { gateway } = this.settings;
-    const [port = 0, adminPort = 0] = ports === 'free' ? await freePorts(2) : [gateway.port, gateway.adminPort];
-    const adminUrl = ports === 'free' ? `http://127.0.0.1:${adminPort}` : gateway.adminUrl;
-    const record = this.launch('gateway', processName, this.gatewayEnvironment({ port, adminPort, overrides }));
-    const tookMs = await this.waitUntilReady(record, `${adminUrl}${waitFor === 'ready' ? '/readyz' : '/healthz'}`);
-    return { record, port, adminPort, baseUrl: `https://127.0.0.1:${port}/api/v1`, adminUrl, tookMs };
+    return onAnotherFreePortIfTaken(ports, async () => {
+      const [port = 0, adminPort = 0] = ports === 'free' ? await freePorts(2) : [gateway.port, gateway.adminPort];
+      const adminUrl = ports === 'free' ? `http://127.0.0.1:${adminPort}` : gateway.adminUrl;
+      const record = this.launch('gateway', processName, this.gatewayEnvironment({ port, adminPort, overrides }));
+      const tookMs = await this.waitUntilReady(record, `${adminUrl}${waitFor === 'ready' ? '/readyz' : '/healthz'}`);
+      return { record, port, adminPort, baseUrl: `https://127.0.0.1:${port}/api/v1`, adminUrl, tookMs };
+    });
   }
 
   /**
@@ -338,12 +340,14 @@ export class LocalStack {
    */
   async startBackoffice({ overrides = {}, ports = 'settings', processName = 'backoffice' }: { overrides?: Record<string, string>; ports?: 'settings' | 'free'; processName?: string } = {}): Promise<StartedBackoffice> {
     const { backoffice } = this.settings;
-    const [port = 0] = ports === 'free' ? await freePorts(1) : [backoffice.port];
-    const publicUrl = ports === 'free' ? `https://localhost:${port}` : backoffice.publicUrl;
-    const probeUrl = ports === 'free' ? `http://127.0.0.1:${port}` : backoffice.probeUrl;
-    const record = this.launch('backoffice', processName, this.backofficeEnvironment({ port, publicUrl, overrides }));
-    const tookMs = await this.waitUntilReady(record, `${probeUrl}/readyz`);
-    return { record, port, publicUrl, probeUrl, tookMs };
+    return onAnotherFreePortIfTaken(ports, async () => {
+      const [port = 0] = ports === 'free' ? await freePorts(1) : [backoffice.port];
+      const publicUrl = ports === 'free' ? `https://localhost:${port}` : backoffice.publicUrl;
+      const probeUrl = ports === 'free' ? `http://127.0.0.1:${port}` : backoffice.probeUrl;
+      const record = this.launch('backoffice', processName, this.backofficeEnvironment({ port, publicUrl, overrides }));
+      const tookMs = await this.waitUntilReady(record, `${probeUrl}/readyz`);
+      return { record, port, publicUrl, probeUrl, tookMs };
+    });
   }
 
   /** Starts any other node script of the stack (the webhook receiver, a benchmark's upstream) and waits for readyUrl. */
@@ -373,6 +377,23 @@ export class LocalStack {
       }
     }
     return stopped;
+  }
+}
+
+const freePortAttempts = 3;
+
+/**
+ * A free port is released before the child binds it (ports.ts), so another process (an outgoing
+ * connection's ephemeral port, a parallel test's stack) may take it first: the child then exits
+ * with EADDRINUSE, and the start is tried again on other free ports, at most three times in all.
+ */
+async function onAnotherFreePortIfTaken<T>(ports: 'settings' | 'free', start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start();
+    } catch (error) {
+      if (ports !== 'free' || attempt >= freePortAttempts || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+    }
   }
 }
 

@@ -177,4 +177,47 @@ describe('the back-office console: a funding with four eyes in the browser', () 
       await each.context.close();
     }
   });
+
+  it('when a maker sets a fee schedule with tiers in the form, then a wrong tier is named, the review says the tiers in words, and once a checker approves the schedule quotes with it', async () => {
+    const makerPage = await watchedPage(browser);
+    const { page } = makerPage;
+    await signInThroughThePage(page, stack.backoffice.baseUrl, maker);
+    await page.goto(`${stack.backoffice.baseUrl}/approvals/new`);
+    await page.getByLabel('Action').selectOption('fee_schedule.set');
+    await page.getByLabel('Transaction type').selectOption('disbursement');
+    await page.getByLabel('Currency').selectOption('LRD');
+    await page.getByLabel('Replace the tiers').check();
+    await page.getByRole('button', { name: 'Add a tier' }).click();
+    await page.getByLabel('Tier 1: up to').fill('1,000');
+    await page.getByLabel('Tier 1: flat fee').fill('5');
+    await page.getByLabel('Tier 1: percentage').fill('1.255');
+    await page.getByLabel('Tier 2: flat fee').fill('10.50');
+    await page.getByLabel('Tier 2: percentage').fill('0.5');
+    await page.getByLabel('Reason').fill('New LRD price list from the 1st');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('Tier 1, percentage');
+    await page.getByLabel('Tier 1: percentage').fill('1.25');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await expect(page.locator('.lead').textContent()).resolves.toBe('Set the fee schedule disbursement LRD: fee tiers up to LRD 1,000.00: LRD 5.00 + 1.25 %; above: LRD 10.50 + 0.50 %');
+    await screenshot(page, 'new-request-fee-tiers');
+    await page.getByRole('button', { name: 'Submit for approval' }).click();
+    await page.getByRole('status').filter({ hasText: 'Requested: Set the fee schedule disbursement LRD' }).waitFor();
+
+    const api = await checker.signIn();
+    const pending = await api.get('/api/v1/approval-requests?status=pending');
+    const request = (pending.body.data.requests as { requestId: string; action: string; parameters: unknown }[]).find((each) => each.action === 'fee_schedule.set');
+    expect(request?.parameters).toEqual({
+      tiers: [
+        { upToMinor: '100000', flatMinor: '500', basisPoints: 125 },
+        { upToMinor: null, flatMinor: '1050', basisPoints: 50 },
+      ],
+    });
+    const approved = await api.post(`/api/v1/approval-requests/${request?.requestId ?? ''}/approve`, {});
+    expect(approved.body.data).toMatchObject({ status: 'executed' });
+    const fees = await stack.quotesOperator(['show-fees', '--type', 'disbursement', '--currency', 'LRD']);
+    expect(JSON.stringify(fees)).toContain('"basisPoints":125');
+    expect(makerPage.policyViolations).toEqual([]);
+    expect(makerPage.pageErrors).toEqual([]);
+    await makerPage.context.close();
+  });
 });

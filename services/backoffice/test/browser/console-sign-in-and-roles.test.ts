@@ -205,4 +205,32 @@ describe('the back-office console: sign-in and roles in the browser', () => {
     expect(findings).toEqual(Object.fromEntries(Object.keys(findings).map((name) => [name, []])));
     for (const each of [signedIn, audited, signedOut]) await each.context.close();
   });
+
+  it('when an admin resets the sign-in factors of a person who lost their phone, then the page asks for a reason, shows the new set-up link once, and the old password no longer signs in', async () => {
+    const watched = await watchedPage(browser);
+    const { page } = watched;
+    await signInThroughThePage(page, stack.backoffice.baseUrl, everyRole);
+    await page.getByRole('link', { name: 'Operators' }).click();
+    const card = page.locator('article', { has: page.getByRole('heading', { name: '<script>alert(1)</script>' }) });
+    await card.getByRole('button', { name: 'Reset sign-in factors' }).click();
+    const confirmation = card.getByRole('group', { name: 'Confirm the factor reset' });
+    await expect(confirmation.textContent()).resolves.toContain('their sessions and personal tokens end');
+    await confirmation.getByRole('button', { name: 'Yes, reset the factors' }).click();
+    await expect(card.getByRole('alert').textContent()).resolves.toContain('Reason');
+    await confirmation.getByLabel('Reason').fill('Lost phone, ticket 4102');
+    await confirmation.getByRole('button', { name: 'Yes, reset the factors' }).click();
+    const shownOnce = card.getByRole('status');
+    await shownOnce.waitFor();
+    const setupLink = ((await shownOnce.locator('code').textContent()) ?? '').trim();
+    expect(setupLink).toMatch(new RegExp(`^${stack.backoffice.baseUrl}/setup#token=[A-Za-z0-9_-]{43}$`));
+    await expect(card.textContent()).resolves.toContain('invited');
+    await screenshot(page, 'operators-factor-reset');
+    const oldSignIn = await stack.backoffice.client().post('/api/v1/session', { email: viewer.email, password: viewer.password });
+    expect(oldSignIn.body).toMatchObject({ code: 'CON_1001' });
+    await page.reload();
+    await expect(page.content()).resolves.not.toContain(setupLink.split('#token=')[1] ?? 'no token');
+    expect(watched.policyViolations).toEqual([]);
+    expect(watched.pageErrors).toEqual([]);
+    await watched.context.close();
+  });
 });

@@ -1,3 +1,4 @@
+import { describedTiers, type FeeTier } from './fee-tiers';
 import { formattedMoney } from './money';
 
 export interface ApprovalRequestView {
@@ -88,6 +89,7 @@ export function parameterRows(parameters: Record<string, unknown>, target?: { ki
   return Object.entries(parameters).map(([name, value]) => {
     const label = parameterLabels[name] ?? name;
     if (name.endsWith('Minor') && typeof value === 'string' && currency !== undefined) return [label, `${formattedMoney(value, currency)} (${value} minor units)`];
+    if (name === 'tiers' && Array.isArray(value) && currency !== undefined) return [label, describedTiers(value as FeeTier[], currency)];
     return [label, text(value)];
   });
 }

@@ -3,6 +3,8 @@ import { api, queryOf } from '../api';
 import { describedChange, parameterRows, type ApprovalRequestView } from '../describe';
 import { currencies, minorUnitsOf } from '../money';
 import { Link } from '../router';
+import { emptyTier, parsedTiers, type TypedTier } from '../fee-tiers';
+import { FeeTiersEditor } from '../fee-tiers-editor';
 import { ErrorNotice, Field, SuccessNotice } from '../ui';
 
 const actions = [
@@ -13,7 +15,7 @@ const actions = [
   ['partner.permissions.set', "Set a partner's permissions"],
   ['partner.rate_limit.set', "Set a partner's rate limit"],
   ['tier_limit.set', 'Set a tier limit'],
-  ['fee_schedule.set', "Set a fee schedule's minimum and maximum"],
+  ['fee_schedule.set', 'Set a fee schedule (tiers, minimum, maximum)'],
 ] as const;
 
 const tierLimitAmounts = [
@@ -76,6 +78,8 @@ export function NewRequestPage(props: { search: URLSearchParams }): ReactNode {
   const [tier, setTier] = useState('Gold');
   const [transactionType, setTransactionType] = useState('collection');
   const [limits, setLimits] = useState<Record<string, string>>({});
+  const [replaceTiers, setReplaceTiers] = useState(false);
+  const [tierRows, setTierRows] = useState<TypedTier[]>([{ ...emptyTier }]);
   const [problem, setProblem] = useState<string>();
   const [draft, setDraft] = useState<Draft>();
   const [error, setError] = useState<unknown>();
@@ -145,6 +149,14 @@ export function NewRequestPage(props: { search: URLSearchParams }): ReactNode {
           }
           parameters[name] = Number(typedValue);
         }
+      if (action === 'fee_schedule.set' && replaceTiers) {
+        const tiers = parsedTiers(tierRows);
+        if (!tiers.ok) {
+          setProblem(tiers.problem);
+          return;
+        }
+        parameters.tiers = tiers.tiers;
+      }
       if (Object.keys(parameters).length === 0) {
         setProblem('Fill in at least one value to change');
         return;
@@ -301,6 +313,15 @@ export function NewRequestPage(props: { search: URLSearchParams }): ReactNode {
                 <input id={`limit-${name}`} inputMode={name.endsWith('Count') ? 'numeric' : 'decimal'} value={limits[name] ?? ''} onChange={(event) => setLimits({ ...limits, [name]: event.target.value })} />
               </Field>
             ))}
+            {action === 'fee_schedule.set' ? (
+              <>
+                <div className="check">
+                  <input id="replace-tiers" type="checkbox" checked={replaceTiers} onChange={(event) => setReplaceTiers(event.target.checked)} />
+                  <label htmlFor="replace-tiers">Replace the tiers</label>
+                </div>
+                {replaceTiers ? <FeeTiersEditor rows={tierRows} onChange={setTierRows} /> : null}
+              </>
+            ) : null}
           </fieldset>
         ) : (
           <Field id="disbursement-id" label="Disbursement reference id" hint="PKD-…">

@@ -69,13 +69,19 @@ export function OperatorsPage(): ReactNode {
 
 function OperatorCard(props: { operator: OperatorRow; isMe: boolean; onChanged: (message: string) => void }): ReactNode {
   const { operator } = props;
-  const [editing, setEditing] = useState<'roles' | 'disable'>();
+  const [editing, setEditing] = useState<'roles' | 'disable' | 'reset'>();
   const [chosen, setChosen] = useState<string[]>(operator.roles);
+  const [reason, setReason] = useState('');
+  const [resetLink, setResetLink] = useState<{ setupLink: string; setupLinkExpiresAt: string }>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const id = operator.operatorId;
 
   const confirm = (): void => {
+    if (editing === 'reset') {
+      resetFactors();
+      return;
+    }
     setBusy(true);
     setError(undefined);
     const call = editing === 'roles' ? api('PUT', `/api/v1/operators/${encodeURIComponent(id)}/roles`, { roles: chosen }) : api('POST', `/api/v1/operators/${encodeURIComponent(id)}/disable`, {});
@@ -87,6 +93,31 @@ function OperatorCard(props: { operator: OperatorRow; isMe: boolean; onChanged: 
       .catch(setError)
       .finally(() => setBusy(false));
   };
+
+  const resetFactors = (): void => {
+    if (reason.trim() === '') {
+      setError(new Error('Reason: say why the factors are reset (a lost phone, a ticket number)'));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    api<{ setupLink: string; setupLinkExpiresAt: string }>('POST', `/api/v1/operators/${encodeURIComponent(id)}/factor-resets`, { reason: reason.trim() })
+      .then((answer) => {
+        setEditing(undefined);
+        setReason('');
+        setResetLink({ setupLink: answer.setupLink, setupLinkExpiresAt: answer.setupLinkExpiresAt });
+        props.onChanged(`${operator.displayName}'s sign-in factors were reset; they set up again from the new link.`);
+      })
+      .catch(setError)
+      .finally(() => setBusy(false));
+  };
+
+  const question =
+    editing === 'roles'
+      ? `Give ${operator.displayName} exactly the roles ${chosen.join(', ') || '(none)'}? Their sessions end at once.`
+      : editing === 'disable'
+        ? `Disable ${operator.displayName}? They can no longer sign in and their sessions end at once.`
+        : `Reset the sign-in factors of ${operator.displayName}? Their password, authenticator app, passkeys and identity-provider link are removed, their sessions and personal tokens end, and they set up again from a new one-time link that you give them in person.`;
 
   return (
     <article className="card" aria-labelledby={`operator-${id}`}>
@@ -105,6 +136,19 @@ function OperatorCard(props: { operator: OperatorRow; isMe: boolean; onChanged: 
         <dd>{dateTime(operator.createdAt)}</dd>
       </dl>
       <ErrorNotice error={error} />
+      {resetLink === undefined ? null : (
+        <div className="once" role="status">
+          <p>
+            <strong>Shown only now:</strong> give this set-up link to {operator.displayName} in person or through a safe channel. It works once, until {dateTime(resetLink.setupLinkExpiresAt)}.
+          </p>
+          <p>
+            <code>{resetLink.setupLink}</code>
+          </p>
+          <button type="button" className="secondary small" onClick={() => setResetLink(undefined)}>
+            Done, hide it
+          </button>
+        </div>
+      )}
       {editing === undefined ? (
         operator.status === 'disabled' ? null : props.isMe ? (
           <p className="hint">Your own roles and access are changed by another admin.</p>
@@ -113,18 +157,26 @@ function OperatorCard(props: { operator: OperatorRow; isMe: boolean; onChanged: 
             <button type="button" className="secondary" onClick={() => setEditing('roles')}>
               Change roles
             </button>
+            <button type="button" className="secondary" onClick={() => setEditing('reset')}>
+              Reset sign-in factors
+            </button>
             <button type="button" className="danger" onClick={() => setEditing('disable')}>
               Disable
             </button>
           </div>
         )
       ) : (
-        <div className="confirm" role="group" aria-label={editing === 'roles' ? 'Change roles' : 'Confirm disabling'}>
+        <div className="confirm" role="group" aria-label={editing === 'roles' ? 'Change roles' : editing === 'disable' ? 'Confirm disabling' : 'Confirm the factor reset'}>
           {editing === 'roles' ? <RoleChoices idPrefix={`roles-${id}`} chosen={chosen} onChange={setChosen} /> : null}
-          <p>{editing === 'roles' ? `Give ${operator.displayName} exactly the roles ${chosen.join(', ') || '(none)'}? Their sessions end at once.` : `Disable ${operator.displayName}? They can no longer sign in and their sessions end at once.`}</p>
+          <p>{question}</p>
+          {editing === 'reset' ? (
+            <Field id={`reset-reason-${id}`} label="Reason" hint="Kept in the audit log: a lost phone, the ticket number.">
+              <textarea id={`reset-reason-${id}`} required maxLength={500} rows={2} value={reason} aria-describedby={`reset-reason-${id}-hint`} onChange={(event) => setReason(event.target.value)} />
+            </Field>
+          ) : null}
           <div className="actions">
             <button type="button" className={editing === 'roles' ? 'primary' : 'danger'} disabled={busy} onClick={confirm}>
-              {editing === 'roles' ? 'Yes, change the roles' : 'Yes, disable'}
+              {editing === 'roles' ? 'Yes, change the roles' : editing === 'disable' ? 'Yes, disable' : 'Yes, reset the factors'}
             </button>
             <button type="button" className="secondary" disabled={busy} onClick={() => setEditing(undefined)}>
               Cancel

@@ -126,6 +126,23 @@ describe('operator CLI (built)', () => {
     expect(rotated.json.clientSecret).not.toBe(partner.clientSecret);
   });
 
+  it('when a direct partner change runs in production without --break-glass, then it exits 2 naming the back-office command and changes nothing; with it, it runs and says so', async () => {
+    const { json: partner } = await operator('onboard', '--name', 'Delta Pay');
+    const production = { ...cliEnv, ENVIRONMENT: 'production' };
+    const refused = await operatorWith(production, 'set-status', partner.clientId, 'suspended');
+    expect(refused.code).toBe(2);
+    expect(refused.json.error).toContain('backoffice request-status');
+    expect(refused.json.error).toContain('--break-glass');
+    expect((await operator('show-partner', partner.clientId)).json.status).toBe('active');
+    const sandboxRun = await operator('set-rate-limit', partner.clientId, '120');
+    expect(sandboxRun.stderr).toContain('set-up (sandbox): set-rate-limit writes to the database directly');
+    expect(sandboxRun.stderr).toContain('npm run operator -- backoffice request-rate-limit');
+    const breakGlass = await operatorWith(production, 'set-status', partner.clientId, 'suspended', '--break-glass', 'INC-4713 partner compromised, back-office down');
+    expect(breakGlass.code).toBe(0);
+    expect(breakGlass.stderr).toMatch(/BREAK-GLASS by \S+: set-status writes to the database directly.*INC-4713.*backoffice request-status/);
+    expect((await operator('show-partner', partner.clientId)).json.status).toBe('suspended');
+  });
+
   it('when the input is wrong, then the command fails with a JSON error and changes nothing', async () => {
     const { json: partner } = await operator('onboard', '--name', 'Gamma');
     const badStatus = await operator('set-status', partner.clientId, 'frozen');

@@ -17,15 +17,19 @@ const databaseUrl = (() => {
   return url.toString();
 })();
 
-async function operator(...args: string[]): Promise<{ code: number; json: any }> {
+async function operator(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
+  return operatorIn('sandbox', ...args);
+}
+
+async function operatorIn(environment: string, ...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
   try {
-    const { stdout } = await run('node', [cliPath, ...args, '--json'], {
-      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent' },
+    const { stdout, stderr } = await run('node', [cliPath, ...args, '--json'], {
+      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: environment, LOG_LEVEL: 'silent' },
     });
-    return { code: 0, json: JSON.parse(stdout) };
+    return { code: 0, json: JSON.parse(stdout), stderr };
   } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, json: JSON.parse(failed.stdout) };
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, json: JSON.parse(failed.stdout), stderr: failed.stderr };
   }
 }
 
@@ -107,5 +111,18 @@ describe('quotes operator CLI (built)', () => {
     expect(result.code).toBe(2);
     expect(result.json.error).toContain(message);
     expect((await operator('show-fees', '--type', 'collection', '--currency', 'LRD')).json).toEqual(before.json);
+  });
+
+  it('when set-fee runs in production without --break-glass, then it exits 2 naming the back-office command and the schedule keeps its revision; with it, it runs and says so', async () => {
+    const before = (await operator('show-fees', '--type', 'disbursement', '--currency', 'LRD')).json.schedules[0].revision as number;
+    const refused = await operatorIn('production', 'set-fee', '--type', 'disbursement', '--currency', 'LRD', '--max', '50');
+    expect(refused.code).toBe(2);
+    expect(refused.json.error).toContain('backoffice request-fee-schedule');
+    expect(refused.json.error).toContain('--break-glass');
+    expect((await operator('show-fees', '--type', 'disbursement', '--currency', 'LRD')).json.schedules[0].revision).toBe(before);
+    const breakGlass = await operatorIn('production', 'set-fee', '--type', 'disbursement', '--currency', 'LRD', '--max', '50', '--break-glass', 'INC-4714 fee cap wrong, back-office down');
+    expect(breakGlass.code).toBe(0);
+    expect(breakGlass.json.revision).toBe(before + 1);
+    expect(breakGlass.stderr).toMatch(/BREAK-GLASS by \S+: set-fee writes to the database directly.*INC-4714.*backoffice request-fee-schedule/);
   });
 });

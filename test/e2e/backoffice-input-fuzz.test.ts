@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { consoleErrorCatalogue, httpStatusOf, isConsoleCode, isPkcCode } from '@pwa/errors';
 import { mountConsoleRoutes, type ConsoleRouteContext } from '../../services/backoffice/src/http/console-route-table';
 import { databaseFingerprint, type DatabaseFingerprint } from '../support/database-fingerprint';
-import { RawHttpsClient, type RawRequest, type RawResponse } from '../support/fuzz-client';
+import { RawHttpsClient, sendConcurrently, type RawRequest, type RawResponse } from '../support/fuzz-client';
 import { bodyFor, encodeBody, headers, pathParameter, queryString, type GeneratedBody } from '../support/fuzz-inputs';
 import type { ConsoleHttpsClient } from '../support/https-client';
 import { onboardPartner } from '../support/partners';
@@ -163,19 +163,6 @@ describe('input fuzz through the back-office console API', () => {
     }));
   }
 
-  async function sendAll(cases: readonly FuzzCase[]): Promise<{ fuzzCase: FuzzCase; response: RawResponse }[]> {
-    const results: { fuzzCase: FuzzCase; response: RawResponse }[] = [];
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      for (let index = next++; index < cases.length; index = next++) {
-        const fuzzCase = cases[index] as FuzzCase;
-        results.push({ fuzzCase, response: await client.send(fuzzCase.request) });
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    return results;
-  }
-
   /** Every table of the services' schemas but the audit log (it gains an entry for each refusal). */
   async function fingerprint(): Promise<DatabaseFingerprint> {
     const all = await databaseFingerprint(stack.databaseUrl, ['backoffice', 'auth', 'wallet', 'quotes', 'webhooks']);
@@ -188,7 +175,7 @@ describe('input fuzz through the back-office console API', () => {
     const before = await fingerprint();
     const cases = [...routes.flatMap((route, index) => casesFor(route, index)), ...unlistedPathCases()];
 
-    const results = await sendAll(cases);
+    const results = await sendConcurrently(client, cases, concurrency);
 
     const problems = results.flatMap(({ fuzzCase, response }) => {
       const problem = consoleAnswerProblemOf(response);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { publicPathPrefix, routeTable, type RouteDefinition } from '../../services/gateway/src/domain/routes';
 import { databaseFingerprint, type DatabaseFingerprint } from '../support/database-fingerprint';
-import { answerProblemOf, RawHttpsClient, type RawRequest, type RawResponse } from '../support/fuzz-client';
+import { answerProblemOf, RawHttpsClient, sendConcurrently, type RawRequest } from '../support/fuzz-client';
 import { bodyFor, encodeBody, headers, pathOf, pathParameter, queryString, type BodyShape, type GeneratedBody } from '../support/fuzz-inputs';
 import { accessTokenFor, onboardPartner, type OnboardedPartner } from '../support/partners';
 import { startStack, type Stack } from '../support/stack';
@@ -123,19 +123,6 @@ describe('input fuzz through the gateway', () => {
     }));
   }
 
-  async function sendAll(cases: readonly FuzzCase[]): Promise<{ fuzzCase: FuzzCase; response: RawResponse }[]> {
-    const results: { fuzzCase: FuzzCase; response: RawResponse }[] = [];
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      for (let index = next++; index < cases.length; index = next++) {
-        const fuzzCase = cases[index] as FuzzCase;
-        results.push({ fuzzCase, response: await client.send(fuzzCase.request) });
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    return results;
-  }
-
   const balances = async (): Promise<unknown> => (await stack.client.get('/partner/v1/balance', { bearer: token })).body;
   const fingerprint = (): Promise<DatabaseFingerprint> => databaseFingerprint(stack.databaseUrl, ['collections', 'disbursements', 'wallet', 'webhooks']);
 
@@ -144,7 +131,7 @@ describe('input fuzz through the gateway', () => {
     const fingerprintBefore = await fingerprint();
     const cases = [...routeTable.flatMap((route, index) => casesFor(route, index)), ...unlistedPathCases()];
 
-    const results = await sendAll(cases);
+    const results = await sendConcurrently(client, cases, concurrency);
 
     const problems = results.flatMap(({ fuzzCase, response }) => {
       const problem = answerProblemOf(response) ?? (fuzzCase.mustBeRefused && response.body?.success !== false ? 'a body that breaks the rules was accepted' : undefined);

@@ -102,3 +102,17 @@ export function answerProblemOf(response: RawResponse): string | undefined {
   if (httpStatusOf(body.code) !== response.status) return `answered ${body.code} with status ${response.status} (the catalogue says ${httpStatusOf(body.code)})`;
   return undefined;
 }
+
+/** Sends every request, `concurrency` at a time, and answers each with its response (in the order they finished). */
+export async function sendConcurrently<Case extends { request: RawRequest }>(client: RawHttpsClient, cases: readonly Case[], concurrency: number): Promise<{ fuzzCase: Case; response: RawResponse }[]> {
+  const results: { fuzzCase: Case; response: RawResponse }[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < cases.length; index = next++) {
+      const fuzzCase = cases[index] as Case;
+      results.push({ fuzzCase, response: await client.send(fuzzCase.request) });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return results;
+}

@@ -10,8 +10,11 @@ export type DirectChangeGate = { kind: 'run'; notice: string | undefined } | { k
 
 export interface DirectChangeCall {
   command: string;
-  /** The back-office command that makes the same change audited, for each direct one (`fund-partner` → `request-funding`). */
-  auditedWays: Readonly<Record<string, string>>;
+  /**
+   * The back-office command that makes the same change audited, for each direct one (`fund-partner`
+   * → `request-funding`); null for a change the back-office has no page for yet (wallet users).
+   */
+  auditedWays: Readonly<Record<string, string | null>>;
   /** The text after --break-glass, when given. */
   breakGlassReason: string | undefined;
   /** ENVIRONMENT as the services read it (sandbox unless production). */
@@ -26,15 +29,17 @@ const reasonLengthMin = 10;
 export function directChangeGate(call: DirectChangeCall): DirectChangeGate {
   const auditedWay = call.auditedWays[call.command];
   if (auditedWay === undefined) return { kind: 'run', notice: undefined };
-  const audited = `the audited way is: npm run operator -- backoffice ${auditedWay} (people, roles, four eyes, audit log)`;
+  const backofficeCommand = auditedWay === null ? undefined : `npm run operator -- backoffice ${auditedWay} (people, roles, four eyes, audit log)`;
+  const audited = backofficeCommand === undefined ? 'the back-office has no command for it yet: record the change in its ticket' : `the audited way is: ${backofficeCommand}`;
   const reason = call.breakGlassReason?.trim();
   if (call.environment === 'production') {
     if (reason === undefined || reason.length < reasonLengthMin) {
+      const instead = backofficeCommand === undefined ? 'The back-office has no command for it yet: ' : `Use ${backofficeCommand}; or, `;
       return {
         kind: 'refused',
         message:
           `${call.command} writes to the database directly, past the back-office's roles, four eyes and audit log: in production it is break-glass only. ` +
-          `Use ${audited.replace('the audited way is: ', '')}; or, during a declared incident, add --${breakGlassOption} "<incident id and reason, at least ${reasonLengthMin} characters>" (docs/operations.md, Break-glass).`,
+          `${instead}during a declared incident or a recorded change, add --${breakGlassOption} "<ticket id and reason, at least ${reasonLengthMin} characters>" (docs/operations.md, Break-glass).`,
       };
     }
     return { kind: 'run', notice: `BREAK-GLASS by ${call.osUser}: ${call.command} writes to the database directly, with no four eyes and no back-office audit entry (reason: ${reason}); ${audited}. Record it in the incident.` };
@@ -43,7 +48,7 @@ export function directChangeGate(call: DirectChangeCall): DirectChangeGate {
 }
 
 /** The usage text's section on these commands, under each CLI's own usage. */
-export function directChangesUsage(auditedWays: Readonly<Record<string, string>> | undefined): string {
+export function directChangesUsage(auditedWays: Readonly<Record<string, string | null>> | undefined): string {
   const entries = Object.entries(auditedWays ?? {});
   if (entries.length === 0) return '';
   const width = Math.max(...entries.map(([command]) => command.length));
@@ -51,7 +56,7 @@ export function directChangesUsage(auditedWays: Readonly<Record<string, string>>
     '',
     'Set-up and break-glass (these write to the database directly: no four eyes, no back-office audit entry).',
     'The audited way for each is the back-office (console, or npm run operator -- backoffice <command> with a personal token):',
-    ...entries.map(([command, auditedWay]) => `  ${command.padEnd(width)}  ->  backoffice ${auditedWay}`),
+    ...entries.map(([command, auditedWay]) => `  ${command.padEnd(width)}  ->  ${auditedWay === null ? '(no back-office command yet)' : `backoffice ${auditedWay}`}`),
     `In production they run only with --${breakGlassOption} "<incident id and reason>" (docs/operations.md, Break-glass).`,
     '',
   ].join('\n');

@@ -37,7 +37,7 @@ export interface OperatorCli<Context> {
    * equivalent: set-up and break-glass only (direct-change-gate.ts; in production they need
    * --break-glass "<reason>"). Every CLI accepts --break-glass.
    */
-  directChanges?: Readonly<Record<string, string>>;
+  directChanges?: Readonly<Record<string, string | null>>;
 }
 
 function osUser(): string {

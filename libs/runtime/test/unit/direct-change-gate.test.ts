@@ -35,4 +35,12 @@ describe('the set-up and break-glass gate of the service CLIs', () => {
       notice: expect.stringMatching(/^BREAK-GLASS by dba\.kollie: fund-partner .*\(reason: INC-42 back-office down\).*backoffice request-funding/),
     });
   });
+
+  test('when a direct change has no back-office command yet (wallet users), then production still needs --break-glass and the message says there is no audited way yet', () => {
+    const ways = { 'create-user': null };
+    const refused = directChangeGate(call({ command: 'create-user', auditedWays: ways, environment: 'production' }));
+    expect(refused).toEqual({ kind: 'refused', message: expect.stringContaining('The back-office has no command for it yet') });
+    expect(directChangeGate(call({ command: 'create-user', auditedWays: ways }))).toEqual({ kind: 'run', notice: expect.stringContaining('record the change in its ticket') });
+    expect(directChangeGate(call({ command: 'create-user', auditedWays: ways, environment: 'production', breakGlassReason: 'CHG-77 KYC migration batch' }))).toMatchObject({ kind: 'run' });
+  });
 });

@@ -26,6 +26,6 @@ runOperatorCli<OperatorContext>({
     return { context: { pool, config, partners }, close: () => pool.end() };
   },
   run: (context, command, args, options) => runOperatorCommand(context, command, args, options),
-  // Set-up and break-glass only (decision 0073): the back-office makes these changes with four eyes.
-  directChanges: { 'fund-partner': 'request-funding', 'set-limit': 'request-tier-limit', 'reverse-disbursement': 'request-reversal' },
+  // Set-up and break-glass only (decision 0073): the back-office makes the first three with four eyes; wallet users have no back-office page yet.
+  directChanges: { 'fund-partner': 'request-funding', 'set-limit': 'request-tier-limit', 'reverse-disbursement': 'request-reversal', 'create-user': null, 'update-user': null },
 });

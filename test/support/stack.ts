@@ -12,6 +12,7 @@ import path from 'node:path';
 import { createLocalhostCertificate } from '../../scripts/lib/local-files';
 import { OperatorBatch, isCommandOf } from '../../scripts/lib/operator-batch';
 import { runOperatorCli, type OperatorService } from '../../scripts/lib/operator-cli';
+import { describeEnding, type ChildRecord } from '../../scripts/lib/process-group';
 import { internalServiceNames, repoRoot, type InternalServiceName, type ServiceName } from '../../scripts/lib/settings';
 import { LocalStack, entryOf, settingsWithFreePorts, type StartedBackoffice, type StartedGateway } from '../../scripts/lib/stack';
 import { totpCodeAt } from '@pwa/web-auth';
@@ -236,6 +237,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     output: { kind: 'memory', lines: logLines },
     stopGraceMs,
+    // A process that ends by itself mid-test (not a drill's own stop) shows up in the suite's output with its last lines.
+    onUnexpectedEnd: (record) => reportUnexpectedEnd(record, logLines),
   });
   const gateways: GatewayProcess[] = [];
 
@@ -498,4 +501,9 @@ function base32Bytes(text: string): Buffer {
     }
   }
   return Buffer.from(bytes);
+}
+
+function reportUnexpectedEnd(record: ChildRecord, logLines: readonly string[]): void {
+  const tail = logLines.filter((line) => line.startsWith(`[${record.name}] `)).slice(-15);
+  process.stderr.write(`test stack: ${record.name} ${describeEnding(record)} unexpectedly; its last lines:\n${tail.map((line) => `  ${line}`).join('\n')}\n`);
 }

@@ -32,7 +32,10 @@ describe('webhooks service: the partner event log', () => {
     await recorded(first.eventId);
     const second = await harness.publishCollectionEvent(partner.partnerId, 'collection.declined');
     const received = await endpoint.waitFor(2, 5_000);
-    await waitUntil(async () => (await deliveriesOfEvent(harness.pool, second.eventId)).deliveries[0]?.status === 'delivered', 3_000);
+    // The receiver answers before the service records the outcome: wait until both deliveries say so.
+    for (const event of [first, second]) {
+      await waitUntil(async () => (await deliveriesOfEvent(harness.pool, event.eventId)).deliveries[0]?.status === 'delivered', 10_000);
+    }
 
     const list = await harness.partnerGet(partner.partnerId, '/partner/v1/events');
     expect(list.status).toBe(200);

@@ -36,6 +36,7 @@ COPY libs/web-auth/package.json libs/web-auth/
 COPY services/auth/package.json services/auth/
 COPY services/backoffice/package.json services/backoffice/
 COPY services/collections/package.json services/collections/
+COPY services/dashboard/package.json services/dashboard/
 COPY services/disbursements/package.json services/disbursements/
 COPY services/gateway/package.json services/gateway/
 COPY services/quotes/package.json services/quotes/
@@ -70,4 +71,4 @@ COPY --from=build --chown=root:root /out/ /app/
 USER 10001:10001
 STOPSIGNAL SIGTERM
 # No default service: the command chooses one (see the top of this file).
-CMD ["node", "-e", "console.error('partner-wallet-api: give the command, e.g. node services/wallet/dist/main.js (or .../migrate.js); services: gateway auth wallet quotes collections disbursements webhooks backoffice'); process.exit(64)"]
+CMD ["node", "-e", "console.error('partner-wallet-api: give the command, e.g. node services/wallet/dist/main.js (or .../migrate.js); services: gateway auth wallet quotes collections disbursements webhooks backoffice dashboard'); process.exit(64)"]

@@ -6,7 +6,7 @@ export default tseslint.config(
   eslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    ignores: ['services/backoffice/web/**'],
+    ignores: ['services/backoffice/web/**', 'services/dashboard/web/**'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
@@ -22,6 +22,19 @@ export default tseslint.config(
     files: ['services/backoffice/web/**/*.{ts,tsx}'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { project: './services/backoffice/web/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/only-throw-error': 'off',
+    },
+  },
+  {
+    // The partner dashboard's pages (browser code, JSX): type-checked against their own tsconfig (DOM, react-jsx).
+    files: ['services/dashboard/web/**/*.{ts,tsx}'],
+    extends: [...tseslint.configs.recommendedTypeChecked],
+    languageOptions: { parserOptions: { project: './services/dashboard/web/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',

@@ -35,6 +35,8 @@ function environmentFor(settings: Settings): NodeJS.ProcessEnv {
   }
   // bootstrap-admin: the back-office's set-up link points at the console's address as npm start printed it.
   if (!env.BACKOFFICE_PUBLIC_URL) env.BACKOFFICE_PUBLIC_URL = recordedText(recorded.backofficeUrl) ?? settings.backoffice.publicUrl;
+  // invite-admin: the dashboard's invitation link points at the dashboard's address as npm start printed it.
+  if (!env.DASHBOARD_PUBLIC_URL) env.DASHBOARD_PUBLIC_URL = recordedText(recorded.dashboardUrl) ?? settings.dashboard.publicUrl;
   // provision-database-roles provisions as the administrator npm start uses.
   if (!env.ADMIN_DATABASE_URL) env.ADMIN_DATABASE_URL = env.DATABASE_URL;
   if (!env.LOG_LEVEL) env.LOG_LEVEL = 'warn';

@@ -10,10 +10,11 @@ import {
   ensureLocalhostCertificate,
   loadOrCreateAuthKeyEncryptionKey,
   loadOrCreateBackofficeSealingKey,
+  loadOrCreateDashboardSealingKey,
   loadOrCreateWebhookSecretSealingKey,
   writePrivateJsonFile,
 } from './lib/local-files';
-import { cliEntry, cliIsBuilt } from './lib/operator-cli';
+import { cliEntry, cliIsBuilt, runOperatorCli } from './lib/operator-cli';
 import { preflight as serverChecks } from './lib/preflight-module';
 import { describeEnding, type ChildRecord } from './lib/process-group';
 import { ensureSandboxPartner, ensureWebhookUrl, requestToken, rotateSandboxSecret, rotateSandboxWebhookSecret, type PartnerView } from './lib/sandbox-partner';
@@ -104,6 +105,7 @@ async function checkServersAndPorts(settings: Settings): Promise<void> {
     { name: 'gateway', host: settings.gateway.host, port: settings.gateway.port, variable: 'GATEWAY_PORT' },
     { name: 'gateway admin', host: settings.gateway.adminHost, port: settings.gateway.adminPort, variable: 'GATEWAY_ADMIN_PORT' },
     { name: 'backoffice', host: settings.backoffice.host, port: settings.backoffice.port, variable: 'BACKOFFICE_PORT' },
+    { name: 'dashboard', host: settings.dashboard.host, port: settings.dashboard.port, variable: 'DASHBOARD_PORT' },
     ...(webhookReceiverActive(settings)
       ? [{ name: 'webhook receiver', host: settings.webhookReceiver.host, port: settings.webhookReceiver.port, variable: 'WEBHOOK_RECEIVER_PORT' }]
       : []),
@@ -181,8 +183,9 @@ async function startInternalServices(settings: Settings, local: LocalStack): Pro
 }
 
 async function startGatewayAndBackoffice(settings: Settings, local: LocalStack): Promise<void> {
-  log('starting gateway, backoffice');
+  log('starting gateway, backoffice, dashboard');
   await Promise.all([
+    local.startDashboard().then(({ tookMs }) => log(`  ${'dashboard'.padEnd(14)} ready  ${settings.dashboard.publicUrl}  (HTTPS; probes ${settings.dashboard.probeUrl})  (${(tookMs / 1000).toFixed(1)} s)`)),
     local.startGateway().then(({ tookMs }) => log(`  ${'gateway'.padEnd(14)} ready  ${settings.baseUrl}  admin ${settings.gateway.adminUrl}  (${(tookMs / 1000).toFixed(1)} s)`)),
     local.startBackoffice().then(({ tookMs }) => log(`  ${'backoffice'.padEnd(14)} ready  ${settings.backoffice.publicUrl}  (HTTPS; probes ${settings.backoffice.probeUrl})  (${(tookMs / 1000).toFixed(1)} s)`)),
   ]);
@@ -248,6 +251,9 @@ interface SandboxFacts {
   /** The operator's back-office (HTTPS, the same CA certificate) and the command that creates its first admin. */
   backofficeUrl: string;
   backofficeBootstrapCommand: string;
+  /** The partner dashboard (HTTPS, the same CA certificate) and the sandbox partner's first admin's invitation, when one was made. */
+  dashboardUrl: string;
+  dashboardInvitation: DashboardInvitation;
   environment: string;
   databaseUrl: string;
   testUsers: TestUser[];
@@ -257,7 +263,20 @@ interface SandboxFacts {
 /** The one command that creates the back-office's first admin against this stack (npm run operator passes DATABASE_URL and BACKOFFICE_PUBLIC_URL). */
 const bootstrapCommand = "npm run operator -- bootstrap-admin --email you@example.com --name 'Your Name'";
 
-function writeSandboxFile(settings: Settings, { partner, clientSecret, webhookSecret, tokenUrl, testUsers }: Seeded): SandboxFacts {
+/** The sandbox partner's first dashboard admin: a fresh invitation link, or why none was made (an admin signed up already). */
+type DashboardInvitation = { email: string; invitationLink: string; expiresAt: string } | { email: string; note: string };
+
+const sandboxAdmin = { email: 'admin@sandbox-partner.example', name: 'Sandbox Admin' };
+
+/** Invites (or re-invites, while unused) the sandbox partner's first admin through the dashboard's set-up CLI. */
+async function inviteSandboxAdmin(settings: Settings, local: LocalStack, partnerId: string): Promise<DashboardInvitation> {
+  const result = await runOperatorCli(['invite-admin', '--partner-id', partnerId, '--email', sandboxAdmin.email, '--name', sandboxAdmin.name], local.dashboardSetupEnvironment(), { cwd: settings.repoRoot });
+  const json = result.json as { invitationLink?: unknown; expiresAt?: unknown; error?: unknown } | undefined;
+  if (result.exitCode === 0 && typeof json?.invitationLink === 'string' && typeof json.expiresAt === 'string') return { email: sandboxAdmin.email, invitationLink: json.invitationLink, expiresAt: json.expiresAt };
+  return { email: sandboxAdmin.email, note: typeof json?.error === 'string' ? json.error : `the invitation was not made (exit ${String(result.exitCode)})` };
+}
+
+function writeSandboxFile(settings: Settings, { partner, clientSecret, webhookSecret, tokenUrl, testUsers }: Seeded, dashboardInvitation: DashboardInvitation): SandboxFacts {
   const adminUrls = {
     gateway: settings.gateway.adminUrl,
     ...Object.fromEntries(settings.services.map((service) => [service.name, service.url])),
@@ -276,6 +295,8 @@ function writeSandboxFile(settings: Settings, { partner, clientSecret, webhookSe
     adminUrls,
     backofficeUrl: settings.backoffice.publicUrl,
     backofficeBootstrapCommand: bootstrapCommand,
+    dashboardUrl: settings.dashboard.publicUrl,
+    dashboardInvitation,
     environment: settings.environment,
     databaseUrl: settings.databaseUrl,
     testUsers,
@@ -330,6 +351,16 @@ function printSummary(settings: Settings, local: LocalStack, facts: SandboxFacts
   log(`    ${facts.backofficeBootstrapCommand}`);
   log('  docs/operations.md, "Back-office", explains roles, approvals and the audit log.');
   log('');
+  log(`Partner dashboard (the sandbox partner's team, HTTPS, same CA certificate)  ${facts.dashboardUrl}`);
+  const invitation = facts.dashboardInvitation;
+  if ('invitationLink' in invitation) {
+    log(`  The sandbox partner's first admin (${invitation.email}) is invited; open this one-time link before ${invitation.expiresAt} to set a password and enrol MFA:`);
+    log(`    ${invitation.invitationLink}`);
+  } else {
+    log(`  No new invitation for ${invitation.email}: ${invitation.note}`);
+  }
+  log('  The partner guide, "Dashboard", explains roles, statements and the team.');
+  log('');
   log(`Press Ctrl-C to stop all ${count} processes.`);
 }
 
@@ -345,7 +376,7 @@ function readSettingsOrEnd(): Settings {
 
 async function main(): Promise<void> {
   const settings = readSettingsOrEnd();
-  const missing = missingEntries([...settings.services.map((service) => service.name), 'gateway', 'backoffice']);
+  const missing = missingEntries([...settings.services.map((service) => service.name), 'gateway', 'backoffice', 'dashboard']);
   if (missing.length > 0 || !cliIsBuilt()) {
     await fail([...[...missing, ...(cliIsBuilt() ? [] : [cliEntry])].map((entry) => `missing ${relative(settings, entry)}`), 'Build first: npm run build (npm start does this for you).']);
   }
@@ -355,10 +386,11 @@ async function main(): Promise<void> {
   const secret = loadOrCreateAuthKeyEncryptionKey(settings.files.secrets);
   const sealingKey = loadOrCreateWebhookSecretSealingKey(settings.files.secrets);
   const backofficeKey = loadOrCreateBackofficeSealingKey(settings.files.secrets);
+  const dashboardKey = loadOrCreateDashboardSealingKey(settings.files.secrets);
   const local = new LocalStack({
     settings,
     databaseRoles: process.env.PWA_DATABASE_ROLES === 'off' ? 'off' : { passwordsFile: settings.files.secrets },
-    keys: { authKeyEncryptionKey: secret.value, webhookSecretSealingKey: sealingKey.value, backofficeSealingKey: backofficeKey.value },
+    keys: { authKeyEncryptionKey: secret.value, webhookSecretSealingKey: sealingKey.value, backofficeSealingKey: backofficeKey.value, dashboardSealingKey: dashboardKey.value },
     baseEnvironment: process.env,
     output: settings.logOutput === 'files' ? { kind: 'files', directory: settings.files.logs } : { kind: 'console' },
     onUnexpectedEnd: (record) => void fail(describeChildDeath(settings, local, record)),
@@ -367,6 +399,7 @@ async function main(): Promise<void> {
   log(`AUTH_KEY_ENCRYPTION_KEY: from ${secret.source.startsWith('/') ? relative(settings, secret.source) : secret.source}`);
   log(`WEBHOOK_SECRET_SEALING_KEY: from ${sealingKey.source.startsWith('/') ? relative(settings, sealingKey.source) : sealingKey.source}`);
   log(`BACKOFFICE_SEALING_KEY: from ${backofficeKey.source.startsWith('/') ? relative(settings, backofficeKey.source) : backofficeKey.source}`);
+  log(`DASHBOARD_SEALING_KEY: from ${dashboardKey.source.startsWith('/') ? relative(settings, dashboardKey.source) : dashboardKey.source}`);
   await provisionDatabaseRoles(settings, local);
   if (settings.tls.generated) {
     const certificate = await ensureLocalhostCertificate(settings.tls.certFile, settings.tls.keyFile);
@@ -388,7 +421,7 @@ async function main(): Promise<void> {
     seeded.testUsers = (await seedSandboxUsers({ partnerId: seeded.partner.partnerId, cliEnv })).users;
     log(`sandbox data: ${seeded.testUsers.length} test users; the partner is funded (see testUsers in the JSON file)`);
   }
-  const facts = writeSandboxFile(settings, seeded);
+  const facts = writeSandboxFile(settings, seeded, await inviteSandboxAdmin(settings, local, seeded.partner.partnerId));
   printSummary(settings, local, facts);
 }
 

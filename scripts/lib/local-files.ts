@@ -82,6 +82,10 @@ export function loadOrCreateBackofficeSealingKey(secretsFile: string, env: Envir
   return loadOrCreateLocalKey('BACKOFFICE_SEALING_KEY', secretsFile, env);
 }
 
+export function loadOrCreateDashboardSealingKey(secretsFile: string, env: Environment = process.env): LocalKey {
+  return loadOrCreateLocalKey('DASHBOARD_SEALING_KEY', secretsFile, env);
+}
+
 export function certificateIsUsable(certFile: string, keyFile: string): boolean {
   if (!fs.existsSync(certFile) || !fs.existsSync(keyFile)) return false;
   try {

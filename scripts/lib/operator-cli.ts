@@ -34,6 +34,11 @@ export const standaloneClis: Readonly<Record<string, { entry: string; commands: 
     entry: path.join(repoRoot, 'services', 'backoffice', 'dist', 'cli', 'main.js'),
     commands: ['bootstrap-admin', 'reseal-totp-secrets', 'verify-audit-log'],
   },
+  // The partner dashboard's set-up CLI: a partner's first admin's invitation (a one-time link).
+  'dashboard-setup': {
+    entry: path.join(repoRoot, 'services', 'dashboard', 'dist', 'cli', 'main.js'),
+    commands: ['invite-admin', 'verify-partner-audit-log'],
+  },
   'database-backup': {
     entry: path.join(repoRoot, 'libs', 'runtime', 'dist', 'database-backup', 'main.js'),
     commands: ['backup-database', 'restore-database'],

@@ -9,9 +9,9 @@ export { repoRoot };
 
 export const internalServiceNames = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'] as const;
 export type InternalServiceName = (typeof internalServiceNames)[number];
-export type ServiceName = InternalServiceName | 'gateway' | 'backoffice';
-/** The services with a database schema and roles of their own: the internal ones and the back-office. */
-export type DatabaseServiceName = InternalServiceName | 'backoffice';
+export type ServiceName = InternalServiceName | 'gateway' | 'backoffice' | 'dashboard';
+/** The services with a database schema and roles of their own: the internal ones, the back-office and the dashboard. */
+export type DatabaseServiceName = InternalServiceName | 'backoffice' | 'dashboard';
 
 export interface InternalServiceDefinition {
   name: InternalServiceName;
@@ -31,7 +31,7 @@ export const internalServices: readonly InternalServiceDefinition[] = [
 ];
 
 /** The variables that move the stack's ports: the internal services', the gateway's and its admin port's, the back-office's. */
-export const portVariables: readonly string[] = [...internalServices.map((service) => service.portVariable), 'GATEWAY_PORT', 'GATEWAY_ADMIN_PORT', 'BACKOFFICE_PORT'];
+export const portVariables: readonly string[] = [...internalServices.map((service) => service.portVariable), 'GATEWAY_PORT', 'GATEWAY_ADMIN_PORT', 'BACKOFFICE_PORT', 'DASHBOARD_PORT'];
 
 /**
  * Variables that mean something different for each child process. They are never inherited from
@@ -73,6 +73,16 @@ export interface BackofficeSettings {
   probeUrl: string;
 }
 
+/** The partner dashboard: HTTPS on its own port, like the back-office but for partners' teams (public beside the gateway in a deployment). */
+export interface DashboardSettings {
+  name: 'dashboard';
+  host: string;
+  port: number;
+  /** https://localhost:<port> unless DASHBOARD_PUBLIC_URL says otherwise. */
+  publicUrl: string;
+  probeUrl: string;
+}
+
 export interface TlsSettings {
   certFile: string;
   keyFile: string;
@@ -100,6 +110,7 @@ export interface Settings {
   services: readonly ServiceSettings[];
   gateway: GatewaySettings;
   backoffice: BackofficeSettings;
+  dashboard: DashboardSettings;
   baseUrl: string;
   tls: TlsSettings;
   caCertFile: string;
@@ -190,6 +201,7 @@ export function readSettings(env: Environment = process.env): Settings {
       adminUrl: `http://${urlHost(adminHost === '0.0.0.0' || adminHost === '::' ? '127.0.0.1' : adminHost)}:${gatewayAdminPort}`,
     },
     backoffice: backofficeSettings(env),
+    dashboard: dashboardSettings(env),
     baseUrl: `https://${urlHost(publicHost)}:${gatewayPort}/api/v1`,
     tls,
     caCertFile: path.resolve(env.TLS_CA_FILE || tls.certFile),
@@ -213,6 +225,15 @@ function backofficeSettings(env: Environment): BackofficeSettings {
   if (!publicUrl.startsWith('https://')) throw new SettingsError(`BACKOFFICE_PUBLIC_URL must be an https:// address (got ${JSON.stringify(publicUrl)})`);
   const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return Object.freeze({ name: 'backoffice', host, port, publicUrl, probeUrl: `http://${urlHost(probeHost)}:${port}` });
+}
+
+function dashboardSettings(env: Environment): DashboardSettings {
+  const port = readPort(env, 'DASHBOARD_PORT', 4108);
+  const host = env.DASHBOARD_HOST || '127.0.0.1';
+  const publicUrl = readUrl(env, 'DASHBOARD_PUBLIC_URL', `https://localhost:${port}`).replace(/\/+$/, '');
+  if (!publicUrl.startsWith('https://')) throw new SettingsError(`DASHBOARD_PUBLIC_URL must be an https:// address (got ${JSON.stringify(publicUrl)})`);
+  const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return Object.freeze({ name: 'dashboard', host, port, publicUrl, probeUrl: `http://${urlHost(probeHost)}:${port}` });
 }
 
 function webhookReceiverSettings(env: Environment): WebhookReceiverSettings {

@@ -67,6 +67,8 @@ export interface StackKeys {
   webhookSecretSealingKey?: string;
   /** BACKOFFICE_SEALING_KEY: the back-office only (seals operators' TOTP secrets); startBackoffice needs it. */
   backofficeSealingKey?: string;
+  /** DASHBOARD_SEALING_KEY: the dashboard only (seals members' TOTP secrets); startDashboard needs it. */
+  dashboardSealingKey?: string;
 }
 
 export interface LaunchOptions {
@@ -80,6 +82,7 @@ export interface LaunchOptions {
   serviceEnv?: Partial<Record<InternalServiceName, Record<string, string>>>;
   gatewayEnv?: Record<string, string>;
   backofficeEnv?: Record<string, string>;
+  dashboardEnv?: Record<string, string>;
   output: ProcessOutput;
   stopGraceMs?: number;
   onUnexpectedEnd?: (record: ChildRecord) => void;
@@ -118,7 +121,7 @@ export interface StartedBackoffice {
 }
 
 /** Every service with its own database roles: the internal ones, then the back-office. */
-export const databaseServiceNames: readonly DatabaseServiceName[] = [...internalServices.map((service) => service.name), 'backoffice'];
+export const databaseServiceNames: readonly DatabaseServiceName[] = [...internalServices.map((service) => service.name), 'backoffice', 'dashboard'];
 
 export class LocalStack {
   readonly group: ProcessGroup;
@@ -161,7 +164,7 @@ export class LocalStack {
   private sharedEnvironment(): NodeJS.ProcessEnv {
     const { settings, isolation, baseEnvironment } = this.options;
     const base: NodeJS.ProcessEnv = baseEnvironment ? { ...baseEnvironment } : { PATH: process.env.PATH ?? '' };
-    for (const name of [...perProcessVariables, 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'BACKOFFICE_SEALING_KEY', 'MIGRATION_DATABASE_URL']) delete base[name];
+    for (const name of [...perProcessVariables, 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'BACKOFFICE_SEALING_KEY', 'DASHBOARD_SEALING_KEY', 'MIGRATION_DATABASE_URL']) delete base[name];
     return {
       ...base,
       ENVIRONMENT: settings.environment,
@@ -257,6 +260,40 @@ export class LocalStack {
     };
   }
 
+  /** The partner dashboard's environment: its database, the services it reads through, HTTPS with the stack's certificate. */
+  dashboardEnvironment({ port = this.settings.dashboard.port, publicUrl = this.settings.dashboard.publicUrl, overrides = {} }: { port?: number; publicUrl?: string; overrides?: Record<string, string> } = {}): NodeJS.ProcessEnv {
+    const { keys } = this.options;
+    if (keys.dashboardSealingKey === undefined) throw new Error('the dashboard needs keys.dashboardSealingKey (DASHBOARD_SEALING_KEY)');
+    const database = this.serviceDatabaseUrls?.dashboard;
+    const { tls, dashboard } = this.settings;
+    return {
+      ...this.sharedEnvironment(),
+      ...this.serviceUrls(),
+      ...(database ? { DATABASE_URL: database.runtime, MIGRATION_DATABASE_URL: database.owner } : {}),
+      HOST: dashboard.host,
+      PORT: String(port),
+      TLS_MODE: 'terminate',
+      TLS_CERT_FILE: tls.certFile,
+      TLS_KEY_FILE: tls.keyFile,
+      DASHBOARD_PUBLIC_URL: publicUrl,
+      DASHBOARD_SEALING_KEY: keys.dashboardSealingKey,
+      ...this.options.dashboardEnv,
+      ...overrides,
+    };
+  }
+
+  /** The dashboard's set-up CLI's environment (invite-admin): its database, auth (the partner must exist) and the address invitation links point at. */
+  dashboardSetupEnvironment({ publicUrl = this.settings.dashboard.publicUrl, logLevel = 'warn' }: { publicUrl?: string; logLevel?: string } = {}): NodeJS.ProcessEnv {
+    const database = this.serviceDatabaseUrls?.dashboard;
+    return {
+      ...this.sharedEnvironment(),
+      ...this.serviceUrls(),
+      DATABASE_URL: database?.runtime ?? this.databaseUrl,
+      DASHBOARD_PUBLIC_URL: publicUrl,
+      LOG_LEVEL: logLevel,
+    };
+  }
+
   /**
    * The operator CLIs' environment: both keys (onboarding and rotate-webhook-secret seal new
    * secrets) and the services' URLs (fund-partner checks the partner id with auth). With `service`
@@ -345,6 +382,19 @@ export class LocalStack {
       const publicUrl = ports === 'free' ? `https://localhost:${port}` : backoffice.publicUrl;
       const probeUrl = ports === 'free' ? `http://127.0.0.1:${port}` : backoffice.probeUrl;
       const record = this.launch('backoffice', processName, this.backofficeEnvironment({ port, publicUrl, overrides }));
+      const tookMs = await this.waitUntilReady(record, `${probeUrl}/readyz`);
+      return { record, port, publicUrl, probeUrl, tookMs };
+    });
+  }
+
+  /** Starts the partner dashboard (the settings' port, or a free one) and waits until /readyz answers on the plain side of its port. */
+  async startDashboard({ overrides = {}, ports = 'settings', processName = 'dashboard' }: { overrides?: Record<string, string>; ports?: 'settings' | 'free'; processName?: string } = {}): Promise<StartedBackoffice> {
+    const { dashboard } = this.settings;
+    return onAnotherFreePortIfTaken(ports, async () => {
+      const [port = 0] = ports === 'free' ? await freePorts(1) : [dashboard.port];
+      const publicUrl = ports === 'free' ? `https://localhost:${port}` : dashboard.publicUrl;
+      const probeUrl = ports === 'free' ? `http://127.0.0.1:${port}` : dashboard.probeUrl;
+      const record = this.launch('dashboard', processName, this.dashboardEnvironment({ port, publicUrl, overrides }));
       const tookMs = await this.waitUntilReady(record, `${probeUrl}/readyz`);
       return { record, port, publicUrl, probeUrl, tookMs };
     });

@@ -19,12 +19,14 @@ export const consoleErrorCatalogue = {
   CON_1009: { httpStatus: 401, message: 'The passkey could not be verified: try again, or sign in with your authenticator app code' },
   CON_1010: { httpStatus: 400, message: 'The passkey challenge expired or was used already: start again' },
   CON_1011: { httpStatus: 401, message: 'Sign-in with the identity provider failed or is not linked to an active operator: ask an admin' },
+  CON_1012: { httpStatus: 401, message: 'This change needs a fresh code: enter the current code from your authenticator app in the code field' },
   // Input (CON_2XXX)
   CON_2001: { httpStatus: 400, message: 'One or more fields are missing or invalid' },
   // Permissions (CON_3XXX)
   CON_3001: { httpStatus: 403, message: 'Your roles do not allow this action' },
   CON_3002: { httpStatus: 403, message: 'You cannot decide your own request: another checker must' },
   CON_3003: { httpStatus: 403, message: 'You cannot disable your own account: another admin must' },
+  CON_3004: { httpStatus: 403, message: 'Your role in the team does not allow this action: ask one of your admins' },
   // State (CON_4XXX)
   CON_4001: { httpStatus: 404, message: 'No such request' },
   CON_4002: { httpStatus: 409, message: 'The request was decided already' },
@@ -39,6 +41,10 @@ export const consoleErrorCatalogue = {
   CON_4011: { httpStatus: 409, message: 'You used this Idempotency-Key for another request: use a new key for a new request' },
   CON_4012: { httpStatus: 404, message: 'No such live personal token among those you may revoke' },
   CON_4013: { httpStatus: 409, message: 'The operator is disabled: a disabled person is not reset; invite them again under another address if they return' },
+  CON_4014: { httpStatus: 409, message: 'This e-mail address is already a member of a team: use another address' },
+  CON_4015: { httpStatus: 404, message: 'No such member of your team' },
+  CON_4016: { httpStatus: 409, message: 'The team must keep at least one active admin' },
+  CON_4017: { httpStatus: 404, message: 'Not found among your partner’s records: check the id' },
 } as const satisfies Record<string, { httpStatus: number; message: string }>;
 
 export type ConsoleCode = keyof typeof consoleErrorCatalogue;

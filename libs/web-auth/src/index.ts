@@ -75,3 +75,6 @@ export {
   signatureCounterVerdict,
   type PasskeyCeremony,
 } from './passkeys/passkey-ceremonies';
+export { newSetupToken, setupTokenDigest, setupLinkUrl, setupLinkLifetimeSeconds, normalisedEmail, type SetupToken } from './links/setup-links';
+export { listenConsole, requireForwardedHttps, type ConsoleListenerSettings, type PlainHttpOutcome } from './http/console-listener';
+export { mountConsolePages } from './http/console-pages';

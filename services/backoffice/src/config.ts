@@ -1,4 +1,4 @@
-import { baseServiceConfigSchema, breakerConfigFields, fields, loadConfig, z } from '@pwa/config';
+import { baseServiceConfigSchema, breakerConfigFields, consolePublicUrlField, consoleTlsConfigFields, consoleTlsProblems, fields, loadConfig, resolvedConsoleTlsMode, z } from '@pwa/config';
 
 /** A sealing key of libs/sealing: base64 of exactly 32 bytes. */
 const sealingKey = z
@@ -21,9 +21,7 @@ const distinctSealingKeysIssue = {
   path: ['BACKOFFICE_SEALING_KEY_PREVIOUS'],
 };
 
-const publicUrl = fields.url.refine((value) => /^https:\/\//.test(value) || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(`${value}/`), {
-  message: 'must be an https:// address (http:// only on 127.0.0.1 or localhost)',
-});
+const publicUrl = consolePublicUrlField;
 
 /**
  * Settings of the back-office's set-up commands: the database, and the console's address as
@@ -103,9 +101,7 @@ export const backofficeConfigSchema = baseServiceConfigSchema.extend({
    * an internal TLS-terminating ingress. Unset: terminate when a certificate is given, else proxy,
    * except in production, which must say which.
    */
-  TLS_MODE: z.enum(['terminate', 'proxy']).optional(),
-  TLS_CERT_FILE: z.string().min(1).optional(),
-  TLS_KEY_FILE: z.string().min(1).optional(),
+  ...consoleTlsConfigFields,
 })
   .refine(distinctSealingKeys, distinctSealingKeysIssue)
   .refine(
@@ -126,36 +122,15 @@ interface TlsSettings {
   TLS_KEY_FILE?: string | undefined;
 }
 
-/** TLS_MODE as set, or (unset) terminate when a certificate is given and proxy when not. */
-function resolvedTlsMode(config: TlsSettings): 'terminate' | 'proxy' {
-  return config.TLS_MODE ?? (config.TLS_CERT_FILE === undefined ? 'proxy' : 'terminate');
-}
+const resolvedTlsMode = resolvedConsoleTlsMode;
 
-/**
- * Why the TLS settings cannot run, if they cannot. Production never guesses: it names its mode,
- * and in proxy mode trusts at least one proxy hop, so every console request is known to have
- * reached the ingress over HTTPS (X-Forwarded-Proto) and a plain one is redirected, never served.
- */
+/** Why the back-office's TLS settings cannot run, if they cannot (libs/config console-tls.ts). */
 export function tlsSettingProblems(config: TlsSettings): { key: string; message: string }[] {
-  const problems: { key: string; message: string }[] = [];
-  if ((config.TLS_CERT_FILE === undefined) !== (config.TLS_KEY_FILE === undefined)) {
-    problems.push({ key: 'TLS_KEY_FILE', message: 'TLS_CERT_FILE and TLS_KEY_FILE are set together, or neither' });
-  }
-  const mode = resolvedTlsMode(config);
-  if (mode === 'terminate') {
-    for (const key of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
-      if (config[key] === undefined) problems.push({ key, message: 'required when TLS_MODE is terminate' });
-    }
-    if (!config.BACKOFFICE_PUBLIC_URL.startsWith('https://')) problems.push({ key: 'BACKOFFICE_PUBLIC_URL', message: 'must be https:// when TLS_MODE is terminate' });
-  }
-  if (config.ENVIRONMENT === 'production') {
-    if (config.TLS_MODE === undefined) problems.push({ key: 'TLS_MODE', message: 'must be set in production: terminate (with TLS_CERT_FILE and TLS_KEY_FILE) or proxy (behind a TLS-terminating ingress)' });
-    if (mode === 'proxy' && config.BACKOFFICE_TRUSTED_PROXY_HOPS < 1) {
-      problems.push({ key: 'BACKOFFICE_TRUSTED_PROXY_HOPS', message: 'must be 1 or more in production with TLS_MODE proxy: the ingress tells the console that the browser used HTTPS' });
-    }
-    if (!config.BACKOFFICE_PUBLIC_URL.startsWith('https://')) problems.push({ key: 'BACKOFFICE_PUBLIC_URL', message: 'must be https:// in production' });
-  }
-  return problems;
+  return consoleTlsProblems({
+    ...config,
+    publicUrl: { key: 'BACKOFFICE_PUBLIC_URL', value: config.BACKOFFICE_PUBLIC_URL },
+    trustedProxyHops: { key: 'BACKOFFICE_TRUSTED_PROXY_HOPS', value: config.BACKOFFICE_TRUSTED_PROXY_HOPS },
+  });
 }
 
 export type BackofficeConfig = z.infer<typeof backofficeConfigSchema>;

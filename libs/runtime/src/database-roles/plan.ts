@@ -6,7 +6,7 @@ import type { ServiceSchema } from '@pwa/db';
  * (<SVC>_DATABASE_URL) and the owner role's URL (<SVC>_MIGRATION_DATABASE_URL). Refusals name the
  * variable and never echo a value.
  */
-export const databaseServices = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice'] as const;
+export const databaseServices = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice', 'dashboard'] as const;
 
 export class DatabaseRolesUsageError extends Error {}
 

@@ -1,10 +1,11 @@
+import path from 'node:path';
 import type { Express } from 'express';
+import { mountConsolePages } from '@pwa/web-auth';
 import type { Logger } from '@pwa/logging';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import type { AdminClients } from '../wiring/admin-clients';
 import { mountApprovalRoutes } from './approval-routes';
 import { mountAuditLogRoutes } from './audit-log-routes';
-import { mountConsolePages } from './console-pages';
 import { consoleHeaders } from './console-session';
 import { mountLedgerReadRoutes } from './ledger-read-routes';
 import { mountOperatorRoutes } from './operator-routes';
@@ -13,6 +14,9 @@ import { mountPartnerReadRoutes } from './partner-read-routes';
 import { mountPeopleRoutes } from './people-routes';
 import { mountPersonalTokenRoutes } from './personal-token-routes';
 import { mountWebhookDeliveryRoutes } from './webhook-delivery-routes';
+
+/** Where `vite build` puts the console (services/backoffice/dist/console), beside the compiled server. */
+export const consoleBuildDirectory = path.join(__dirname, '..', 'console');
 
 /** What the console's routes are made with, once at start. */
 export interface ConsoleRouteContext {
@@ -38,5 +42,5 @@ export function mountConsoleRoutes(app: Express, context: ConsoleRouteContext): 
   mountPartnerActionRoutes(app, deps, consoleOrigin, upstream.partnerActions);
   mountWebhookDeliveryRoutes(app, deps, consoleOrigin, upstream.webhooks);
   mountLedgerReadRoutes(app, deps, consoleOrigin, { wallet: upstream.wallet, partners: upstream.partners });
-  mountConsolePages(app);
+  mountConsolePages(app, consoleBuildDirectory);
 }

@@ -3,7 +3,7 @@ import { appendAuditEntry, appendAuditEntryInTransaction, type AuditActor } from
 import type { Pool } from '@pwa/db';
 import { withTransaction } from '@pwa/db';
 import { adminCounts, findOperatorByEmail, insertOperator, replaceSetupLink } from '../store/operator-store';
-import { newSetupToken, normalisedEmail, setupLinkLifetimeSeconds, setupLinkUrl } from '../domain/setup-link';
+import { newSetupToken, normalisedEmail, setupLinkLifetimeSeconds, setupLinkUrl } from '@pwa/web-auth';
 
 export type BootstrapOutcome =
   | { kind: 'created'; operatorId: string; email: string; setupLink: string; expiresAt: Date }

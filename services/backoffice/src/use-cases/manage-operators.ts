@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { appendAuditEntry, appendAuditEntryInTransaction, type AuditEntryInput } from '@pwa/audit';
 import { withTransaction, type PoolClient } from '@pwa/db';
-import { revokeAllSessionsOf } from '@pwa/web-auth';
+import { revokeAllSessionsOf, newSetupToken, normalisedEmail, setupLinkLifetimeSeconds, setupLinkUrl } from '@pwa/web-auth';
 import { mayPerform, type OperatorRole } from '../domain/operator-roles';
-import { newSetupToken, normalisedEmail, setupLinkLifetimeSeconds, setupLinkUrl } from '../domain/setup-link';
 import { returnToInvited } from '../store/operator-factor-store';
 import { revokeAllPersonalTokensOf } from '../store/personal-token-store';
 import { disableOperator, findOperatorByEmail, findOperatorById, insertOperator, lockActiveAdmins, replaceOperatorRoles, replaceSetupLink, type Operator } from '../store/operator-store';

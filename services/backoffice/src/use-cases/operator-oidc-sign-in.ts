@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createSession, putOneTimeValue, takeOneTimeValue } from '@pwa/web-auth';
-import { normalisedEmail } from '../domain/setup-link';
+import { createSession, putOneTimeValue, takeOneTimeValue, normalisedEmail } from '@pwa/web-auth';
 import { linkOidcSubject, operatorIdLinkedTo, recordOidcLinkUse } from '../store/oidc-link-store';
 import { findOperatorByEmail, findOperatorById, type Operator } from '../store/operator-store';
 import { OidcAnswerRefused, OidcProviderUnavailable, type OidcIdentity, type OidcIdentityProvider } from './oidc-identity-provider';

@@ -1,7 +1,6 @@
 import { appendAuditEntryInTransaction } from '@pwa/audit';
 import { withTransaction } from '@pwa/db';
-import { checkPasswordPolicy, createTotpEnrolment, hashPassword, verifySealedTotpCode, type PasswordRule } from '@pwa/web-auth';
-import { setupTokenDigest } from '../domain/setup-link';
+import { checkPasswordPolicy, createTotpEnrolment, hashPassword, verifySealedTotpCode, type PasswordRule, setupTokenDigest } from '@pwa/web-auth';
 import { acceptTotpStep, activateInvitedOperator, consumeSetupLink } from '../store/operator-store';
 import { invitedOperatorOfSetupLink } from '../store/setup-link-store';
 import { totpSecretBinding, type PeopleDependencies, type RequestOrigin } from './people-dependencies';

@@ -1,16 +1,5 @@
 import { appendAuditEntry, type AuditEntryInput } from '@pwa/audit';
-import {
-  checkSignInAllowed,
-  completeMfaSignIn,
-  createSession,
-  readSession,
-  recordSignInFailure,
-  recordSignInSuccess,
-  revokeSession,
-  verifyPasswordOrDecoy,
-  verifySealedTotpCode,
-} from '@pwa/web-auth';
-import { normalisedEmail } from '../domain/setup-link';
+import { checkSignInAllowed, completeMfaSignIn, createSession, readSession, recordSignInFailure, recordSignInSuccess, revokeSession, verifyPasswordOrDecoy, verifySealedTotpCode, normalisedEmail } from '@pwa/web-auth';
 import { acceptTotpStep, findOperatorById, signInCredentialsOf, totpFactorOf } from '../store/operator-store';
 import { totpSecretBinding, type PeopleDependencies, type RequestOrigin } from './people-dependencies';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPool, type Pool } from '@pwa/db';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
-import { setupTokenDigest } from '../../src/domain/setup-link';
+import { setupTokenDigest } from '@pwa/web-auth';
 import { backofficeMigrationDirectories, backofficeSchema } from '../../src/service-paths';
 import { acceptTotpStep, activateInvitedOperator, consumeSetupLink, findOperatorByEmail, insertOperator, signInCredentialsOf, totpFactorOf } from '../../src/store/operator-store';
 import { bootstrapFirstAdmin } from '../../src/use-cases/bootstrap-first-admin';

@@ -1,17 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
-import { consoleSecurityHeaders } from '@pwa/web-auth';
-
-/** Where `vite build` puts the console (services/backoffice/dist/console), beside the compiled server. */
-export const consoleBuildDirectory = path.join(__dirname, '..', 'console');
+import { consoleSecurityHeaders } from './security-headers';
 
 /**
  * The console's pages: Vite's content-hashed assets (cacheable, immutable) and, for every other GET
  * outside /api, its index.html (the page routes in the browser). Every answer carries the console's
  * strict headers. Without a build the pages answer 404 and the API still works.
  */
-export function mountConsolePages(app: Express, directory: string = consoleBuildDirectory): void {
+export function mountConsolePages(app: Express, directory: string): void {
   const pageHeaders = consoleSecurityHeaders();
   const assetHeaders = consoleSecurityHeaders({ cacheable: true });
   const indexFile = path.join(directory, 'index.html');

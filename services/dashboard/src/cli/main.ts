@@ -1,0 +1,35 @@
+import { internal } from '@pwa/contracts';
+import { createPool, migrate } from '@pwa/db';
+import { createInternalJsonClient } from '@pwa/http';
+// The runner alone, not the runtime barrel: every CLI call starts faster.
+import { runOperatorCli } from '@pwa/runtime/operator-cli';
+import { readDashboardSetupConfig } from '../config';
+import { dashboardMigrationDirectories, dashboardSchema } from '../service-paths';
+import { OperatorUsageError, runSetupCommand, setupUsage, type SetupContext } from './setup-commands';
+
+/** The dashboard's set-up CLI (a partner's first admin's invitation, the audit chain's verification); the shared runner handles --json, usage and exit codes. */
+runOperatorCli<SetupContext>({
+  usage: setupUsage,
+  stringOptions: ['partner-id', 'email', 'name'],
+  isUsageError: (error) => error instanceof OperatorUsageError,
+  open: async () => {
+    const config = readDashboardSetupConfig(process.env);
+    await migrate({ databaseUrl: config.DATABASE_URL, schema: dashboardSchema, directories: dashboardMigrationDirectories });
+    const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'dashboard-setup-cli', schema: dashboardSchema, maxConnections: 2 });
+    const auth = createInternalJsonClient({ baseUrl: config.AUTH_URL });
+    const partnerExists = async (partnerId: string): Promise<boolean> => {
+      const answer = await auth.getJson(internal.authPaths.partner(partnerId), { timeoutMs: 5_000 });
+      if (answer.status === 200) return true;
+      if (answer.status === 404 || answer.status === 403) return false;
+      throw new Error(`auth answered ${answer.status} to the partner lookup; try again`);
+    };
+    return {
+      context: { pool, publicUrl: config.DASHBOARD_PUBLIC_URL, partnerExists },
+      close: async () => {
+        auth.close();
+        await pool.end();
+      },
+    };
+  },
+  run: (context, command, args, options) => runSetupCommand(context, command, args, options),
+});

@@ -1,0 +1,176 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ConsoleError } from '@pwa/errors';
+import { consoleSecurityHeaders, csrfTokenMatches, expiredHostCookie, hostCookie, isSameOriginRequest, isStateChangingMethod, readHostCookie, readSession, type Session, type SessionStage } from '@pwa/web-auth';
+import { roleAllows, type DashboardAction } from '../domain/member-roles';
+import { findMemberById, type Member } from '../store/member-store';
+import { spendTotpCode } from '../use-cases/member-sign-in';
+import { auditOf, personOf, unidentified, type PeopleDependencies } from '../use-cases/people-dependencies';
+import { originOf } from './console-request';
+
+/** The session cookie's name (sent as `__Host-dashboard-session`). */
+export const sessionCookieName = 'dashboard-session';
+export const csrfHeaderName = 'x-csrf-token';
+
+/** Every answer of the dashboard's API carries the strict headers (CSP, HSTS, no framing, no caching; decision 0061). */
+export function consoleHeaders(): RequestHandler {
+  const headers = consoleSecurityHeaders();
+  return (_req, res, next) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    next();
+  };
+}
+
+export function setSessionCookie(res: Response, sessionId: string): void {
+  res.append('Set-Cookie', hostCookie(sessionCookieName, sessionId));
+}
+
+export function clearSessionCookie(res: Response): void {
+  res.append('Set-Cookie', expiredHostCookie(sessionCookieName));
+}
+
+interface MemberLocals {
+  session: Session;
+  sessionId: string;
+  /** The signed-in member (stage signed_in), read again on every request: a removed member or a changed role counts at once. */
+  member: Member | undefined;
+}
+
+export function sessionOf(res: Response): MemberLocals {
+  const found = (res.locals as { dashboard?: MemberLocals }).dashboard;
+  if (!found) throw new Error('requireSession must run before this route');
+  return found;
+}
+
+/** The signed-in member a route acts for (requireMember ran before it). */
+export function memberOf(res: Response): Member {
+  const { member } = sessionOf(res);
+  if (!member) throw new Error('requireMember must run before this route');
+  return member;
+}
+
+function headersOf(req: Request): { origin?: string; secFetchSite?: string } {
+  const origin = req.get('origin');
+  const secFetchSite = req.get('sec-fetch-site');
+  return { ...(origin === undefined ? {} : { origin }), ...(secFetchSite === undefined ? {} : { secFetchSite }) };
+}
+
+/** A refused change by nobody known (no session, another site): audited without a partner. */
+function refuseUnidentified(deps: PeopleDependencies, req: Request, res: Response, next: NextFunction, error: ConsoleError, reason: string): void {
+  if (!isStateChangingMethod(req.method)) {
+    next(error);
+    return;
+  }
+  auditOf(deps, originOf(req, res), { actor: unidentified, action: 'console.change_refused', target: { kind: 'endpoint', id: `${req.method} ${req.path}`.slice(0, 200) }, outcome: 'refused', reason }).then(
+    () => next(error),
+    (failure: unknown) => next(failure),
+  );
+}
+
+/**
+ * Admits a request only with a live session at `stage` and, for a state-changing method, the
+ * session's CSRF token from the dashboard's own origin. CON_1004 (no session), CON_1005 (CSRF).
+ */
+export function requireSession(deps: PeopleDependencies, stage: SessionStage, consoleOrigin: string): RequestHandler {
+  return (req, res, next) => {
+    if (req.get('authorization') !== undefined) {
+      refuseUnidentified(deps, req, res, next, new ConsoleError('CON_1004', 'The dashboard takes no Authorization header: sign in, or use the partner API with your client credentials'), 'an Authorization header was sent');
+      return;
+    }
+    const sessionId = readHostCookie(req.get('cookie'), sessionCookieName);
+    if (sessionId === undefined) {
+      refuseUnidentified(deps, req, res, next, new ConsoleError('CON_1004'), 'no session');
+      return;
+    }
+    readSession(deps.redis, deps.sessions, sessionId, stage).then(
+      async (lookup) => {
+        if (!lookup.found) {
+          clearSessionCookie(res);
+          refuseUnidentified(deps, req, res, next, new ConsoleError('CON_1004'), 'the session has ended');
+          return;
+        }
+        const member = stage === 'signed_in' ? await findMemberById(deps.pool, lookup.session.subjectId) : undefined;
+        if (stage === 'signed_in' && member?.status !== 'active') {
+          clearSessionCookie(res);
+          refuseUnidentified(deps, req, res, next, new ConsoleError('CON_1004'), 'the member was removed');
+          return;
+        }
+        if (isStateChangingMethod(req.method)) {
+          const sameOrigin = isSameOriginRequest(headersOf(req), consoleOrigin);
+          if (!sameOrigin || !csrfTokenMatches(lookup.session.csrfToken, req.get(csrfHeaderName))) {
+            const reason = sameOrigin ? 'the CSRF token was missing or wrong' : 'the request came from another site';
+            await auditOf(deps, originOf(req, res), {
+              actor: member ? personOf(member) : unidentified,
+              action: 'console.change_refused',
+              target: { kind: 'endpoint', id: `${req.method} ${req.path}`.slice(0, 200) },
+              partnerId: member?.partnerId ?? null,
+              outcome: 'refused',
+              reason,
+            });
+            next(new ConsoleError('CON_1005'));
+            return;
+          }
+        }
+        (res.locals as { dashboard?: MemberLocals }).dashboard = { session: lookup.session, sessionId, member };
+        next();
+      },
+    ).catch((error: unknown) => next(error));
+  };
+}
+
+/**
+ * A signed-in member whose role allows `action` (checked on the server for every call); a refusal
+ * is CON_3004, and a refused change is in the partner's audit log.
+ */
+export function requireMember(deps: PeopleDependencies, consoleOrigin: string, action: DashboardAction): RequestHandler[] {
+  const roleCheck: RequestHandler = (req, res, next) => {
+    const member = memberOf(res);
+    if (roleAllows(member.role, action)) {
+      next();
+      return;
+    }
+    const refusal = new ConsoleError('CON_3004', `Your role (${member.role}) does not allow this action (${action.replaceAll('_', ' ')}): ask one of your admins`);
+    if (!isStateChangingMethod(req.method)) {
+      next(refusal);
+      return;
+    }
+    auditOf(deps, originOf(req, res), { actor: personOf(member), action: 'console.change_refused', target: { kind: 'endpoint', id: `${req.method} ${req.path}`.slice(0, 200) }, partnerId: member.partnerId, outcome: 'refused', reason: `role ${member.role} may not ${action}` }).then(
+      () => next(refusal),
+      (error: unknown) => next(error),
+    );
+  };
+  return [requireSession(deps, 'signed_in', consoleOrigin), roleCheck];
+}
+
+/**
+ * A fresh MFA check before an admin's change (credentials, webhook settings, members): the body's
+ * `code` is a current TOTP code of the member, spent here (each step once). CON_1012 otherwise,
+ * audited. Runs after requireMember.
+ */
+export function requireFreshCode(deps: PeopleDependencies): RequestHandler {
+  return (req, res, next) => {
+    const member = memberOf(res);
+    const code = (req.body as { code?: unknown } | undefined)?.code;
+    const check = typeof code === 'string' && /^\d{6}$/.test(code) ? spendTotpCode(deps, member, code) : Promise.resolve(false);
+    check
+      .then(async (fresh) => {
+        if (fresh) {
+          next();
+          return;
+        }
+        await auditOf(deps, originOf(req, res), { actor: personOf(member), action: 'console.change_refused', target: { kind: 'endpoint', id: `${req.method} ${req.path}`.slice(0, 200) }, partnerId: member.partnerId, outcome: 'refused', reason: 'no fresh MFA code' });
+        next(new ConsoleError('CON_1012'));
+      })
+      .catch((error: unknown) => next(error));
+  };
+}
+
+/** A state-changing call made before any session exists (sign-in, an invitation) must still come from the dashboard's own origin. */
+export function requireSameOrigin(deps: PeopleDependencies, consoleOrigin: string): RequestHandler {
+  return (req, res, next) => {
+    if (isSameOriginRequest(headersOf(req), consoleOrigin)) {
+      next();
+      return;
+    }
+    refuseUnidentified(deps, req, res, next, new ConsoleError('CON_1005'), 'the request came from another site');
+  };
+}

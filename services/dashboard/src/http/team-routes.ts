@@ -1,0 +1,74 @@
+import type { Express } from 'express';
+import { z } from '@pwa/config';
+import { ConsoleError } from '@pwa/errors';
+import { AuditError, searchAuditEntries } from '@pwa/audit';
+import { memberRoles } from '../domain/member-roles';
+import { membersOfPartner, type Member } from '../store/member-store';
+import { inviteMember } from '../use-cases/invitations';
+import { changeRoleOfMember, removeMemberFromTeam } from '../use-cases/manage-team';
+import type { PeopleDependencies } from '../use-cases/people-dependencies';
+import { originOf, parsedInput } from './console-request';
+import { memberOf, requireFreshCode, requireMember } from './member-session';
+
+export const teamPaths = {
+  members: '/api/v1/members',
+  member: '/api/v1/members/:memberId',
+  auditLog: '/api/v1/audit-log',
+} as const;
+
+const uuid = z.uuid('must be a member id');
+const code = z.string().regex(/^\d{6}$/, 'the six digits your authenticator app shows now');
+const role = z.enum(memberRoles, `one of ${memberRoles.join(', ')}`);
+
+function memberView(member: Member) {
+  return { memberId: member.memberId, email: member.email, displayName: member.displayName, role: member.role, status: member.status, createdAt: member.createdAt.toISOString() };
+}
+
+const teamRefusals = {
+  'no-such-member': () => new ConsoleError('CON_4015'),
+  'last-admin': () => new ConsoleError('CON_4016'),
+} as const;
+
+/** The team page's API: members and invitations (anyone signed in reads; admins change, with a fresh code), and the partner's audit log (admins). */
+export function mountTeamRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string): void {
+  app.get(teamPaths.members, ...requireMember(deps, consoleOrigin, 'read'), async (_req, res) => {
+    const members = await membersOfPartner(deps.pool, memberOf(res).partnerId);
+    res.json({ success: true, data: { members: members.map(memberView) } });
+  });
+
+  app.post(teamPaths.members, ...requireMember(deps, consoleOrigin, 'manage_team'), requireFreshCode(deps), async (req, res) => {
+    const input = parsedInput(z.object({ email: z.string().min(3).max(254), displayName: z.string().trim().min(1, 'required').max(100), role, code }), req.body);
+    const admin = memberOf(res);
+    const invited = await inviteMember(deps, { partnerId: admin.partnerId, email: input.email, displayName: input.displayName, role: input.role, invitedBy: { kind: 'member', memberId: admin.memberId, displayName: admin.displayName } }, originOf(req, res));
+    if (invited.kind === 'refused') throw invited.reason === 'email-in-use' ? new ConsoleError('CON_4014') : new ConsoleError('CON_2001', 'Missing or invalid fields: email (an e-mail address such as ada@example.com)');
+    // The link is shown once, to the inviting admin; only its digest is kept.
+    res.status(201).json({ success: true, data: { member: memberView(invited.member), invitationLink: invited.invitationLink, expiresAt: invited.expiresAt.toISOString() } });
+  });
+
+  app.patch(teamPaths.member, ...requireMember(deps, consoleOrigin, 'manage_team'), requireFreshCode(deps), async (req, res) => {
+    const { memberId } = parsedInput(z.object({ memberId: uuid }), req.params, 'query parameters');
+    const input = parsedInput(z.object({ role, code }), req.body);
+    const outcome = await changeRoleOfMember(deps, memberOf(res), { memberId, role: input.role }, originOf(req, res));
+    if (outcome.kind === 'refused') throw teamRefusals[outcome.reason]();
+    res.json({ success: true, data: { member: memberView(outcome.member) } });
+  });
+
+  app.delete(teamPaths.member, ...requireMember(deps, consoleOrigin, 'manage_team'), requireFreshCode(deps), async (req, res) => {
+    const { memberId } = parsedInput(z.object({ memberId: uuid }), req.params, 'query parameters');
+    const outcome = await removeMemberFromTeam(deps, memberOf(res), memberId, originOf(req, res));
+    if (outcome.kind === 'refused') throw teamRefusals[outcome.reason]();
+    res.json({ success: true, data: { member: memberView(outcome.member) } });
+  });
+
+  app.get(teamPaths.auditLog, ...requireMember(deps, consoleOrigin, 'read_audit'), async (req, res) => {
+    const query = parsedInput(z.object({ action: z.string().max(100).optional(), cursor: z.string().max(20).optional(), size: z.coerce.number().int().min(1).max(200).optional() }), req.query, 'query parameters');
+    const page = await searchAuditEntries(
+      deps.pool,
+      { partnerId: memberOf(res).partnerId, ...(query.action === undefined ? {} : { actionPrefix: query.action }) },
+      { ...(query.cursor === undefined ? {} : { cursor: query.cursor }), ...(query.size === undefined ? {} : { size: query.size }) },
+    ).catch((error: unknown) => {
+      throw error instanceof AuditError ? new ConsoleError('CON_2001', error.message) : error;
+    });
+    res.json({ success: true, data: page });
+  });
+}

@@ -1,0 +1,80 @@
+import { Counter } from 'prom-client';
+import { isDatabaseUnavailable, pingDatabase } from '@pwa/db';
+import { createApp, createHttpMetrics } from '@pwa/http';
+import { createLogger, type Logger } from '@pwa/logging';
+import { closeRedis, connectRedis } from '@pwa/redis';
+import { prepareService, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
+import { listenConsole, requireForwardedHttps, type PlainHttpOutcome } from '@pwa/web-auth';
+import type { DashboardConfig } from './config';
+import { mountDashboardRoutes } from './http/route-table';
+import { dashboardMigrationDirectories, dashboardSchema } from './service-paths';
+import { createPartnerApi } from './upstream/partner-api';
+import { peopleDependenciesOf } from './wiring/people-dependencies';
+
+/**
+ * Starts the partner dashboard: migrations (members, invitations, factors, the partner audit log),
+ * Redis for sessions and the sign-in throttle, the dashboard API and pages, and its listener (HTTPS
+ * itself, or plain behind a TLS-terminating ingress), as the back-office does (decision 0067).
+ * Readiness needs PostgreSQL and Redis: no request can be served without its session.
+ */
+export async function startDashboardService(config: Readonly<DashboardConfig>, options: { logger?: Logger } = {}): Promise<HostedService> {
+  const logger = options.logger ?? createLogger({ service: 'dashboard', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
+  const redis = connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
+  const partnerApi = createPartnerApi(config);
+  let prepared: PreparedService | undefined;
+  try {
+    prepared = await prepareService({ name: 'dashboard', schema: dashboardSchema, migrationDirectories: dashboardMigrationDirectories, env: config, port: config.PORT, logger });
+    const pool = prepared.pool;
+    const deps = peopleDependenciesOf(config, pool, redis);
+    const consoleOrigin = new URL(config.DASHBOARD_PUBLIC_URL).origin;
+    const metrics = createHttpMetrics('dashboard');
+    const plainHttp = new Counter({
+      name: 'dashboard_plain_http_requests_total',
+      help: 'Dashboard requests that did not arrive over HTTPS, by what they got: redirected to the https address, or refused',
+      labelNames: ['outcome'] as const,
+      registers: [metrics.registry],
+    });
+    for (const outcome of ['redirected', 'refused'] as const) plainHttp.inc({ outcome }, 0);
+    const onPlain = (outcome: PlainHttpOutcome): void => plainHttp.inc({ outcome });
+    const listenerSettings = { ...config, consoleOrigin, consoleName: 'the dashboard' };
+    const { app } = createApp({
+      serviceName: 'dashboard',
+      logger,
+      metrics,
+      readinessChecks: [
+        { name: 'postgres', check: () => pingDatabase(pool) },
+        { name: 'redis', check: async () => void (await redis.ping()) },
+      ],
+      isDependencyUnavailable: isDatabaseUnavailable,
+      routes: (routes) => {
+        routes.set('trust proxy', config.DASHBOARD_TRUSTED_PROXY_HOPS);
+        if (config.TLS_MODE === 'proxy' && config.DASHBOARD_TRUSTED_PROXY_HOPS > 0) routes.use(requireForwardedHttps(listenerSettings, onPlain));
+        mountDashboardRoutes(routes, { deps, consoleOrigin, partnerApi });
+      },
+    });
+    const listener = await listenConsole(listenerSettings, app, onPlain);
+    logger.info({ port: listener.port, host: config.HOST, tlsMode: config.TLS_MODE, consoleOrigin }, 'listening');
+    const closePool = prepared.closePool;
+    return {
+      name: 'dashboard',
+      logger,
+      pool,
+      registry: metrics.registry,
+      port: listener.port,
+      stop: stopInOrder(
+        [
+          { name: 'http listener', run: () => listener.close() },
+          { name: 'postgres pool', run: closePool },
+          { name: 'redis', run: () => closeRedis(redis) },
+          { name: 'partner api clients', run: () => Promise.resolve(partnerApi.shutdown()) },
+        ],
+        logger,
+      ),
+    };
+  } catch (error) {
+    await prepared?.closePool();
+    await closeRedis(redis);
+    partnerApi.shutdown();
+    throw error;
+  }
+}

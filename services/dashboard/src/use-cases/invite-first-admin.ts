@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { appendAuditEntryInTransaction } from '@pwa/audit';
+import { withTransaction, type Pool } from '@pwa/db';
+import { newSetupToken, normalisedEmail, setupLinkLifetimeSeconds, setupLinkUrl } from '@pwa/web-auth';
+import { activeAdminCount, insertInvitedMember, replaceInvitation } from '../store/member-store';
+import { invitationPagePath } from './invitations';
+
+export type FirstAdminOutcome =
+  | { kind: 'invited' | 'renewed'; memberId: string; email: string; invitationLink: string; expiresAt: Date }
+  | { kind: 'refused'; reason: 'not-an-email' | 'an-admin-exists' | 'email-in-use' };
+
+/**
+ * A partner's first admin, invited by the operator (the onboarding's set-up step): an invited admin
+ * member and a one-time invitation link. Run again before the link is used, it renews the link of
+ * the same invited address; refused once an admin of the partner can sign in (admins invite their
+ * team in the dashboard) and for an address in use elsewhere.
+ */
+export async function inviteFirstAdmin(pool: Pool, request: { partnerId: string; email: string; displayName: string; publicUrl: string; operatorName: string }): Promise<FirstAdminOutcome> {
+  const email = normalisedEmail(request.email);
+  if (email === undefined) return { kind: 'refused', reason: 'not-an-email' };
+  return withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`dashboard-first-admin:${request.partnerId}`]);
+    if ((await activeAdminCount(client, request.partnerId)) > 0) return { kind: 'refused', reason: 'an-admin-exists' } as const;
+    const existing = await client.query<{ id: string; partner_id: string; role: string; status: string }>(`SELECT id, partner_id, role, status FROM members WHERE email = $1 AND status <> 'removed'`, [email]);
+    const found = existing.rows[0];
+    let memberId: string;
+    let kind: 'invited' | 'renewed';
+    if (found) {
+      if (found.partner_id !== request.partnerId || found.role !== 'admin' || found.status !== 'invited') return { kind: 'refused', reason: 'email-in-use' } as const;
+      memberId = found.id;
+      kind = 'renewed';
+    } else {
+      const member = await insertInvitedMember(client, { memberId: randomUUID(), partnerId: request.partnerId, email, displayName: request.displayName, role: 'admin', invitedBy: { kind: 'operator', name: request.operatorName } });
+      if (!member) return { kind: 'refused', reason: 'email-in-use' } as const;
+      memberId = member.memberId;
+      kind = 'invited';
+    }
+    const token = newSetupToken();
+    const expiresAt = await replaceInvitation(client, { memberId, tokenSha256: token.sha256, lifetimeSeconds: setupLinkLifetimeSeconds });
+    await appendAuditEntryInTransaction(client, {
+      actor: { kind: 'system', id: 'operator', displayName: request.operatorName },
+      action: kind === 'invited' ? 'member.invite' : 'member.invitation.renew',
+      target: { kind: 'member', id: memberId },
+      partnerId: request.partnerId,
+      after: { email, role: 'admin', status: 'invited' },
+      outcome: 'done',
+    });
+    return { kind, memberId, email, invitationLink: setupLinkUrl(request.publicUrl, token.token, invitationPagePath), expiresAt } as const;
+  });
+}

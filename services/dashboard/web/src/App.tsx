@@ -1,0 +1,133 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { api, ApiRefusal, currentSession, rememberCsrfToken, whenSignedOut, type SessionView } from './api';
+import { Link, navigate, useLocation } from './router';
+import { may, SessionContext } from './session';
+import { AuditPage } from './pages/Audit';
+import { HomePage } from './pages/Home';
+import { InvitationPage } from './pages/Invitation';
+import { SignInPage } from './pages/SignIn';
+import { StatementPage } from './pages/Statement';
+import { TeamPage } from './pages/Team';
+import { TransactionDetailPage, TransactionsPage } from './pages/Transactions';
+
+const publicPaths = new Set(['/sign-in', '/invitation']);
+
+/** The dashboard: public pages (sign-in, invitation) or, once signed in, the layout around the chosen page. */
+export function App(): ReactNode {
+  const { pathname, search } = useLocation();
+  const [session, setSession] = useState<SessionView | null>();
+
+  const refresh = useCallback(async () => {
+    try {
+      setSession(await currentSession());
+    } catch (error) {
+      if (error instanceof ApiRefusal && (error.status === 401 || error.status === 403)) setSession(null);
+      else throw error;
+    }
+  }, []);
+
+  useEffect(() => {
+    whenSignedOut(() => {
+      setSession(null);
+      rememberCsrfToken(undefined);
+      navigate('/sign-in', { replace: true });
+    });
+    if (!publicPaths.has(location.pathname)) void refresh();
+    else setSession(null);
+  }, [refresh]);
+
+  useEffect(() => {
+    if (session === null && !publicPaths.has(pathname)) navigate('/sign-in', { replace: true });
+  }, [session, pathname]);
+
+  if (pathname === '/invitation') return <InvitationPage />;
+  if (pathname === '/sign-in')
+    return (
+      <SignInPage
+        onSignedIn={async () => {
+          await refresh();
+          navigate('/', { replace: true });
+        }}
+      />
+    );
+  if (session === undefined) return <p className="loading">Loading…</p>;
+  if (session === null) return null;
+  return (
+    <SessionContext.Provider value={session}>
+      <Layout session={session} pathname={pathname}>
+        <Page pathname={pathname} search={search} />
+      </Layout>
+    </SessionContext.Provider>
+  );
+}
+
+function Page(props: { pathname: string; search: URLSearchParams }): ReactNode {
+  const { pathname } = props;
+  if (pathname === '/') return <HomePage />;
+  if (pathname === '/transactions') return <TransactionsPage search={props.search} />;
+  const detail = /^\/transactions\/([^/]+)$/.exec(pathname);
+  if (detail?.[1] !== undefined) return <TransactionDetailPage referenceId={decodeURIComponent(detail[1])} />;
+  if (pathname === '/statements') return <StatementPage />;
+  if (pathname === '/team') return <TeamPage />;
+  if (pathname === '/audit') return <AuditPage />;
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>
+        There is no page at this address. <Link to="/">Go home</Link>.
+      </p>
+    </section>
+  );
+}
+
+function Layout(props: { session: SessionView; pathname: string; children: ReactNode }): ReactNode {
+  const { member } = props.session;
+  const links: [string, string, boolean][] = [
+    ['/', 'Home', true],
+    ['/transactions', 'Transactions', true],
+    ['/statements', 'Statements', may(props.session, 'download_statement')],
+    ['/team', 'Team', true],
+    ['/audit', 'Audit log', may(props.session, 'read_audit')],
+  ];
+  const signOut = (): void => {
+    api('DELETE', '/api/v1/session')
+      .catch(() => undefined)
+      .finally(() => {
+        rememberCsrfToken(undefined);
+        window.location.assign('/sign-in');
+      });
+  };
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="top-bar">
+        <p className="brand">Partner Wallet dashboard</p>
+        <div className="who">
+          <span className="who-name">{member.displayName}</span>
+          <span className="who-roles">{member.role}</span>
+          <button type="button" className="secondary small" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav className="main-nav" aria-label="Main">
+        <ul>
+          {links
+            .filter(([, , shown]) => shown)
+            .map(([to, label]) => (
+              <li key={to}>
+                <Link to={to} current={props.pathname === to || (to === '/transactions' && props.pathname.startsWith('/transactions/'))}>
+                  {label}
+                </Link>
+              </li>
+            ))}
+        </ul>
+      </nav>
+      <main id="main" className="content">
+        {props.children}
+      </main>
+    </>
+  );
+}

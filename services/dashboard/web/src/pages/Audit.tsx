@@ -1,0 +1,71 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { api, queryOf } from '../api';
+import { dateTime, ErrorNotice } from '../ui';
+
+interface Entry {
+  sequence: number;
+  occurredAt: string;
+  actor: { displayName: string };
+  action: string;
+  target: { kind: string; id: string };
+  outcome: string;
+  reason: string | null;
+  address: string | null;
+}
+
+/** The partner's own audit log: who on the team changed what, and every refusal, newest first. */
+export function AuditPage(): ReactNode {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [page, setPage] = useState<{ entries: Entry[]; nextCursor: string | null }>();
+  const [error, setError] = useState<unknown>();
+  const cursor = cursors[cursors.length - 1];
+  useEffect(() => {
+    api<{ entries: Entry[]; nextCursor: string | null }>('GET', `/api/v1/audit-log${queryOf({ cursor, size: '50' })}`).then(setPage, setError);
+  }, [cursor]);
+  return (
+    <section aria-labelledby="audit-title">
+      <h1 id="audit-title">Audit log</h1>
+      <ErrorNotice error={error} />
+      {page === undefined ? null : (
+        <table aria-label="Audit entries">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">Action</th>
+              <th scope="col">Target</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">From</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.entries.map((entry) => (
+              <tr key={entry.sequence}>
+                <td>{dateTime(entry.occurredAt)}</td>
+                <td>{entry.actor.displayName}</td>
+                <td>{entry.action}</td>
+                <td>
+                  {entry.target.kind} {entry.target.id}
+                </td>
+                <td>{entry.reason === null ? entry.outcome : `${entry.outcome}: ${entry.reason}`}</td>
+                <td>{entry.address ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="pager">
+        {cursors.length > 0 ? (
+          <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
+            Newer entries
+          </button>
+        ) : null}
+        {page?.nextCursor ? (
+          <button type="button" className="secondary" onClick={() => setCursors([...cursors, page.nextCursor ?? ''])}>
+            Older entries
+          </button>
+        ) : null}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { api } from '../api';
+import { may, useSession } from '../session';
+import { dateTime, ErrorNotice, Field, FreshCodeField, SuccessNotice, useWork } from '../ui';
+
+interface TeamMember {
+  memberId: string;
+  email: string;
+  displayName: string;
+  role: string;
+  status: string;
+  createdAt: string;
+}
+
+const roles: [string, string][] = [
+  ['admin', 'Admin: everything, including credentials, webhooks and the team'],
+  ['developer', 'Developer: reads, redelivers webhooks, sandbox buttons'],
+  ['finance', 'Finance: reads, statements, bulk payouts'],
+  ['support', 'Support: reads only'],
+];
+
+/** The team: members and their roles; an admin invites (the link shown once), changes roles and removes, each with a fresh code. */
+export function TeamPage(): ReactNode {
+  const session = useSession();
+  const admin = may(session, 'manage_team');
+  const [members, setMembers] = useState<TeamMember[]>();
+  const [notice, setNotice] = useState<ReactNode>();
+  const { busy, error, run, setError } = useWork();
+  const [email, setEmail] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [role, setRole] = useState('finance');
+  const [code, setCode] = useState('');
+
+  const load = useCallback(async () => {
+    setMembers((await api<{ members: TeamMember[] }>('GET', '/api/v1/members')).members);
+  }, []);
+  useEffect(() => {
+    load().catch(setError);
+  }, [load]);
+
+  const invite = (event: FormEvent): void => {
+    event.preventDefault();
+    void run(async () => {
+      const answer = await api<{ member: TeamMember; invitationLink: string; expiresAt: string }>('POST', '/api/v1/members', { email, displayName, role, code: code.trim() });
+      await load();
+      setNotice(
+        <>
+          Invited {answer.member.displayName} as {answer.member.role}. Send them this link, shown only now (it works once, until {dateTime(answer.expiresAt)}): <code className="secret">{answer.invitationLink}</code>
+        </>,
+      );
+      setEmail('');
+      setDisplayName('');
+      setCode('');
+    });
+  };
+
+  const change = (member: TeamMember, newRole: string): void => {
+    const fresh = window.prompt(`A fresh code from your authenticator app, to ${newRole === 'remove' ? `remove ${member.displayName}` : `make ${member.displayName} ${newRole}`}:`);
+    if (fresh === null) return;
+    void run(async () => {
+      if (newRole === 'remove') await api('DELETE', `/api/v1/members/${member.memberId}`, { code: fresh.trim() });
+      else await api('PATCH', `/api/v1/members/${member.memberId}`, { role: newRole, code: fresh.trim() });
+      await load();
+      setNotice(newRole === 'remove' ? `${member.displayName} was removed; their sessions ended.` : `${member.displayName} is now ${newRole}; their sessions ended.`);
+    });
+  };
+
+  return (
+    <section aria-labelledby="team-title">
+      <h1 id="team-title">Team</h1>
+      <ErrorNotice error={error} />
+      {notice === undefined ? null : <SuccessNotice>{notice}</SuccessNotice>}
+      {members === undefined ? null : (
+        <table aria-label="Members">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col">Since</th>
+              {admin ? <th scope="col">Change</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((member) => (
+              <tr key={member.memberId}>
+                <td>{member.displayName}</td>
+                <td>{member.email}</td>
+                <td>{member.role}</td>
+                <td>{member.status}</td>
+                <td>{dateTime(member.createdAt)}</td>
+                {admin ? (
+                  <td>
+                    {member.memberId === session.member.memberId ? (
+                      '(you)'
+                    ) : (
+                      <>
+                        <select aria-label={`New role for ${member.displayName}`} defaultValue="" onChange={(event) => event.target.value !== '' && change(member, event.target.value)} disabled={busy}>
+                          <option value="">Change role…</option>
+                          {roles
+                            .filter(([name]) => name !== member.role)
+                            .map(([name]) => (
+                              <option key={name} value={name}>
+                                {name}
+                              </option>
+                            ))}
+                        </select>{' '}
+                        <button type="button" className="secondary small" onClick={() => change(member, 'remove')} disabled={busy}>
+                          Remove {member.displayName}
+                        </button>
+                      </>
+                    )}
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {admin ? (
+        <>
+          <h2>Invite a member</h2>
+          <form onSubmit={invite} aria-label="Invite a member">
+            <Field id="invite-name" label="Name">
+              <input id="invite-name" required maxLength={100} value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
+            </Field>
+            <Field id="invite-email" label="E-mail address">
+              <input id="invite-email" type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+            </Field>
+            <Field id="invite-role" label="Role">
+              <select id="invite-role" value={role} onChange={(event) => setRole(event.target.value)}>
+                {roles.map(([name, description]) => (
+                  <option key={name} value={name}>
+                    {description}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <FreshCodeField id="invite-code" value={code} onChange={setCode} />
+            <button type="submit" className="primary" disabled={busy}>
+              Invite
+            </button>
+          </form>
+        </>
+      ) : (
+        <p>Only your team’s admins invite members and change roles.</p>
+      )}
+    </section>
+  );
+}

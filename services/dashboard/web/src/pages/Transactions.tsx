@@ -1,0 +1,188 @@
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { api, queryOf } from '../api';
+import { Link, navigate } from '../router';
+import { dateTime, ErrorNotice, Field } from '../ui';
+
+export type TransactionKind = 'collections' | 'disbursements' | 'refunds' | 'deliveries';
+
+/** A row of any list: the fields each kind has, read as text (nothing a partner's customer typed ever runs as script: React renders text). */
+export interface TransactionRow {
+  referenceId?: string;
+  deliveryId?: string;
+  externalId?: string | null;
+  status?: string;
+  amount?: number;
+  currency?: string;
+  eventType?: string;
+  event?: string;
+  createdAt?: string;
+  attemptCount?: number;
+}
+
+const kinds: [TransactionKind, string][] = [
+  ['collections', 'Collections'],
+  ['disbursements', 'Disbursements'],
+  ['refunds', 'Refunds'],
+  ['deliveries', 'Webhook deliveries'],
+];
+
+interface ListPage {
+  items?: TransactionRow[];
+  deliveries?: TransactionRow[];
+  nextCursor: string | null;
+}
+
+export function TransactionRows(props: { kind: TransactionKind; rows: TransactionRow[]; label: string }): ReactNode {
+  if (props.rows.length === 0) return <p>Nothing yet.</p>;
+  const deliveries = props.kind === 'deliveries';
+  return (
+    <table aria-label={props.label}>
+      <thead>
+        <tr>
+          <th scope="col">{deliveries ? 'Delivery' : 'Reference'}</th>
+          <th scope="col">{deliveries ? 'Event' : 'Your externalId'}</th>
+          <th scope="col">Status</th>
+          {deliveries ? null : <th scope="col">Amount</th>}
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((row, index) => (
+          <tr key={row.referenceId ?? row.deliveryId ?? index}>
+            <td>{row.referenceId === undefined ? <code>{row.deliveryId}</code> : <Link to={`/transactions/${encodeURIComponent(row.referenceId)}`}>{row.referenceId}</Link>}</td>
+            <td>{deliveries ? (row.eventType ?? row.event) : (row.externalId ?? '—')}</td>
+            <td>{row.status}</td>
+            {deliveries ? null : <td>{row.amount === undefined ? '—' : `${row.currency ?? ''} ${row.amount.toFixed(2)}`}</td>}
+            <td>{dateTime(row.createdAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The partner's transactions with the API's filters and keyset pages, and a lookup by referenceId. */
+export function TransactionsPage(props: { search: URLSearchParams }): ReactNode {
+  const kind: TransactionKind = kinds.find(([name]) => name === props.search.get('kind'))?.[0] ?? 'collections';
+  const [filters, setFilters] = useState({ status: '', currency: '', externalId: '', createdFrom: '', createdTo: '' });
+  const [applied, setApplied] = useState(filters);
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [page, setPage] = useState<ListPage>();
+  const [error, setError] = useState<unknown>();
+  const [referenceId, setReferenceId] = useState('');
+  const cursor = cursors[cursors.length - 1];
+
+  useEffect(() => {
+    setError(undefined);
+    const query = queryOf({ ...(kind === 'deliveries' ? { status: applied.status } : applied), limit: '20', cursor });
+    api<ListPage>('GET', `/api/v1/transactions/${kind}${query}`).then(setPage, (refusal: unknown) => {
+      setPage(undefined);
+      setError(refusal);
+    });
+  }, [kind, applied, cursor]);
+
+  const apply = (event: FormEvent): void => {
+    event.preventDefault();
+    setCursors([]);
+    setApplied(filters);
+  };
+  const lookUp = (event: FormEvent): void => {
+    event.preventDefault();
+    if (referenceId.trim() !== '') navigate(`/transactions/${encodeURIComponent(referenceId.trim())}`);
+  };
+  const rows = page?.items ?? page?.deliveries ?? [];
+  return (
+    <section aria-labelledby="transactions-title">
+      <h1 id="transactions-title">Transactions</h1>
+      <nav aria-label="Kinds" className="tabs">
+        <ul>
+          {kinds.map(([name, label]) => (
+            <li key={name}>
+              <Link to={`/transactions?kind=${name}`} current={name === kind}>
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <form onSubmit={lookUp} aria-label="Find a transaction" className="inline-form">
+        <Field id="lookup" label="Find by referenceId" hint="PKC-… (collection), PKD-… (disbursement) or PKR-… (refund).">
+          <input id="lookup" value={referenceId} aria-describedby="lookup-hint" onChange={(event) => setReferenceId(event.target.value)} />
+        </Field>
+        <button type="submit" className="secondary">
+          Find
+        </button>
+      </form>
+      <form onSubmit={apply} aria-label="Filters" className="filters">
+        <Field id="filter-status" label="Status">
+          <input id="filter-status" value={filters.status} onChange={(event) => setFilters({ ...filters, status: event.target.value })} />
+        </Field>
+        {kind === 'deliveries' ? null : (
+          <>
+            <Field id="filter-currency" label="Currency">
+              <select id="filter-currency" value={filters.currency} onChange={(event) => setFilters({ ...filters, currency: event.target.value })}>
+                <option value="">Any</option>
+                <option value="LRD">LRD</option>
+                <option value="USD">USD</option>
+              </select>
+            </Field>
+            <Field id="filter-external-id" label="Your externalId">
+              <input id="filter-external-id" value={filters.externalId} onChange={(event) => setFilters({ ...filters, externalId: event.target.value })} />
+            </Field>
+            <Field id="filter-from" label="Created from (ISO 8601)">
+              <input id="filter-from" placeholder="2026-11-01T00:00:00Z" value={filters.createdFrom} onChange={(event) => setFilters({ ...filters, createdFrom: event.target.value })} />
+            </Field>
+            <Field id="filter-to" label="Created before (ISO 8601)">
+              <input id="filter-to" placeholder="2026-12-01T00:00:00Z" value={filters.createdTo} onChange={(event) => setFilters({ ...filters, createdTo: event.target.value })} />
+            </Field>
+          </>
+        )}
+        <button type="submit" className="secondary">
+          Apply
+        </button>
+      </form>
+      <ErrorNotice error={error} />
+      <TransactionRows kind={kind} rows={rows} label={kinds.find(([name]) => name === kind)?.[1] ?? kind} />
+      <p className="pager">
+        {cursors.length > 0 ? (
+          <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
+            Previous page
+          </button>
+        ) : null}
+        {page?.nextCursor ? (
+          <button type="button" className="secondary" onClick={() => setCursors([...cursors, page.nextCursor ?? ''])}>
+            Next page
+          </button>
+        ) : null}
+      </p>
+    </section>
+  );
+}
+
+/** One transaction as its owner tells it. */
+export function TransactionDetailPage(props: { referenceId: string }): ReactNode {
+  const [detail, setDetail] = useState<Record<string, unknown>>();
+  const [error, setError] = useState<unknown>();
+  useEffect(() => {
+    api<Record<string, unknown>>('GET', `/api/v1/transaction/${encodeURIComponent(props.referenceId)}`).then(setDetail, setError);
+  }, [props.referenceId]);
+  return (
+    <section aria-labelledby="detail-title">
+      <h1 id="detail-title">{props.referenceId}</h1>
+      <ErrorNotice error={error} />
+      {detail === undefined ? null : (
+        <dl className="facts" aria-label="The transaction">
+          {Object.entries(detail).map(([name, value]) => (
+            <div key={name}>
+              <dt>{name}</dt>
+              <dd>{typeof value === 'object' && value !== null ? <code>{JSON.stringify(value)}</code> : String(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <p>
+        <Link to="/transactions">Back to the transactions</Link>
+      </p>
+    </section>
+  );
+}

@@ -5,7 +5,7 @@
  * It builds nothing (`npm test` runs `tsc -b` first) and stops only the processes it started. The
  * processes are launched by scripts/lib/stack.ts, as npm start's and the benchmarks' are.
  */
-import { X509Certificate, createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,8 +15,9 @@ import { runOperatorCli, type OperatorService } from '../../scripts/lib/operator
 import { describeEnding, type ChildRecord } from '../../scripts/lib/process-group';
 import { internalServiceNames, repoRoot, type InternalServiceName, type ServiceName } from '../../scripts/lib/settings';
 import { LocalStack, entryOf, settingsWithFreePorts, type StartedBackoffice, type StartedGateway } from '../../scripts/lib/stack';
-import { totpCodeAt } from '@pwa/web-auth';
 import { ConsoleHttpsClient, HttpsJsonClient } from './https-client';
+import { currentTotpStep, spkiSha256Of, totpCodeOfStep, totpCodes } from './totp-person';
+import { dashboardProcess, type DashboardProcess } from './dashboard-process';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('./server-urls') as { serverUrls: () => ServerUrls };
 
@@ -46,6 +47,8 @@ export interface StackOptions {
    * quotes); `env` adds to its environment. Off by default; startBackofficeStack turns it on.
    */
   backoffice?: boolean | { env?: Record<string, string> };
+  /** The partner dashboard on a free port (test/support/dashboard-process.ts); `env` adds to its environment. Off by default; startDashboardStack turns it on. */
+  dashboard?: boolean | { env?: Record<string, string> };
 }
 
 export type OperatorRole = 'viewer' | 'maker' | 'checker' | 'admin';
@@ -195,6 +198,8 @@ export interface Stack {
   startExtraGateway(envOverrides?: Record<string, string>, waitFor?: 'ready' | 'alive'): Promise<GatewayProcess>;
   /** The back-office, when the stack was started with `backoffice` (startBackofficeStack). */
   backoffice: BackofficeProcess | undefined;
+  /** The partner dashboard, when the stack was started with `dashboard` (startDashboardStack). */
+  dashboard: DashboardProcess | undefined;
   /** Everything every process of the stack wrote to stdout and stderr so far. */
   logs(): string;
   stop(): Promise<void>;
@@ -224,9 +229,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     settings,
     isolation: { databaseUrl: withDatabase(servers.postgres, `pwa_e2e_${runId}`), busExchange, redisKeyPrefix },
     databaseRoles: {},
-    keys: { authKeyEncryptionKey: randomBytes(32).toString('base64'), webhookSecretSealingKey, backofficeSealingKey: randomBytes(32).toString('base64') },
+    keys: { authKeyEncryptionKey: randomBytes(32).toString('base64'), webhookSecretSealingKey, backofficeSealingKey: randomBytes(32).toString('base64'), dashboardSealingKey: randomBytes(32).toString('base64') },
     serviceEnv: serviceEnvironments(options),
     backofficeEnv: { ...testStopSettings, BACKOFFICE_SWEEP_INTERVAL_MS: '1000', ...(typeof options.backoffice === 'object' ? options.backoffice.env : {}) },
+    dashboardEnv: { ...testStopSettings, ...(typeof options.dashboard === 'object' ? options.dashboard.env : {}) },
     gatewayEnv: {
       ...testStopSettings,
       TLS_MODE: 'terminate',
@@ -301,8 +307,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (!serviceDatabaseUrls) throw new Error('the e2e stack provisions its database roles');
     const [gateway] = await Promise.all([local.startGateway().then(gatewayProcess), local.startServices(internalServiceNames)]);
     const backoffice = options.backoffice === undefined || options.backoffice === false ? undefined : backofficeProcess(local, await local.startBackoffice({ ports: 'free' }), certificatePem, consoleClients);
+    const dashboard = options.dashboard === undefined || options.dashboard === false ? undefined : dashboardProcess(local, await local.startDashboard({ ports: 'free' }), certificatePem, consoleClients, operatorTimeoutMs);
     return {
       backoffice,
+      dashboard,
       environment,
       baseUrl: gateway.baseUrl,
       gateway,
@@ -367,6 +375,16 @@ function withDatabase(postgresUrl: string, database: string): string {
 }
 
 /** The stack started with its back-office: wallet, auth and quotes behind the partner gateway, and the operator's console over HTTPS. */
+export type DashboardStack = Stack & { dashboard: DashboardProcess };
+
+/** startStack with the partner dashboard on (see StackOptions.dashboard). */
+export async function startDashboardStack(options: StackOptions = {}): Promise<DashboardStack> {
+  const stack = await startStack({ ...options, dashboard: options.dashboard === undefined || options.dashboard === false ? true : options.dashboard });
+  const { dashboard } = stack;
+  if (dashboard === undefined) throw new Error('the dashboard did not start');
+  return { ...stack, dashboard };
+}
+
 export type BackofficeStack = Stack & { backoffice: BackofficeProcess };
 
 /** startStack with the back-office on (see StackOptions.backoffice). */
@@ -377,7 +395,6 @@ export async function startBackofficeStack(options: StackOptions = {}): Promise<
   return { ...stack, backoffice };
 }
 
-const totpStepMs = 30_000;
 
 function backofficeProcess(local: LocalStack, started: StartedBackoffice, certificatePem: string, clients: ConsoleHttpsClient[]): BackofficeProcess {
   const client = (): ConsoleHttpsClient => {
@@ -406,20 +423,13 @@ function backofficeProcess(local: LocalStack, started: StartedBackoffice, certif
     const begun = await browser.post('/api/v1/setup/begin', { token });
     if (begun.status !== 200) throw new Error(`set-up begin answered ${begun.status}: ${begun.text}`);
     const data = begun.body.data as { secretBase32: string; enrolment: string };
-    const secret = base32Bytes(data.secretBase32);
     const password = `${person.displayName} keeps a long passphrase ${randomBytes(6).toString('hex')}`;
     // The current step: still accepted (one step of drift) if slow hashing under load carries the
     // server into the next step; a sign-in right after uses the next step's code, accepted at once.
-    let lastStep = Math.floor(Date.now() / totpStepMs);
-    const completed = await browser.post('/api/v1/setup/complete', { token, password, enrolment: data.enrolment, code: totpCodeAt(secret, lastStep * totpStepMs) });
+    const enrolledStep = currentTotpStep();
+    const completed = await browser.post('/api/v1/setup/complete', { token, password, enrolment: data.enrolment, code: totpCodeOfStep(data.secretBase32, enrolledStep) });
     if (completed.status !== 201) throw new Error(`set-up complete answered ${completed.status}: ${completed.text}`);
-    const nextTotpCode = async (): Promise<string> => {
-      const step = Math.max(lastStep + 1, Math.floor(Date.now() / totpStepMs) - 1);
-      const waitMs = (step - 1) * totpStepMs - Date.now();
-      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs + 50));
-      lastStep = step;
-      return totpCodeAt(secret, step * totpStepMs);
-    };
+    const nextTotpCode = totpCodes(data.secretBase32, enrolledStep);
     const operator: SeededOperator = {
       ...person,
       password,
@@ -476,31 +486,6 @@ function backofficeProcess(local: LocalStack, started: StartedBackoffice, certif
     },
     stop: () => local.group.stop(started.record),
   };
-}
-
-/** The base64 SHA-256 of a certificate's SubjectPublicKeyInfo, as Chromium's --ignore-certificate-errors-spki-list takes it. */
-function spkiSha256Of(certificatePem: string): string {
-  const spki = new X509Certificate(certificatePem).publicKey.export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(spki).digest('base64');
-}
-
-/** RFC 4648 base32 (the TOTP secret as enrolment shows it) to its bytes. */
-function base32Bytes(text: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const bytes: number[] = [];
-  for (const character of text.replace(/=+$/, '').toUpperCase()) {
-    const index = alphabet.indexOf(character);
-    if (index < 0) throw new Error('not base32');
-    value = (value << 5) | index;
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(bytes);
 }
 
 function reportUnexpectedEnd(record: ChildRecord, logLines: readonly string[]): void {

@@ -42,6 +42,8 @@ export const dashboardConfigSchema = baseServiceConfigSchema
     DASHBOARD_SEALING_KEY: sealingKey,
     DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(120).default(30),
     DASHBOARD_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24).default(12),
+    /** Changes of credentials, webhook settings and members need a sign-in this recent, or a fresh code (0: always a code). */
+    DASHBOARD_FRESH_MFA_MINUTES: z.coerce.number().int().min(0).max(30).default(5),
     /** Auth's internal address: the partner's status, permissions and client id behind every member's call. */
     AUTH_URL: fields.url.default('http://127.0.0.1:4101'),
     /** The owners of the partner's data, called with the asserted partner identity as the gateway calls them. */

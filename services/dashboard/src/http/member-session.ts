@@ -142,22 +142,26 @@ export function requireMember(deps: PeopleDependencies, consoleOrigin: string, a
 }
 
 /**
- * A fresh MFA check before an admin's change (credentials, webhook settings, members): the body's
- * `code` is a current TOTP code of the member, spent here (each step once). CON_1012 otherwise,
- * audited. Runs after requireMember.
+ * A fresh MFA check before an admin's change (credentials, webhook settings, members), as "sudo
+ * mode" on the platforms partners know: a sign-in with its TOTP code completed within
+ * deps.freshMfaMs, or a current TOTP code of the member in the body's `code` (spent here, each step
+ * once). A code that is sent must be right. CON_1012 otherwise, audited. Runs after requireMember.
  */
 export function requireFreshCode(deps: PeopleDependencies): RequestHandler {
   return (req, res, next) => {
+    const { session } = sessionOf(res);
     const member = memberOf(res);
     const code = (req.body as { code?: unknown } | undefined)?.code;
-    const check = typeof code === 'string' && /^\d{6}$/.test(code) ? spendTotpCode(deps, member, code) : Promise.resolve(false);
+    const signedInAtMs = session.expiresAtMs - deps.sessions.absoluteTimeoutMs;
+    const recentSignIn = Date.now() - signedInAtMs <= deps.freshMfaMs;
+    const check = code === undefined ? Promise.resolve(recentSignIn) : typeof code === 'string' && /^\d{6}$/.test(code) ? spendTotpCode(deps, member, code) : Promise.resolve(false);
     check
       .then(async (fresh) => {
         if (fresh) {
           next();
           return;
         }
-        await auditOf(deps, originOf(req, res), { actor: personOf(member), action: 'console.change_refused', target: { kind: 'endpoint', id: `${req.method} ${req.path}`.slice(0, 200) }, partnerId: member.partnerId, outcome: 'refused', reason: 'no fresh MFA code' });
+        await auditOf(deps, originOf(req, res), { actor: personOf(member), action: 'console.change_refused', target: { kind: 'endpoint', id: `${req.method} ${req.path}`.slice(0, 200) }, partnerId: member.partnerId, outcome: 'refused', reason: code === undefined ? 'no fresh MFA: the sign-in is older than the fresh window and no code was sent' : 'the fresh MFA code was wrong or used' });
         next(new ConsoleError('CON_1012'));
       })
       .catch((error: unknown) => next(error));

@@ -93,7 +93,8 @@ export function mountPartnerDataRoutes(app: Express, deps: PeopleDependencies, c
     const owner = detailOwners.find((candidate) => referenceId.toUpperCase().startsWith(candidate.prefix));
     if (!owner) throw new ConsoleError('CON_2001', 'Missing or invalid query parameters: referenceId (starts with PKC-, PKD- or PKR-)');
     const answer = await callForMember(res, { owner: owner.owner, method: 'GET', path: owner.path(referenceId) });
-    if (answer.status === 404) throw new ConsoleError('CON_4017', `No transaction ${referenceId} among your partner’s records: check the id`);
+    // Unknown and another partner's (the API's 403 PKC_6005) read the same: nothing says the id exists.
+    if (answer.status === 404 || answer.status === 403) throw new ConsoleError('CON_4017', `No transaction ${referenceId} among your partner’s records: check the id`);
     passOn(res, answer);
   });
 

@@ -13,11 +13,13 @@ import { memberOf, requireFreshCode, requireMember } from './member-session';
 export const teamPaths = {
   members: '/api/v1/members',
   member: '/api/v1/members/:memberId',
+  /** A removal carries the fresh code in its body: a POST, as DELETE takes no body here. */
+  memberRemoval: '/api/v1/members/:memberId/removal',
   auditLog: '/api/v1/audit-log',
 } as const;
 
 const uuid = z.uuid('must be a member id');
-const code = z.string().regex(/^\d{6}$/, 'the six digits your authenticator app shows now');
+const code = z.string().regex(/^\d{6}$/, 'the six digits your authenticator app shows now').optional();
 const role = z.enum(memberRoles, `one of ${memberRoles.join(', ')}`);
 
 function memberView(member: Member) {
@@ -53,7 +55,7 @@ export function mountTeamRoutes(app: Express, deps: PeopleDependencies, consoleO
     res.json({ success: true, data: { member: memberView(outcome.member) } });
   });
 
-  app.delete(teamPaths.member, ...requireMember(deps, consoleOrigin, 'manage_team'), requireFreshCode(deps), async (req, res) => {
+  app.post(teamPaths.memberRemoval, ...requireMember(deps, consoleOrigin, 'manage_team'), requireFreshCode(deps), async (req, res) => {
     const { memberId } = parsedInput(z.object({ memberId: uuid }), req.params, 'query parameters');
     const outcome = await removeMemberFromTeam(deps, memberOf(res), memberId, originOf(req, res));
     if (outcome.kind === 'refused') throw teamRefusals[outcome.reason]();

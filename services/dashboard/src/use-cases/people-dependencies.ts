@@ -16,6 +16,8 @@ export interface PeopleDependencies {
   totpIssuer: string;
   /** The dashboard's address as people open it: invitation links point at it. */
   publicUrl: string;
+  /** How long after a sign-in an admin's change needs no new code (0: every change asks for one). */
+  freshMfaMs: number;
   /** The clock for TOTP; Date.now unless a test fixes it. */
   now?: () => number;
 }

@@ -1,4 +1,4 @@
-import { csvRecord } from '@pwa/audit';
+import { csvCell } from '@pwa/audit';
 
 /**
  * A whole period's statement as one CSV (decision 0074): the owner's statement pages, read one
@@ -27,16 +27,24 @@ export function twoDecimals(amount: number): string {
   return `${sign}${Math.trunc(absolute / 100)}.${String(absolute % 100).padStart(2, '0')}`;
 }
 
+/**
+ * One record: text cells through csvCell (quoted, and neutralised when a spreadsheet would run them
+ * as a formula), amounts as they are (digits, a point and maybe a minus: a number, never a formula).
+ */
+function record(text: readonly string[], amounts: readonly [string, string]): string {
+  return `${[...text.map(csvCell), ...amounts].join(',')}\r\n`;
+}
+
 export function statementHeaderLines(first: StatementPageRead): string {
-  return [csvRecord([...statementDownloadColumns]), csvRecord([first.from, 'opening_balance', '', '', '', twoDecimals(first.openingBalance), twoDecimals(first.openingBalance)])].join('');
+  return `${statementDownloadColumns.join(',')}\r\n${record([first.from, 'opening_balance', '', '', ''], [twoDecimals(first.openingBalance), twoDecimals(first.openingBalance)])}`;
 }
 
 export function statementMovementLines(page: StatementPageRead): string {
-  return page.items.map((item) => csvRecord([item.postedAt, item.type, item.referenceId, item.transactionId, item.externalId ?? '', twoDecimals(item.amount), twoDecimals(item.balanceAfter)])).join('');
+  return page.items.map((item) => record([item.postedAt, item.type, item.referenceId, item.transactionId, item.externalId ?? ''], [twoDecimals(item.amount), twoDecimals(item.balanceAfter)])).join('');
 }
 
 export function statementClosingLine(first: StatementPageRead): string {
-  return csvRecord([first.to, 'closing_balance', '', '', '', twoDecimals(first.closingBalance), twoDecimals(first.closingBalance)]);
+  return record([first.to, 'closing_balance', '', '', ''], [twoDecimals(first.closingBalance), twoDecimals(first.closingBalance)]);
 }
 
 /** The file's name: the partner's currency and period, safe in a Content-Disposition header. */

@@ -17,5 +17,6 @@ export function peopleDependenciesOf(config: Readonly<DashboardConfig>, pool: Po
     sealer: { seal: (plaintext, associatedData) => seal(plaintext, key, associatedData).toString('base64'), open: (sealed, associatedData) => open(Buffer.from(sealed, 'base64'), key, associatedData) },
     totpIssuer: 'Partner Wallet Dashboard',
     publicUrl: config.DASHBOARD_PUBLIC_URL,
+    freshMfaMs: config.DASHBOARD_FRESH_MFA_MINUTES * 60_000,
   };
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api';
 import { may, useSession } from '../session';
-import { dateTime, ErrorNotice, Field, FreshCodeField, SuccessNotice, useWork } from '../ui';
+import { dateTime, ErrorNotice, Field, FreshCodeField, freshCodeOf, SuccessNotice, useWork } from '../ui';
 
 interface TeamMember {
   memberId: string;
@@ -41,7 +41,7 @@ export function TeamPage(): ReactNode {
   const invite = (event: FormEvent): void => {
     event.preventDefault();
     void run(async () => {
-      const answer = await api<{ member: TeamMember; invitationLink: string; expiresAt: string }>('POST', '/api/v1/members', { email, displayName, role, code: code.trim() });
+      const answer = await api<{ member: TeamMember; invitationLink: string; expiresAt: string }>('POST', '/api/v1/members', { email, displayName, role, ...freshCodeOf(code) });
       await load();
       setNotice(
         <>
@@ -55,11 +55,11 @@ export function TeamPage(): ReactNode {
   };
 
   const change = (member: TeamMember, newRole: string): void => {
-    const fresh = window.prompt(`A fresh code from your authenticator app, to ${newRole === 'remove' ? `remove ${member.displayName}` : `make ${member.displayName} ${newRole}`}:`);
+    const fresh = window.prompt(`${newRole === 'remove' ? `Remove ${member.displayName}` : `Make ${member.displayName} ${newRole}`}? A fresh code from your authenticator app (leave empty if you signed in a few minutes ago):`);
     if (fresh === null) return;
     void run(async () => {
-      if (newRole === 'remove') await api('DELETE', `/api/v1/members/${member.memberId}`, { code: fresh.trim() });
-      else await api('PATCH', `/api/v1/members/${member.memberId}`, { role: newRole, code: fresh.trim() });
+      if (newRole === 'remove') await api('POST', `/api/v1/members/${member.memberId}/removal`, freshCodeOf(fresh));
+      else await api('PATCH', `/api/v1/members/${member.memberId}`, { role: newRole, ...freshCodeOf(fresh) });
       await load();
       setNotice(newRole === 'remove' ? `${member.displayName} was removed; their sessions ended.` : `${member.displayName} is now ${newRole}; their sessions ended.`);
     });

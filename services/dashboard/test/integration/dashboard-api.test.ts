@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import { createCollection } from '../../../../test/support/collection-flow';
+import type { SeededMember } from '../../../../test/support/dashboard-process';
+import { disbursementQuote, transfer } from '../../../../test/support/disbursement-helpers';
+import type { ConsoleHttpsClient } from '../../../../test/support/https-client';
+import { accessTokenFor, onboardPartner } from '../../../../test/support/partners';
+import { startDashboardStack, type DashboardStack } from '../../../../test/support/stack';
+import { createWalletUser, creditWallet, fundPartner, type WalletUser } from '../../../../test/support/wallet-users';
+
+/**
+ * The partner dashboard's API through its real routes on the running stack (HTTPS, Postgres,
+ * Redis, the owners' partner routes): every role's allowed and refused calls, and a member of
+ * partner B trying partner A's referenceIds, statement, deliveries and members.
+ */
+describe('the partner dashboard API: roles and partner isolation', () => {
+  let stack: DashboardStack;
+  let user: WalletUser;
+  const partnerA = { partnerId: '', clientId: '', clientSecret: '', token: '' };
+  let adminA: SeededMember;
+  let developerA: SeededMember;
+  let financeA: SeededMember;
+  let supportA: SeededMember;
+  let adminB: SeededMember;
+  const sessions: Partial<Record<'admin' | 'developer' | 'finance' | 'support' | 'adminB', ConsoleHttpsClient>> = {};
+  let collectionA = '';
+  let disbursementA = '';
+
+  beforeAll(async () => {
+    stack = await startDashboardStack({ logLevel: 'warn' });
+    user = await createWalletUser(stack, { tier: 'Gold', currencies: ['USD'] });
+    await creditWallet(stack, user, 'USD', '5000');
+    const onboarded = await onboardPartner(stack);
+    Object.assign(partnerA, onboarded, { token: await accessTokenFor(stack.client, onboarded) });
+    await fundPartner(stack, partnerA.partnerId, 'USD', '1000.00');
+    collectionA = await createCollection(stack.client, partnerA.token, { phone: user.phone, amount: 12.34, currency: 'USD', externalId: `order-${randomUUID()}` });
+    const quote = await disbursementQuote(stack.client, partnerA.token, user, 25.5);
+    const sent = await transfer(stack.client, partnerA.token, { quoteId: quote.quoteId, externalId: `payout-${randomUUID()}` });
+    disbursementA = sent.body.data.referenceId as string;
+    const partnerB = await onboardPartner(stack);
+    [adminA, adminB] = await Promise.all([stack.dashboard.seedAdmin(partnerA.partnerId, 'Ada Admin'), stack.dashboard.seedAdmin(partnerB.partnerId, 'Bola Admin')]);
+    developerA = await stack.dashboard.seedMember(adminA, 'developer', 'Dev Eloper');
+    financeA = await stack.dashboard.seedMember(adminA, 'finance', 'Fin Ance');
+    supportA = await stack.dashboard.seedMember(adminA, 'support', 'Sup Port');
+    [sessions.admin, sessions.developer, sessions.finance, sessions.support, sessions.adminB] = await Promise.all([adminA.signIn(), developerA.signIn(), financeA.signIn(), supportA.signIn(), adminB.signIn()]);
+  }, 300_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const session = (who: keyof typeof sessions): ConsoleHttpsClient => {
+    const found = sessions[who];
+    if (!found) throw new Error(`no session for ${who}`);
+    return found;
+  };
+  const statementPath = `/api/v1/statement.csv?${new URLSearchParams({ currency: 'USD', from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date(Date.now() + 3_600_000).toISOString() }).toString()}`;
+
+  test('when each role reads and changes, then the server allows exactly what the role may and refuses the rest with CON_3004', async () => {
+    const expectations: [keyof typeof sessions, string, string, number][] = [
+      ['admin', 'GET', '/api/v1/overview', 200],
+      ['developer', 'GET', '/api/v1/overview', 200],
+      ['finance', 'GET', '/api/v1/overview', 200],
+      ['support', 'GET', '/api/v1/overview', 200],
+      ['support', 'GET', '/api/v1/transactions/collections', 200],
+      ['support', 'GET', `/api/v1/transaction/${disbursementA}`, 200],
+      ['admin', 'GET', statementPath, 200],
+      ['finance', 'GET', statementPath, 200],
+      ['developer', 'GET', statementPath, 403],
+      ['support', 'GET', statementPath, 403],
+      ['admin', 'GET', '/api/v1/audit-log', 200],
+      ['finance', 'GET', '/api/v1/audit-log', 403],
+      ['developer', 'GET', '/api/v1/audit-log', 403],
+      ['support', 'GET', '/api/v1/audit-log', 403],
+      ['support', 'GET', '/api/v1/members', 200],
+    ];
+    for (const [who, method, path, status] of expectations) {
+      const answer = await session(who).request(method, path);
+      expect([who, method, path, answer.status]).toEqual([who, method, path, status]);
+      if (status === 403) expect(answer.body).toMatchObject({ success: false, code: 'CON_3004' });
+    }
+    const before = await session('admin').get('/api/v1/members');
+    for (const who of ['developer', 'finance', 'support'] as const) {
+      const invite = await session(who).post('/api/v1/members', { email: `someone.${who}@partner.example`, displayName: 'Someone', role: 'admin' });
+      expect([who, invite.status, invite.body.code]).toEqual([who, 403, 'CON_3004']);
+      const promote = await session(who).request('PATCH', `/api/v1/members/${supportA.memberId}`, { json: { role: 'admin' } });
+      expect([who, promote.status, promote.body.code]).toEqual([who, 403, 'CON_3004']);
+      const remove = await session(who).post(`/api/v1/members/${adminA.memberId}/removal`, {});
+      expect([who, remove.status, remove.body.code]).toEqual([who, 403, 'CON_3004']);
+    }
+    expect((await session('admin').get('/api/v1/members')).body).toEqual(before.body);
+    // Every refused change is in the partner's audit log, with who and why.
+    const audit = await session('admin').get('/api/v1/audit-log?action=console.change_refused&size=50');
+    const refusedBy = new Set((audit.body.data.entries as { actor: { id: string }; reason: string }[]).filter((entry) => entry.reason.startsWith('role ')).map((entry) => entry.actor.id));
+    expect(refusedBy).toEqual(new Set([developerA.memberId, financeA.memberId, supportA.memberId]));
+  });
+
+  test('when a member of partner B asks for partner A’s referenceIds, statement, deliveries and members, then each is refused or empty and nothing of A is revealed', async () => {
+    const b = session('adminB');
+    for (const referenceId of [collectionA, disbursementA]) {
+      const answer = await b.get(`/api/v1/transaction/${referenceId}`);
+      expect([referenceId, answer.status, answer.body.code]).toEqual([referenceId, 404, 'CON_4017']);
+      expect(answer.text).not.toContain(partnerA.partnerId);
+    }
+    const own = await session('admin').get(`/api/v1/transaction/${collectionA}`);
+    expect(own.body.data).toMatchObject({ referenceId: collectionA, amount: 12.34 });
+    for (const kind of ['collections', 'disbursements', 'refunds', 'deliveries']) {
+      const list = await b.get(`/api/v1/transactions/${kind}`);
+      expect([kind, list.status]).toEqual([kind, 200]);
+      expect(list.text).not.toContain(collectionA);
+      expect(list.text).not.toContain(disbursementA);
+    }
+    // Naming a partner anywhere is refused, never followed.
+    for (const path of [`/api/v1/transactions/collections?partnerId=${partnerA.partnerId}`, `/api/v1/overview?partnerId=${partnerA.partnerId}`, `${statementPath}&partnerId=${partnerA.partnerId}`]) {
+      const answer = await b.get(path);
+      expect(answer.status === 400 || (answer.status === 200 && !answer.text.includes(partnerA.partnerId) && !answer.text.includes(disbursementA))).toBe(true);
+    }
+    const statementB = await b.get(statementPath);
+    expect(statementB.status).toBe(200);
+    expect(statementB.text).not.toContain(disbursementA);
+    expect(statementB.text.trim().split('\r\n')).toHaveLength(3);
+    const membersB = await b.get('/api/v1/members');
+    expect((membersB.body.data.members as { memberId: string }[]).map((member) => member.memberId)).toEqual([adminB.memberId]);
+    const changeA = await b.request('PATCH', `/api/v1/members/${financeA.memberId}`, { json: { role: 'support' } });
+    expect([changeA.status, changeA.body.code]).toEqual([404, 'CON_4015']);
+    const removeA = await b.post(`/api/v1/members/${financeA.memberId}/removal`, {});
+    expect([removeA.status, removeA.body.code]).toEqual([404, 'CON_4015']);
+    const auditB = await b.get('/api/v1/audit-log?size=200');
+    expect(auditB.text).not.toContain(adminA.memberId);
+    expect(auditB.text).not.toContain(financeA.memberId);
+  });
+
+  test('when finance downloads a statement, then the CSV is the whole period, its amounts add up from the opening to the closing balance, and both match the API’s statement', async () => {
+    const csv = await session('finance').request('GET', statementPath, { headers: { accept: 'text/csv' } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="statement-USD-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = csv.text.trim().split('\r\n').map((line) => line.split(','));
+    expect(lines[0]).toEqual(['postedAt', 'type', 'referenceId', 'transactionId', 'externalId', 'amount', 'balanceAfter']);
+    const cents = (text: string | undefined): number => Math.round(Number(text) * 100);
+    const opening = lines[1];
+    const closing = lines[lines.length - 1];
+    const movements = lines.slice(2, -1);
+    expect([opening?.[1], closing?.[1]]).toEqual(['opening_balance', 'closing_balance']);
+    expect(movements.map((line) => line[1])).toEqual(['funding', 'disbursement', 'disbursement_fee']);
+    expect(cents(opening?.[5]) + movements.reduce((sum, line) => sum + cents(line[5]), 0)).toBe(cents(closing?.[5]));
+    const query = new URLSearchParams(statementPath.split('?')[1]);
+    const api = await stack.client.get(`/partner/v1/statement?${query.toString()}`, { bearer: partnerA.token });
+    expect([cents(opening?.[5]), cents(closing?.[5])]).toEqual([Math.round(api.body.data.openingBalance * 100), Math.round(api.body.data.closingBalance * 100)]);
+    // A period the API refuses is the API's refusal, named: no file, no 5xx.
+    const tooLong = await session('finance').get(`/api/v1/statement.csv?${new URLSearchParams({ currency: 'USD', from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z' }).toString()}`);
+    expect([tooLong.status, tooLong.body.code]).toEqual([400, 'PKC_2008']);
+  });
+
+  test('when requests come without a session, without the CSRF token or from another site, then they are refused and change nothing', async () => {
+    const anonymous = stack.dashboard.client();
+    expect((await anonymous.get('/api/v1/overview')).status).toBe(401);
+    const admin = session('admin');
+    const csrf = admin.csrfToken;
+    admin.csrfToken = undefined;
+    const noToken = await admin.post('/api/v1/members', { email: 'csrf.less@partner.example', displayName: 'No Token', role: 'support' });
+    admin.csrfToken = csrf;
+    expect([noToken.status, noToken.body.code]).toEqual([403, 'CON_1005']);
+    const crossSite = await admin.request('POST', '/api/v1/members', { json: { email: 'cross.site@partner.example', displayName: 'Cross Site', role: 'support' }, headers: { origin: 'https://evil.example' } });
+    expect([crossSite.status, crossSite.body.code]).toEqual([403, 'CON_1005']);
+    const bearer = await anonymous.request('GET', '/api/v1/overview', { headers: { authorization: `Bearer ${partnerA.token}` } });
+    expect([bearer.status, bearer.body.code]).toEqual([401, 'CON_1004']);
+    const members = await admin.get('/api/v1/members');
+    expect(JSON.stringify(members.body)).not.toMatch(/csrf\.less|cross\.site/);
+  });
+
+  test('when an admin changes the team, then a wrong fresh code is refused, the last admin stays, and a changed member’s session ends at once', async () => {
+    const admin = session('admin');
+    const wrongCode = await admin.request('PATCH', `/api/v1/members/${supportA.memberId}`, { json: { role: 'finance', code: '000000' } });
+    expect([wrongCode.status, wrongCode.body.code]).toEqual([401, 'CON_1012']);
+    const lastAdmin = await admin.request('PATCH', `/api/v1/members/${adminA.memberId}`, { json: { role: 'support' } });
+    expect([lastAdmin.status, lastAdmin.body.code]).toEqual([409, 'CON_4016']);
+    const badRole = await admin.request('PATCH', `/api/v1/members/${supportA.memberId}`, { json: { role: 'owner' } });
+    expect([badRole.status, badRole.body.code]).toEqual([400, 'CON_2001']);
+    expect(badRole.body.message).toContain('role');
+    const support = session('support');
+    expect((await support.get('/api/v1/overview')).status).toBe(200);
+    const promoted = await admin.request('PATCH', `/api/v1/members/${supportA.memberId}`, { json: { role: 'finance' } });
+    expect([promoted.status, promoted.body.data.member.role]).toEqual([200, 'finance']);
+    expect((await support.get('/api/v1/overview')).status).toBe(401);
+    const audit = await admin.get('/api/v1/audit-log?action=member.role.change');
+    expect(audit.body.data.entries[0]).toMatchObject({ actor: { id: adminA.memberId }, target: { kind: 'member', id: supportA.memberId }, before: { role: 'support' }, after: { role: 'finance' }, outcome: 'done' });
+    const again = await supportA.signIn();
+    expect((await again.get('/api/v1/session')).body.data.member).toMatchObject({ role: 'finance', allowedActions: expect.arrayContaining(['download_statement']) });
+  });
+
+  test('when an invitation is accepted twice at once, then exactly one acceptance activates the member and the link is spent', async () => {
+    const admin = session('admin');
+    const invited = await admin.post('/api/v1/members', { email: `twice.${randomUUID().slice(0, 8)}@partner.example`, displayName: 'Twice Accepted', role: 'support' });
+    expect(invited.status).toBe(201);
+    const token = new URL(invited.body.data.invitationLink as string).hash.replace(/^#token=/, '');
+    const first = stack.dashboard.client();
+    const begun = await first.post('/api/v1/invitation/begin', { token });
+    expect(begun.status).toBe(200);
+    const { totpCodeOfStep, currentTotpStep } = await import('../../../../test/support/totp-person');
+    const body = { token, password: 'a long passphrase for twice', enrolment: begun.body.data.enrolment, code: totpCodeOfStep(begun.body.data.secretBase32 as string, currentTotpStep()) };
+    const answers = await Promise.all([first.post('/api/v1/invitation/complete', body), stack.dashboard.client().post('/api/v1/invitation/complete', body)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 410]);
+    const reused = await stack.dashboard.client().post('/api/v1/invitation/begin', { token });
+    expect([reused.status, reused.body.code]).toEqual([410, 'CON_1006']);
+  });
+
+  test('when the input is wrong anywhere, then the answer is a 4xx naming what to fix, never a 5xx', async () => {
+    const admin = session('admin');
+    const cases: [string, string, unknown][] = [
+      ['GET', '/api/v1/transactions/payouts', undefined],
+      ['GET', '/api/v1/transactions/collections?limit=abc', undefined],
+      ['GET', '/api/v1/transactions/collections?status=nonsense', undefined],
+      ['GET', '/api/v1/transactions/collections?createdFrom=yesterday', undefined],
+      ['GET', '/api/v1/transaction/not-a-reference', undefined],
+      ['GET', '/api/v1/transaction/PKC-%00', undefined],
+      ['GET', '/api/v1/statement.csv', undefined],
+      ['GET', '/api/v1/statement.csv?currency=EUR&from=x&to=y', undefined],
+      ['GET', '/api/v1/audit-log?cursor=abc', undefined],
+      ['POST', '/api/v1/members', { email: 'not an address', displayName: 'X', role: 'support' }],
+      ['POST', '/api/v1/members', { email: ['a@b.c'], displayName: 7, role: 'support' }],
+      ['PATCH', '/api/v1/members/not-a-uuid', { role: 'support' }],
+      ['POST', `/api/v1/members/${randomUUID()}/removal`, {}],
+      ['POST', '/api/v1/members/not-a-uuid/removal', { code: 'abc' }],
+    ];
+    for (const [method, path, json] of cases) {
+      const answer = await admin.request(method, path, json === undefined ? {} : { json });
+      expect([method, path, answer.status >= 400 && answer.status < 500]).toEqual([method, path, true]);
+      expect(typeof answer.body?.code).toBe('string');
+      expect(typeof answer.body?.message).toBe('string');
+    }
+  });
+});

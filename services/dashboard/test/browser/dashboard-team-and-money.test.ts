@@ -1,0 +1,185 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { createCollection } from '../../../../test/support/collection-flow';
+import { launchConsoleChromium, screenshotOf, seriousAxeViolations, watchedPage, type WatchedPage } from '../../../../test/support/console-browser';
+import { disbursementQuote, transfer } from '../../../../test/support/disbursement-helpers';
+import { accessTokenFor, onboardPartner, type OnboardedPartner } from '../../../../test/support/partners';
+import { startDashboardStack, type DashboardStack } from '../../../../test/support/stack';
+import { currentTotpStep, totpCodeOfStep, totpCodes } from '../../../../test/support/totp-person';
+import { createWalletUser, creditWallet, fundPartner } from '../../../../test/support/wallet-users';
+
+const builtPages = path.join(__dirname, '..', '..', 'dist', 'console', 'index.html');
+const hostileExternalId = '<script>window.__injected = 1</script><img src=x onerror="window.__injected = 2">';
+
+/** A person of the partner's team in the browser: their page and their authenticator app. */
+interface PagePerson {
+  watched: WatchedPage;
+  email: string;
+  password: string;
+  nextCode: () => Promise<string>;
+}
+
+/**
+ * The partner dashboard in headless Chromium against the running stack: the first admin invited by
+ * the operator signs up with TOTP and invites a finance and a support member in the pages; finance
+ * downloads a statement whose lines add up to the closing balance; support reaches no write action;
+ * an externalId with markup renders as text; axe-core finds no serious violation on any page.
+ */
+describe('the partner dashboard in the browser', () => {
+  let stack: DashboardStack;
+  let browser: Browser;
+  let partner: OnboardedPartner;
+  /** The first admin, still signed in after the first test (the second reads the partner's list as them). */
+  let adminPerson: PagePerson | undefined;
+
+  beforeAll(async () => {
+    if (!fs.existsSync(builtPages)) throw new Error(`The dashboard's pages are not built (${builtPages} is missing): run npm run build`);
+    stack = await startDashboardStack({ logLevel: 'warn' });
+    browser = await launchConsoleChromium(stack.dashboard.chromiumArgs);
+    partner = await onboardPartner(stack);
+    const user = await createWalletUser(stack, { tier: 'Gold', currencies: ['USD'] });
+    await creditWallet(stack, user, 'USD', '500');
+    await fundPartner(stack, partner.partnerId, 'USD', '750.25');
+    const token = await accessTokenFor(stack.client, partner);
+    for (const amount of [10.1, 20.2, 30.3]) {
+      const quote = await disbursementQuote(stack.client, token, user, amount);
+      const sent = await transfer(stack.client, token, { quoteId: quote.quoteId, externalId: `payout-${amount}` });
+      expect(sent.status).toBe(200);
+    }
+    await createCollection(stack.client, token, { phone: user.phone, amount: 5, currency: 'USD', externalId: hostileExternalId });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** Opens an invitation link in a fresh browser context and joins the team with a password and the authenticator app. */
+  async function acceptInPage(invitationLink: string, email: string, name: string): Promise<PagePerson> {
+    const watched = await watchedPage(browser);
+    const { page } = watched;
+    await page.goto(invitationLink);
+    await page.getByRole('button', { name: 'Accept the invitation' }).click();
+    const secret = ((await page.locator('code.secret').textContent()) ?? '').trim();
+    expect(await page.locator('main').textContent()).toContain(name);
+    await screenshotOf(page, 'dashboard', `invitation-${name.split(' ')[0]?.toLowerCase() ?? 'member'}`);
+    const password = `${name} keeps a long passphrase`;
+    await page.getByLabel('New password').fill(password);
+    await page.getByLabel('The same password again').fill(password);
+    const step = currentTotpStep();
+    await page.getByLabel('Code from your authenticator app').fill(totpCodeOfStep(secret, step));
+    await page.getByRole('button', { name: 'Activate my account' }).click();
+    await page.getByRole('button', { name: 'Go to sign-in' }).click();
+    return { watched, email, password, nextCode: totpCodes(secret, step) };
+  }
+
+  async function signIn(person: PagePerson): Promise<Page> {
+    const { page } = person.watched;
+    await page.goto(`${stack.dashboard.baseUrl}/sign-in`);
+    await page.getByLabel('E-mail address').fill(person.email);
+    await page.getByLabel('Password', { exact: true }).fill(person.password);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Code from your authenticator app').fill(await person.nextCode());
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    return page;
+  }
+
+  async function inviteInPage(page: Page, name: string, email: string, role: string): Promise<string> {
+    await page.getByRole('link', { name: 'Team' }).click();
+    const form = page.getByRole('form', { name: 'Invite a member' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('E-mail address').fill(email);
+    await form.getByLabel('Role', { exact: true }).selectOption(role);
+    await form.getByRole('button', { name: 'Invite', exact: true }).click();
+    const shown = page.getByRole('status').filter({ hasText: `Invited ${name}` });
+    await shown.waitFor();
+    return ((await shown.locator('code').textContent()) ?? '').trim();
+  }
+
+  test('when the operator invites the first admin, then the admin signs up with TOTP and invites finance and support, finance downloads a statement that adds up, and support reaches no write action', async () => {
+    const invited = await stack.dashboard.setupCli(['invite-admin', '--partner-id', partner.partnerId, '--email', 'ada.admin@partner.example', '--name', 'Ada Admin']);
+    expect(invited.exitCode).toBe(0);
+    const admin = await acceptInPage(String(invited.json?.invitationLink), 'ada.admin@partner.example', 'Ada Admin');
+    adminPerson = admin;
+    const adminPage = await signIn(admin);
+    await adminPage.getByRole('heading', { name: 'Balances' }).waitFor();
+    await screenshotOf(adminPage, 'dashboard', 'home');
+    const financeLink = await inviteInPage(adminPage, 'Femi Finance', 'femi.finance@partner.example', 'finance');
+    await screenshotOf(adminPage, 'dashboard', 'team-invited');
+    const supportLink = await inviteInPage(adminPage, 'Sade Support', 'sade.support@partner.example', 'support');
+    // The link was shown once: after a reload the page holds no invitation token.
+    await adminPage.reload();
+    await adminPage.getByRole('table', { name: 'Members' }).waitFor();
+    expect(await adminPage.content()).not.toContain(new URL(financeLink).hash.slice(1));
+    expect(await adminPage.getByRole('table', { name: 'Members' }).textContent()).toContain('Femi Finance');
+
+    const finance = await acceptInPage(financeLink, 'femi.finance@partner.example', 'Femi Finance');
+    const financePage = await signIn(finance);
+    await financePage.getByRole('link', { name: 'Statements' }).click();
+    await financePage.getByLabel('Currency').selectOption('USD');
+    await screenshotOf(financePage, 'dashboard', 'statements');
+    const [download] = await Promise.all([financePage.waitForEvent('download'), financePage.getByRole('link', { name: 'Download the statement (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^statement-USD-.*\.csv$/);
+    const file = await download.path();
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\r\n').slice(1).map((line) => line.split(','));
+    const cents = (cell: string | undefined): number => Math.round(Number(cell) * 100);
+    const closing = lines[lines.length - 1];
+    expect([lines[0]?.[1], closing?.[1]]).toEqual(['opening_balance', 'closing_balance']);
+    expect(lines.slice(1, -1).map((line) => line[1])).toEqual(['funding', 'disbursement', 'disbursement_fee', 'disbursement', 'disbursement_fee', 'disbursement', 'disbursement_fee']);
+    expect(lines.slice(0, -1).reduce((sum, line) => sum + cents(line[5]), 0)).toBe(cents(closing?.[5]));
+    const balance = await stack.client.get('/partner/v1/balance', { bearer: await accessTokenFor(stack.client, partner) });
+    expect(cents(closing?.[5])).toBe(Math.round(balance.body.data.USD * 100));
+
+    const support = await acceptInPage(supportLink, 'sade.support@partner.example', 'Sade Support');
+    const supportPage = await signIn(support);
+    const navigation = (await supportPage.getByRole('navigation', { name: 'Main' }).textContent()) ?? '';
+    expect(navigation).not.toContain('Statements');
+    expect(navigation).not.toContain('Audit log');
+    await supportPage.getByRole('link', { name: 'Team' }).click();
+    await supportPage.getByRole('table', { name: 'Members' }).waitFor();
+    expect(await supportPage.getByRole('form', { name: 'Invite a member' }).count()).toBe(0);
+    expect(await supportPage.getByRole('button', { name: /Remove|Invite/ }).count()).toBe(0);
+    expect(await supportPage.getByRole('combobox', { name: /New role/ }).count()).toBe(0);
+    // Typing the address of a page the role may not use shows the server's refusal, nothing else.
+    await supportPage.goto(`${stack.dashboard.baseUrl}/audit`);
+    await expect(supportPage.getByRole('alert').textContent()).resolves.toContain('CON_3004');
+    await screenshotOf(supportPage, 'dashboard', 'support-refused');
+
+    for (const person of [admin, finance, support]) {
+      expect(person.watched.policyViolations).toEqual([]);
+      expect(person.watched.pageErrors).toEqual([]);
+    }
+    for (const person of [finance, support]) await person.watched.context.close();
+  });
+
+  test('when an externalId holds markup, then the transactions page shows it as text and nothing runs; axe-core finds no serious violation on any page', async () => {
+    if (adminPerson === undefined) throw new Error('the first test signs the admin in');
+    const { page } = adminPerson.watched;
+    await page.goto(`${stack.dashboard.baseUrl}/transactions?kind=collections`);
+    const table = page.getByRole('table', { name: 'Collections' });
+    await table.waitFor();
+    expect(await table.getByRole('cell', { name: hostileExternalId, exact: true }).count()).toBe(1);
+    expect(await page.evaluate(() => (globalThis as { __injected?: unknown }).__injected)).toBeUndefined();
+    expect(await page.locator('main script, main img').count()).toBe(0);
+    await screenshotOf(page, 'dashboard', 'transactions');
+    await page.getByRole('link', { name: /^PKC-/ }).first().click();
+    await page.getByRole('list', { name: 'The transaction' }).or(page.locator('dl.facts')).first().waitFor();
+    await screenshotOf(page, 'dashboard', 'transaction-detail');
+    expect(adminPerson.watched.dialogs).toEqual([]);
+    expect(adminPerson.watched.policyViolations).toEqual([]);
+
+    // axe-core needs its script injected, which the strict CSP refuses: a second context of the same session, with bypassCSP.
+    const audited = await watchedPage(browser, { bypassCSP: true, storageState: await adminPerson.watched.context.storageState() });
+    const paths = ['/', '/transactions?kind=collections', '/transactions?kind=deliveries', '/statements', '/team', '/audit', '/sign-in', '/invitation'];
+    for (const where of paths) {
+      await audited.page.goto(`${stack.dashboard.baseUrl}${where}`);
+      await audited.page.getByRole('heading', { level: 1 }).first().waitFor();
+      await audited.page.waitForLoadState('networkidle');
+      expect([where, await seriousAxeViolations(audited.page)]).toEqual([where, []]);
+    }
+    await audited.context.close();
+    await adminPerson.watched.context.close();
+  });
+});

@@ -19,7 +19,7 @@ import { createWalletUser, creditWallet, fundPartner } from '../support/wallet-u
  * balances are equal account by account, the wallet's ledger check passes on it, each service's
  * schema is back with its own roles, and a wallet service runs on it.
  */
-const schemas = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice'];
+const schemas = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice', 'dashboard'];
 
 function operator(args: string[], env: Record<string, string>): Promise<{ code: number; json: Record<string, unknown>; stderr: string }> {
   return new Promise((resolve, reject) => {

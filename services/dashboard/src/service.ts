@@ -6,6 +6,7 @@ import { closeRedis, connectRedis } from '@pwa/redis';
 import { prepareService, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
 import { listenConsole, requireForwardedHttps, type PlainHttpOutcome } from '@pwa/web-auth';
 import type { DashboardConfig } from './config';
+import { bulkUploadBodyLimit } from './http/bulk-routes';
 import { mountDashboardRoutes } from './http/route-table';
 import { dashboardMigrationDirectories, dashboardSchema } from './service-paths';
 import { createPartnerApi } from './upstream/partner-api';
@@ -46,6 +47,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
         { name: 'redis', check: async () => void (await redis.ping()) },
       ],
       isDependencyUnavailable: isDatabaseUnavailable,
+      largeJsonBody: bulkUploadBodyLimit,
       routes: (routes) => {
         routes.set('trust proxy', config.DASHBOARD_TRUSTED_PROXY_HOPS);
         if (config.TLS_MODE === 'proxy' && config.DASHBOARD_TRUSTED_PROXY_HOPS > 0) routes.use(requireForwardedHttps(listenerSettings, onPlain));

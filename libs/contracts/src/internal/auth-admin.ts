@@ -98,11 +98,13 @@ export const authAdminPartnerDetailSchema = authAdminPartnerSchema.extend({
   operatorActions: z.array(
     z.object({
       requestId: uuidField,
-      action: z.enum(['partner.onboard', 'partner.webhook_url.set', 'partner.client_secret.rotate', 'partner.webhook_secret.rotate']),
+      action: z.enum(['partner.onboard', 'partner.webhook_url.set', 'partner.client_secret.rotate', 'partner.webhook_secret.rotate', 'partner.client_secret.add_second', 'partner.client_secret.revoke_previous']),
       before: z.record(z.string(), z.unknown()).nullable(),
       after: z.record(z.string(), z.unknown()),
+      /** The person: an operator, or (actorKind member) a member of the partner's team through the dashboard. */
       operatorId: uuidField,
       operatorName: z.string(),
+      actorKind: z.enum(['operator', 'member']).default('operator'),
       recordedAt: z.string(),
     }),
   ),
@@ -115,6 +117,10 @@ export const authAdminActionPaths = {
   partnerOnboardings: '/internal/admin/partner-onboardings',
   partnerWebhookUrls: '/internal/admin/partner-webhook-urls',
   partnerSecretRotations: '/internal/admin/partner-secret-rotations',
+  /** The two-secret rotation of a client secret (issue 28): add a second secret, then revoke the previous one. */
+  partnerClientSecretChanges: '/internal/admin/partner-client-secret-changes',
+  /** GET, with the partner id: whether a second client secret is held and since when each secret is (never a secret). */
+  partnerClientSecrets: (partnerId: string): string => `/internal/admin/partners/${encodeURIComponent(partnerId)}/client-secrets`,
 } as const;
 
 const partnerPermissionsField = z.array(z.enum(['collection', 'disbursement'])).max(2).refine((list) => new Set(list).size === list.length, 'each permission once');
@@ -202,3 +208,49 @@ export const authPartnerSecretRotationAnswerSchema = z.object({
   rotatedAt: z.string(),
 });
 export type AuthPartnerSecretRotationAnswer = z.output<typeof authPartnerSecretRotationAnswerSchema>;
+
+/**
+ * Who changes a partner's client secrets: a person on the back-office, or a member of the partner's
+ * own team through the dashboard (which asserts the member's partner; auth refuses a member acting
+ * for another partner).
+ */
+export const clientSecretActorSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('operator'), id: uuidField, displayName: z.string().trim().min(1).max(100) }),
+  z.strictObject({ kind: z.literal('member'), id: uuidField, displayName: z.string().trim().min(1).max(100), partnerId: uuidField }),
+]);
+export type ClientSecretActor = z.output<typeof clientSecretActorSchema>;
+
+/**
+ * POST partnerClientSecretChanges: `add_second` issues a second client secret (shown once) while the
+ * current one stays valid, so the partner deploys it without downtime; `revoke_previous` makes the
+ * second the only secret and the previous one stops at once. Once per requestId (a replay answers
+ * the same, without the secret); 409 PKC_6001 for a second secret that is already held, or none to
+ * promote.
+ */
+export const clientSecretChangeRequestSchema = z.strictObject({
+  requestId: uuidField,
+  partnerId: uuidField,
+  step: z.enum(['add_second', 'revoke_previous']),
+  actor: clientSecretActorSchema,
+});
+export type ClientSecretChangeRequest = z.output<typeof clientSecretChangeRequestSchema>;
+
+export const clientSecretSlotsSchema = z.object({
+  clientId: uuidField,
+  /** Since when the current (first) secret is the partner's. */
+  currentSince: z.string(),
+  /** The second secret, while one is held: both are accepted until the previous one is revoked. */
+  secondSince: z.string().nullable(),
+});
+export type ClientSecretSlots = z.output<typeof clientSecretSlotsSchema>;
+
+export const clientSecretChangeAnswerSchema = clientSecretSlotsSchema.extend({
+  requestId: uuidField,
+  replayed: z.boolean(),
+  partnerId: uuidField,
+  step: z.enum(['add_second', 'revoke_previous']),
+  /** add_second only, on the call that made it (null on a replay): the new secret, shown once. */
+  clientSecret: z.string().nullable(),
+});
+export type ClientSecretChangeAnswer = z.output<typeof clientSecretChangeAnswerSchema>;
+

@@ -7,6 +7,9 @@ import {
   authPartnerSecretRotationRequestSchema,
   authPartnerWebhookUrlRequestSchema,
   authAdminPaths,
+  clientSecretChangeRequestSchema,
+  type clientSecretChangeAnswerSchema,
+  type clientSecretSlotsSchema,
   authPartnerChangeRequestSchema,
   isUuid,
   type adminChangeAnswerSchema,
@@ -21,6 +24,7 @@ import { partnerOperatorActions } from '../store/operator-action-store';
 import { findAdminPartner, partnerChanges, searchPartners } from '../store/partner-admin-reads';
 import { executeAdminOnboarding, executeAdminSecretRotation, executeAdminWebhookUrl, type AuthActionSettings } from '../use-cases/admin-partner-actions';
 import { executeAdminPartnerChange } from '../use-cases/admin-partner-change';
+import { changeClientSecrets, clientSecretSlots } from '../use-cases/client-secret-slots';
 
 /** The most approved changes a partner's detail lists. */
 const partnerChangesShownMax = 50;
@@ -49,6 +53,18 @@ export function mountAdminRoutes(app: Express, pool: Pool, settings: AuthActionS
   // The new secret is in the answer once; nothing here logs a body.
   app.post(authAdminActionPaths.partnerSecretRotations, async (req, res) => {
     res.json((await executeAdminSecretRotation(pool, settings, parsedBody(authPartnerSecretRotationRequestSchema, req.body))) satisfies z.input<typeof authPartnerSecretRotationAnswerSchema>);
+  });
+
+  // The two-secret rotation (issue 28), by an operator or the partner's own member; the new secret is in the answer once.
+  app.post(authAdminActionPaths.partnerClientSecretChanges, async (req, res) => {
+    res.json((await changeClientSecrets(pool, settings.environment, parsedBody(clientSecretChangeRequestSchema, req.body))) satisfies z.input<typeof clientSecretChangeAnswerSchema>);
+  });
+
+  app.get('/internal/admin/partners/:partnerId/client-secrets', async (req, res) => {
+    const partnerId = req.params.partnerId;
+    const slots = typeof partnerId === 'string' && isUuid(partnerId) ? await clientSecretSlots(pool, partnerId.toLowerCase()) : undefined;
+    if (!slots) throw new PkcError('PKC_6002', 'No partner has this id');
+    res.json(slots satisfies z.input<typeof clientSecretSlotsSchema>);
   });
 
   // Reads for the back-office console (search, detail): settings and the approved changes, never a secret.

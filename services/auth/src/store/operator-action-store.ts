@@ -5,7 +5,13 @@ import type { PoolClient, Queryable } from '@pwa/db';
  * 1700000000400), keyed by the back-office's request id: the change's idempotency key. Serialised
  * per request id with @pwa/runtime's lockRequestId.
  */
-export type OperatorActionKind = 'partner.onboard' | 'partner.webhook_url.set' | 'partner.client_secret.rotate' | 'partner.webhook_secret.rotate';
+export type OperatorActionKind =
+  | 'partner.onboard'
+  | 'partner.webhook_url.set'
+  | 'partner.client_secret.rotate'
+  | 'partner.webhook_secret.rotate'
+  | 'partner.client_secret.add_second'
+  | 'partner.client_secret.revoke_previous';
 
 export interface OperatorActionRecord {
   requestId: string;
@@ -16,6 +22,8 @@ export interface OperatorActionRecord {
   after: Record<string, unknown>;
   operatorId: string;
   operatorName: string;
+  /** A person of the operator (the default) or a member of the partner's team (the dashboard). */
+  actorKind?: 'operator' | 'member';
 }
 
 const columns = `request_id AS "requestId", action, partner_id AS "partnerId", parameters, before, after, operator_id AS "operatorId", operator_name AS "operatorName"`;
@@ -27,7 +35,7 @@ export async function findOperatorAction(db: Queryable, requestId: string): Prom
 
 export async function insertOperatorAction(client: PoolClient, record: OperatorActionRecord): Promise<void> {
   await client.query(
-    `INSERT INTO operator_actions (request_id, action, partner_id, parameters, before, after, operator_id, operator_name) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `INSERT INTO operator_actions (request_id, action, partner_id, parameters, before, after, operator_id, operator_name, actor_kind) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [
       record.requestId,
       record.action,
@@ -37,6 +45,7 @@ export async function insertOperatorAction(client: PoolClient, record: OperatorA
       JSON.stringify(record.after),
       record.operatorId,
       record.operatorName,
+      record.actorKind ?? 'operator',
     ],
   );
 }
@@ -48,13 +57,14 @@ export interface RecordedOperatorAction {
   after: Record<string, unknown>;
   operatorId: string;
   operatorName: string;
+  actorKind: 'operator' | 'member';
   recordedAt: string;
 }
 
 /** One partner's recorded actions, newest first, at most `limit`. */
 export async function partnerOperatorActions(db: Queryable, partnerId: string, limit: number): Promise<RecordedOperatorAction[]> {
   const result = await db.query<RecordedOperatorAction & { recordedAt: Date }>(
-    `SELECT request_id AS "requestId", action, before, after, operator_id AS "operatorId", operator_name AS "operatorName", recorded_at AS "recordedAt"
+    `SELECT request_id AS "requestId", action, before, after, operator_id AS "operatorId", operator_name AS "operatorName", actor_kind AS "actorKind", recorded_at AS "recordedAt"
        FROM operator_actions WHERE partner_id = $1 ORDER BY recorded_at DESC LIMIT $2`,
     [partnerId, limit],
   );

@@ -5,6 +5,7 @@ import { clientSecretMatches, decoySecretHash } from '../domain/client-secret';
 import { refusalForStatus } from '../domain/partner';
 import { tokenRefusal, type ClientCredentials } from '../domain/token-request';
 import { signingAlgorithm } from '../domain/signing-key';
+import { secondSecretHashOf } from '../store/client-secret-slot-store';
 import { findPartnerByClientId } from '../store/partner-store';
 import type { SigningKeyring } from './signing-keyring';
 
@@ -35,7 +36,9 @@ export async function issueAccessToken(
 ): Promise<AccessTokenResponse> {
   const partner = await findPartnerByClientId(pool, credentials.clientId);
   const storedHash = partner?.clientSecretHash ?? (await decoySecretHash());
-  const matches = await clientSecretMatches(storedHash, credentials.clientSecret);
+  // During a two-secret rotation (client-secret-slots.ts) the second secret is accepted too.
+  const secondHash = partner ? await secondSecretHashOf(pool, partner.clientId) : undefined;
+  const matches = (await clientSecretMatches(storedHash, credentials.clientSecret)) || (secondHash !== undefined && (await clientSecretMatches(secondHash, credentials.clientSecret)));
   if (!partner || !matches) throw tokenRefusal('PKC_1002', 'invalid_client');
   const refusal = refusalForStatus(partner.status);
   // A client whose partner may not use the API now is not authorised for this grant (RFC 6749 §5.2).

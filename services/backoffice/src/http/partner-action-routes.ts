@@ -3,7 +3,7 @@ import type { Express, Request, Response } from 'express';
 import { isUuid, webhookSecretOverlapHoursLimit } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import { ConsoleError, PkcError } from '@pwa/errors';
-import { onboardPartnerByPerson, requestIdOfKey, rotateSecretByPerson, setWebhookUrlByPerson, type ActionRefusal, type PartnerActionsPort } from '../use-cases/partner-admin-actions';
+import { changeClientSecretsByPerson, onboardPartnerByPerson, requestIdOfKey, rotateSecretByPerson, setWebhookUrlByPerson, type ActionRefusal, type PartnerActionsPort } from '../use-cases/partner-admin-actions';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
@@ -13,6 +13,8 @@ export const partnerActionPaths = {
   webhookUrl: '/api/v1/partners/:partnerId/webhook-url',
   clientSecretRotations: '/api/v1/partners/:partnerId/client-secret-rotations',
   webhookSecretRotations: '/api/v1/partners/:partnerId/webhook-secret-rotations',
+  /** The two-secret rotation (issue 28): `{ step: 'add_second' }` then, once deployed, `{ step: 'revoke_previous' }`. */
+  clientSecretChanges: '/api/v1/partners/:partnerId/client-secret-changes',
 } as const;
 
 const idempotencyKeyPattern = /^[A-Za-z0-9._:-]{8,100}$/;
@@ -28,6 +30,7 @@ const onboardingBody = z
   .strict();
 const webhookUrlBody = z.object({ webhookUrl: webhookUrlField }).strict();
 const clientSecretRotationBody = z.object({}).strict();
+const clientSecretChangeBody = z.object({ step: z.enum(['add_second', 'revoke_previous']) }).strict();
 const webhookSecretRotationBody = z.object({ overlapHours: z.number().int().min(0).max(webhookSecretOverlapHoursLimit).optional() }).strict();
 
 /**
@@ -73,6 +76,21 @@ export function mountPartnerActionRoutes(app: Express, deps: PeopleDependencies,
 
   app.post(partnerActionPaths.webhookSecretRotations, signedIn, async (req, res) => {
     await rotateSecret(req, res, 'webhook', parsedInput(webhookSecretRotationBody, req.body ?? {}));
+  });
+
+  // 201 with the second secret on the add that made it; 200 for a revocation or a replay (no secret).
+  app.post(partnerActionPaths.clientSecretChanges, signedIn, async (req, res) => {
+    const partnerId = String(req.params.partnerId);
+    if (!isUuid(partnerId)) throw new ConsoleError('CON_4008');
+    const idempotencyKey = idempotencyKeyOf(req);
+    if (idempotencyKey === undefined) throw missingKey();
+    const { step } = parsedInput(clientSecretChangeBody, req.body);
+    const operatorId = sessionOf(res).session.subjectId;
+    const requestId = requestIdOfKey(`partner.client_secret.${step}`, operatorId, idempotencyKey);
+    const outcome = await changeClientSecretsByPerson(deps.pool, auth, operatorId, { partnerId: partnerId.toLowerCase(), step, requestId }, originOf(req, res));
+    if (outcome.kind === 'refused') throw refusalOf(outcome.reason, outcome.message);
+    const { replayed, clientId, clientSecret, currentSince, secondSince } = outcome.data;
+    res.status(!replayed && clientSecret !== null ? 201 : 200).json({ success: true, data: { partnerId: partnerId.toLowerCase(), clientId, replayed, step, clientSecret, currentSince, secondSince } });
   });
 
   /** 201 with the new secret on the call that made it; 200 `replayed` without it when the same key comes again. */

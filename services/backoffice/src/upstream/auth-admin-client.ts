@@ -7,6 +7,7 @@ import {
   authAdminReadPaths,
   authPartnerOnboardingAnswerSchema,
   authPartnerSecretRotationAnswerSchema,
+  clientSecretChangeAnswerSchema,
   internal,
   readContractAnswer,
 } from '@pwa/contracts';
@@ -67,6 +68,7 @@ export function createAuthAdminClient(settings: UpstreamSettings, logger: Logger
     onboardPartner: (body, requestId) => ownerAnswerOf('Auth', auth.post(authAdminActionPaths.partnerOnboardings, body, call(requestId)), authPartnerOnboardingAnswerSchema, actionRefusals),
     setWebhookUrl: (body, requestId) => ownerAnswerOf('Auth', auth.post(authAdminActionPaths.partnerWebhookUrls, body, call(requestId)), adminChangeAnswerSchema, actionRefusals),
     rotateSecret: (body, requestId) => ownerAnswerOf('Auth', auth.post(authAdminActionPaths.partnerSecretRotations, body, call(requestId)), authPartnerSecretRotationAnswerSchema, actionRefusals),
+    changeClientSecrets: (body, requestId) => ownerAnswerOf('Auth', auth.post(authAdminActionPaths.partnerClientSecretChanges, body, call(requestId)), clientSecretChangeAnswerSchema, actionRefusals),
     shutdown: () => auth.shutdown(),
   };
 }

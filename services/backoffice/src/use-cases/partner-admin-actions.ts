@@ -5,6 +5,8 @@ import type {
   AdminChangeAnswer,
   AuthPartnerOnboardingAnswer,
   AuthPartnerSecretRotationAnswer,
+  ClientSecretChangeAnswer,
+  ClientSecretChangeRequest,
   WebhookBacklogStatus,
   WebhooksAdminRedeliveryAnswer,
   authPartnerOnboardingRequestSchema,
@@ -39,6 +41,8 @@ export interface PartnerActionsPort {
   onboardPartner(body: z.input<typeof authPartnerOnboardingRequestSchema>, httpRequestId: string | null): Promise<OwnerAnswer<AuthPartnerOnboardingAnswer>>;
   setWebhookUrl(body: z.input<typeof authPartnerWebhookUrlRequestSchema>, httpRequestId: string | null): Promise<OwnerAnswer<AdminChangeAnswer>>;
   rotateSecret(body: z.input<typeof authPartnerSecretRotationRequestSchema>, httpRequestId: string | null): Promise<OwnerAnswer<AuthPartnerSecretRotationAnswer>>;
+  /** The two-secret rotation (issue 28): add a second client secret, or revoke the previous one. */
+  changeClientSecrets(body: ClientSecretChangeRequest, httpRequestId: string | null): Promise<OwnerAnswer<ClientSecretChangeAnswer>>;
 }
 
 /** The webhooks service's admin routes: the backlog and dead letters (read; throws PKC_7003 without an answer), and a redelivery. */
@@ -127,6 +131,24 @@ export async function rotateSecretByPerson(
     if (answer.kind === 'refusal') return answer;
     // The audit entry says when, and until when the previous webhook secrets hold; never a secret (nor a field named like one).
     const after = { clientId: answer.data.clientId, rotatedAt: answer.data.rotatedAt, previousValidUntil: answer.data.previousSecretsValidUntil };
+    return { kind: 'answer', data: answer.data, audit: answer.data.replayed ? undefined : { target, before: null, after } };
+  });
+}
+
+/** A client secret rotated without downtime by a person on the back-office: the second secret added (shown once), or the previous one revoked. */
+export async function changeClientSecretsByPerson(
+  pool: Pool,
+  auth: PartnerActionsPort,
+  actorId: string,
+  request: { partnerId: string; step: 'add_second' | 'revoke_previous'; requestId: string },
+  origin: RequestOrigin,
+): Promise<ActionOutcome<ClientSecretChangeAnswer>> {
+  const target = { kind: 'partner', id: request.partnerId };
+  return personAction(pool, actorId, origin, { action: `partner.client_secret.${request.step}`, target, asked: {} }, async (actor) => {
+    const answer = await auth.changeClientSecrets({ requestId: request.requestId, partnerId: request.partnerId, step: request.step, actor: { kind: 'operator', id: actor.operatorId, displayName: actor.displayName } }, origin.requestId);
+    if (answer.kind === 'refusal') return answer;
+    // When each secret started, never a secret (nor a field named like one).
+    const after = { clientId: answer.data.clientId, currentSince: answer.data.currentSince, secondSince: answer.data.secondSince };
     return { kind: 'answer', data: answer.data, audit: answer.data.replayed ? undefined : { target, before: null, after } };
   });
 }

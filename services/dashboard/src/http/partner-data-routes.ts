@@ -1,13 +1,13 @@
-import type { Express, Response } from 'express';
+import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { publicApi } from '@pwa/contracts';
-import { ConsoleError, isPkcCode, PkcError } from '@pwa/errors';
-import { requestIdOf } from '@pwa/http';
-import type { PartnerAnswer, PartnerApi, PartnerCall } from '../upstream/partner-api';
+import { ConsoleError } from '@pwa/errors';
+import type { PartnerApi, PartnerCall } from '../upstream/partner-api';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { statementClosingLine, statementFileName, statementHeaderLines, statementMovementLines, type StatementPageRead } from '../use-cases/statement-csv';
 import { parsedInput } from './console-request';
-import { memberOf, requireMember } from './member-session';
+import { requireMember } from './member-session';
+import { dataOf, hasMoreOf, isNotTheirs, listOf, partnerCallerOf, passOn } from './partner-calls';
 
 export const partnerDataPaths = {
   overview: '/api/v1/overview',
@@ -52,11 +52,7 @@ const detailOwners: readonly { prefix: string; owner: PartnerCall['owner']; path
  * code and message) are passed on as they are.
  */
 export function mountPartnerDataRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string, api: PartnerApi): void {
-  const callForMember = async (res: Response, call: Omit<PartnerCall, 'requestId'>): Promise<PartnerAnswer> => {
-    const requestId = requestIdOf(res);
-    const partner = await api.partnerOf(memberOf(res).partnerId, requestId);
-    return api.call(partner, { ...call, requestId });
-  };
+  const callForMember = partnerCallerOf(api);
 
   app.get(partnerDataPaths.overview, ...requireMember(deps, consoleOrigin, 'read'), async (_req, res) => {
     const [balance, collections, disbursements, failedDeliveries, deliveries] = await Promise.all([
@@ -94,7 +90,7 @@ export function mountPartnerDataRoutes(app: Express, deps: PeopleDependencies, c
     if (!owner) throw new ConsoleError('CON_2001', 'Missing or invalid query parameters: referenceId (starts with PKC-, PKD- or PKR-)');
     const answer = await callForMember(res, { owner: owner.owner, method: 'GET', path: owner.path(referenceId) });
     // Unknown and another partner's (the API's 403 PKC_6005) read the same: nothing says the id exists.
-    if (answer.status === 404 || answer.status === 403) throw new ConsoleError('CON_4017', `No transaction ${referenceId} among your partner’s records: check the id`);
+    if (isNotTheirs(answer)) throw new ConsoleError('CON_4017', `No transaction ${referenceId} among your partner’s records: check the id`);
     passOn(res, answer);
   });
 
@@ -141,33 +137,3 @@ export function mountPartnerDataRoutes(app: Express, deps: PeopleDependencies, c
 
 /** The statement's owner refused or failed after the answer began: already answered. */
 class StatementAnswered extends Error {}
-
-function dataOf(answer: PartnerAnswer): unknown {
-  if (answer.status !== 200) throw ownerRefusal(answer);
-  return (answer.body as { data?: unknown } | undefined)?.data;
-}
-
-function listOf(answer: PartnerAnswer, field: 'items' | 'deliveries'): unknown[] {
-  const data = dataOf(answer) as Record<string, unknown> | undefined;
-  const list = data?.[field] ?? data?.items;
-  return Array.isArray(list) ? list : [];
-}
-
-function hasMoreOf(answer: PartnerAnswer): boolean {
-  const data = dataOf(answer) as { hasMore?: unknown; nextCursor?: unknown } | undefined;
-  return data?.hasMore === true || (typeof data?.nextCursor === 'string' && data.nextCursor !== '');
-}
-
-/** An owner's answer as it is: its status and envelope (a 4xx with its PKC code names what to fix); a 5xx is the owner's outage. */
-function passOn(res: Response, answer: PartnerAnswer): void {
-  if (answer.status >= 500 || answer.body === undefined) throw ownerRefusal(answer);
-  res.status(answer.status).json(answer.body);
-}
-
-function ownerRefusal(answer: PartnerAnswer): Error {
-  const body = answer.body as { code?: unknown; message?: unknown } | undefined;
-  if (answer.status >= 400 && answer.status < 500 && isPkcCode(body?.code)) {
-    return new PkcError(body.code, typeof body.message === 'string' ? body.message : undefined);
-  }
-  return new PkcError('PKC_7003', `A service holding your data answered ${answer.status}; nothing changed: try again`);
-}

@@ -3,6 +3,8 @@ import type { Express } from 'express';
 import { mountConsolePages } from '@pwa/web-auth';
 import type { PartnerApi } from '../upstream/partner-api';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
+import { mountBulkRoutes } from './bulk-routes';
+import { mountCredentialRoutes } from './credential-routes';
 import { consoleHeaders } from './member-session';
 import { mountPartnerDataRoutes } from './partner-data-routes';
 import { mountPeopleRoutes } from './people-routes';
@@ -18,5 +20,7 @@ export function mountDashboardRoutes(app: Express, context: { deps: PeopleDepend
   mountPeopleRoutes(app, deps, consoleOrigin);
   mountTeamRoutes(app, deps, consoleOrigin);
   mountPartnerDataRoutes(app, deps, consoleOrigin, partnerApi);
+  mountBulkRoutes(app, deps, consoleOrigin, partnerApi);
+  mountCredentialRoutes(app, deps, consoleOrigin, partnerApi);
   mountConsolePages(app, consoleBuildDirectory);
 }

@@ -1,4 +1,4 @@
-import { internal } from '@pwa/contracts';
+import { authAdminActionPaths, clientSecretSlotsSchema, internal, type ClientSecretChangeRequest, type ClientSecretSlots } from '@pwa/contracts';
 import { PkcError } from '@pwa/errors';
 import { createInternalJsonClient, requestIdHeader, type InternalJsonClient } from '@pwa/http';
 import type { DashboardConfig } from '../config';
@@ -33,6 +33,10 @@ export interface PartnerAnswer {
 export interface PartnerApi {
   partnerOf(partnerId: string, requestId: string | null): Promise<internal.PartnerLookupAnswer>;
   call(partner: internal.PartnerLookupAnswer, call: PartnerCall): Promise<PartnerAnswer>;
+  /** Auth's client secret slots of the partner (never a secret). */
+  clientSecretSlots(partnerId: string, requestId: string | null): Promise<ClientSecretSlots>;
+  /** The two-secret rotation at auth, as the member: auth's answer as it came (a 4xx refusal is passed on). */
+  changeClientSecrets(request: ClientSecretChangeRequest, requestId: string | null): Promise<PartnerAnswer>;
   shutdown(): void;
 }
 
@@ -63,6 +67,16 @@ export function createPartnerApi(config: Readonly<Pick<DashboardConfig, 'AUTH_UR
       const answer = await unlessUnanswered(call.owner, () => owners[call.owner].exchange({ method: call.method, path: call.path, headers, body, timeoutMs }));
       const text = answer.body.toString('utf8');
       return { status: answer.status, text, body: jsonOrUndefined(text, answer.headers['content-type']) };
+    },
+    clientSecretSlots: async (partnerId, requestId) => {
+      const answer = await unlessUnanswered('auth', () => auth.getJson(authAdminActionPaths.partnerClientSecrets(partnerId), { timeoutMs, requestId: requestId ?? undefined }));
+      const parsed = answer.status === 200 ? clientSecretSlotsSchema.safeParse(answer.body) : undefined;
+      if (!parsed?.success) throw new PkcError('PKC_7003', `Auth did not give the client secrets' state (status ${answer.status}); try again`);
+      return parsed.data;
+    },
+    changeClientSecrets: async (request, requestId) => {
+      const answer = await unlessUnanswered('auth', () => auth.postJson(authAdminActionPaths.partnerClientSecretChanges, request, { timeoutMs, requestId: requestId ?? undefined }));
+      return { status: answer.status, body: answer.body, text: answer.text };
     },
     shutdown: () => {
       auth.close();

@@ -30,8 +30,10 @@ describe('the partner dashboard in the browser', () => {
   let stack: DashboardStack;
   let browser: Browser;
   let partner: OnboardedPartner;
-  /** The first admin, still signed in after the first test (the second reads the partner's list as them). */
+  /** The first admin and the finance member, still signed in after the first test (the next ones act as them). */
   let adminPerson: PagePerson | undefined;
+  let financePerson: PagePerson | undefined;
+  let payees: { local: string }[] = [];
 
   beforeAll(async () => {
     if (!fs.existsSync(builtPages)) throw new Error(`The dashboard's pages are not built (${builtPages} is missing): run npm run build`);
@@ -41,6 +43,8 @@ describe('the partner dashboard in the browser', () => {
     const user = await createWalletUser(stack, { tier: 'Gold', currencies: ['USD'] });
     await creditWallet(stack, user, 'USD', '500');
     await fundPartner(stack, partner.partnerId, 'USD', '750.25');
+    // Ten payees: each user's tier limits count the bulk's payouts to them together (five each stays well within).
+    payees = await Promise.all(Array.from({ length: 10 }, () => createWalletUser(stack, { tier: 'Gold', currencies: ['USD'] }))).then((users) => users.map((each) => ({ local: each.localPhone })));
     const token = await accessTokenFor(stack.client, partner);
     for (const amount of [10.1, 20.2, 30.3]) {
       const quote = await disbursementQuote(stack.client, token, user, amount);
@@ -116,6 +120,7 @@ describe('the partner dashboard in the browser', () => {
     expect(await adminPage.getByRole('table', { name: 'Members' }).textContent()).toContain('Femi Finance');
 
     const finance = await acceptInPage(financeLink, 'femi.finance@partner.example', 'Femi Finance');
+    financePerson = finance;
     const financePage = await signIn(finance);
     await financePage.getByRole('link', { name: 'Statements' }).click();
     await financePage.getByLabel('Currency').selectOption('USD');
@@ -151,10 +156,51 @@ describe('the partner dashboard in the browser', () => {
       expect(person.watched.policyViolations).toEqual([]);
       expect(person.watched.pageErrors).toEqual([]);
     }
-    for (const person of [finance, support]) await person.watched.context.close();
+    await support.watched.context.close();
   });
 
-  test('when an externalId holds markup, then the transactions page shows it as text and nothing runs; axe-core finds no serious violation on any page', async () => {
+  test('when finance uploads a bulk file of 50 lines with 3 bad ones, then the preview shows each line’s result, the confirmation pays the 47 others once and the bulk is followed to the end', async () => {
+    if (financePerson === undefined) throw new Error('the first test signs finance in');
+    const { page } = financePerson.watched;
+    const lines = ['phone,amount,externalId,note'];
+    for (let index = 0; index < 50; index += 1) {
+      const payee = payees[index % payees.length]?.local ?? '';
+      if (index === 7) lines.push(`${payee},ten dollars,payroll-${index},bad amount`);
+      else if (index === 21) lines.push(`0779999999,1.00,payroll-${index},nobody has this phone`);
+      else if (index === 42) lines.push(`,1.00,payroll-${index},no phone`);
+      else lines.push(`${payee},${(1 + (index % 5) / 10).toFixed(2)},payroll-${index},"November, line ${index + 2}"`);
+    }
+    await page.goto(`${stack.dashboard.baseUrl}/bulk-payouts`);
+    await page.getByLabel('Currency').selectOption('USD');
+    await page.getByLabel('CSV file').setInputFiles({ name: 'payroll.csv', mimeType: 'text/csv', buffer: Buffer.from(`${lines.join('\r\n')}\r\n`) });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    const summary = page.getByRole('status').filter({ hasText: 'payouts will be paid' });
+    await expect(summary.textContent()).resolves.toContain('47 of 50 payouts will be paid');
+    const table = page.getByRole('table', { name: 'Preview lines' });
+    for (const [line, reason] of [[9, 'amount'], [23, 'not paid'], [44, 'phone is empty']] as const) {
+      await expect(table.getByRole('row').filter({ has: page.getByRole('cell', { name: String(line), exact: true }) }).textContent()).resolves.toContain(reason);
+    }
+    await screenshotOf(page, 'dashboard', 'bulk-preview');
+    const before = await stack.client.get('/partner/v1/balance', { bearer: await accessTokenFor(stack.client, partner) });
+    await page.getByRole('button', { name: 'Confirm and pay 47 payouts' }).click();
+    await page.getByRole('heading', { level: 1, name: /^PKB-/ }).waitFor();
+    const bulkId = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').trim();
+    await expect(page.getByRole('status').filter({ hasText: 'Finished' }).textContent({ timeout: 60_000 })).resolves.toContain('47 paid, 0 failed, 0 waiting, of 47 (completed)');
+    await screenshotOf(page, 'dashboard', 'bulk-finished');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the outcome (CSV)' }).click()]);
+    const outcome = fs.readFileSync(await download.path(), 'utf8').trim().split('\r\n');
+    expect(outcome[0]).toBe('index,externalId,phone,amount,fee,status,referenceId,failureReason');
+    expect(outcome.slice(1).map((line) => line.split(',')[5])).toEqual(Array.from({ length: 47 }, () => 'completed'));
+    // The balance moved once, by the bulk's total debit, to the cent.
+    const bulk = await stack.client.get(`/partner/v1/disbursement/bulk/${bulkId}`, { bearer: await accessTokenFor(stack.client, partner) });
+    const after = await stack.client.get('/partner/v1/balance', { bearer: await accessTokenFor(stack.client, partner) });
+    expect(Math.round(before.body.data.USD * 100) - Math.round(after.body.data.USD * 100)).toBe(Math.round(bulk.body.data.totalDebit * 100));
+    expect(financePerson.watched.policyViolations).toEqual([]);
+    expect(financePerson.watched.pageErrors).toEqual([]);
+    await financePerson.watched.context.close();
+  });
+
+  test('when an externalId holds markup, then the transactions page shows it as text and nothing runs; the admin rotates the client secret with both valid until the old is revoked; axe-core finds no serious violation on any page', async () => {
     if (adminPerson === undefined) throw new Error('the first test signs the admin in');
     const { page } = adminPerson.watched;
     await page.goto(`${stack.dashboard.baseUrl}/transactions?kind=collections`);
@@ -170,9 +216,25 @@ describe('the partner dashboard in the browser', () => {
     expect(adminPerson.watched.dialogs).toEqual([]);
     expect(adminPerson.watched.policyViolations).toEqual([]);
 
+    // The admin rotates the client secret without downtime: both get tokens until the previous one is revoked.
+    await page.getByRole('link', { name: 'Developers' }).click();
+    await page.getByRole('button', { name: 'Add a second secret' }).click();
+    const shownOnce = page.getByRole('status').filter({ hasText: 'shown only now' });
+    const second = ((await shownOnce.locator('code').textContent()) ?? '').trim();
+    expect(second).toMatch(/^pwsk_/);
+    await screenshotOf(page, 'dashboard', 'developers-second-secret');
+    const tokenWith = async (clientSecret: string): Promise<number> => (await stack.client.post('/partner/auth/token', { client_id: partner.clientId, client_secret: clientSecret })).status;
+    expect([await tokenWith(partner.clientSecret), await tokenWith(second)]).toEqual([200, 200]);
+    await page.getByRole('button', { name: 'Revoke the previous secret' }).click();
+    await page.getByRole('status').filter({ hasText: 'previous secret is revoked' }).waitFor();
+    expect([await tokenWith(partner.clientSecret), await tokenWith(second)]).toEqual([401, 200]);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
+    expect(await page.content()).not.toContain(second);
+
     // axe-core needs its script injected, which the strict CSP refuses: a second context of the same session, with bypassCSP.
     const audited = await watchedPage(browser, { bypassCSP: true, storageState: await adminPerson.watched.context.storageState() });
-    const paths = ['/', '/transactions?kind=collections', '/transactions?kind=deliveries', '/statements', '/team', '/audit', '/sign-in', '/invitation'];
+    const paths = ['/', '/transactions?kind=collections', '/transactions?kind=deliveries', '/statements', '/bulk-payouts', '/developers', '/team', '/audit', '/sign-in', '/invitation'];
     for (const where of paths) {
       await audited.page.goto(`${stack.dashboard.baseUrl}${where}`);
       await audited.page.getByRole('heading', { level: 1 }).first().waitFor();

@@ -72,9 +72,13 @@ describe('the partner dashboard API: roles and partner isolation', () => {
       ['developer', 'GET', '/api/v1/audit-log', 403],
       ['support', 'GET', '/api/v1/audit-log', 403],
       ['support', 'GET', '/api/v1/members', 200],
+      ['support', 'GET', '/api/v1/credentials', 200],
+      ['developer', 'POST', '/api/v1/credentials/client-secrets', 403],
+      ['finance', 'POST', '/api/v1/credentials/client-secrets/revoke-previous', 403],
+      ['support', 'POST', '/api/v1/bulk-payouts/quote', 403],
     ];
     for (const [who, method, path, status] of expectations) {
-      const answer = await session(who).request(method, path);
+      const answer = await session(who).request(method, path, method === 'POST' ? { json: {} } : {});
       expect([who, method, path, answer.status]).toEqual([who, method, path, status]);
       if (status === 403) expect(answer.body).toMatchObject({ success: false, code: 'CON_3004' });
     }
@@ -149,6 +153,41 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     // A period the API refuses is the API's refusal, named: no file, no 5xx.
     const tooLong = await session('finance').get(`/api/v1/statement.csv?${new URLSearchParams({ currency: 'USD', from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z' }).toString()}`);
     expect([tooLong.status, tooLong.body.code]).toEqual([400, 'PKC_2008']);
+  });
+
+  test('when a bulk file is uploaded and confirmed, then only finance and admins may, each line has its result, and partner B can read neither the bulk nor its outcome', async () => {
+    const lines = ['phone,amount,externalId,note', `${user.localPhone},1.25,bulk-a-1,first`, `${user.localPhone},2.50,bulk-a-2,`, `${user.localPhone},lots,bulk-a-3,bad`];
+    for (const who of ['developer', 'support'] as const) {
+      const refused = await session(who).post('/api/v1/bulk-payouts/quote', { currency: 'USD', lines });
+      expect([who, refused.status, refused.body.code]).toEqual([who, 403, 'CON_3004']);
+    }
+    const preview = await session('finance').post('/api/v1/bulk-payouts/quote', { currency: 'USD', lines });
+    expect(preview.status).toBe(200);
+    expect(preview.body.data).toMatchObject({ lineCount: 3, validCount: 2, invalidCount: 1, totalAmount: 3.75 });
+    expect(preview.body.data.lines.map((line: { line: number; status: string }) => [line.line, line.status])).toEqual([
+      [2, 'valid'],
+      [3, 'valid'],
+      [4, 'invalid'],
+    ]);
+    for (const who of ['developer', 'support'] as const) {
+      const refused = await session(who).post('/api/v1/bulk-payouts', { bulkQuoteId: preview.body.data.bulkQuoteId, externalId: `bulk-${who}` });
+      expect([who, refused.status, refused.body.code]).toEqual([who, 403, 'CON_3004']);
+    }
+    const confirmed = await session('finance').post('/api/v1/bulk-payouts', { bulkQuoteId: preview.body.data.bulkQuoteId, externalId: 'bulk-a' });
+    expect([200, 202]).toContain(confirmed.status);
+    const bulkId = confirmed.body.data.bulkId as string;
+    // Twice at once with the same preview: one bulk, as the API's bulk transfer answers a replay.
+    const again = await session('admin').post('/api/v1/bulk-payouts', { bulkQuoteId: preview.body.data.bulkQuoteId, externalId: 'bulk-a' });
+    expect(again.body.data?.bulkId ?? again.body.code).toBe(bulkId);
+    const read = await session('support').get(`/api/v1/bulk-payouts/${bulkId}`);
+    expect(read.body.data).toMatchObject({ bulkId, counts: { total: 2 } });
+    for (const path of [`/api/v1/bulk-payouts/${bulkId}`, `/api/v1/bulk-payouts/${bulkId}/outcome.csv`]) {
+      const answer = await session('adminB').get(path);
+      expect([path, answer.status, answer.body?.code]).toEqual([path, 404, 'CON_4017']);
+      expect(answer.text).not.toContain('bulk-a');
+    }
+    const audit = await session('admin').get('/api/v1/audit-log?action=bulk.');
+    expect(audit.body.data.entries.map((entry: { action: string; actor: { id: string } }) => [entry.action, entry.actor.id])).toEqual(expect.arrayContaining([['bulk.upload', financeA.memberId], ['bulk.confirm', financeA.memberId]]));
   });
 
   test('when requests come without a session, without the CSRF token or from another site, then they are refused and change nothing', async () => {

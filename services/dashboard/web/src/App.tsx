@@ -3,6 +3,8 @@ import { api, ApiRefusal, currentSession, rememberCsrfToken, whenSignedOut, type
 import { Link, navigate, useLocation } from './router';
 import { may, SessionContext } from './session';
 import { AuditPage } from './pages/Audit';
+import { BulkDetailPage, BulkPayoutsPage } from './pages/BulkPayouts';
+import { DevelopersPage } from './pages/Developers';
 import { HomePage } from './pages/Home';
 import { InvitationPage } from './pages/Invitation';
 import { SignInPage } from './pages/SignIn';
@@ -68,6 +70,10 @@ function Page(props: { pathname: string; search: URLSearchParams }): ReactNode {
   const detail = /^\/transactions\/([^/]+)$/.exec(pathname);
   if (detail?.[1] !== undefined) return <TransactionDetailPage referenceId={decodeURIComponent(detail[1])} />;
   if (pathname === '/statements') return <StatementPage />;
+  if (pathname === '/bulk-payouts') return <BulkPayoutsPage />;
+  const bulk = /^\/bulk-payouts\/([^/]+)$/.exec(pathname);
+  if (bulk?.[1] !== undefined) return <BulkDetailPage bulkId={decodeURIComponent(bulk[1])} />;
+  if (pathname === '/developers') return <DevelopersPage />;
   if (pathname === '/team') return <TeamPage />;
   if (pathname === '/audit') return <AuditPage />;
   return (
@@ -86,6 +92,8 @@ function Layout(props: { session: SessionView; pathname: string; children: React
     ['/', 'Home', true],
     ['/transactions', 'Transactions', true],
     ['/statements', 'Statements', may(props.session, 'download_statement')],
+    ['/bulk-payouts', 'Bulk payouts', true],
+    ['/developers', 'Developers', true],
     ['/team', 'Team', true],
     ['/audit', 'Audit log', may(props.session, 'read_audit')],
   ];
@@ -118,7 +126,7 @@ function Layout(props: { session: SessionView; pathname: string; children: React
             .filter(([, , shown]) => shown)
             .map(([to, label]) => (
               <li key={to}>
-                <Link to={to} current={props.pathname === to || (to === '/transactions' && props.pathname.startsWith('/transactions/'))}>
+                <Link to={to} current={props.pathname === to || (to !== '/' && props.pathname.startsWith(`${to}/`))}>
                   {label}
                 </Link>
               </li>

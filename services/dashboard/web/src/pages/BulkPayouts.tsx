@@ -1,0 +1,242 @@
+import { useEffect, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { api } from '../api';
+import { Link, navigate } from '../router';
+import { may, useSession } from '../session';
+import { dateTime, ErrorNotice, Field, useWork } from '../ui';
+
+interface PreviewLine {
+  line: number;
+  phone: string | null;
+  amount: number | null;
+  externalId: string | null;
+  status: 'valid' | 'invalid';
+  recipientName: string | null;
+  fee: number | null;
+  totalDebit: number | null;
+  problem: string | null;
+}
+
+interface Preview {
+  bulkQuoteId: string | null;
+  expiresAt: string | null;
+  currency: string;
+  lineCount: number;
+  validCount: number;
+  invalidCount: number;
+  totalAmount: number;
+  totalFee: number;
+  totalDebit: number;
+  partnerBalance: number | null;
+  lines: PreviewLine[];
+}
+
+const money = (value: number | null): string => (value === null ? '—' : value.toFixed(2));
+
+/**
+ * Bulk payouts from a CSV file: upload (columns phone, amount, externalId, note), see the bulk
+ * quote's result for every line before any money moves, confirm (finance or admin), then follow
+ * the bulk. Nothing the file holds runs as script: React renders it as text.
+ */
+export function BulkPayoutsPage(): ReactNode {
+  const session = useSession();
+  const [currency, setCurrency] = useState('USD');
+  const [file, setFile] = useState<File>();
+  const [preview, setPreview] = useState<Preview>();
+  const [externalId, setExternalId] = useState(() => `bulk-${new Date().toISOString().slice(0, 10)}-${Math.random().toString(36).slice(2, 8)}`);
+  const [bulkId, setBulkId] = useState('');
+  const { busy, error, run } = useWork();
+
+  const upload = (event: FormEvent): void => {
+    event.preventDefault();
+    if (file === undefined) return;
+    void run(async () => {
+      setPreview(await api<Preview>('POST', '/api/v1/bulk-payouts/quote', { currency, lines: (await file.text()).split(/\r?\n/).filter((line) => line.trim() !== '') }));
+    });
+  };
+  const confirm = (): void => {
+    if (preview?.bulkQuoteId === null || preview === undefined) return;
+    void run(async () => {
+      const bulk = await api<{ bulkId: string }>('POST', '/api/v1/bulk-payouts', { bulkQuoteId: preview.bulkQuoteId, externalId });
+      navigate(`/bulk-payouts/${encodeURIComponent(bulk.bulkId)}`);
+    });
+  };
+  return (
+    <section aria-labelledby="bulk-title">
+      <h1 id="bulk-title">Bulk payouts</h1>
+      <form aria-label="Follow a bulk" className="inline-form" onSubmit={(event) => (event.preventDefault(), bulkId.trim() !== '' && navigate(`/bulk-payouts/${encodeURIComponent(bulkId.trim())}`))}>
+        <Field id="bulk-id" label="Follow a bulk by its bulkId">
+          <input id="bulk-id" value={bulkId} onChange={(event) => setBulkId(event.target.value)} />
+        </Field>
+        <button type="submit" className="secondary">
+          Open
+        </button>
+      </form>
+      {may(session, 'upload_bulk') ? (
+        <form aria-label="Upload a bulk file" onSubmit={upload} className="filters">
+          <Field id="bulk-currency" label="Currency">
+            <select id="bulk-currency" value={currency} onChange={(event) => setCurrency(event.target.value)}>
+              <option value="LRD">LRD</option>
+              <option value="USD">USD</option>
+            </select>
+          </Field>
+          <Field id="bulk-file" label="CSV file" hint="Columns phone, amount, externalId and (optionally) note; at most 1,000 lines.">
+            <input id="bulk-file" type="file" accept=".csv,text/csv" aria-describedby="bulk-file-hint" onChange={(event: ChangeEvent<HTMLInputElement>) => setFile(event.target.files?.[0])} />
+          </Field>
+          <button type="submit" className="primary" disabled={busy || file === undefined}>
+            Check the file
+          </button>
+        </form>
+      ) : (
+        <p>Only finance members and admins upload bulk payouts.</p>
+      )}
+      <ErrorNotice error={error} />
+      {preview === undefined ? null : (
+        <>
+          <h2>Preview</h2>
+          <p role="status" className="lead">
+            {preview.validCount} of {preview.lineCount} payouts will be paid: {preview.currency} {money(preview.totalAmount)} plus {money(preview.totalFee)} in fees, {preview.currency} {money(preview.totalDebit)} in all. {preview.invalidCount} will not be paid.
+          </p>
+          {preview.bulkQuoteId === null ? (
+            <p className="notice notice-error" role="alert">
+              No line can be paid: correct the file and check it again.
+            </p>
+          ) : may(session, 'confirm_bulk') ? (
+            <div className="confirm" role="group" aria-label="Confirm the bulk">
+              <Field id="bulk-external-id" label="Your reference for the bulk (externalId)">
+                <input id="bulk-external-id" value={externalId} maxLength={100} onChange={(event) => setExternalId(event.target.value)} />
+              </Field>
+              <p>The preview is valid until {dateTime(preview.expiresAt)}. Money leaves your balance when you confirm.</p>
+              <button type="button" className="primary" onClick={confirm} disabled={busy || externalId.trim() === ''}>
+                Confirm and pay {preview.validCount} payouts
+              </button>
+            </div>
+          ) : null}
+          <table aria-label="Preview lines">
+            <thead>
+              <tr>
+                <th scope="col">Line</th>
+                <th scope="col">Phone</th>
+                <th scope="col">Recipient</th>
+                <th scope="col">externalId</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Fee</th>
+                <th scope="col">Result</th>
+              </tr>
+            </thead>
+            <tbody>
+              {preview.lines.map((line) => (
+                <tr key={line.line}>
+                  <td>{line.line}</td>
+                  <td>{line.phone ?? '—'}</td>
+                  <td>{line.recipientName ?? '—'}</td>
+                  <td>{line.externalId ?? '—'}</td>
+                  <td>{money(line.amount)}</td>
+                  <td>{money(line.fee)}</td>
+                  <td>{line.status === 'valid' ? 'will be paid' : `not paid: ${line.problem ?? 'invalid'}`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
+
+interface BulkView {
+  bulkId: string;
+  externalId: string;
+  status: string;
+  currency: string;
+  counts: { total: number; pending: number; completed: number; failed: number };
+  totalDebit: number;
+  completedAmount: number;
+  createdAt: string;
+  completedAt: string | null;
+  items: { items: { index: number; externalId: string | null; status: string; amount: number; referenceId?: string; failureReason?: { code: string; message: string } | null }[]; nextCursor: string | null };
+}
+
+/** One bulk as it is now, read again every two seconds while it is processing. */
+export function BulkDetailPage(props: { bulkId: string }): ReactNode {
+  const [bulk, setBulk] = useState<BulkView>();
+  const [error, setError] = useState<unknown>();
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = (): void => {
+      api<BulkView>('GET', `/api/v1/bulk-payouts/${encodeURIComponent(props.bulkId)}?limit=100`).then(
+        (view) => {
+          if (stopped) return;
+          setBulk(view);
+          if (view.status === 'processing') timer = setTimeout(read, 2_000);
+        },
+        (refusal: unknown) => !stopped && setError(refusal),
+      );
+    };
+    read();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [props.bulkId]);
+  return (
+    <section aria-labelledby="bulk-detail-title">
+      <h1 id="bulk-detail-title">{props.bulkId}</h1>
+      <ErrorNotice error={error} />
+      {bulk === undefined ? null : (
+        <>
+          <p role="status" className="lead">
+            {bulk.status === 'processing' ? 'Paying' : 'Finished'}: {bulk.counts.completed} paid, {bulk.counts.failed} failed, {bulk.counts.pending} waiting, of {bulk.counts.total} ({bulk.status}).
+          </p>
+          <dl className="facts">
+            <div>
+              <dt>Your reference</dt>
+              <dd>{bulk.externalId}</dd>
+            </div>
+            <div>
+              <dt>Paid so far</dt>
+              <dd>
+                {bulk.currency} {bulk.completedAmount.toFixed(2)}
+              </dd>
+            </div>
+            <div>
+              <dt>Created</dt>
+              <dd>{dateTime(bulk.createdAt)}</dd>
+            </div>
+            <div>
+              <dt>Finished</dt>
+              <dd>{dateTime(bulk.completedAt)}</dd>
+            </div>
+          </dl>
+          <p>
+            <a className="button secondary" href={`/api/v1/bulk-payouts/${encodeURIComponent(bulk.bulkId)}/outcome.csv`} download>
+              Download the outcome (CSV)
+            </a>
+          </p>
+          <table aria-label="Bulk items">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">externalId</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Status</th>
+                <th scope="col">Reference</th>
+              </tr>
+            </thead>
+            <tbody>
+              {bulk.items.items.map((item) => (
+                <tr key={item.index}>
+                  <td>{item.index + 1}</td>
+                  <td>{item.externalId ?? '—'}</td>
+                  <td>{item.amount.toFixed(2)}</td>
+                  <td>{item.failureReason ? `${item.status}: ${item.failureReason.message}` : item.status}</td>
+                  <td>{item.referenceId === undefined ? '—' : <Link to={`/transactions/${encodeURIComponent(item.referenceId)}`}>{item.referenceId}</Link>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}

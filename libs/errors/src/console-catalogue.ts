@@ -45,6 +45,7 @@ export const consoleErrorCatalogue = {
   CON_4015: { httpStatus: 404, message: 'No such member of your team' },
   CON_4016: { httpStatus: 409, message: 'The team must keep at least one active admin' },
   CON_4017: { httpStatus: 404, message: 'Not found among your partner’s records: check the id' },
+  CON_4019: { httpStatus: 409, message: 'The change does not apply to the partner as it is now: read the partner again' },
 } as const satisfies Record<string, { httpStatus: number; message: string }>;
 
 export type ConsoleCode = keyof typeof consoleErrorCatalogue;

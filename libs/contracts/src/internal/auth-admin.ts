@@ -224,8 +224,8 @@ export type ClientSecretActor = z.output<typeof clientSecretActorSchema>;
  * POST partnerClientSecretChanges: `add_second` issues a second client secret (shown once) while the
  * current one stays valid, so the partner deploys it without downtime; `revoke_previous` makes the
  * second the only secret and the previous one stops at once. Once per requestId (a replay answers
- * the same, without the secret); 409 PKC_6001 for a second secret that is already held, or none to
- * promote.
+ * the same, without the secret); 409 PKC_6004 for a second secret that is already held, or none to
+ * promote; 409 PKC_6001 for a request id used for another change.
  */
 export const clientSecretChangeRequestSchema = z.strictObject({
   requestId: uuidField,

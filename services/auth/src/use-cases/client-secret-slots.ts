@@ -37,10 +37,10 @@ export async function changeClientSecrets(pool: Pool, environment: string, reque
     const before = await slotsOrRefuse(client, request.partnerId);
     if (fresh !== undefined) {
       if (!(await addSecondSecret(client, request.partnerId, fresh.clientSecretHash))) {
-        throw new PkcError(adminChangeRefusalCodes.requestIdUsedOtherwise, 'A second client secret is held already: revoke the previous secret (or keep both) before adding another');
+        throw new PkcError(adminChangeRefusalCodes.targetCannotChange, 'A second client secret is held already: revoke the previous secret (or keep both) before adding another');
       }
     } else if (!(await promoteSecondSecret(client, request.partnerId))) {
-      throw new PkcError(adminChangeRefusalCodes.requestIdUsedOtherwise, 'There is no second client secret: add one, deploy it, then revoke the previous one');
+      throw new PkcError(adminChangeRefusalCodes.targetCannotChange, 'There is no second client secret: add one, deploy it, then revoke the previous one');
     } else {
       await recordPartnerEvent(client, 'partner.secret_rotated', partner);
     }

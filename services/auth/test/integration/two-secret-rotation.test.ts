@@ -49,7 +49,7 @@ describe('the two-secret rotation of a client secret', () => {
     expect((await token(partner.clientId, partner.clientSecret)).status).toBe(401);
     expect((await token(partner.clientId, second)).status).toBe(200);
     const again = await changes({ requestId: randomUUID(), partnerId: partner.partnerId, step: 'revoke_previous', actor: member });
-    expect([again.status, again.body.code]).toEqual([409, 'PKC_6001']);
+    expect([again.status, again.body.code]).toEqual([409, 'PKC_6004']);
     const records = await harness.service.pool.query(`SELECT action, operator_id, operator_name, actor_kind, before, after FROM operator_actions WHERE partner_id = $1 AND action LIKE 'partner.client_secret.%' ORDER BY recorded_at`, [partner.partnerId]);
     expect(records.rows.map((row) => [row.action, row.operator_id, row.actor_kind])).toEqual([
       ['partner.client_secret.add_second', member.id, 'member'],

@@ -132,6 +132,8 @@ export function refusalOf(reason: ActionRefusal, message: string | undefined): E
       return new ConsoleError('CON_4008');
     case 'not-accepted':
       return new ConsoleError('CON_2001', message ?? 'The owning service did not accept the values');
+    case 'cannot-apply':
+      return new ConsoleError('CON_4019', message);
     case 'owner-unavailable':
       return new PkcError('PKC_7003');
   }

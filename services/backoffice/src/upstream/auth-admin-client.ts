@@ -24,7 +24,7 @@ import { ownerAnswerOf } from './owner-answers';
 const unknownPartner: ReadonlySet<PkcCode> = new Set<PkcCode>([internal.unknownPartnerCode]);
 const unknownAdminPartner: ReadonlySet<PkcCode> = new Set<PkcCode>(['PKC_6002']);
 /** A person's change auth refuses for good: a body it does not accept (a webhook URL, say), a request id used otherwise, an unknown partner. */
-const actionRefusals: ReadonlySet<PkcCode> = new Set<PkcCode>(['PKC_2008', 'PKC_6001', 'PKC_6002']);
+const actionRefusals: ReadonlySet<PkcCode> = new Set<PkcCode>(['PKC_2008', 'PKC_6001', 'PKC_6002', 'PKC_6004']);
 
 /** A read auth did not answer under its contract: the console says the dependency is away (503), never guesses. */
 function authAway(problem: string): PkcError {

@@ -72,7 +72,7 @@ export function requestIdOfKey(task: string, operatorId: string, idempotencyKey:
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export type ActionRefusal = 'not-an-active-operator' | 'not-allowed' | 'key-used-otherwise' | 'unknown-target' | 'not-accepted' | 'owner-unavailable';
+export type ActionRefusal = 'not-an-active-operator' | 'not-allowed' | 'key-used-otherwise' | 'unknown-target' | 'not-accepted' | 'cannot-apply' | 'owner-unavailable';
 export type ActionOutcome<T> = { kind: 'done'; data: T } | { kind: 'refused'; reason: ActionRefusal; message?: string };
 
 export interface NewPartner {
@@ -171,7 +171,7 @@ export async function redeliverByPerson(
 
 type Audited<T> = { kind: 'answer'; data: T; audit: { target: { kind: string; id: string }; before: Record<string, unknown> | null; after: Record<string, unknown> } | undefined } | { kind: 'refusal'; code: PkcCode; message: string };
 
-const ownerRefusals: Readonly<Partial<Record<PkcCode, ActionRefusal>>> = { PKC_6001: 'key-used-otherwise', PKC_6002: 'unknown-target', PKC_2008: 'not-accepted' };
+const ownerRefusals: Readonly<Partial<Record<PkcCode, ActionRefusal>>> = { PKC_6001: 'key-used-otherwise', PKC_6002: 'unknown-target', PKC_2008: 'not-accepted', PKC_6004: 'cannot-apply' };
 
 /**
  * The frame every person's action runs in: the person read from the database now (active, and a

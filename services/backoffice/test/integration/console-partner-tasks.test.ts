@@ -179,6 +179,25 @@ describe('rotating a partner\'s secrets in the console', () => {
     expect(detail.text.includes(fresh.clientSecret)).toBe(false);
   });
 
+  test('when a maker adds a second client secret and then revokes the previous one, then both get tokens in between, only the new one after, each step audited without the secret', async () => {
+    const created = await onboard(maker, { name: `Overlapped ${randomUUID().slice(0, 6)}` });
+    const { partner, credentials } = created.body.data as { partner: { partnerId: string; clientId: string }; credentials: { clientSecret: string } };
+    const change = (step: string, key: string = randomUUID()) => stand.call('POST', `/api/v1/partners/${partner.partnerId}/client-secret-changes`, { cookie: maker.cookie, csrf: maker.csrf, body: { step }, headers: { 'idempotency-key': key } });
+    const token = async (clientSecret: string): Promise<number> => (await postJson(`${stand.auth.baseUrl}/partner/auth/token`, { client_id: partner.clientId, client_secret: clientSecret })).status;
+    const added = await change('add_second');
+    expect(added).toMatchObject({ status: 201, body: { data: { step: 'add_second', replayed: false, clientSecret: expect.stringMatching(/^pwsk_/), secondSince: expect.any(String) } } });
+    const second = String(added.body.data?.clientSecret);
+    expect([await token(credentials.clientSecret), await token(second)]).toEqual([200, 200]);
+    expect(await change('add_second')).toMatchObject({ status: 409, body: { code: 'CON_4019', message: expect.stringContaining('second client secret is held already') } });
+    expect(await change('revoke_previous')).toMatchObject({ status: 200, body: { data: { step: 'revoke_previous', secondSince: null, clientSecret: null } } });
+    expect([await token(credentials.clientSecret), await token(second)]).toEqual([401, 200]);
+    expect(await stand.call('POST', `/api/v1/partners/${partner.partnerId}/client-secret-changes`, { cookie: checker.cookie, csrf: checker.csrf, body: { step: 'add_second' }, headers: { 'idempotency-key': randomUUID() } })).toMatchObject({ status: 403, body: { code: 'CON_3001' } });
+    const audited = [...(await auditRows('partner.client_secret.add_second')), ...(await auditRows('partner.client_secret.revoke_previous'))].filter((row) => row.target_id === partner.partnerId && row.outcome === 'done');
+    expect(audited).toHaveLength(2);
+    expect(JSON.stringify((await stand.database.pool.query(`SELECT * FROM audit_log`)).rows).includes(second)).toBe(false);
+    expect((backofficeLog.text() + authLog.text()).includes(second)).toBe(false);
+  });
+
   test('when an admin rotates the webhook secret with an overlap, then the new secret is shown once with the time the previous one stops', async () => {
     const partnerId = await stand.newPartnerId(`Webhook rotated ${randomUUID().slice(0, 6)}`);
     const rotated = await rotate(admin, partnerId, 'webhook', { overlapHours: 6 });

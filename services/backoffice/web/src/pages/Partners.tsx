@@ -5,6 +5,7 @@ import { Pager, useCursorTrail } from '../paging';
 import { Link } from '../router';
 import { hasRole, useSession } from '../session';
 import { ErrorNotice, Field, dateTime, newIdempotencyKey } from '../ui';
+import { ClientSecretOverlap } from './PartnerClientSecretOverlap';
 import { SecretRotations } from './PartnerSecrets';
 
 interface Partner {
@@ -282,6 +283,7 @@ export function PartnerDetailPage(props: { partnerId: string }): ReactNode {
         <dd>{dateTime(partner.createdAt)}</dd>
       </dl>
       {hasRole(session, 'maker', 'admin') ? <SecretRotations partnerId={partner.partnerId} partnerName={partner.name} onRotated={load} /> : null}
+      {hasRole(session, 'maker', 'admin') ? <ClientSecretOverlap partnerId={partner.partnerId} partnerName={partner.name} onChanged={load} /> : null}
       <h2>Balances</h2>
       <ErrorNotice error={balanceError} />
       {balances === undefined ? null : balances.length === 0 ? (

@@ -51,7 +51,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
       routes: (routes) => {
         routes.set('trust proxy', config.DASHBOARD_TRUSTED_PROXY_HOPS);
         if (config.TLS_MODE === 'proxy' && config.DASHBOARD_TRUSTED_PROXY_HOPS > 0) routes.use(requireForwardedHttps(listenerSettings, onPlain));
-        mountDashboardRoutes(routes, { deps, consoleOrigin, partnerApi });
+        mountDashboardRoutes(routes, { deps, consoleOrigin, partnerApi, environment: config.ENVIRONMENT });
       },
     });
     const listener = await listenConsole(listenerSettings, app, onPlain);

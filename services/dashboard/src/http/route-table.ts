@@ -6,6 +6,7 @@ import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { mountBulkRoutes } from './bulk-routes';
 import { mountCredentialRoutes } from './credential-routes';
 import { consoleHeaders } from './member-session';
+import { mountPartnerActionRoutes } from './partner-action-routes';
 import { mountPartnerDataRoutes } from './partner-data-routes';
 import { mountPeopleRoutes } from './people-routes';
 import { mountTeamRoutes } from './team-routes';
@@ -14,13 +15,14 @@ import { mountTeamRoutes } from './team-routes';
 export const consoleBuildDirectory = path.join(__dirname, '..', 'console');
 
 /** The dashboard's route table: its API under /api (people, team and audit log, the partner's data), then its pages. */
-export function mountDashboardRoutes(app: Express, context: { deps: PeopleDependencies; consoleOrigin: string; partnerApi: PartnerApi }): void {
-  const { deps, consoleOrigin, partnerApi } = context;
+export function mountDashboardRoutes(app: Express, context: { deps: PeopleDependencies; consoleOrigin: string; partnerApi: PartnerApi; environment: string }): void {
+  const { deps, consoleOrigin, partnerApi, environment } = context;
   app.use('/api', consoleHeaders());
   mountPeopleRoutes(app, deps, consoleOrigin);
   mountTeamRoutes(app, deps, consoleOrigin);
   mountPartnerDataRoutes(app, deps, consoleOrigin, partnerApi);
   mountBulkRoutes(app, deps, consoleOrigin, partnerApi);
   mountCredentialRoutes(app, deps, consoleOrigin, partnerApi);
+  mountPartnerActionRoutes(app, deps, consoleOrigin, partnerApi, environment);
   mountConsolePages(app, consoleBuildDirectory);
 }

@@ -268,4 +268,18 @@ describe('the partner dashboard API: roles and partner isolation', () => {
       expect(typeof answer.body?.message).toBe('string');
     }
   });
+
+  test('when a developer approves a pending collection in the sandbox or redelivers, then it acts on their own partner only; support and partner B are refused', async () => {
+    const support = await supportA.signIn();
+    // supportA was promoted to finance above: finance may not simulate either.
+    expect(await support.post(`/api/v1/sandbox/collections/${collectionA}/approve`, {})).toMatchObject({ status: 403, body: { code: 'CON_3004' } });
+    expect(await session('adminB').post(`/api/v1/sandbox/collections/${collectionA}/approve`, {})).toMatchObject({ status: 404, body: { code: 'CON_4017' } });
+    expect(await session('developer').post(`/api/v1/sandbox/collections/${collectionA}/accept`, {})).toMatchObject({ status: 400, body: { code: 'CON_2001' } });
+    const approved = await session('developer').post(`/api/v1/sandbox/collections/${collectionA}/approve`, {});
+    expect([approved.status, approved.body.data?.status]).toEqual([200, 'completed']);
+    const audit = await session('admin').get('/api/v1/audit-log?action=sandbox.collection.');
+    expect(audit.body.data.entries[0]).toMatchObject({ action: 'sandbox.collection.approve', actor: { id: developerA.memberId }, target: { id: collectionA }, outcome: 'done' });
+    expect(await session('developer').post(`/api/v1/deliveries/${randomUUID()}/redelivery`, {})).toMatchObject({ status: 404, body: { code: 'CON_4017' } });
+    expect(await support.post(`/api/v1/deliveries/${randomUUID()}/redelivery`, {})).toMatchObject({ status: 403, body: { code: 'CON_3004' } });
+  });
 });

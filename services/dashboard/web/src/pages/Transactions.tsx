@@ -1,6 +1,7 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { Link, navigate } from '../router';
+import { may, useSession } from '../session';
 import { dateTime, ErrorNotice, Field } from '../ui';
 
 export type TransactionKind = 'collections' | 'disbursements' | 'refunds' | 'deliveries';
@@ -32,7 +33,7 @@ interface ListPage {
   nextCursor: string | null;
 }
 
-export function TransactionRows(props: { kind: TransactionKind; rows: TransactionRow[]; label: string }): ReactNode {
+export function TransactionRows(props: { kind: TransactionKind; rows: TransactionRow[]; label: string; onRedeliver?: (deliveryId: string) => void }): ReactNode {
   if (props.rows.length === 0) return <p>Nothing yet.</p>;
   const deliveries = props.kind === 'deliveries';
   return (
@@ -44,6 +45,7 @@ export function TransactionRows(props: { kind: TransactionKind; rows: Transactio
           <th scope="col">Status</th>
           {deliveries ? null : <th scope="col">Amount</th>}
           <th scope="col">Created</th>
+          {deliveries && props.onRedeliver !== undefined ? <th scope="col">Again</th> : null}
         </tr>
       </thead>
       <tbody>
@@ -54,6 +56,13 @@ export function TransactionRows(props: { kind: TransactionKind; rows: Transactio
             <td>{row.status}</td>
             {deliveries ? null : <td>{row.amount === undefined ? '—' : `${row.currency ?? ''} ${row.amount.toFixed(2)}`}</td>}
             <td>{dateTime(row.createdAt)}</td>
+            {deliveries && props.onRedeliver !== undefined && row.deliveryId !== undefined ? (
+              <td>
+                <button type="button" className="secondary small" onClick={() => props.onRedeliver?.(row.deliveryId ?? '')}>
+                  Send again
+                </button>
+              </td>
+            ) : null}
           </tr>
         ))}
       </tbody>
@@ -91,6 +100,13 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
     if (referenceId.trim() !== '') navigate(`/transactions/${encodeURIComponent(referenceId.trim())}`);
   };
   const rows = page?.items ?? page?.deliveries ?? [];
+  const session = useSession();
+  const [notice, setNotice] = useState<string>();
+  const redeliver = (deliveryId: string): void => {
+    setError(undefined);
+    setNotice(undefined);
+    api('POST', `/api/v1/deliveries/${encodeURIComponent(deliveryId)}/redelivery`, {}).then(() => setNotice(`Delivery ${deliveryId} is sent again.`), setError);
+  };
   return (
     <section aria-labelledby="transactions-title">
       <h1 id="transactions-title">Transactions</h1>
@@ -142,7 +158,12 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
         </button>
       </form>
       <ErrorNotice error={error} />
-      <TransactionRows kind={kind} rows={rows} label={kinds.find(([name]) => name === kind)?.[1] ?? kind} />
+      {notice === undefined ? null : (
+        <p className="notice notice-success" role="status">
+          {notice}
+        </p>
+      )}
+      <TransactionRows kind={kind} rows={rows} label={kinds.find(([name]) => name === kind)?.[1] ?? kind} {...(may(session, 'redeliver') ? { onRedeliver: redeliver } : {})} />
       <p className="pager">
         {cursors.length > 0 ? (
           <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
@@ -159,17 +180,34 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
   );
 }
 
-/** One transaction as its owner tells it. */
+/** One transaction as its owner tells it; in the sandbox, a pending collection can be approved or declined as its user would. */
 export function TransactionDetailPage(props: { referenceId: string }): ReactNode {
+  const session = useSession();
   const [detail, setDetail] = useState<Record<string, unknown>>();
   const [error, setError] = useState<unknown>();
+  const load = useCallback(() => api<Record<string, unknown>>('GET', `/api/v1/transaction/${encodeURIComponent(props.referenceId)}`).then(setDetail, setError), [props.referenceId]);
   useEffect(() => {
-    api<Record<string, unknown>>('GET', `/api/v1/transaction/${encodeURIComponent(props.referenceId)}`).then(setDetail, setError);
-  }, [props.referenceId]);
+    void load();
+  }, [load]);
+  const decide = (decision: 'approve' | 'decline'): void => {
+    setError(undefined);
+    api('POST', `/api/v1/sandbox/collections/${encodeURIComponent(props.referenceId)}/${decision}`, {}).then(load, setError);
+  };
+  const pendingCollection = props.referenceId.startsWith('PKC-') && detail?.status === 'pending_approval' && may(session, 'simulate');
   return (
     <section aria-labelledby="detail-title">
       <h1 id="detail-title">{props.referenceId}</h1>
       <ErrorNotice error={error} />
+      {pendingCollection ? (
+        <div className="actions" role="group" aria-label="Sandbox: act as the user">
+          <button type="button" className="secondary" onClick={() => decide('approve')}>
+            Approve as the user (sandbox)
+          </button>
+          <button type="button" className="secondary" onClick={() => decide('decline')}>
+            Decline as the user (sandbox)
+          </button>
+        </div>
+      ) : null}
       {detail === undefined ? null : (
         <dl className="facts" aria-label="The transaction">
           {Object.entries(detail).map(([name, value]) => (

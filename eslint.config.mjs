@@ -6,7 +6,7 @@ export default tseslint.config(
   eslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    ignores: ['services/backoffice/web/**', 'services/dashboard/web/**'],
+    ignores: ['services/backoffice/web/**', 'services/dashboard/web/**', 'libs/console-web/**'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
@@ -19,7 +19,7 @@ export default tseslint.config(
   },
   {
     // The console's pages (browser code, JSX): type-checked against their own tsconfig (DOM, react-jsx).
-    files: ['services/backoffice/web/**/*.{ts,tsx}'],
+    files: ['services/backoffice/web/**/*.{ts,tsx}', 'libs/console-web/**/*.{ts,tsx}'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { project: './services/backoffice/web/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {

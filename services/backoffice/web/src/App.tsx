@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { api, ApiRefusal, currentSession, rememberCsrfToken, whenSignedOut, type SessionView } from './api';
-import { Link, navigate, useLocation } from './router';
+import { Link, navigate, useLocation } from '../../../../libs/console-web/pages/router';
 import { SessionContext, hasRole } from './session';
 import { SignInPage } from './pages/SignIn';
 import { SetupPage } from './pages/Setup';

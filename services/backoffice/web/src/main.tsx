@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import './styles.css';
+import '../../../../libs/console-web/pages/styles.css';
 
 const root = document.getElementById('root');
 if (root !== null) {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { describedChange, parameterRows, type ApprovalRequestView } from '../describe';
-import { Link } from '../router';
+import { Link } from '../../../../../libs/console-web/pages/router';
 import { hasRole, useSession } from '../session';
 import { ErrorNotice, SuccessNotice, dateTime } from '../ui';
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { describedChange, parameterRows, type ApprovalRequestView } from '../describe';
 import { currencies, minorUnitsOf } from '../money';
-import { Link } from '../router';
+import { Link } from '../../../../../libs/console-web/pages/router';
 import { emptyTier, parsedTiers, type TypedTier } from '../fee-tiers';
 import { FeeTiersEditor } from '../fee-tiers-editor';
 import { ErrorNotice, Field, SuccessNotice } from '../ui';

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from
 import { api, queryOf } from '../api';
 import { formattedMoney } from '../money';
 import { Pager, useCursorTrail } from '../paging';
-import { Link } from '../router';
+import { Link } from '../../../../../libs/console-web/pages/router';
 import { hasRole, useSession } from '../session';
 import { ErrorNotice, Field, dateTime, newIdempotencyKey } from '../ui';
 import { ClientSecretOverlap } from './PartnerClientSecretOverlap';

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { formattedMoney } from '../money';
 import { Pager, useCursorTrail } from '../paging';
-import { Link } from '../router';
+import { Link } from '../../../../../libs/console-web/pages/router';
 import { ErrorNotice, Field, dateTime } from '../ui';
 
 interface Transaction {

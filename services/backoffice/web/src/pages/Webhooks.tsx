@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { Pager, useCursorTrail } from '../paging';
-import { Link } from '../router';
+import { Link } from '../../../../../libs/console-web/pages/router';
 import { hasRole, useSession } from '../session';
 import { ErrorNotice, Field, SuccessNotice, dateTime, newIdempotencyKey } from '../ui';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api';
-import { Link, navigate } from '../router';
+import { Link, navigate } from '../../../../../libs/console-web/pages/router';
 import { may, useSession } from '../session';
 import { dateTime, ErrorNotice, Field, useWork } from '../ui';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api } from '../api';
-import { Link } from '../router';
+import { Link } from '../../../../../libs/console-web/pages/router';
 import { dateTime, ErrorNotice } from '../ui';
 import { TransactionRows, type TransactionRow } from './Transactions';
 

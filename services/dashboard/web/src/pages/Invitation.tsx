@@ -1,130 +1,21 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import QRCode from 'qrcode';
+import type { ReactNode } from 'react';
+import { OneTimeLinkPage } from '../../../../../libs/console-web/pages/one-time-link-page';
 import { api } from '../api';
-import { navigate } from '../router';
-import { ErrorNotice, Field } from '../ui';
 
-interface Enrolment {
-  email: string;
-  displayName: string;
-  role: string;
-  otpauthUri: string;
-  secretBase32: string;
-  enrolment: string;
-}
-
-/** The invitation token travels in the link's fragment (never to a server log); ?token= is read too. */
-function setupTokenFromLocation(): string {
-  const fromHash = new URLSearchParams(location.hash.replace(/^#/, '')).get('token');
-  return fromHash ?? new URLSearchParams(location.search).get('token') ?? '';
-}
-
-/**
- * An invited member's first visit: the link is checked, the authenticator's QR code and secret shown
- * once, then the password and the first code activate the account.
- */
+/** An invited member's first visit from the one-time invitation link (libs/console-web one-time-link-page.tsx). */
 export function InvitationPage(): ReactNode {
-  const [token] = useState(setupTokenFromLocation);
-  const [enrolment, setEnrolment] = useState<Enrolment>();
-  const [qr, setQr] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [code, setCode] = useState('');
-
-  useEffect(() => {
-    // The token leaves the address bar (and the history) as soon as it is read.
-    if (location.hash !== '' || location.search !== '') history.replaceState(null, '', '/invitation');
-  }, []);
-
-  const begin = (): void => {
-    setBusy(true);
-    setError(undefined);
-    api<Enrolment>('POST', '/api/v1/invitation/begin', { token })
-      .then(async (begun) => {
-        setEnrolment(begun);
-        setQr(await QRCode.toDataURL(begun.otpauthUri, { margin: 1, width: 220 }));
-      })
-      .catch(setError)
-      .finally(() => setBusy(false));
-  };
-
-  const complete = (event: FormEvent): void => {
-    event.preventDefault();
-    if (enrolment === undefined) return;
-    if (password !== confirmation) {
-      setError(new Error('The two passwords differ: type the same password twice'));
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    api('POST', '/api/v1/invitation/complete', { token, password, enrolment: enrolment.enrolment, code: code.trim() })
-      .then(() => {
-        setDone(true);
-        setEnrolment(undefined);
-        setQr(undefined);
-        setPassword('');
-        setConfirmation('');
-      })
-      .catch(setError)
-      .finally(() => setBusy(false));
-  };
-
   return (
-    <main className="auth-page" id="main">
-      <section className="auth-card wide" aria-labelledby="setup-title">
-        <p className="brand">Partner Wallet dashboard</p>
-        <h1 id="setup-title">Join your team</h1>
-        <ErrorNotice error={error} />
-        {done ? (
-          <>
-            <p role="status">Your account is ready. Sign in with your e-mail address, your password and a code from your authenticator app.</p>
-            <button type="button" className="primary" onClick={() => navigate('/sign-in')}>
-              Go to sign-in
-            </button>
-          </>
-        ) : enrolment === undefined ? (
-          token === '' ? (
-            <p>This page needs the invitation link you were sent. Open that link again, or ask your team’s admin for a new one.</p>
-          ) : (
-            <>
-              <p>This one-time invitation lets you choose your password and connect an authenticator app.</p>
-              <button type="button" className="primary" onClick={begin} disabled={busy}>
-                Accept the invitation
-              </button>
-            </>
-          )
-        ) : (
-          <>
-            <p>
-              Welcome, <strong>{enrolment.displayName}</strong> ({enrolment.email}), invited as <strong>{enrolment.role}</strong>.
-            </p>
-            <h2>1. Connect your authenticator app</h2>
-            <p>Scan this code with your authenticator app. It is shown only now.</p>
-            {qr === undefined ? null : <img className="qr" src={qr} alt="QR code to add this account to your authenticator app" width={220} height={220} />}
-            <p>
-              Or type this key: <code className="secret">{enrolment.secretBase32}</code>
-            </p>
-            <h2>2. Choose your password and confirm a code</h2>
-            <form onSubmit={complete} aria-label="Accept the invitation">
-              <Field id="new-password" label="New password" hint="At least 12 characters; not your e-mail address or name.">
-                <input id="new-password" type="password" autoComplete="new-password" minLength={12} required value={password} aria-describedby="new-password-hint" onChange={(event) => setPassword(event.target.value)} />
-              </Field>
-              <Field id="confirm-password" label="The same password again">
-                <input id="confirm-password" type="password" autoComplete="new-password" required value={confirmation} onChange={(event) => setConfirmation(event.target.value)} />
-              </Field>
-              <Field id="setup-code" label="Code from your authenticator app">
-                <input id="setup-code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onChange={(event) => setCode(event.target.value)} />
-              </Field>
-              <button type="submit" className="primary" disabled={busy}>
-                Activate my account
-              </button>
-            </form>
-          </>
-        )}
-      </section>
-    </main>
+    <OneTimeLinkPage
+      api={api}
+      brand="Partner Wallet dashboard"
+      title="Join your team"
+      pagePath="/invitation"
+      beginPath="/api/v1/invitation/begin"
+      completePath="/api/v1/invitation/complete"
+      intro="This one-time invitation lets you choose your password and connect an authenticator app."
+      beginLabel="Accept the invitation"
+      missingLink="This page needs the invitation link you were sent. Open that link again, or ask your team’s admin for a new one."
+      formLabel="Accept the invitation"
+    />
   );
 }

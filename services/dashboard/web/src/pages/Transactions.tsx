@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
-import { Link, navigate } from '../router';
+import { Link, navigate } from '../../../../../libs/console-web/pages/router';
 import { may, useSession } from '../session';
 import { dateTime, ErrorNotice, Field } from '../ui';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 
 /**
- * The console's whole router: the page is chosen from location.pathname, links push history, and
+ * A console's whole router (the back-office's and the dashboard's): the page is chosen from location.pathname, links push history, and
  * back/forward re-render. A library would add nothing the handful of pages need.
  */
 const listeners = new Set<() => void>();

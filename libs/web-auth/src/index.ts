@@ -14,6 +14,7 @@ export {
 } from './passwords/password-hashing';
 export {
   checkPasswordPolicy,
+  passwordRuleMessages,
   normalisePassword,
   passwordLengthMin,
   passwordLengthMax,
@@ -78,3 +79,4 @@ export {
 export { newSetupToken, setupTokenDigest, setupLinkUrl, setupLinkLifetimeSeconds, normalisedEmail, type SetupToken } from './links/setup-links';
 export { listenConsole, requireForwardedHttps, type ConsoleListenerSettings, type PlainHttpOutcome } from './http/console-listener';
 export { mountConsolePages } from './http/console-pages';
+export { consoleHeaders, sessionCookie, type SessionCookie } from './http/console-session-cookie';

@@ -45,6 +45,8 @@ export const authAdminReadPaths = {
     return `/internal/admin/partners?${new URLSearchParams(entries).toString()}`;
   },
   partner: (partnerId: string): string => `/internal/admin/partners/${encodeURIComponent(partnerId)}`,
+  /** Whether a second client secret is held and since when each secret is (never a secret). */
+  partnerClientSecrets: (partnerId: string): string => `/internal/admin/partners/${encodeURIComponent(partnerId)}/client-secrets`,
 } as const;
 
 /** GET /internal/admin/partners: the query (newest first; keyset pages by createdAt to the microsecond and partner id). */
@@ -119,8 +121,6 @@ export const authAdminActionPaths = {
   partnerSecretRotations: '/internal/admin/partner-secret-rotations',
   /** The two-secret rotation of a client secret (issue 28): add a second secret, then revoke the previous one. */
   partnerClientSecretChanges: '/internal/admin/partner-client-secret-changes',
-  /** GET, with the partner id: whether a second client secret is held and since when each secret is (never a secret). */
-  partnerClientSecrets: (partnerId: string): string => `/internal/admin/partners/${encodeURIComponent(partnerId)}/client-secrets`,
 } as const;
 
 const partnerPermissionsField = z.array(z.enum(['collection', 'disbursement'])).max(2).refine((list) => new Set(list).size === list.length, 'each permission once');

@@ -9,6 +9,14 @@ export type PasswordRule = 'too_short' | 'too_long' | 'same_as_identifier' | 'co
 
 export type PasswordPolicyResult = { acceptable: true } | { acceptable: false; failedRule: PasswordRule };
 
+/** What a console tells a person whose new password breaks a rule (CON_1007's message). */
+export const passwordRuleMessages: Readonly<Record<PasswordRule, string>> = {
+  too_short: 'The password must have at least 12 characters',
+  too_long: 'The password must have at most 256 characters',
+  same_as_identifier: 'The password must not be your e-mail address or name',
+  common_password: 'The password is one of the most common ones: choose another',
+};
+
 export interface PasswordContext {
   /** What the person signs in with or is known by: the email, a username. */
   identifiers: readonly string[];

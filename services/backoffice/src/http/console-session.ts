@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { appendAuditEntry } from '@pwa/audit';
 import { ConsoleError } from '@pwa/errors';
-import { consoleSecurityHeaders, csrfTokenMatches, expiredHostCookie, hostCookie, isSameOriginRequest, isStateChangingMethod, readHostCookie, readSession, type Session, type SessionStage } from '@pwa/web-auth';
+import { csrfTokenMatches, isSameOriginRequest, isStateChangingMethod, readSession, sessionCookie, type Session, type SessionStage } from '@pwa/web-auth';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { findOperatorById } from '../store/operator-store';
 import { auditPersonalTokenUse, personOfPersonalToken } from '../use-cases/personal-tokens';
@@ -12,25 +12,20 @@ import { auditUnidentifiedRefusal, type UnidentifiedRefusalReason } from './unid
 export const sessionCookieName = 'backoffice-session';
 export const csrfHeaderName = 'x-csrf-token';
 
-/** Every console answer carries the strict headers (CSP, HSTS, no framing, no caching; decision 0061). */
-export function consoleHeaders(): RequestHandler {
-  const headers = consoleSecurityHeaders();
-  return (_req, res, next) => {
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    next();
-  };
-}
+export { consoleHeaders } from '@pwa/web-auth';
+
+const cookie = sessionCookie(sessionCookieName);
 
 export function setSessionCookie(res: Response, sessionId: string): void {
-  res.append('Set-Cookie', hostCookie(sessionCookieName, sessionId));
+  cookie.set(res, sessionId);
 }
 
 export function clearSessionCookie(res: Response): void {
-  res.append('Set-Cookie', expiredHostCookie(sessionCookieName));
+  cookie.clear(res);
 }
 
 export function sessionIdOf(req: Request): string | undefined {
-  return readHostCookie(req.get('cookie'), sessionCookieName);
+  return cookie.read(req.get('cookie'));
 }
 
 interface SessionLocals {

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { ConsoleError } from '@pwa/errors';
+import { passwordRuleMessages } from '@pwa/web-auth';
 import { findOperatorById } from '../store/operator-store';
 import { beginOperatorSetup, completeOperatorSetup } from '../use-cases/operator-setup';
 import { completeSignInWithTotp, signOut, signInWithPassword } from '../use-cases/operator-sign-in';
@@ -20,12 +21,6 @@ export const peoplePaths = {
   sessionMethods: '/api/v1/session/methods',
 } as const;
 
-const passwordRuleMessages = {
-  too_short: 'The password must have at least 12 characters',
-  too_long: 'The password must have at most 256 characters',
-  same_as_identifier: 'The password must not be your e-mail address or name',
-  common_password: 'The password is one of the most common ones: choose another',
-} as const;
 
 export function mountPeopleRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string): void {
   const sameOrigin = requireSameOrigin(deps, consoleOrigin);

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ConsoleError } from '@pwa/errors';
-import { consoleSecurityHeaders, csrfTokenMatches, expiredHostCookie, hostCookie, isSameOriginRequest, isStateChangingMethod, readHostCookie, readSession, type Session, type SessionStage } from '@pwa/web-auth';
+import { csrfTokenMatches, isSameOriginRequest, isStateChangingMethod, readSession, sessionCookie, type Session, type SessionStage } from '@pwa/web-auth';
 import { roleAllows, type DashboardAction } from '../domain/member-roles';
 import { findMemberById, type Member } from '../store/member-store';
 import { spendTotpCode } from '../use-cases/member-sign-in';
@@ -11,21 +11,16 @@ import { originOf } from './console-request';
 export const sessionCookieName = 'dashboard-session';
 export const csrfHeaderName = 'x-csrf-token';
 
-/** Every answer of the dashboard's API carries the strict headers (CSP, HSTS, no framing, no caching; decision 0061). */
-export function consoleHeaders(): RequestHandler {
-  const headers = consoleSecurityHeaders();
-  return (_req, res, next) => {
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    next();
-  };
-}
+export { consoleHeaders } from '@pwa/web-auth';
+
+const cookie = sessionCookie(sessionCookieName);
 
 export function setSessionCookie(res: Response, sessionId: string): void {
-  res.append('Set-Cookie', hostCookie(sessionCookieName, sessionId));
+  cookie.set(res, sessionId);
 }
 
 export function clearSessionCookie(res: Response): void {
-  res.append('Set-Cookie', expiredHostCookie(sessionCookieName));
+  cookie.clear(res);
 }
 
 interface MemberLocals {
@@ -76,7 +71,7 @@ export function requireSession(deps: PeopleDependencies, stage: SessionStage, co
       refuseUnidentified(deps, req, res, next, new ConsoleError('CON_1004', 'The dashboard takes no Authorization header: sign in, or use the partner API with your client credentials'), 'an Authorization header was sent');
       return;
     }
-    const sessionId = readHostCookie(req.get('cookie'), sessionCookieName);
+    const sessionId = cookie.read(req.get('cookie'));
     if (sessionId === undefined) {
       refuseUnidentified(deps, req, res, next, new ConsoleError('CON_1004'), 'no session');
       return;

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
+import { passwordRuleMessages } from '@pwa/web-auth';
 import { actionsOf } from '../domain/member-roles';
 import { beginAcceptance, completeAcceptance } from '../use-cases/invitations';
 import { completeSignInWithTotp, signInWithPassword, signOut } from '../use-cases/member-sign-in';
@@ -16,12 +17,6 @@ export const peoplePaths = {
   sessionMfa: '/api/v1/session/mfa',
 } as const;
 
-const passwordRuleMessages = {
-  too_short: 'The password must have at least 12 characters',
-  too_long: 'The password must have at most 256 characters',
-  same_as_identifier: 'The password must not be your e-mail address or name',
-  common_password: 'The password is one of the most common ones: choose another',
-} as const;
 
 const text = (max: number) => z.string().min(1, 'required').max(max, `at most ${max} characters`);
 

@@ -1,4 +1,4 @@
-import { authAdminActionPaths, clientSecretSlotsSchema, internal, type ClientSecretChangeRequest, type ClientSecretSlots } from '@pwa/contracts';
+import { authAdminActionPaths, authAdminReadPaths, clientSecretSlotsSchema, internal, type ClientSecretChangeRequest, type ClientSecretSlots } from '@pwa/contracts';
 import { PkcError } from '@pwa/errors';
 import { createInternalJsonClient, requestIdHeader, type InternalJsonClient } from '@pwa/http';
 import type { DashboardConfig } from '../config';
@@ -69,7 +69,7 @@ export function createPartnerApi(config: Readonly<Pick<DashboardConfig, 'AUTH_UR
       return { status: answer.status, text, body: jsonOrUndefined(text, answer.headers['content-type']) };
     },
     clientSecretSlots: async (partnerId, requestId) => {
-      const answer = await unlessUnanswered('auth', () => auth.getJson(authAdminActionPaths.partnerClientSecrets(partnerId), { timeoutMs, requestId: requestId ?? undefined }));
+      const answer = await unlessUnanswered('auth', () => auth.getJson(authAdminReadPaths.partnerClientSecrets(partnerId), { timeoutMs, requestId: requestId ?? undefined }));
       const parsed = answer.status === 200 ? clientSecretSlotsSchema.safeParse(answer.body) : undefined;
       if (!parsed?.success) throw new PkcError('PKC_7003', `Auth did not give the client secrets' state (status ${answer.status}); try again`);
       return parsed.data;

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { api, ApiRefusal, currentSession, rememberCsrfToken, whenSignedOut, type SessionView } from './api';
+import type { ReactNode } from 'react';
+import { api, apiClient, currentSession, rememberCsrfToken, type SessionView } from './api';
+import { useConsoleSession } from '../../../../libs/console-web/pages/use-console-session';
 import { Link, navigate, useLocation } from '../../../../libs/console-web/pages/router';
 import { SessionContext, hasRole } from './session';
 import { SignInPage } from './pages/SignIn';
@@ -18,30 +19,7 @@ const publicPaths = new Set(['/sign-in', '/setup']);
 /** The console: public pages (sign-in, set-up) or, once signed in, the layout around the chosen page. */
 export function App(): ReactNode {
   const { pathname, search } = useLocation();
-  const [session, setSession] = useState<SessionView | null>();
-
-  const refresh = useCallback(async () => {
-    try {
-      setSession(await currentSession());
-    } catch (error) {
-      if (error instanceof ApiRefusal && (error.status === 401 || error.status === 403)) setSession(null);
-      else throw error;
-    }
-  }, []);
-
-  useEffect(() => {
-    whenSignedOut(() => {
-      setSession(null);
-      rememberCsrfToken(undefined);
-      navigate('/sign-in', { replace: true });
-    });
-    if (!publicPaths.has(location.pathname)) void refresh();
-    else setSession(null);
-  }, [refresh]);
-
-  useEffect(() => {
-    if (session === null && !publicPaths.has(pathname)) navigate('/sign-in', { replace: true });
-  }, [session, pathname]);
+  const { session, refresh } = useConsoleSession<SessionView>(apiClient, currentSession, publicPaths, pathname);
 
   if (pathname === '/setup') return <SetupPage />;
   if (pathname === '/sign-in')

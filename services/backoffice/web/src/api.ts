@@ -3,7 +3,8 @@ import { createApiClient } from '../../../../libs/console-web/pages/api-client';
 export { ApiRefusal, queryOf } from '../../../../libs/console-web/pages/api-client';
 
 /** The back-office console's API client (libs/console-web). */
-export const { api, rememberCsrfToken, whenSignedOut } = createApiClient({ consoleName: 'The back-office', publicPrefixes: ['/api/v1/session', '/api/v1/setup'] });
+export const apiClient = createApiClient({ consoleName: 'The back-office', publicPrefixes: ['/api/v1/session', '/api/v1/setup'] });
+export const { api, rememberCsrfToken, whenSignedOut } = apiClient;
 
 export interface Operator {
   operatorId: string;

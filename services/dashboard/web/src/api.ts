@@ -3,7 +3,8 @@ import { createApiClient } from '../../../../libs/console-web/pages/api-client';
 export { ApiRefusal, queryOf } from '../../../../libs/console-web/pages/api-client';
 
 /** The dashboard's API client (libs/console-web). */
-export const { api, rememberCsrfToken, whenSignedOut } = createApiClient({ consoleName: 'The dashboard', publicPrefixes: ['/api/v1/session', '/api/v1/invitation'] });
+export const apiClient = createApiClient({ consoleName: 'The dashboard', publicPrefixes: ['/api/v1/session', '/api/v1/invitation'] });
+export const { api, rememberCsrfToken, whenSignedOut } = apiClient;
 
 export interface Member {
   memberId: string;

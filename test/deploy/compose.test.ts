@@ -11,7 +11,7 @@ import { parse as parseYaml } from 'yaml';
 const repoRoot = path.resolve(__dirname, '..', '..');
 const composeFile = path.join(repoRoot, 'docker-compose.yml');
 
-const databaseServices = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice'] as const;
+const databaseServices = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice', 'dashboard'] as const;
 
 /** One password per PostgreSQL role: <SVC>_DB_PASSWORD (runtime), <SVC>_DB_OWNER_PASSWORD (owner). */
 const rolePasswords = Object.fromEntries(
@@ -25,6 +25,7 @@ const requiredSecrets: Record<string, string> = {
   AUTH_KEY_ENCRYPTION_KEY: 'dummy-auth-key-encryption-key',
   WEBHOOK_SECRET_SEALING_KEY: 'dummy-webhook-secret-sealing-key',
   BACKOFFICE_SEALING_KEY: 'dummy-backoffice-sealing-key',
+  DASHBOARD_SEALING_KEY: 'dummy-dashboard-sealing-key',
   POSTGRES_PASSWORD: 'dummy-postgres-password',
   RABBITMQ_PASSWORD: 'dummy-rabbitmq-password',
   GRAFANA_ADMIN_PASSWORD: 'dummy-grafana-password',
@@ -141,9 +142,9 @@ afterAll(() => {
 });
 
 describe('docker-compose.yml', () => {
-  it('when resolved with every secret set, then it holds the seven services, the back-office, the one-shot database-roles and the five servers', () => {
+  it('when resolved with every secret set, then it holds the seven services, the back-office, the dashboard, the one-shot database-roles and the five servers', () => {
     expect(Object.keys(model.services).sort()).toEqual(
-      ['auth', 'backoffice', 'collections', 'database-roles', 'disbursements', 'gateway', 'grafana', 'postgres', 'prometheus', 'quotes', 'rabbitmq', 'redis', 'wallet', 'webhooks'].sort(),
+      ['auth', 'backoffice', 'collections', 'dashboard', 'database-roles', 'disbursements', 'gateway', 'grafana', 'postgres', 'prometheus', 'quotes', 'rabbitmq', 'redis', 'wallet', 'webhooks'].sort(),
     );
     expect(svc('postgres').image).toBe('postgres:16');
     expect(svc('rabbitmq').image).toBe('rabbitmq:3.13-management');
@@ -155,8 +156,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('when resolved, then the seven services, the back-office and database-roles run the one image built from the Dockerfile, each service with the command that chooses it', () => {
-    const names = ['gateway', 'backoffice', ...internalServices.map(({ name }) => name)];
+  it('when resolved, then the seven services, the back-office, the dashboard and database-roles run the one image built from the Dockerfile, each service with the command that chooses it', () => {
+    const names = ['gateway', 'backoffice', 'dashboard', ...internalServices.map(({ name }) => name)];
     expect(svc('database-roles').image).toBe('partner-wallet-api:local');
     expect(new Set(names.map((name) => svc(name).image))).toEqual(new Set(['partner-wallet-api:local']));
     for (const name of names) {
@@ -172,7 +173,7 @@ describe('docker-compose.yml', () => {
     const result = composeConfig({ ...requiredSecrets, PWA_IMAGE: 'registry.example.com/partner-wallet-api:1.2.3' });
     expect(result.status).toBe(0);
     const resolved = (compose.json ? JSON.parse(result.stdout) : parseYaml(result.stdout)) as ComposeModel;
-    const images = ['gateway', 'backoffice', 'database-roles', ...internalServices.map(({ name }) => name)].map((name) => resolved.services[name]?.image);
+    const images = ['gateway', 'backoffice', 'dashboard', 'database-roles', ...internalServices.map(({ name }) => name)].map((name) => resolved.services[name]?.image);
     expect(new Set(images)).toEqual(new Set(['registry.example.com/partner-wallet-api:1.2.3']));
   });
 
@@ -228,11 +229,12 @@ describe('docker-compose.yml', () => {
     expect(dependsOn(svc('gateway'))).not.toHaveProperty('database-roles');
   });
 
-  it('when resolved, then only auth receives the key encryption key, only auth and webhooks the sealing key, and only the back-office its own', () => {
+  it('when resolved, then only auth receives the key encryption key, only auth and webhooks the sealing key, and only the back-office and the dashboard their own', () => {
     for (const [name, service] of Object.entries(model.services)) {
       expect([name, 'AUTH_KEY_ENCRYPTION_KEY' in (service.environment ?? {})]).toEqual([name, name === 'auth']);
       expect([name, 'WEBHOOK_SECRET_SEALING_KEY' in (service.environment ?? {})]).toEqual([name, name === 'auth' || name === 'webhooks']);
       expect([name, 'BACKOFFICE_SEALING_KEY' in (service.environment ?? {})]).toEqual([name, name === 'backoffice']);
+      expect([name, 'DASHBOARD_SEALING_KEY' in (service.environment ?? {})]).toEqual([name, name === 'dashboard']);
     }
     expect(svc('auth').environment?.AUTH_KEY_ENCRYPTION_KEY).toBe(requiredSecrets.AUTH_KEY_ENCRYPTION_KEY);
   });
@@ -293,6 +295,30 @@ describe('docker-compose.yml', () => {
     expect(volumes).toEqual([expect.stringMatching(/\.local\/tls:\/run\/tls(:ro)?$/)]);
     expect(JSON.stringify(svc('gateway').environment)).not.toContain('backoffice');
     expect(dependsOn(svc('gateway'))).not.toHaveProperty('backoffice');
+  });
+
+  it('when resolved, then the dashboard terminates TLS with the pair, is published like the gateway, and reads through auth and the owners of partner data', () => {
+    const dashboard = svc('dashboard');
+    expect(dashboard.environment).toMatchObject({
+      HOST: '0.0.0.0',
+      PORT: '4108',
+      TLS_MODE: 'terminate',
+      TLS_CERT_FILE: '/run/tls/cert.pem',
+      TLS_KEY_FILE: '/run/tls/key.pem',
+      DASHBOARD_PUBLIC_URL: 'https://localhost:4108',
+      DASHBOARD_SEALING_KEY: requiredSecrets.DASHBOARD_SEALING_KEY,
+      REDIS_URL: 'redis://redis:6379',
+      AUTH_URL: 'http://auth:4101',
+      WALLET_URL: 'http://wallet:4102',
+      COLLECTIONS_URL: 'http://collections:4104',
+      DISBURSEMENTS_URL: 'http://disbursements:4105',
+      WEBHOOKS_URL: 'http://webhooks:4106',
+    });
+    expect(portsOf(dashboard)).toEqual([expect.objectContaining({ published: '4108', target: '4108' })]);
+    expect(healthTest(dashboard)).toContain('/readyz');
+    expect(dependsOn(dashboard)).toMatchObject({ postgres: 'service_healthy', 'database-roles': 'service_completed_successfully', redis: 'service_healthy' });
+    expect(JSON.stringify(svc('gateway').environment)).not.toContain('dashboard');
+    expect(JSON.stringify(svc('backoffice').environment)).not.toContain('dashboard');
   });
 
   it('when resolved, then Grafana mounts its provisioning and dashboards and Prometheus its scrape config', () => {

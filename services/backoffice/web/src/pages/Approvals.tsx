@@ -23,13 +23,16 @@ export function ApprovalsPage(): ReactNode {
   const [notice, setNotice] = useState<string>();
 
   const cursor = cursors[cursors.length - 1];
-  const load = useCallback(() => {
+  // Resolves once the page is in state: a decision's notice waits for it, so it never shows above the old list.
+  const load = useCallback((): Promise<void> => {
     setError(undefined);
-    api<Page>('GET', `/api/v1/approval-requests${queryOf({ status, cursor, pageSize: '20' })}`)
+    return api<Page>('GET', `/api/v1/approval-requests${queryOf({ status, cursor, pageSize: '20' })}`)
       .then(setPage)
       .catch(setError);
   }, [status, cursor]);
-  useEffect(load, [load]);
+  useEffect(() => {
+    void load();
+  }, [load]);
 
   const choose = (next: Status): void => {
     setStatus(next);
@@ -71,8 +74,7 @@ export function ApprovalsPage(): ReactNode {
                 ownId={session.operator.operatorId}
                 mayDecide={hasRole(session, 'checker')}
                 onDecided={(decided) => {
-                  setNotice(`Request ${decided.requestId} is now ${decided.status}.`);
-                  load();
+                  void load().then(() => setNotice(`Request ${decided.requestId} is now ${decided.status}.`));
                 }}
               />
             </li>

@@ -33,13 +33,16 @@ export function WebhooksPage(): ReactNode {
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState<string>();
 
-  const load = useCallback(() => {
+  // Resolves once the page is in state: a redelivery's notice waits for it, so it never shows above the old list.
+  const load = useCallback((): Promise<void> => {
     setError(undefined);
-    api<{ deliveries: Delivery[]; nextCursor: string | null }>('GET', `/api/v1/webhook-deliveries${queryOf({ status, partnerId, cursor: trail.cursor, pageSize: '25' })}`)
+    return api<{ deliveries: Delivery[]; nextCursor: string | null }>('GET', `/api/v1/webhook-deliveries${queryOf({ status, partnerId, cursor: trail.cursor, pageSize: '25' })}`)
       .then(setPage)
       .catch(setError);
   }, [status, partnerId, trail.cursor]);
-  useEffect(load, [load]);
+  useEffect(() => {
+    void load();
+  }, [load]);
 
   const search = (event: FormEvent): void => {
     event.preventDefault();
@@ -51,10 +54,7 @@ export function WebhooksPage(): ReactNode {
   const redeliver = (delivery: Delivery): void => {
     setError(undefined);
     api<{ replayed: boolean; after: { deliveryState: string } }>('POST', `/api/v1/webhook-deliveries/${encodeURIComponent(delivery.deliveryId)}/redeliver`, {}, { 'Idempotency-Key': newIdempotencyKey() })
-      .then((answer) => {
-        setNotice(`Delivery ${delivery.deliveryId} is ${answer.after.deliveryState} again${answer.replayed ? ' (already asked)' : ''}.`);
-        load();
-      })
+      .then((answer) => load().then(() => setNotice(`Delivery ${delivery.deliveryId} is ${answer.after.deliveryState} again${answer.replayed ? ' (already asked)' : ''}.`)))
       .catch(setError);
   };
 

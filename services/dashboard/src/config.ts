@@ -53,6 +53,10 @@ export const dashboardConfigSchema = baseServiceConfigSchema
     WEBHOOKS_URL: fields.url.default('http://127.0.0.1:4106'),
     UPSTREAM_TIMEOUT_MS: fields.milliseconds(10_000),
     ...breakerConfigFields,
+    /** Optional: invitations are also sent by e-mail through this SMTP relay (smtp:// or smtps://, credentials in the URL), from DASHBOARD_SMTP_FROM. */
+    DASHBOARD_SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional()),
+    DASHBOARD_SMTP_FROM: z.string().min(3).max(254).default('Partner Wallet <no-reply@partner-wallet.example>'),
+    DASHBOARD_SMTP_TIMEOUT_MS: fields.milliseconds(10_000),
     /** Behind a TLS-terminating proxy: how many hops to trust for the client's address (express's trust proxy); 0 trusts none. */
     DASHBOARD_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
     /** Where TLS ends, as for the back-office (decision 0067; libs/config console-tls.ts). */

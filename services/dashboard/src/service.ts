@@ -9,6 +9,7 @@ import type { DashboardConfig } from './config';
 import { bulkUploadBodyLimit } from './http/bulk-routes';
 import { mountDashboardRoutes } from './http/route-table';
 import { dashboardMigrationDirectories, dashboardSchema } from './service-paths';
+import { createInvitationMailer } from './upstream/invitation-mailer';
 import { createPartnerApi } from './upstream/partner-api';
 import { peopleDependenciesOf } from './wiring/people-dependencies';
 
@@ -26,7 +27,8 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
   try {
     prepared = await prepareService({ name: 'dashboard', schema: dashboardSchema, migrationDirectories: dashboardMigrationDirectories, env: config, port: config.PORT, logger });
     const pool = prepared.pool;
-    const deps = peopleDependenciesOf(config, pool, redis);
+    const mailer = config.DASHBOARD_SMTP_URL === undefined ? undefined : createInvitationMailer({ url: config.DASHBOARD_SMTP_URL, from: config.DASHBOARD_SMTP_FROM, timeoutMs: config.DASHBOARD_SMTP_TIMEOUT_MS }, logger);
+    const deps = { ...peopleDependenciesOf(config, pool, redis), ...(mailer === undefined ? {} : { mailer }) };
     const consoleOrigin = new URL(config.DASHBOARD_PUBLIC_URL).origin;
     const metrics = createHttpMetrics('dashboard');
     const plainHttp = new Counter({
@@ -69,6 +71,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
           { name: 'postgres pool', run: closePool },
           { name: 'redis', run: () => closeRedis(redis) },
           { name: 'partner api clients', run: () => Promise.resolve(partnerApi.shutdown()) },
+          { name: 'invitation mailer', run: () => Promise.resolve(mailer?.close()) },
         ],
         logger,
       ),

@@ -43,8 +43,9 @@ export function mountTeamRoutes(app: Express, deps: PeopleDependencies, consoleO
     const admin = memberOf(res);
     const invited = await inviteMember(deps, { partnerId: admin.partnerId, email: input.email, displayName: input.displayName, role: input.role, invitedBy: { kind: 'member', memberId: admin.memberId, displayName: admin.displayName } }, originOf(req, res));
     if (invited.kind === 'refused') throw invited.reason === 'email-in-use' ? new ConsoleError('CON_4014') : new ConsoleError('CON_2001', 'Missing or invalid fields: email (an e-mail address such as ada@example.com)');
-    // The link is shown once, to the inviting admin; only its digest is kept.
-    res.status(201).json({ success: true, data: { member: memberView(invited.member), invitationLink: invited.invitationLink, expiresAt: invited.expiresAt.toISOString() } });
+    // The link is shown once, to the inviting admin (and sent by e-mail when a relay is set); only its digest is kept.
+    const emailed = deps.mailer === undefined ? null : await deps.mailer.send({ to: invited.member.email, displayName: invited.member.displayName, role: invited.member.role, invitationLink: invited.invitationLink, expiresAt: invited.expiresAt });
+    res.status(201).json({ success: true, data: { member: memberView(invited.member), invitationLink: invited.invitationLink, expiresAt: invited.expiresAt.toISOString(), emailed } });
   });
 
   app.patch(teamPaths.member, ...requireMember(deps, consoleOrigin, 'manage_team'), requireFreshCode(deps), async (req, res) => {

@@ -3,6 +3,7 @@ import { appendAuditEntry } from '@pwa/audit';
 import type { Pool } from '@pwa/db';
 import type { Redis } from 'ioredis';
 import type { SecretSealer, SessionSettings, SignInThrottleSettings } from '@pwa/web-auth';
+import type { InvitationMailer } from '../upstream/invitation-mailer';
 
 /** What the team and sign-in use cases need, made once at start (tests make their own). */
 export interface PeopleDependencies {
@@ -18,6 +19,8 @@ export interface PeopleDependencies {
   publicUrl: string;
   /** How long after a sign-in an admin's change needs no new code (0: every change asks for one). */
   freshMfaMs: number;
+  /** Sends invitations by e-mail when DASHBOARD_SMTP_URL is set. */
+  mailer?: InvitationMailer;
   /** The clock for TOTP; Date.now unless a test fixes it. */
   now?: () => number;
 }

@@ -41,11 +41,13 @@ export function TeamPage(): ReactNode {
   const invite = (event: FormEvent): void => {
     event.preventDefault();
     void run(async () => {
-      const answer = await api<{ member: TeamMember; invitationLink: string; expiresAt: string }>('POST', '/api/v1/members', { email, displayName, role, ...freshCodeOf(code) });
+      const answer = await api<{ member: TeamMember; invitationLink: string; expiresAt: string; emailed: boolean | null }>('POST', '/api/v1/members', { email, displayName, role, ...freshCodeOf(code) });
       await load();
       setNotice(
         <>
-          Invited {answer.member.displayName} as {answer.member.role}. Send them this link, shown only now (it works once, until {dateTime(answer.expiresAt)}): <code className="secret">{answer.invitationLink}</code>
+          Invited {answer.member.displayName} as {answer.member.role}.{' '}
+          {answer.emailed === true ? `It was sent to ${answer.member.email}; if it does not arrive, send them this link, shown only now` : answer.emailed === false ? 'The e-mail could not be sent: send them this link, shown only now' : 'Send them this link, shown only now'} (it works once, until {dateTime(answer.expiresAt)}):{' '}
+          <code className="secret">{answer.invitationLink}</code>
         </>,
       );
       setEmail('');

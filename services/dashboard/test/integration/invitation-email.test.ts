@@ -1,0 +1,67 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { onboardPartner } from '../../../../test/support/partners';
+import { startDashboardStack, type DashboardStack } from '../../../../test/support/stack';
+
+interface ReceivedMail {
+  to: string[];
+  text: string;
+}
+
+/**
+ * Invitations by e-mail (issue 28): with DASHBOARD_SMTP_URL set, an admin's invitation is also sent
+ * through the SMTP relay (a local `smtp-server` here), and the link in the mail lets the person
+ * join; a relay that is down leaves the invitation made and its link shown, never logged.
+ */
+describe('the partner dashboard: invitations by e-mail', () => {
+  const received: ReceivedMail[] = [];
+  let smtp: SMTPServer;
+  let stack: DashboardStack;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          received.push({ to: session.envelope.rcptTo.map((each) => each.address), text: Buffer.concat(chunks).toString('utf8') });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+    const port = (smtp.server.address() as AddressInfo).port;
+    stack = await startDashboardStack({ logLevel: 'info', dashboard: { env: { DASHBOARD_SMTP_URL: `smtp://127.0.0.1:${port}`, DASHBOARD_SMTP_FROM: 'Partner Wallet <no-reply@wallet.example>', DASHBOARD_SMTP_TIMEOUT_MS: '2000' } } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await new Promise<void>((resolve) => (smtp.server.listening ? smtp.close(() => resolve()) : resolve()));
+  });
+
+  test('when an admin invites a member, then the mail carries the one-time link that lets them join; with the relay down the invitation is still made and its link shown, not logged', async () => {
+    const partner = await onboardPartner(stack);
+    const admin = await stack.dashboard.seedAdmin(partner.partnerId, 'Mail Admin');
+    const session = await admin.signIn();
+    const invited = await session.post('/api/v1/members', { email: 'mailed.member@partner.example', displayName: 'Mailed Member', role: 'finance' });
+    expect(invited.status).toBe(201);
+    expect(invited.body.data.emailed).toBe(true);
+    const mail = received.find((each) => each.to.includes('mailed.member@partner.example'));
+    expect(mail?.text).toContain('as finance');
+    const link = /https:\/\/localhost:\d+\/invitation#token=[A-Za-z0-9_=-]+/.exec((mail?.text ?? '').replace(/=\r?\n/g, ''))?.[0];
+    expect(link).toBe(invited.body.data.invitationLink);
+    const member = await stack.dashboard.acceptInvitation(link ?? '', { memberId: invited.body.data.member.memberId, partnerId: partner.partnerId, email: 'mailed.member@partner.example', displayName: 'Mailed Member', role: 'finance' });
+    expect((await (await member.signIn()).get('/api/v1/session')).body.data.member.role).toBe('finance');
+
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    const unsent = await session.post('/api/v1/members', { email: 'unmailed.member@partner.example', displayName: 'Unmailed Member', role: 'support' });
+    expect([unsent.status, unsent.body.data.emailed]).toEqual([201, false]);
+    expect(unsent.body.data.invitationLink).toMatch(/\/invitation#token=/);
+    expect(stack.logs()).toContain('invitation e-mail not sent');
+    const token = new URL(unsent.body.data.invitationLink as string).hash;
+    expect(stack.logs()).not.toContain(token.slice('#token='.length));
+    expect(stack.logs()).not.toContain(new URL(invited.body.data.invitationLink as string).hash.slice('#token='.length));
+  });
+});

@@ -80,3 +80,4 @@ export { newSetupToken, setupTokenDigest, setupLinkUrl, setupLinkLifetimeSeconds
 export { listenConsole, requireForwardedHttps, type ConsoleListenerSettings, type PlainHttpOutcome } from './http/console-listener';
 export { mountConsolePages } from './http/console-pages';
 export { consoleHeaders, sessionCookie, type SessionCookie } from './http/console-session-cookie';
+export { unidentifiedRefusalRecording, unidentifiedRefusalsPerAddressPerMinute, type UnidentifiedRefusalRecording } from './http/unidentified-refusal-cap';

@@ -4,3 +4,4 @@ export * from './quotes';
 export * from './read-answer';
 export * from './auth';
 export * from './partner-identity';
+export * from './partner-access';

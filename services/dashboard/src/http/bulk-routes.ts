@@ -87,6 +87,7 @@ export function mountBulkRoutes(app: Express, deps: PeopleDependencies, consoleO
       const answer = await callForMember(res, {
         owner: 'disbursements',
         method: 'POST',
+        permission: 'disbursement',
         path: '/partner/v1/disbursement/bulk/quote',
         body: { currency: input.currency, items: payouts.map(({ phone, amount, externalId, note }) => ({ phone, amount, externalId, ...(note === null ? {} : { note }) })) },
       });
@@ -111,7 +112,7 @@ export function mountBulkRoutes(app: Express, deps: PeopleDependencies, consoleO
   app.post(bulkPaths.transfer, ...requireMember(deps, consoleOrigin, 'confirm_bulk'), async (req, res) => {
     const input = parsedInput(z.object({ bulkQuoteId: z.uuid('the bulkQuoteId of the preview'), externalId: z.string().trim().min(1, 'required').max(100, 'at most 100 characters') }), req.body);
     const member = memberOf(res);
-    const answer = await callForMember(res, { owner: 'disbursements', method: 'POST', path: '/partner/v1/disbursement/bulk/transfer', body: input });
+    const answer = await callForMember(res, { owner: 'disbursements', method: 'POST', permission: 'disbursement', path: '/partner/v1/disbursement/bulk/transfer', body: input });
     const accepted = answer.status === 200 || answer.status === 202;
     const summary = (answer.body as { data?: { bulkId?: string; counts?: unknown; totalDebit?: number } } | undefined)?.data;
     await auditOf(deps, originOf(req, res), {

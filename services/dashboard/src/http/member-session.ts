@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ConsoleError } from '@pwa/errors';
-import { csrfTokenMatches, isSameOriginRequest, isStateChangingMethod, readSession, sessionCookie, type Session, type SessionStage } from '@pwa/web-auth';
+import { csrfTokenMatches, isSameOriginRequest, isStateChangingMethod, readSession, sessionCookie, unidentifiedRefusalRecording, type Session, type SessionStage } from '@pwa/web-auth';
 import { roleAllows, type DashboardAction } from '../domain/member-roles';
 import { findMemberById, type Member } from '../store/member-store';
 import { spendTotpCode } from '../use-cases/member-sign-in';
@@ -49,16 +49,28 @@ function headersOf(req: Request): { origin?: string; secFetchSite?: string } {
   return { ...(origin === undefined ? {} : { origin }), ...(secFetchSite === undefined ? {} : { secFetchSite }) };
 }
 
-/** A refused change by nobody known (no session, another site): audited without a partner. */
+/** A refused change by nobody known (no session, another site): audited without a partner, capped per address (libs/web-auth). */
 function refuseUnidentified(deps: PeopleDependencies, req: Request, res: Response, next: NextFunction, error: ConsoleError, reason: string): void {
   if (!isStateChangingMethod(req.method)) {
     next(error);
     return;
   }
-  auditOf(deps, originOf(req, res), { actor: unidentified, action: 'console.change_refused', target: { kind: 'endpoint', id: `${req.method} ${req.path}`.slice(0, 200) }, outcome: 'refused', reason }).then(
-    () => next(error),
-    (failure: unknown) => next(failure),
-  );
+  const origin = originOf(req, res);
+  unidentifiedRefusalRecording(deps.redis, deps.sessions.keyPrefix, origin.address)
+    .then(async (recording) => {
+      if (!recording.record) return;
+      await auditOf(deps, origin, {
+        actor: unidentified,
+        action: 'console.change_refused',
+        target: { kind: 'endpoint', id: `${req.method} ${req.path}`.slice(0, 200) },
+        outcome: 'refused',
+        reason: recording.note === undefined ? reason : `${reason}; ${recording.note}`,
+      });
+    })
+    .then(
+      () => next(error),
+      (failure: unknown) => next(failure),
+    );
 }
 
 /**

@@ -37,7 +37,7 @@ export function mountPartnerActionRoutes(app: Express, deps: PeopleDependencies,
     );
     if (environment !== 'sandbox') throw new ConsoleError('CON_4019', 'Only the sandbox approves or declines a collection for its user: in production the user does');
     const member = memberOf(res);
-    const answer = await callForMember(res, { owner: 'collections', method: 'POST', path: `/partner/v1/sandbox/collection/${encodeURIComponent(referenceId)}/${decision}`, body: {} });
+    const answer = await callForMember(res, { owner: 'collections', method: 'POST', permission: 'collection', path: `/partner/v1/sandbox/collection/${encodeURIComponent(referenceId)}/${decision}`, body: {} });
     if (isNotTheirs(answer)) throw new ConsoleError('CON_4017', `No collection ${referenceId} among your partner’s records: check the id`);
     await auditOf(deps, originOf(req, res), { actor: personOf(member), action: `sandbox.collection.${decision}`, target: { kind: 'collection', id: referenceId }, partnerId: member.partnerId, ...outcomeOf(answer.status) });
     passOn(res, answer);

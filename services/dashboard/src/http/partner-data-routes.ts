@@ -63,7 +63,7 @@ export function mountPartnerDataRoutes(app: Express, deps: PeopleDependencies, c
       callForMember(res, { owner: 'webhooks', method: 'GET', path: '/partner/v1/webhooks/deliveries?status=delivered&limit=1' }),
     ]);
     const failed = listOf(failedDeliveries, 'deliveries');
-    const lastDelivered = listOf(deliveries, 'deliveries')[0] as { lastAttemptAt?: string | null; updatedAt?: string } | undefined;
+    const lastDelivered = listOf(deliveries, 'deliveries')[0] as { deliveredAt?: string | null; event?: string; referenceId?: string } | undefined;
     res.json({
       success: true,
       data: {

@@ -14,6 +14,11 @@ export interface PartnerCall {
   body?: unknown;
   /** `text/csv` for the statement's CSV; JSON otherwise. */
   accept?: string;
+  /**
+   * A change (every POST) is admitted as the gateway admits it (decidePartnerAccess): the partner
+   * active, with this permission when one is named. Reads stay open to a suspended partner's team.
+   */
+  permission?: 'collection' | 'disbursement';
   requestId: string | null;
 }
 

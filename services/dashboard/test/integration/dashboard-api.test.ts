@@ -282,4 +282,15 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     expect(await session('developer').post(`/api/v1/deliveries/${randomUUID()}/redelivery`, {})).toMatchObject({ status: 404, body: { code: 'CON_4017' } });
     expect(await support.post(`/api/v1/deliveries/${randomUUID()}/redelivery`, {})).toMatchObject({ status: 403, body: { code: 'CON_3004' } });
   });
+
+  test('when the partner is suspended, then its team still reads, but every change the API would refuse is refused with the API’s code', async () => {
+    await stack.operator(['set-status', partnerA.clientId, 'suspended']);
+    // The dashboard reads the partner's status at auth on each call (no cache to wait for).
+    const lines = ['phone,amount,externalId', `${user.localPhone},1.00,suspended-1`];
+    expect(await session('admin').post('/api/v1/bulk-payouts/quote', { currency: 'USD', lines })).toMatchObject({ status: 403, body: { code: 'PKC_1006' } });
+    expect(await session('developer').post(`/api/v1/deliveries/${randomUUID()}/redelivery`, {})).toMatchObject({ status: 403, body: { code: 'PKC_1006' } });
+    expect((await session('admin').get('/api/v1/overview')).status).toBe(200);
+    expect((await session('admin').get(statementPath)).status).toBe(200);
+    await stack.operator(['set-status', partnerA.clientId, 'active']);
+  });
 });

@@ -8,7 +8,7 @@ interface Overview {
   balances: Record<string, number>;
   recentCollections: TransactionRow[];
   recentDisbursements: TransactionRow[];
-  webhookHealth: { failingDeliveries: number; failingDeliveriesMore: boolean; lastDelivered: { lastAttemptAt?: string | null } | null };
+  webhookHealth: { failingDeliveries: number; failingDeliveriesMore: boolean; lastDelivered: { deliveredAt?: string | null } | null };
 }
 
 /** Home: balances per currency, recent activity, and whether webhooks reach the partner. */
@@ -38,7 +38,7 @@ export function HomePage(): ReactNode {
           <h2>Webhooks</h2>
           <p role="status">
             {overview.webhookHealth.failingDeliveries === 0 ? 'No delivery is failing.' : `${overview.webhookHealth.failingDeliveries}${overview.webhookHealth.failingDeliveriesMore ? '+' : ''} deliveries are failing.`} Last delivered:{' '}
-            {dateTime(overview.webhookHealth.lastDelivered?.lastAttemptAt ?? null)}. <Link to="/transactions?kind=deliveries">See deliveries</Link>
+            {dateTime(overview.webhookHealth.lastDelivered?.deliveredAt ?? null)}. <Link to="/transactions?kind=deliveries">See deliveries</Link>
           </p>
           <h2>Recent collections</h2>
           <TransactionRows kind="collections" rows={overview.recentCollections} label="Recent collections" />

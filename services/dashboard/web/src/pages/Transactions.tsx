@@ -14,7 +14,6 @@ export interface TransactionRow {
   status?: string;
   amount?: number;
   currency?: string;
-  eventType?: string;
   event?: string;
   createdAt?: string;
   attemptCount?: number;
@@ -52,7 +51,7 @@ export function TransactionRows(props: { kind: TransactionKind; rows: Transactio
         {props.rows.map((row, index) => (
           <tr key={row.referenceId ?? row.deliveryId ?? index}>
             <td>{row.referenceId === undefined ? <code>{row.deliveryId}</code> : <Link to={`/transactions/${encodeURIComponent(row.referenceId)}`}>{row.referenceId}</Link>}</td>
-            <td>{deliveries ? (row.eventType ?? row.event) : (row.externalId ?? '—')}</td>
+            <td>{deliveries ? row.event : (row.externalId ?? '—')}</td>
             <td>{row.status}</td>
             {deliveries ? null : <td>{row.amount === undefined ? '—' : `${row.currency ?? ''} ${row.amount.toFixed(2)}`}</td>}
             <td>{dateTime(row.createdAt)}</td>

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { entriesPerAddressPerMinute } from '../../src/http/unidentified-refusal-audit';
+import { unidentifiedRefusalsPerAddressPerMinute as entriesPerAddressPerMinute } from '@pwa/web-auth';
 import { startConsoleStand, type ConsoleStand } from '../support/console-stand';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the repository's test support is CommonJS outside the workspace

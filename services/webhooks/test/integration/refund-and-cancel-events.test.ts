@@ -81,8 +81,10 @@ describe('webhooks service: cancelled collections and refunds', () => {
       await waitUntil(async () => (await deliveriesOfEvent(harness.pool, event.eventId)).deliveries.length === 1, 5_000);
     }
 
-    const received = await endpoint.waitFor(3, 5_000);
-    for (const event of events) await waitUntil(async () => (await deliveriesOfEvent(harness.pool, event.eventId)).deliveries[0]?.status === 'delivered', 3_000);
+    await endpoint.waitFor(3, 5_000);
+    // Under load an attempt can time out and be sent again: wait for each event's recorded delivery, then read every request that arrived.
+    for (const event of events) await waitUntil(async () => (await deliveriesOfEvent(harness.pool, event.eventId)).deliveries[0]?.status === 'delivered', 10_000);
+    const received = endpoint.received;
 
     const bodies = events.map((event) => {
       const request = received.find((candidate) => candidate.headers['webhook-id'] === event.eventId);

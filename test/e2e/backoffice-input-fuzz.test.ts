@@ -1,6 +1,6 @@
 import { mountConsoleRoutes, type ConsoleRouteContext } from '../../services/backoffice/src/http/console-route-table';
 import { databaseFingerprint, type DatabaseFingerprint } from '../support/database-fingerprint';
-import { consoleAnswerProblemOf, consoleFuzzCases, consoleRoutesOf, unlistedPathCases, type Admission, type SweepSettings } from '../support/console-fuzz';
+import { admissionHeadersOf, consoleAnswerProblemOf, consoleFuzzCases, consoleRoutesOf, unlistedPathCases, type Admission, type SweepSettings } from '../support/console-fuzz';
 import { RawHttpsClient, sendConcurrently } from '../support/fuzz-client';
 import type { ConsoleHttpsClient } from '../support/https-client';
 import { onboardPartner } from '../support/partners';
@@ -55,21 +55,7 @@ describe('input fuzz through the back-office console API', () => {
     await stack?.stop();
   });
 
-  function admissionHeaders(kind: Admission): Record<string, string> {
-    const origin = new URL(stack.backoffice.baseUrl).origin;
-    const cookie = session.cookie ?? '';
-    const csrf = session.csrfToken ?? '';
-    switch (kind) {
-      case 'session':
-        return { origin, cookie, 'x-csrf-token': csrf };
-      case 'no-csrf':
-        return { origin, cookie };
-      case 'other-site':
-        return { origin: 'https://evil.example', cookie, 'x-csrf-token': csrf };
-      case 'none':
-        return {};
-    }
-  }
+  const admissionHeaders = (kind: Admission): Record<string, string> => admissionHeadersOf(stack.backoffice.baseUrl, session)(kind);
 
   /** Every table of the services' schemas but the audit log (it gains an entry for each refusal). */
   async function fingerprint(): Promise<DatabaseFingerprint> {

@@ -1,5 +1,5 @@
 import { mountDashboardRoutes } from '../../services/dashboard/src/http/route-table';
-import { consoleAnswerProblemOf, consoleFuzzCases, consoleRoutesOf, unlistedPathCases, type Admission, type SweepSettings } from '../support/console-fuzz';
+import { admissionHeadersOf, consoleAnswerProblemOf, consoleFuzzCases, consoleRoutesOf, unlistedPathCases, type Admission, type SweepSettings } from '../support/console-fuzz';
 import { databaseFingerprint, type DatabaseFingerprint } from '../support/database-fingerprint';
 import { RawHttpsClient, sendConcurrently } from '../support/fuzz-client';
 import type { ConsoleHttpsClient } from '../support/https-client';
@@ -36,21 +36,7 @@ describe('input fuzz through the partner dashboard API', () => {
     await stack?.stop();
   });
 
-  function admissionHeaders(kind: Admission): Record<string, string> {
-    const origin = new URL(stack.dashboard.baseUrl).origin;
-    const cookie = session.cookie ?? '';
-    const csrf = session.csrfToken ?? '';
-    switch (kind) {
-      case 'session':
-        return { origin, cookie, 'x-csrf-token': csrf };
-      case 'no-csrf':
-        return { origin, cookie };
-      case 'other-site':
-        return { origin: 'https://evil.example', cookie, 'x-csrf-token': csrf };
-      case 'none':
-        return {};
-    }
-  }
+  const admissionHeaders = (kind: Admission): Record<string, string> => admissionHeadersOf(stack.dashboard.baseUrl, session)(kind);
 
   /** Every table the dashboard or what it calls owns, but the audit logs (they gain the refusals). */
   async function fingerprint(): Promise<DatabaseFingerprint> {

@@ -54,6 +54,25 @@ export function consoleAnswerProblemOf(response: RawResponse): string | undefine
   return `answered code ${String(body.code)}, not a catalogue code`;
 }
 
+/** The headers of each way a sweep's request is admitted: the signed-in person's (cookie, CSRF token, the console's origin), none, another site's origin, or no CSRF token. */
+export function admissionHeadersOf(consoleUrl: string, session: { cookie: string | undefined; csrfToken: string | undefined }): (kind: Admission) => Record<string, string> {
+  return (kind): Record<string, string> => {
+    const origin = new URL(consoleUrl).origin;
+    const cookie = session.cookie ?? '';
+    const csrf = session.csrfToken ?? '';
+    switch (kind) {
+      case 'session':
+        return { origin, cookie, 'x-csrf-token': csrf };
+      case 'no-csrf':
+        return { origin, cookie };
+      case 'other-site':
+        return { origin: 'https://evil.example', cookie, 'x-csrf-token': csrf };
+      case 'none':
+        return {};
+    }
+  };
+}
+
 /** The signed-in person's headers on most cases; now and then none, or another site's origin, or no CSRF token. */
 export const admission = fc.oneof(
   { arbitrary: fc.constant('session' as const), weight: 8 },

@@ -212,3 +212,4 @@ export {
 // The quote body's rules (phone, amount as written, currency, per-transaction bounds), shared by single and bulk quotes.
 export { validateQuoteRequest, type QuoteRequest } from './quote-request';
 export { transactionBoundsMinor } from './transaction-bounds';
+export { addressProblem, classifyAddress, isPublicAddress, literalHostProblem, urlProblem, type AddressClass, type TargetPolicy } from './webhook-target-policy';

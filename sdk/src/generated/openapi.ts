@@ -6187,6 +6187,11 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page. Keep the same filters: a cursor is only good for the list and filters it came from, and only for you (anything else is 400 PKC_2008). */
                 cursor?: string;
+                /**
+                 * @description Only the collections of this customer’s phone (0770123456 or +231770123456; spaces and hyphens ignored), newest first.
+                 * @example 0770000001
+                 */
+                phone?: string;
             };
             header?: never;
             path?: never;
@@ -6373,6 +6378,11 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page. Keep the same filters: a cursor is only good for the list and filters it came from, and only for you (anything else is 400 PKC_2008). */
                 cursor?: string;
+                /**
+                 * @description Only the disbursements of this customer’s phone (0770123456 or +231770123456; spaces and hyphens ignored), newest first.
+                 * @example 0770000001
+                 */
+                phone?: string;
             };
             header?: never;
             path?: never;

@@ -162,6 +162,16 @@ export const authPartnerOnboardingAnswerSchema = z.object({
 export type AuthPartnerOnboardingAnswer = z.output<typeof authPartnerOnboardingAnswerSchema>;
 
 /**
+ * A member of the partner's own team acting through the dashboard, which asserts the member's
+ * partner; auth refuses a member acting for another partner (403 PKC_6005, nothing changed).
+ */
+export const memberActorSchema = z.strictObject({ kind: z.literal('member'), id: uuidField, displayName: z.string().trim().min(1).max(100), partnerId: uuidField });
+export type MemberActor = z.output<typeof memberActorSchema>;
+
+/** Who changes a partner's webhook settings: a person on the back-office, or a member of the partner's team. */
+export const webhookSettingsActorSchema = z.union([adminActorSchema, memberActorSchema]);
+
+/**
  * POST /internal/admin/partner-webhook-urls: a partner's webhook URL set (or removed with null) by
  * a person; `requestId` is the idempotency key (replayed: the first outcome, nothing changes).
  * Answers adminChangeAnswerSchema with `{ webhookUrl }` before and after; 404 PKC_6002 for an
@@ -171,7 +181,7 @@ export const authPartnerWebhookUrlRequestSchema = z.strictObject({
   requestId: uuidField,
   partnerId: uuidField,
   webhookUrl: z.string().min(1).max(2_000).nullable(),
-  actor: adminActorSchema,
+  actor: webhookSettingsActorSchema,
 });
 export type AuthPartnerWebhookUrlRequest = z.output<typeof authPartnerWebhookUrlRequestSchema>;
 
@@ -190,7 +200,7 @@ export const authPartnerSecretRotationRequestSchema = z.strictObject({
   partnerId: uuidField,
   secret: z.enum(['client', 'webhook']),
   overlapHours: z.number().int().min(0).max(webhookSecretOverlapHoursLimit).optional(),
-  actor: adminActorSchema,
+  actor: webhookSettingsActorSchema,
 });
 export type AuthPartnerSecretRotationRequest = z.output<typeof authPartnerSecretRotationRequestSchema>;
 
@@ -216,7 +226,7 @@ export type AuthPartnerSecretRotationAnswer = z.output<typeof authPartnerSecretR
  */
 export const clientSecretActorSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('operator'), id: uuidField, displayName: z.string().trim().min(1).max(100) }),
-  z.strictObject({ kind: z.literal('member'), id: uuidField, displayName: z.string().trim().min(1).max(100), partnerId: uuidField }),
+  memberActorSchema,
 ]);
 export type ClientSecretActor = z.output<typeof clientSecretActorSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normaliseLiberianPhone } from '@pwa/phone';
 import { currencyField } from './fields';
 import { pageQueryFields } from './pagination';
 
@@ -42,9 +43,32 @@ export function createdRangeIsValid<Query extends { createdFrom?: string | undef
 }
 
 /**
+ * The customer's phone as a list filter (the collections' payer, the disbursements' recipient), as
+ * the partner may write it (0770123456, +231 77 012 3456); the list compares the +231 form.
+ */
+export function phoneFilterFieldOf(noun: string) {
+  return z
+    .string()
+    .max(40)
+    .transform((input, context) => {
+      const phone = normaliseLiberianPhone(input);
+      if (phone === undefined) {
+        context.addIssue({ code: 'custom', message: 'phone must be a Liberian mobile number (0770123456 or +231770123456)' });
+        return z.NEVER;
+      }
+      return phone;
+    })
+    .optional()
+    .meta({ param: { description: `Only the ${noun}s of this customer’s phone (0770123456 or +231770123456; spaces and hyphens ignored), newest first.`, example: '0770000001' } });
+}
+
+/**
  * The query of the collections and disbursements lists. Unknown parameters and invalid values are
  * 400 PKC_2008 naming them; createdFrom after createdTo is 400 PKC_2008 naming createdTo.
  */
 export function transactionListQuerySchemaOf<const Statuses extends readonly [string, ...string[]]>(statuses: Statuses, noun: string) {
-  return z.object(transactionListFieldsOf(statuses, noun)).strict().superRefine(createdRangeIsValid);
+  return z
+    .object({ ...transactionListFieldsOf(statuses, noun), phone: phoneFilterFieldOf(noun) })
+    .strict()
+    .superRefine(createdRangeIsValid);
 }

@@ -1,3 +1,4 @@
+import { literalHostProblem } from '@pwa/contracts';
 /** Validation of operator-supplied partner settings; each throws an Error whose message is shown to the operator. */
 
 export const rateLimitPerMinuteMax = 1_000_000_000;
@@ -24,6 +25,9 @@ export function parseWebhookUrl(text: string, environment: string): string | nul
     throw new Error(environment === 'sandbox' ? 'Webhook URL must be http(s)' : 'Webhook URL must use https');
   }
   if (url.username || url.password) throw new Error('Webhook URL must not contain credentials');
+  // The webhook service's SSRF rules, as far as they hold without a lookup: outside the sandbox no private, loopback or special address.
+  const hostProblem = literalHostProblem(url.hostname, { requireHttps: environment !== 'sandbox', allowPrivateTargets: environment === 'sandbox' });
+  if (hostProblem !== undefined) throw new Error(`Webhook URL must be on a public address (${hostProblem.replace('target refused: ', '')})`);
   return url.toString();
 }
 

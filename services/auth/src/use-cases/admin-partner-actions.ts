@@ -16,6 +16,7 @@ import { parseWebhookUrl } from '../domain/partner-settings';
 import { findOperatorAction, insertOperatorAction } from '../store/operator-action-store';
 import { findPartnerById, lockPartnerById, updatePartner } from '../store/partner-store';
 import { defaultWebhookSecretOverlapHours } from '../domain/webhook-secret';
+import { actingPersonOf } from './acting-person';
 import { insertOnboardedPartner, newClientSecret, newPartnerOf, recordPartnerEvent, replaceClientSecret, replaceWebhookSecret } from './manage-partners';
 
 /**
@@ -61,6 +62,7 @@ export async function executeAdminOnboarding(pool: Pool, settings: AuthActionSet
 }
 
 export async function executeAdminWebhookUrl(pool: Pool, environment: string, request: AuthPartnerWebhookUrlRequest): Promise<AdminChangeAnswer> {
+  const person = actingPersonOf(request.actor, request.partnerId);
   const webhookUrl = request.webhookUrl === null ? null : checkedWebhookUrl(request.webhookUrl, environment);
   const parameters = { webhookUrl };
   return withTransaction(pool, async (client) => {
@@ -80,7 +82,7 @@ export async function executeAdminWebhookUrl(pool: Pool, environment: string, re
     }
     const before = { webhookUrl: current.webhookUrl };
     const after = { webhookUrl };
-    await insertOperatorAction(client, { requestId: request.requestId, action: 'partner.webhook_url.set', partnerId: request.partnerId, parameters, before, after, operatorId: request.actor.operatorId, operatorName: request.actor.displayName });
+    await insertOperatorAction(client, { requestId: request.requestId, action: 'partner.webhook_url.set', partnerId: request.partnerId, parameters, before, after, ...person });
     return { requestId: request.requestId, replayed: false, before, after };
   });
 }
@@ -90,6 +92,7 @@ export async function executeAdminWebhookUrl(pool: Pool, environment: string, re
  * secret once; a replay answers `replayed` with the first rotation's time and no secret.
  */
 export async function executeAdminSecretRotation(pool: Pool, settings: AuthActionSettings, request: AuthPartnerSecretRotationRequest): Promise<AuthPartnerSecretRotationAnswer> {
+  const person = actingPersonOf(request.actor, request.partnerId);
   const action = request.secret === 'client' ? 'partner.client_secret.rotate' : 'partner.webhook_secret.rotate';
   const overlapHours = request.secret === 'webhook' ? (request.overlapHours ?? defaultWebhookSecretOverlapHours) : null;
   if (request.secret === 'client' && request.overlapHours !== undefined) throw new PkcError('PKC_2008', 'overlapHours: only a webhook secret keeps the previous one for an overlap');
@@ -119,7 +122,7 @@ export async function executeAdminSecretRotation(pool: Pool, settings: AuthActio
     }
     // Before and after name the rotation, never a secret or a hash.
     const after = { clientId: current.clientId, rotatedAt, previousSecretsValidUntil };
-    await insertOperatorAction(client, { requestId: request.requestId, action, partnerId: request.partnerId, parameters, before: null, after, operatorId: request.actor.operatorId, operatorName: request.actor.displayName });
+    await insertOperatorAction(client, { requestId: request.requestId, action, partnerId: request.partnerId, parameters, before: null, after, ...person });
     return { requestId: request.requestId, replayed: false, partnerId: request.partnerId, clientId: current.clientId, secret: request.secret, clientSecret, webhookSecret, previousSecretsValidUntil, rotatedAt };
   });
 }

@@ -6,6 +6,7 @@ import { lockRequestId } from '@pwa/runtime';
 import { addSecondSecret, clientSecretSlotsOf, promoteSecondSecret } from '../store/client-secret-slot-store';
 import { findOperatorAction, insertOperatorAction } from '../store/operator-action-store';
 import { lockPartnerById } from '../store/partner-store';
+import { actingPersonOf } from './acting-person';
 import { newClientSecret, recordPartnerEvent } from './manage-partners';
 
 /**
@@ -16,9 +17,7 @@ import { newClientSecret, recordPartnerEvent } from './manage-partners';
  * and the partner's row is locked, so two adds at once give one second secret and one refusal.
  */
 export async function changeClientSecrets(pool: Pool, environment: string, request: ClientSecretChangeRequest): Promise<ClientSecretChangeAnswer> {
-  if (request.actor.kind === 'member' && request.actor.partnerId !== request.partnerId) {
-    throw new PkcError(adminChangeRefusalCodes.notApproved, 'A member changes only their own partner’s secrets; nothing was changed');
-  }
+  const person = actingPersonOf(request.actor, request.partnerId);
   const action = request.step === 'add_second' ? 'partner.client_secret.add_second' : 'partner.client_secret.revoke_previous';
   const parameters = { step: request.step };
   // Hashing is slow: done before the transaction, wasted only on a replay or a refusal.
@@ -53,9 +52,7 @@ export async function changeClientSecrets(pool: Pool, environment: string, reque
       // When each secret started, never a secret or a hash.
       before: { currentSince: before.currentSince, secondSince: before.secondSince },
       after: { currentSince: after.currentSince, secondSince: after.secondSince },
-      operatorId: request.actor.id,
-      operatorName: request.actor.displayName,
-      actorKind: request.actor.kind,
+      ...person,
     });
     return { ...after, requestId: request.requestId, replayed: false, partnerId: request.partnerId, step: request.step, clientSecret: fresh?.clientSecret ?? null };
   });

@@ -38,6 +38,12 @@ describe('operator settings', () => {
     expect(parseWebhookUrl('http://localhost:9000/hooks', 'sandbox')).toBe('http://localhost:9000/hooks');
     expect(() => parseWebhookUrl('http://partner.example/hooks', 'production')).toThrow('https');
     expect(parseWebhookUrl('https://partner.example/hooks', 'production')).toBe('https://partner.example/hooks');
+    // The webhook service's SSRF rules apply when the URL is set: no private, loopback or special address outside the sandbox.
+    for (const url of ['https://127.0.0.1/hooks', 'https://localhost/hooks', 'https://api.localhost/hooks', 'https://10.1.2.3/hooks', 'https://[::1]/hooks', 'https://[::ffff:192.168.0.1]/hooks', 'https://169.254.169.254/latest', 'https://0.0.0.0/hooks']) {
+      expect(() => parseWebhookUrl(url, 'production')).toThrow('public address');
+    }
+    expect(parseWebhookUrl('https://8.8.8.8/hooks', 'production')).toBe('https://8.8.8.8/hooks');
+    expect(parseWebhookUrl('http://127.0.0.1:9000/hooks', 'sandbox')).toBe('http://127.0.0.1:9000/hooks');
   });
 
   it('when a webhook URL embeds credentials or is not a URL, then it is refused', () => {

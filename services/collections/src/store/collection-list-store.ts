@@ -17,6 +17,8 @@ export interface CollectionListFilter {
   status?: Exclude<CollectionStatus, 'processing'>;
   currency?: Currency;
   externalId?: string;
+  /** The customer's phone in the +231 form (the payer's, the recipient's). */
+  phone?: string;
   /** ISO 8601 texts, passed to Postgres as timestamptz: inclusive, exclusive. */
   createdFrom?: string;
   createdTo?: string;
@@ -54,6 +56,7 @@ export function listQueryOf(filter: CollectionListFilter): { sql: string; values
       [(p) => `${publicStatusSql} = ${p}`, filter.status],
       [(p) => `currency = ${p}`, filter.currency],
       [(p) => `external_id = ${p}`, filter.externalId],
+      [(p) => `phone = ${p}`, filter.phone],
       [(p) => `created_at >= ${p}::timestamptz`, filter.createdFrom],
       [(p) => `created_at < ${p}::timestamptz`, filter.createdTo],
     ],

@@ -1,4 +1,14 @@
-import { authAdminActionPaths, authAdminReadPaths, clientSecretSlotsSchema, internal, type ClientSecretChangeRequest, type ClientSecretSlots } from '@pwa/contracts';
+import {
+  authAdminActionPaths,
+  authAdminPartnerDetailSchema,
+  authAdminReadPaths,
+  clientSecretSlotsSchema,
+  internal,
+  type AuthPartnerSecretRotationRequest,
+  type AuthPartnerWebhookUrlRequest,
+  type ClientSecretChangeRequest,
+  type ClientSecretSlots,
+} from '@pwa/contracts';
 import { PkcError } from '@pwa/errors';
 import { createInternalJsonClient, requestIdHeader, type InternalJsonClient } from '@pwa/http';
 import type { DashboardConfig } from '../config';
@@ -40,10 +50,32 @@ export interface PartnerApi {
   call(partner: internal.PartnerLookupAnswer, call: PartnerCall): Promise<PartnerAnswer>;
   /** Auth's client secret slots of the partner (never a secret). */
   clientSecretSlots(partnerId: string, requestId: string | null): Promise<ClientSecretSlots>;
-  /** The two-secret rotation at auth, as the member: auth's answer as it came (a 4xx refusal is passed on). */
-  changeClientSecrets(request: ClientSecretChangeRequest, requestId: string | null): Promise<PartnerAnswer>;
+  /** The partner's webhook URL and its last webhook secret rotation, as auth holds them (never a secret). */
+  webhookSettings(partnerId: string, requestId: string | null): Promise<WebhookSettings>;
+  /**
+   * A change of the partner's settings at auth, as the member: the two-secret client rotation, the
+   * webhook URL, the webhook secret's rotation. Auth's answer as it came (a 4xx refusal is passed on).
+   */
+  changeSettings(change: SettingsChange, requestId: string | null): Promise<PartnerAnswer>;
   shutdown(): void;
 }
+
+export interface WebhookSettings {
+  webhookUrl: string | null;
+  /** The last rotation of the webhook secret (by the operator or the team), if any: when, and until when the previous secrets were kept. */
+  lastSecretRotation: { rotatedAt: string; previousSecretsValidUntil: string | null } | null;
+}
+
+export type SettingsChange =
+  | { kind: 'client_secrets'; request: ClientSecretChangeRequest }
+  | { kind: 'webhook_url'; request: AuthPartnerWebhookUrlRequest }
+  | { kind: 'webhook_secret'; request: AuthPartnerSecretRotationRequest };
+
+const settingsChangePaths: Record<SettingsChange['kind'], string> = {
+  client_secrets: authAdminActionPaths.partnerClientSecretChanges,
+  webhook_url: authAdminActionPaths.partnerWebhookUrls,
+  webhook_secret: authAdminActionPaths.partnerSecretRotations,
+};
 
 export function createPartnerApi(config: Readonly<Pick<DashboardConfig, 'AUTH_URL' | 'WALLET_URL' | 'COLLECTIONS_URL' | 'DISBURSEMENTS_URL' | 'WEBHOOKS_URL' | 'UPSTREAM_TIMEOUT_MS'>>): PartnerApi {
   const auth = createInternalJsonClient({ baseUrl: config.AUTH_URL });
@@ -79,8 +111,19 @@ export function createPartnerApi(config: Readonly<Pick<DashboardConfig, 'AUTH_UR
       if (!parsed?.success) throw new PkcError('PKC_7003', `Auth did not give the client secrets' state (status ${answer.status}); try again`);
       return parsed.data;
     },
-    changeClientSecrets: async (request, requestId) => {
-      const answer = await unlessUnanswered('auth', () => auth.postJson(authAdminActionPaths.partnerClientSecretChanges, request, { timeoutMs, requestId: requestId ?? undefined }));
+    webhookSettings: async (partnerId, requestId) => {
+      const answer = await unlessUnanswered('auth', () => auth.getJson(authAdminReadPaths.partner(partnerId), { timeoutMs, requestId: requestId ?? undefined }));
+      const parsed = answer.status === 200 ? authAdminPartnerDetailSchema.safeParse(answer.body) : undefined;
+      if (!parsed?.success) throw new PkcError('PKC_7003', `Auth did not give the webhook settings (status ${answer.status}); try again`);
+      const rotation = parsed.data.operatorActions.find((action) => action.action === 'partner.webhook_secret.rotate');
+      const after = rotation?.after as { rotatedAt?: unknown; previousSecretsValidUntil?: unknown } | undefined;
+      return {
+        webhookUrl: parsed.data.webhookUrl,
+        lastSecretRotation: typeof after?.rotatedAt === 'string' ? { rotatedAt: after.rotatedAt, previousSecretsValidUntil: typeof after.previousSecretsValidUntil === 'string' ? after.previousSecretsValidUntil : null } : null,
+      };
+    },
+    changeSettings: async (change, requestId) => {
+      const answer = await unlessUnanswered('auth', () => auth.postJson(settingsChangePaths[change.kind], change.request, { timeoutMs, requestId: requestId ?? undefined }));
       return { status: answer.status, body: answer.body, text: answer.text };
     },
     shutdown: () => {

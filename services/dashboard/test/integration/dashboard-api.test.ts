@@ -122,6 +122,17 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     expect(statementB.status).toBe(200);
     expect(statementB.text).not.toContain(disbursementA);
     expect(statementB.text.trim().split('\r\n')).toHaveLength(3);
+    // Support finds a customer's payments by phone (as typed) and a transaction's webhooks; partner B finds none of A's.
+    const byPhone = await session('support').get(`/api/v1/transactions/collections?phone=${encodeURIComponent(user.localPhone)}`);
+    expect(byPhone.body.data.items.map((item: { referenceId: string }) => item.referenceId)).toContain(collectionA);
+    const payoutsByPhone = await session('support').get(`/api/v1/transactions/disbursements?phone=${encodeURIComponent(user.phone)}`);
+    expect(payoutsByPhone.body.data.items.map((item: { referenceId: string }) => item.referenceId)).toContain(disbursementA);
+    expect(await session('support').get('/api/v1/transactions/collections?phone=12345')).toMatchObject({ status: 400, body: { code: 'PKC_2008', message: expect.stringContaining('phone') } });
+    expect((await b.get(`/api/v1/transactions/collections?phone=${encodeURIComponent(user.phone)}`)).body.data.items).toEqual([]);
+    const story = await session('support').get(`/api/v1/transactions/deliveries?referenceId=${disbursementA}`);
+    expect(story.status).toBe(200);
+    expect((story.body.data.deliveries as { referenceId: string }[]).every((delivery) => delivery.referenceId === disbursementA)).toBe(true);
+    expect((await b.get(`/api/v1/transactions/deliveries?referenceId=${disbursementA}`)).body.data.deliveries).toEqual([]);
     const membersB = await b.get('/api/v1/members');
     expect((membersB.body.data.members as { memberId: string }[]).map((member) => member.memberId)).toEqual([adminB.memberId]);
     const changeA = await b.request('PATCH', `/api/v1/members/${financeA.memberId}`, { json: { role: 'support' } });
@@ -292,5 +303,53 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     expect((await session('admin').get('/api/v1/overview')).status).toBe(200);
     expect((await session('admin').get(statementPath)).status).toBe(200);
     await stack.operator(['set-status', partnerA.clientId, 'active']);
+  });
+
+  test('when an admin changes the webhook URL and rotates its secret, then only admins may, bad URLs are refused naming them, the secret is shown once, and auth records the member for the back-office', async () => {
+    const url = '/api/v1/webhook-settings/url';
+    const rotation = '/api/v1/webhook-settings/secret-rotations';
+    // (support's session ended when the member was promoted above: developer and finance stand for the other roles here.)
+    for (const who of ['developer', 'finance'] as const) {
+      expect(await session(who).post(url, { webhookUrl: 'https://partner-a.example/hooks' })).toMatchObject({ status: 403, body: { code: 'CON_3004' } });
+      expect(await session(who).post(rotation, {})).toMatchObject({ status: 403, body: { code: 'CON_3004' } });
+    }
+    expect(await session('admin').post(url, { webhookUrl: 'ftp://partner-a.example/hooks' })).toMatchObject({ status: 400, body: { code: 'PKC_2008', message: expect.stringContaining('webhookUrl') } });
+    expect(await session('admin').post(url, { webhookUrl: 'https://user:secret@partner-a.example/hooks' })).toMatchObject({ status: 400, body: { code: 'PKC_2008' } });
+    expect(await session('admin').post(rotation, { overlapHours: 721 })).toMatchObject({ status: 400, body: { code: 'CON_2001', message: expect.stringContaining('overlapHours') } });
+    expect((await session('admin').get('/api/v1/webhook-settings')).body.data).toMatchObject({ webhookUrl: null });
+
+    const set = await session('admin').post(url, { webhookUrl: 'https://partner-a.example/hooks' });
+    expect(set).toMatchObject({ status: 200, body: { data: { after: { webhookUrl: 'https://partner-a.example/hooks' } } } });
+    expect((await session('developer').get('/api/v1/webhook-settings')).body.data.webhookUrl).toBe('https://partner-a.example/hooks');
+    expect((await session('adminB').get('/api/v1/webhook-settings')).body.data.webhookUrl).toBeNull();
+
+    const key = randomUUID();
+    const rotated = await session('admin').request('POST', rotation, { json: { overlapHours: 2 }, headers: { 'idempotency-key': key } });
+    expect(rotated.status).toBe(200);
+    const secret = rotated.body.data.webhookSecret as string;
+    expect(secret.length).toBeGreaterThan(20);
+    expect(Date.parse(rotated.body.data.previousSecretsValidUntil as string) - Date.now()).toBeGreaterThan(7_000_000);
+    const again = await session('admin').request('POST', rotation, { json: { overlapHours: 2 }, headers: { 'idempotency-key': key } });
+    expect(again.body.data).toMatchObject({ replayed: true, webhookSecret: null });
+    expect((await session('admin').get('/api/v1/webhook-settings')).body.data.lastSecretRotation).toMatchObject({ rotatedAt: rotated.body.data.rotatedAt });
+
+    // The partner's audit log and auth's record (what the back-office shows) name the member; no secret in either.
+    const audit = await session('admin').get('/api/v1/audit-log?action=webhook.&size=20');
+    expect((audit.body.data.entries as { action: string; actor: { id: string } }[]).map((entry) => [entry.action, entry.actor.id])).toEqual(
+      expect.arrayContaining([
+        ['webhook.url.set', adminA.memberId],
+        ['webhook.secret.rotate', adminA.memberId],
+      ]),
+    );
+    expect(audit.text).not.toContain(secret);
+    const detail = await fetch(`${stack.internalUrls.auth}/internal/admin/partners/${partnerA.partnerId}`).then(async (answer) => (await answer.json()) as { operatorActions: { action: string; operatorId: string; actorKind: string }[] });
+    expect(detail.operatorActions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'partner.webhook_url.set', operatorId: adminA.memberId, actorKind: 'member' }),
+        expect.objectContaining({ action: 'partner.webhook_secret.rotate', operatorId: adminA.memberId, actorKind: 'member' }),
+      ]),
+    );
+    expect(JSON.stringify(detail)).not.toContain(secret);
+    await session('admin').post(url, { webhookUrl: null });
   });
 });

@@ -22,6 +22,8 @@ export interface DisbursementListFilter {
   status?: ApiStatus;
   currency?: Currency;
   externalId?: string;
+  /** The customer's phone in the +231 form (the payer's, the recipient's). */
+  phone?: string;
   /** ISO 8601 texts, passed to Postgres as timestamptz: inclusive, exclusive. */
   createdFrom?: string;
   createdTo?: string;
@@ -59,6 +61,7 @@ export function listQueryOf(filter: DisbursementListFilter): { sql: string; valu
       [(p) => `${publicStatusSql} = ${p}`, filter.status],
       [(p) => `currency = ${p}`, filter.currency],
       [(p) => `external_id = ${p}`, filter.externalId],
+      [(p) => `phone = ${p}`, filter.phone],
       [(p) => `created_at >= ${p}::timestamptz`, filter.createdFrom],
       [(p) => `created_at < ${p}::timestamptz`, filter.createdTo],
     ],

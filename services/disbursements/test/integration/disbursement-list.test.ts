@@ -65,7 +65,7 @@ describe('the disbursements list', () => {
     await pool.query(
       `INSERT INTO disbursements (disbursement_id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, status, transaction_id, failure_code, completed_at, settled_at, created_at)
        SELECT gen_random_uuid(), 'PKD-1-' || upper(lpad(to_hex(i), 12, '0')), CASE WHEN i % 4 = 0 THEN $1::uuid ELSE md5('other-' || (i % 50))::uuid END, 'ext-' || i, gen_random_uuid(),
-              '+231770000001', 'Musu', CASE WHEN i % 3 = 0 THEN 'LRD' ELSE 'USD' END, 100, 1,
+              '+2317700' || lpad((i % 40)::text, 5, '0'), 'Musu', CASE WHEN i % 3 = 0 THEN 'LRD' ELSE 'USD' END, 100, 1,
               CASE WHEN i % 20 = 0 THEN 'failed' WHEN i % 97 = 0 THEN 'timed_out' ELSE 'completed' END,
               CASE WHEN i % 20 = 0 OR i % 97 = 0 THEN NULL ELSE 'TXN-' || upper(lpad(to_hex(i), 16, '0')) END,
               CASE WHEN i % 20 = 0 THEN 'PKC_4002' WHEN i % 97 = 0 THEN 'PKC_7004' END,
@@ -86,6 +86,7 @@ describe('the disbursements list', () => {
       [{ partnerId, status: 'failed', currency: 'USD', rowCount: 21 }, 'disbursements_partner_status_created_idx'],
       [{ partnerId, currency: 'LRD', rowCount: 21 }, 'disbursements_partner_currency_created_idx'],
       [{ partnerId, externalId: 'ext-4000', rowCount: 21 }, 'disbursements_partner_external_id_created_idx'],
+      [{ partnerId, phone: '+231770000020', rowCount: 21 }, 'disbursements_partner_phone_created_idx'],
     ];
     for (const [filter, index] of shapes) {
       const { sql, values } = listQueryOf(filter);
@@ -93,5 +94,17 @@ describe('the disbursements list', () => {
       expect({ filter: Object.keys(filter), plan }).toEqual({ filter: Object.keys(filter), plan: expect.stringContaining(`Index Scan Backward using ${index}`) });
       expect(plan).not.toMatch(/Sort|Seq Scan/);
     }
+  });
+
+  test('when support searches by the recipient’s phone as they would type it, then only that phone’s disbursements are listed, and a phone that is not one is refused naming it', async () => {
+    const partnerId = randomUUID();
+    await insertRows(partnerId, ['2024-06-10T00:00:01.000000Z', '2024-06-10T00:00:02.000000Z']);
+    await pool.query("UPDATE disbursements SET phone = '+231880000123' WHERE partner_id = $1 AND external_id = 'row-2'", [partnerId]);
+
+    const page = await listDisbursements(pool, partnerId, { phone: '088-000-0123' });
+    expect(page.items.map((item) => item.externalId)).toEqual(['row-2']);
+    expect((await listDisbursements(pool, randomUUID(), { phone: '+231880000123' })).items).toEqual([]);
+
+    await expect(listDisbursements(pool, partnerId, { phone: '+1 555 0100' })).rejects.toMatchObject({ code: 'PKC_2008', message: expect.stringContaining('phone') });
   });
 });

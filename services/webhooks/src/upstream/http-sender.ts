@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
-import { addressProblem, urlProblem, type TargetPolicy } from '../domain/address-policy';
+import { addressProblem, urlProblem, type TargetPolicy } from '@pwa/contracts';
 
 export type SendResult =
   | { kind: 'response'; statusCode: number; latencyMs: number }

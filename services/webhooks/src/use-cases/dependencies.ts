@@ -1,6 +1,6 @@
 import type { Pool } from '@pwa/db';
 import type { Logger } from '@pwa/logging';
-import type { TargetPolicy } from '../domain/address-policy';
+import type { TargetPolicy } from '@pwa/contracts';
 import type { RetryPolicy } from '../domain/retry-schedule';
 import type { WebhookMetrics } from '../http/webhook-metrics';
 import type { PartnerDirectory } from '../upstream/auth-directory-client';

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api';
 import { may, useSession } from '../session';
-import { dateTime, ErrorNotice, FreshCodeField, freshCodeOf, SuccessNotice, useWork } from '../ui';
+import { dateTime, ErrorNotice, Field, FreshCodeField, freshCodeOf, SuccessNotice, useWork } from '../ui';
 
 interface Slots {
   clientId: string;
@@ -92,6 +92,103 @@ export function DevelopersPage(): ReactNode {
         </div>
       ) : (
         <p>Only your team’s admins rotate the client secret.</p>
+      )}
+      <WebhookSettingsSection admin={admin} />
+    </section>
+  );
+}
+
+interface WebhookSettings {
+  webhookUrl: string | null;
+  lastSecretRotation: { rotatedAt: string; previousSecretsValidUntil: string | null } | null;
+}
+
+/**
+ * Where the partner's webhooks go and the secret that signs them: admins change the URL (the same
+ * rules as the webhook service: https, no private address) and rotate the secret with an overlap in
+ * which the previous secrets still sign, so receivers accept either while they deploy the new one.
+ */
+function WebhookSettingsSection(props: { admin: boolean }): ReactNode {
+  const [settings, setSettings] = useState<WebhookSettings>();
+  const [url, setUrl] = useState('');
+  const [overlapHours, setOverlapHours] = useState('24');
+  const [code, setCode] = useState('');
+  const [shown, setShown] = useState<{ secret: string; previousValidUntil: string | null }>();
+  const [notice, setNotice] = useState<string>();
+  const { busy, error, run, setError } = useWork();
+  const load = useCallback(async () => {
+    const read = await api<WebhookSettings>('GET', '/api/v1/webhook-settings');
+    setSettings(read);
+    setUrl(read.webhookUrl ?? '');
+  }, []);
+  useEffect(() => {
+    load().catch(setError);
+  }, [load, setError]);
+
+  const saveUrl = (event: FormEvent): void => {
+    event.preventDefault();
+    void run(async () => {
+      await api('POST', '/api/v1/webhook-settings/url', { ...freshCodeOf(code), webhookUrl: url.trim() === '' ? null : url.trim() });
+      setCode('');
+      await load();
+      setNotice(url.trim() === '' ? 'Webhooks are off: no URL is registered.' : 'The webhook URL is saved: the next delivery goes there.');
+    });
+  };
+  const rotate = (): void => {
+    void run(async () => {
+      const answer = await api<{ webhookSecret: string | null; previousSecretsValidUntil: string | null }>('POST', '/api/v1/webhook-settings/secret-rotations', { ...freshCodeOf(code), overlapHours: Number(overlapHours) });
+      setCode('');
+      await load();
+      setNotice(undefined);
+      if (answer.webhookSecret !== null) setShown({ secret: answer.webhookSecret, previousValidUntil: answer.previousSecretsValidUntil });
+    });
+  };
+
+  return (
+    <section aria-labelledby="webhook-settings-title">
+      <h2 id="webhook-settings-title">Webhooks</h2>
+      <ErrorNotice error={error} />
+      {notice === undefined ? null : <SuccessNotice>{notice}</SuccessNotice>}
+      {shown === undefined ? null : (
+        <div className="notice notice-success once" role="status">
+          <strong>The new webhook secret, shown only now:</strong> <code className="secret">{shown.secret}</code>
+          <p>{shown.previousValidUntil === null ? 'Webhooks are signed with it from now on.' : `Until ${dateTime(shown.previousValidUntil)} each webhook carries a signature with the previous secret too: deploy the new one before then.`}</p>
+        </div>
+      )}
+      {settings === undefined ? null : (
+        <dl className="facts" aria-label="Webhook settings">
+          <div>
+            <dt>Webhook URL</dt>
+            <dd>{settings.webhookUrl === null ? 'none (webhooks are off)' : <code>{settings.webhookUrl}</code>}</dd>
+          </div>
+          <div>
+            <dt>Signing secret last rotated</dt>
+            <dd>{settings.lastSecretRotation === null ? 'never (the secret given at onboarding)' : dateTime(settings.lastSecretRotation.rotatedAt)}</dd>
+          </div>
+        </dl>
+      )}
+      {props.admin && settings !== undefined ? (
+        <>
+          <form onSubmit={saveUrl} aria-label="Webhook URL" className="confirm">
+            <Field id="webhook-url" label="Webhook URL" hint="https, on a public address. Leave empty to stop webhooks.">
+              <input id="webhook-url" type="url" value={url} aria-describedby="webhook-url-hint" onChange={(event) => setUrl(event.target.value)} />
+            </Field>
+            <FreshCodeField id="webhook-code" value={code} onChange={setCode} />
+            <button type="submit" className="primary" disabled={busy}>
+              Save the webhook URL
+            </button>
+          </form>
+          <div className="confirm" role="group" aria-label="Rotate the webhook secret">
+            <Field id="webhook-overlap" label="Keep the previous secret for (hours)" hint="0 to 720. Both sign each webhook meanwhile.">
+              <input id="webhook-overlap" type="number" min={0} max={720} value={overlapHours} aria-describedby="webhook-overlap-hint" onChange={(event) => setOverlapHours(event.target.value)} />
+            </Field>
+            <button type="button" className="primary" onClick={rotate} disabled={busy}>
+              Rotate the webhook secret
+            </button>
+          </div>
+        </>
+      ) : (
+        <p>Only your team’s admins change the webhook URL or its secret.</p>
       )}
     </section>
   );

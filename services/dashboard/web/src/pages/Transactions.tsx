@@ -69,20 +69,29 @@ export function TransactionRows(props: { kind: TransactionKind; rows: Transactio
   );
 }
 
-/** The partner's transactions with the API's filters and keyset pages, and a lookup by referenceId. */
+/** What the search box holds: a referenceId (PK?-…), a phone (digits, +, spaces, hyphens), or else an externalId. */
+export function searchOf(text: string): { by: 'referenceId' | 'phone' | 'externalId'; value: string } | undefined {
+  const value = text.trim();
+  if (value === '') return undefined;
+  if (/^PK[CDR]-/i.test(value)) return { by: 'referenceId', value };
+  if (/^(\+231|0)(77|88|55)\d{7}$/.test(value.replace(/[\s-]/g, ''))) return { by: 'phone', value };
+  return { by: 'externalId', value };
+}
+
+/** The partner's transactions with the API's filters and keyset pages, and a search by referenceId, externalId or phone. */
 export function TransactionsPage(props: { search: URLSearchParams }): ReactNode {
   const kind: TransactionKind = kinds.find(([name]) => name === props.search.get('kind'))?.[0] ?? 'collections';
-  const [filters, setFilters] = useState({ status: '', currency: '', externalId: '', createdFrom: '', createdTo: '' });
+  const [filters, setFilters] = useState({ status: '', currency: '', externalId: '', phone: '', createdFrom: '', createdTo: '' });
   const [applied, setApplied] = useState(filters);
   const [cursors, setCursors] = useState<string[]>([]);
   const [page, setPage] = useState<ListPage>();
   const [error, setError] = useState<unknown>();
-  const [referenceId, setReferenceId] = useState('');
+  const [searched, setSearched] = useState('');
   const cursor = cursors[cursors.length - 1];
 
   useEffect(() => {
     setError(undefined);
-    const query = queryOf({ ...(kind === 'deliveries' ? { status: applied.status } : applied), limit: '20', cursor });
+    const query = queryOf({ ...(kind === 'deliveries' ? { status: applied.status } : kind === 'refunds' ? { ...applied, phone: '' } : applied), limit: '20', cursor });
     api<ListPage>('GET', `/api/v1/transactions/${kind}${query}`).then(setPage, (refusal: unknown) => {
       setPage(undefined);
       setError(refusal);
@@ -94,9 +103,19 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
     setCursors([]);
     setApplied(filters);
   };
+  // One box for what support has at hand: a referenceId opens the transaction, a phone or an externalId filters the list.
   const lookUp = (event: FormEvent): void => {
     event.preventDefault();
-    if (referenceId.trim() !== '') navigate(`/transactions/${encodeURIComponent(referenceId.trim())}`);
+    const found = searchOf(searched);
+    if (found === undefined) return;
+    if (found.by === 'referenceId') {
+      navigate(`/transactions/${encodeURIComponent(found.value)}`);
+      return;
+    }
+    const next = { ...filters, externalId: '', phone: '', [found.by]: found.value };
+    setFilters(next);
+    setCursors([]);
+    setApplied(next);
   };
   const rows = page?.items ?? page?.deliveries ?? [];
   const session = useSession();
@@ -121,8 +140,8 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
         </ul>
       </nav>
       <form onSubmit={lookUp} aria-label="Find a transaction" className="inline-form">
-        <Field id="lookup" label="Find by referenceId" hint="PKC-… (collection), PKD-… (disbursement) or PKR-… (refund).">
-          <input id="lookup" value={referenceId} aria-describedby="lookup-hint" onChange={(event) => setReferenceId(event.target.value)} />
+        <Field id="lookup" label="Find by referenceId, your externalId or the customer’s phone" hint="PKC-… (collection), PKD-… (disbursement) or PKR-… (refund) opens it; a phone (0770123456) or an externalId lists what matches.">
+          <input id="lookup" value={searched} aria-describedby="lookup-hint" onChange={(event) => setSearched(event.target.value)} />
         </Field>
         <button type="submit" className="secondary">
           Find
@@ -144,6 +163,11 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
             <Field id="filter-external-id" label="Your externalId">
               <input id="filter-external-id" value={filters.externalId} onChange={(event) => setFilters({ ...filters, externalId: event.target.value })} />
             </Field>
+            {kind === 'refunds' ? null : (
+              <Field id="filter-phone" label="Customer’s phone">
+                <input id="filter-phone" inputMode="tel" placeholder="0770123456" value={filters.phone} onChange={(event) => setFilters({ ...filters, phone: event.target.value })} />
+              </Field>
+            )}
             <Field id="filter-from" label="Created from (ISO 8601)">
               <input id="filter-from" placeholder="2026-11-01T00:00:00Z" value={filters.createdFrom} onChange={(event) => setFilters({ ...filters, createdFrom: event.target.value })} />
             </Field>
@@ -217,9 +241,119 @@ export function TransactionDetailPage(props: { referenceId: string }): ReactNode
           ))}
         </dl>
       )}
+      {detail === undefined ? null : <TransactionStory referenceId={props.referenceId} />}
       <p>
         <Link to="/transactions">Back to the transactions</Link>
       </p>
     </section>
   );
+}
+
+interface DeliveryAttempt {
+  attempt: number;
+  startedAt: string;
+  outcome: string;
+  statusCode: number | null;
+  latencyMs: number | null;
+  error: string | null;
+}
+
+interface DeliveryStory {
+  deliveryId: string;
+  event: string;
+  status: string;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+/**
+ * The rest of a transaction's story: each webhook the partner was sent about it (every status
+ * change it was told of) with every attempt and the answer it got, a button to send one again, and
+ * a collection's refunds.
+ */
+function TransactionStory(props: { referenceId: string }): ReactNode {
+  const session = useSession();
+  const [deliveries, setDeliveries] = useState<DeliveryStory[]>();
+  const [refunds, setRefunds] = useState<TransactionRow[]>();
+  const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState<string>();
+  const isCollection = props.referenceId.toUpperCase().startsWith('PKC-');
+  const load = useCallback(() => {
+    api<{ deliveries: DeliveryStory[] }>('GET', `/api/v1/transactions/deliveries${queryOf({ referenceId: props.referenceId, limit: '50' })}`).then((page) => setDeliveries(page.deliveries), setError);
+    if (isCollection) api<{ items: TransactionRow[] }>('GET', `/api/v1/transactions/refunds${queryOf({ collectionReferenceId: props.referenceId, limit: '50' })}`).then((page) => setRefunds(page.items), setError);
+  }, [props.referenceId, isCollection]);
+  useEffect(load, [load]);
+  const redeliver = (deliveryId: string): void => {
+    setError(undefined);
+    setNotice(undefined);
+    api('POST', `/api/v1/deliveries/${encodeURIComponent(deliveryId)}/redelivery`, {}).then(() => {
+      setNotice(`Delivery ${deliveryId} is sent again.`);
+      load();
+    }, setError);
+  };
+  return (
+    <>
+      <ErrorNotice error={error} />
+      {notice === undefined ? null : (
+        <p className="notice notice-success" role="status">
+          {notice}
+        </p>
+      )}
+      {isCollection ? (
+        <section aria-labelledby="refunds-title">
+          <h2 id="refunds-title">Refunds</h2>
+          {refunds === undefined ? null : <TransactionRows kind="refunds" rows={refunds} label="Refunds of this collection" />}
+        </section>
+      ) : null}
+      <section aria-labelledby="webhooks-title">
+        <h2 id="webhooks-title">Webhooks sent about it</h2>
+        {deliveries === undefined ? null : deliveries.length === 0 ? (
+          <p>No webhook yet.</p>
+        ) : (
+          <table aria-label="Webhook attempts">
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Delivery</th>
+                <th scope="col">Attempt</th>
+                <th scope="col">At</th>
+                <th scope="col">Answer</th>
+                {may(session, 'redeliver') ? <th scope="col">Again</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.flatMap((delivery) => {
+                const attempts: (DeliveryAttempt | undefined)[] = delivery.attempts.length === 0 ? [undefined] : delivery.attempts;
+                return attempts.map((attempt, index) => (
+                  <tr key={`${delivery.deliveryId}-${attempt?.attempt ?? 0}`}>
+                    <td>{index === 0 ? delivery.event : ''}</td>
+                    <td>{index === 0 ? delivery.status : ''}</td>
+                    <td>{attempt?.attempt ?? '—'}</td>
+                    <td>{dateTime(attempt?.startedAt ?? delivery.createdAt)}</td>
+                    <td>{attempt === undefined ? (delivery.nextAttemptAt === null ? 'Not sent' : `Next try ${dateTime(delivery.nextAttemptAt)}`) : answerOf(attempt)}</td>
+                    {may(session, 'redeliver') ? (
+                      <td>
+                        {index === 0 ? (
+                          <button type="button" className="secondary small" onClick={() => redeliver(delivery.deliveryId)}>
+                            Send again
+                          </button>
+                        ) : null}
+                      </td>
+                    ) : null}
+                  </tr>
+                ));
+              })}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}
+
+function answerOf(attempt: DeliveryAttempt): string {
+  const status = attempt.statusCode === null ? 'no HTTP answer' : `HTTP ${attempt.statusCode}`;
+  const latency = attempt.latencyMs === null ? '' : ` in ${attempt.latencyMs} ms`;
+  return `${attempt.outcome}: ${status}${latency}${attempt.error === null ? '' : ` (${attempt.error})`}`;
 }

@@ -1,5 +1,11 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
+/**
+ * Where a webhook may be sent (the SSRF rules): the webhook service applies them to every attempt
+ * (and to each address the name resolves to), auth to a URL when it is set, so a production
+ * partner cannot register a private, loopback or otherwise special address at all.
+ */
+
 /** Where an IP address leads. Only `public` may be a production webhook target. */
 export type AddressClass = 'public' | 'private' | 'loopback' | 'link-local' | 'unspecified' | 'multicast' | 'reserved' | 'invalid';
 
@@ -116,4 +122,13 @@ export function addressProblem(address: string, policy: TargetPolicy): string | 
   if (policy.allowPrivateTargets) return undefined;
   const addressClass = classifyAddress(address);
   return addressClass === 'public' ? undefined : `target refused: ${addressClass} address`;
+}
+
+/** A host that is an IP literal or names this machine (localhost, *.localhost): judged without any lookup. */
+export function literalHostProblem(hostname: string, policy: TargetPolicy): string | undefined {
+  if (policy.allowPrivateTargets) return undefined;
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return 'target refused: loopback address';
+  const bare = host.replace(/^\[|\]$/g, '');
+  return isIPv4(bare) || isIPv6(bare) ? addressProblem(bare, policy) : undefined;
 }

@@ -1,4 +1,4 @@
-import { addressProblem, classifyAddress, urlProblem } from '../../src/domain/address-policy';
+import { addressProblem, classifyAddress, urlProblem } from '../../src/webhook-target-policy';
 
 describe('address classification', () => {
   test.each([

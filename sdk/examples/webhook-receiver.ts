@@ -75,8 +75,9 @@ if (require.main === module) {
   const server = createWebhookReceiver({
     secret,
     onEvent: (event, webhookId) => {
-      // A transaction's events name it by referenceId; bulk.completed names its bulk by bulkId.
-      process.stdout.write(`${webhookId} ${event.event} ${'referenceId' in event ? event.referenceId : event.bulkId} ${event.status}\n`);
+      // A transaction's events name it by referenceId; bulk.completed names its bulk by bulkId; webhook.test (asked for, no money) has its own PKT-… id.
+      if (event.event === 'webhook.test') process.stdout.write(`${webhookId} ${event.event} ${event.referenceId} (test: no money moved)\n`);
+      else process.stdout.write(`${webhookId} ${event.event} ${'referenceId' in event ? event.referenceId : event.bulkId} ${event.status}\n`);
     },
   });
   server.listen(Number(process.env.PORT ?? 8080));

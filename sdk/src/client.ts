@@ -391,6 +391,15 @@ export class PartnerApiClient {
     return this.call('redeliverFailedWebhookDeliveries', { body }, options);
   }
 
+  /**
+   * Sends a webhook.test event to your registered URL, signed and retried like any other event, to
+   * check your receiver; answers the pending delivery (follow it with listWebhookDeliveries({ referenceId })).
+   * A retried call may send a second test: harmless, it moves no money.
+   */
+  sendTestWebhook(options?: CallOptions): Promise<AnswerOf<'sendTestWebhook'>> {
+    return this.call('sendTestWebhook', {}, options);
+  }
+
   // ---- Sandbox only ---------------------------------------------------------------------------
 
   /** Sandbox only: the user approves the collection (money moves). */

@@ -51,6 +51,7 @@ export const operationTable = {
   listWebhookDeliveries: { method: 'GET', path: '/partner/v1/webhooks/deliveries', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   redeliverWebhookDelivery: { method: 'POST', path: '/partner/v1/webhooks/deliveries/{deliveryId}/redeliver', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   redeliverFailedWebhookDeliveries: { method: 'POST', path: '/partner/v1/webhooks/redeliver', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
+  sendTestWebhook: { method: 'POST', path: '/partner/v1/webhooks/test', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   sandboxApproveCollection: { method: 'POST', path: '/partner/v1/sandbox/collection/{referenceId}/approve', authentication: 'bearer', retryClass: 'money', answer: 'envelope' },
   sandboxDeclineCollection: { method: 'POST', path: '/partner/v1/sandbox/collection/{referenceId}/decline', authentication: 'bearer', retryClass: 'money', answer: 'envelope' },
   sandboxExpireCollection: { method: 'POST', path: '/partner/v1/sandbox/collection/{referenceId}/expire', authentication: 'bearer', retryClass: 'money', answer: 'envelope' },

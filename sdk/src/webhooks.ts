@@ -14,7 +14,8 @@ export type WebhookEvent =
   | Schemas['DisbursementReversedEvent']
   | Schemas['RefundCompletedEvent']
   | Schemas['RefundFailedEvent']
-  | Schemas['BulkCompletedEvent'];
+  | Schemas['BulkCompletedEvent']
+  | Schemas['WebhookTestEvent'];
 export type WebhookEventType = WebhookEvent['event'];
 
 const webhookEventTypes: readonly WebhookEventType[] = [
@@ -29,6 +30,7 @@ const webhookEventTypes: readonly WebhookEventType[] = [
   'refund.completed',
   'refund.failed',
   'bulk.completed',
+  'webhook.test',
 ];
 
 export type WebhookVerificationCode =

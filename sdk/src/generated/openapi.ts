@@ -256,6 +256,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partner/v1/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test webhook
+         * @description Sends a webhook.test event to your registered webhook URL, signed with your current secrets and retried like any other event, so you can check your receiver end to end (an addition to the spec). It names no transaction and moves no money. No body is needed. The answer is the new delivery (pending); follow it with GET /webhooks/deliveries?referenceId=<its referenceId>. Without a registered webhook URL: 409 PKC_6004, nothing sent.
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partner/v1/sandbox/collection/{referenceId}/approve": {
         parameters: {
             query?: never;
@@ -935,6 +955,33 @@ export interface webhooks {
          *     Verify before parsing, over the bytes received, with a constant-time comparison. Answer any 2xx within 10 seconds; anything else is retried 3 times (about 10 s, 1 min and 5 min later). Delivery is at least once: deduplicate on `webhook-id`.
          */
         post: operations["onBulkCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test event
+         * @description Sent only when you ask for it (POST /webhooks/test or the dashboard’s button) to check your receiver: signed and retried like any other, it names no transaction and moves no money (addition to the spec).
+         *
+         *     Each delivery is a POST of the compact JSON body to your registered URL, signed twice with your webhook secret (`whsec_` + base64, shown once):
+         *
+         *     - `X-Service-Signature` (the specification’s): `sha256=` + lowercase hex HMAC-SHA256 of the **raw body**, keyed with the whole secret string (`whsec_` included) as UTF-8 bytes. During a secret rotation it is made with the new secret only.
+         *     - `webhook-signature` ([Standard Webhooks](https://www.standardwebhooks.com/), recommended): `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_`; during a rotation one `v1,…` per valid secret, separated by spaces. Reject a `webhook-timestamp` more than 5 minutes from your clock.
+         *
+         *     Verify before parsing, over the bytes received, with a constant-time comparison. Answer any 2xx within 10 seconds; anything else is retried 3 times (about 10 s, 1 min and 5 min later). Delivery is at least once: deduplicate on `webhook-id`.
+         */
+        post: operations["onWebhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2085,7 +2132,7 @@ export interface components {
              * @example collection.completed
              * @enum {string}
              */
-            type: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed";
+            type: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed" | "webhook.test";
             /**
              * Format: date-time
              * @description When the event was recorded for delivery (the list’s order).
@@ -2099,7 +2146,7 @@ export interface components {
              */
             deliveryStatus: "pending" | "delivering" | "delivered" | "failed" | "skipped";
             /** @description The webhook body, exactly as sent (or to be sent): the same fields and values, timestamp included. */
-            payload: components["schemas"]["CollectionCompletedEvent"] | components["schemas"]["CollectionDeclinedEvent"] | components["schemas"]["CollectionExpiredEvent"] | components["schemas"]["CollectionFailedEvent"] | components["schemas"]["CollectionCancelledEvent"] | components["schemas"]["DisbursementCompletedEvent"] | components["schemas"]["DisbursementFailedEvent"] | components["schemas"]["DisbursementReversedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["BulkCompletedEvent"];
+            payload: components["schemas"]["CollectionCompletedEvent"] | components["schemas"]["CollectionDeclinedEvent"] | components["schemas"]["CollectionExpiredEvent"] | components["schemas"]["CollectionFailedEvent"] | components["schemas"]["CollectionCancelledEvent"] | components["schemas"]["DisbursementCompletedEvent"] | components["schemas"]["DisbursementFailedEvent"] | components["schemas"]["DisbursementReversedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["BulkCompletedEvent"] | components["schemas"]["WebhookTestEvent"];
         };
         /** @description A page of your events, oldest first. */
         PartnerEventPage: {
@@ -2469,7 +2516,7 @@ export interface components {
             eventId: string;
             event: components["schemas"]["WebhookEventType"];
             /**
-             * @description The collection’s PKC-…, the disbursement’s PKD-… or the refund’s PKR-… referenceId, or the bulk payout’s PKB-… bulkId (bulk.completed).
+             * @description The collection’s PKC-…, the disbursement’s PKD-… or the refund’s PKR-… referenceId, the bulk payout’s PKB-… bulkId (bulk.completed), or a test webhook’s PKT-… id (webhook.test).
              * @example PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E
              */
             referenceId: string;
@@ -2541,7 +2588,28 @@ export interface components {
          * @example collection.completed
          * @enum {string}
          */
-        WebhookEventType: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed";
+        WebhookEventType: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed" | "webhook.test";
+        /** @description The body of webhook.test. */
+        WebhookTestEvent: {
+            /** @enum {string} */
+            event: "webhook.test";
+            /**
+             * @description The test webhook’s own id (PKT-…): no transaction has it.
+             * @example PKT-1718000000000-0A1B2C3D4E5F6071
+             */
+            referenceId: string;
+            /**
+             * @description Says what this is; no money moved.
+             * @example A test webhook you asked for: no money moved.
+             */
+            message: string;
+            /**
+             * Format: date-time
+             * @description When it was asked for, UTC.
+             * @example 2024-06-10T06:15:02.000Z
+             */
+            timestamp: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -4513,7 +4581,7 @@ export interface operations {
                 /** @description Only deliveries in this status. */
                 status?: "pending" | "delivering" | "delivered" | "failed" | "skipped";
                 /** @description Only deliveries of this event kind. */
-                event?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed";
+                event?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed" | "webhook.test";
                 /** @description Only one transaction’s deliveries. */
                 referenceId?: string;
                 /**
@@ -4968,6 +5036,191 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PKC_1006" | "PKC_1007" | "PKC_1009" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery, pending. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description PKC_2008: One or more required body fields missing */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2008";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1009: Partner account not active; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1009" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_6004: Collection already approved or declined; it cannot be changed */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_6004";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                     };
@@ -6744,7 +6997,7 @@ export interface operations {
                  * @description Only events of this kind.
                  * @example collection.completed
                  */
-                type?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed";
+                type?: "collection.completed" | "collection.declined" | "collection.expired" | "collection.failed" | "collection.cancelled" | "disbursement.completed" | "disbursement.failed" | "disbursement.reversed" | "refund.completed" | "refund.failed" | "bulk.completed" | "webhook.test";
                 /**
                  * @description Only events recorded at or after this time (ISO 8601 with Z or an offset). Events older than 30 days are gone either way.
                  * @example 2024-06-10T00:00:00Z
@@ -9294,6 +9547,62 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BulkCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 seconds acknowledges the delivery; the body of the answer is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt (also any 3xx, 5xx, no answer within 10 seconds, a connection or TLS error): retried 3 times, then the delivery is failed. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Your client ID.
+                 * @example 3f0c2a5e-8b1d-4c7a-9e6f-2d4b8a1c5e90
+                 */
+                "X-Service-Partner-Id": string;
+                /**
+                 * @description The specification’s signature: sha256= and the lowercase hex HMAC-SHA256 of the raw body, keyed with your webhook secret exactly as given to you (the whole whsec_… string as UTF-8 bytes). During a rotation it is made with the new secret only. It does not cover a timestamp.
+                 * @example sha256=174f13b04bb75c761e665a599ba4f63da77b907e60013e04645f740e023c3d2c
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (Standard Webhooks): the same on every retry and redelivery. Deduplicate on it.
+                 * @example 5d6f0a1e-2b3c-4d5e-8f90-a1b2c3d4e5f6
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix time in seconds when this attempt started (new on every attempt). Reject a request more than 5 minutes from your clock.
+                 * @example 1718000102
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: v1, and the base64 HMAC-SHA256 of <webhook-id>.<webhook-timestamp>.<raw body>, keyed with the base64-decoded part of your secret after whsec_. During a rotation one v1,… per valid secret, separated by spaces.
+                 * @example v1,Xu9uojkSrMjSTeKZcOf+Ppt3EYgZnpGiVaQKhCKwxFI=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as compact JSON. Verify a signature over these raw bytes first. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };
         responses: {

@@ -43,6 +43,7 @@ const webhookDescriptions: Readonly<Record<WebhookEventType, string>> = {
   'refund.completed': 'The refund moved the money back to the user; collectionReferenceId names the refunded collection (addition to the spec).',
   'refund.failed': 'A refund that was processing ended without moving money; its amount can be refunded again and its externalId is free (addition to the spec).',
   'bulk.completed': 'The last item of a bulk payout became final: status completed (every item paid) or completed_with_failures, with the counts and totals. Each item also has its own disbursement.completed or disbursement.failed (addition to the spec).',
+  'webhook.test': 'Sent only when you ask for it (POST /webhooks/test or the dashboard’s button) to check your receiver: signed and retried like any other, it names no transaction and moves no money (addition to the spec).',
 };
 
 const signatureScheme = [

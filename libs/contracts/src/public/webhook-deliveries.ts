@@ -7,7 +7,8 @@ import { bulkReferenceIdPattern } from '../bulk-events';
 /**
  * The events that become webhooks: the spec's four plus collection.failed and disbursement.failed,
  * (issue 19) collection.cancelled, refund.completed and refund.failed, (issue 20) bulk.completed,
- * and (issue 27, decision 0063) disbursement.reversed.
+ * (issue 27, decision 0063) disbursement.reversed, and (issue 28) webhook.test, which the partner
+ * asks for (POST /webhooks/test) to check their receiver; it moves no money and names no transaction.
  */
 export const webhookEventTypes = [
   'collection.completed',
@@ -21,7 +22,18 @@ export const webhookEventTypes = [
   'refund.completed',
   'refund.failed',
   'bulk.completed',
+  'webhook.test',
 ] as const;
+
+/** The events the bus carries to the webhook service (every kind but webhook.test, which a partner's request makes). */
+export const transactionWebhookEventTypes = webhookEventTypes.filter((type): type is Exclude<(typeof webhookEventTypes)[number], 'webhook.test'> => type !== 'webhook.test');
+
+/** A test webhook's id, PKT-<creation time in ms>-<uppercase hex>, under which its delivery is listed (GET /webhooks/deliveries referenceId). */
+export const webhookTestReferenceIdPattern = /^PKT-\d{1,20}-[0-9A-F]{16,64}$/;
+export const webhookTestReferenceIdField = z
+  .string()
+  .regex(webhookTestReferenceIdPattern)
+  .meta({ description: 'The test webhook’s own id (PKT-…): no transaction has it.', example: 'PKT-1718000000000-0A1B2C3D4E5F6071' });
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 export const webhookDeliveryStatuses = ['pending', 'delivering', 'delivered', 'failed', 'skipped'] as const;
@@ -35,11 +47,11 @@ const deliveryStatusField = z.enum(webhookDeliveryStatuses).meta({
 
 const eventTypeField = z.enum(webhookEventTypes).meta({ id: 'WebhookEventType', description: 'The event kind. More may be added: ignore kinds you do not know.', example: 'collection.completed' });
 
-/** A collection's, a disbursement's or a refund's referenceId, or a bulk payout's bulkId. */
+/** A collection's, a disbursement's or a refund's referenceId, a bulk payout's bulkId, or a test webhook's id. */
 const transactionReferenceIdField = z
   .string()
-  .regex(new RegExp(`${collectionReferenceIdPattern.source}|${disbursementReferenceIdPattern.source}|${refundReferenceIdPattern.source}|${bulkReferenceIdPattern.source}`))
-  .meta({ description: 'The collection’s PKC-…, the disbursement’s PKD-… or the refund’s PKR-… referenceId, or the bulk payout’s PKB-… bulkId (bulk.completed).', example: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E' });
+  .regex(new RegExp(`${collectionReferenceIdPattern.source}|${disbursementReferenceIdPattern.source}|${refundReferenceIdPattern.source}|${bulkReferenceIdPattern.source}|${webhookTestReferenceIdPattern.source}`))
+  .meta({ description: 'The collection’s PKC-…, the disbursement’s PKD-… or the refund’s PKR-… referenceId, the bulk payout’s PKB-… bulkId (bulk.completed), or a test webhook’s PKT-… id (webhook.test).', example: 'PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E' });
 
 /**
  * GET /partner/v1/webhooks/deliveries: the query as the webhooks service parses it. Unknown or
@@ -134,6 +146,21 @@ export const failedDeliveryExample: PublicWebhookDelivery = {
     { attempt: 3, startedAt: '2024-06-10T06:16:16.520Z', outcome: 'failed', statusCode: null, latencyMs: 230, error: 'ECONNRESET: socket hang up' },
     { attempt: 4, startedAt: '2024-06-10T06:21:46.840Z', outcome: 'failed', statusCode: 500, latencyMs: 61, error: 'HTTP 500' },
   ],
+};
+
+export const webhookTestDeliveryExample: PublicWebhookDelivery = {
+  deliveryId: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+  eventId: '2e4f6a8c-0b1d-4e3f-9a5b-7c9d1e3f5a7b',
+  event: 'webhook.test',
+  referenceId: 'PKT-1718000000000-0A1B2C3D4E5F6071',
+  status: 'pending',
+  attemptCount: 0,
+  nextAttemptAt: '2024-06-10T06:00:00.120Z',
+  lastError: null,
+  createdAt: '2024-06-10T06:00:00.118Z',
+  deliveredAt: null,
+  failedAt: null,
+  attempts: [],
 };
 
 export const deliveryPageExample: PublicWebhookDeliveryPage = { deliveries: [failedDeliveryExample], nextCursor: null };

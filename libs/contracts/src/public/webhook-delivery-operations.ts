@@ -9,6 +9,7 @@ import {
   webhookDeliveryParamsSchema,
   webhookDeliverySchema,
   webhookRedeliverRequestSchema,
+  webhookTestDeliveryExample,
 } from './webhook-deliveries';
 
 /** The partner's webhook delivery log and its redelivery, one delivery or every failed one (additions to the spec, issue 5). */
@@ -49,5 +50,18 @@ export const webhookDeliveryOperations = operationFamily([
     request: { body: { schema: webhookRedeliverRequestSchema, required: true, mediaTypes: json, description: 'Which deliveries.' } },
     success: { status: 202, description: 'What was sent again.', schema: redeliveryBatchSchema, enveloped: true, examples: { batch: example('Two deliveries', redeliveryBatchExample) } },
     errorCodes: codes(anyRoute, bearerAdmission),
+  },
+  {
+    operationId: 'sendTestWebhook',
+    method: 'POST',
+    pathTemplate: '/partner/v1/webhooks/test',
+    tag: 'Webhook deliveries',
+    summary: 'Send a test webhook',
+    description:
+      'Sends a webhook.test event to your registered webhook URL, signed with your current secrets and retried like any other event, so you can check your receiver end to end (an addition to the spec). It names no transaction and moves no money. No body is needed. The answer is the new delivery (pending); follow it with GET /webhooks/deliveries?referenceId=<its referenceId>. Without a registered webhook URL: 409 PKC_6004, nothing sent.',
+    ...partnerAccess(null),
+    request: {},
+    success: { status: 202, description: 'The test delivery, pending.', schema: webhookDeliverySchema, enveloped: true, examples: { pending: example('Pending', webhookTestDeliveryExample) } },
+    errorCodes: codes(anyRoute, bearerAdmission, ['PKC_6004']),
   },
 ]);

@@ -7,7 +7,7 @@ import { bulkReferenceIdField } from './bulk-payouts';
 import { amountDecimalPlacesMax, collectionReferenceIdField, disbursementReferenceIdField, failureReasonSchema, instantField } from './fields';
 import { refundReferenceIdField } from './refunds';
 import { disbursementReversalSchema } from './disbursements';
-import { webhookEventTypes, type WebhookEventType } from './webhook-deliveries';
+import { webhookEventTypes, webhookTestReferenceIdField, type WebhookEventType } from './webhook-deliveries';
 
 /**
  * The webhook body as the webhooks service sends it (services/webhooks/src/domain/webhook-payload.ts):
@@ -27,7 +27,7 @@ const decimals = { 'x-decimal-places': amountDecimalPlacesMax } as const;
 
 type Family = 'collection' | 'disbursement' | 'refund';
 /** The events of one transaction (a collection, disbursement or refund): the spec's fields. */
-type TransactionEventType = Exclude<WebhookEventType, 'bulk.completed'>;
+type TransactionEventType = Exclude<WebhookEventType, 'bulk.completed' | 'webhook.test'>;
 
 const referenceIdFields = { collection: collectionReferenceIdField, disbursement: disbursementReferenceIdField, refund: refundReferenceIdField } as const;
 const shapes = { collection, disbursement, refund } as const;
@@ -81,6 +81,14 @@ export const bulkCompletedPayloadSchema = z.strictObject({
   timestamp: instantField.meta({ description: 'When the last item became final, UTC.' }),
 });
 
+/** The body of webhook.test: what the partner asked for to check their receiver (signed like any other). */
+export const webhookTestPayloadSchema = z.strictObject({
+  event: z.literal('webhook.test'),
+  referenceId: webhookTestReferenceIdField,
+  message: z.string().meta({ description: 'Says what this is; no money moved.', example: 'A test webhook you asked for: no money moved.' }),
+  timestamp: instantField.meta({ description: 'When it was asked for, UTC.' }),
+});
+
 /**
  * The body of one event kind: `event` and `status` fixed, transactionId exactly on completed
  * events, failureReason only on failed ones, collectionReferenceId last on refund events; the
@@ -88,6 +96,7 @@ export const bulkCompletedPayloadSchema = z.strictObject({
  */
 export function webhookPayloadSchema(event: WebhookEventType) {
   if (event === 'bulk.completed') return bulkCompletedPayloadSchema;
+  if (event === 'webhook.test') return webhookTestPayloadSchema;
   const family = familyOf(event);
   const status = statusOfEvent[event];
   const base = {
@@ -224,6 +233,7 @@ const bulkCompletedExample = {
 
 /** One example body per event kind, consistent with the guide's examples. */
 export const webhookPayloadExamples: Readonly<Record<WebhookEventType, Record<string, unknown>>> = {
+  'webhook.test': { event: 'webhook.test', referenceId: 'PKT-1718000000000-0A1B2C3D4E5F6071', message: 'A test webhook you asked for: no money moved.', timestamp: '2024-06-10T06:00:00.000Z' },
   'collection.completed': collectionExample,
   'collection.declined': withoutTransaction(collectionExample, 'collection.declined', 'declined'),
   'collection.expired': withoutTransaction(collectionExample, 'collection.expired', 'expired'),

@@ -4,7 +4,7 @@ import { collectionStatuses as collectionServiceStatuses } from '../../../../ser
 import { accountStatuses as walletAccountStatuses, kycStatuses as walletKycStatuses } from '../../../../services/wallet/src/domain/user';
 import { deliveredEventTypes } from '../../../../services/webhooks/src/events/subscriptions';
 import { deliveryStatuses } from '../../../../services/webhooks/src/store/delivery-store';
-import { accountStatuses, collectionStatuses, kycStatuses, webhookDeliveryStatuses, webhookEventTypes } from '../../src/public';
+import { accountStatuses, collectionStatuses, kycStatuses, transactionWebhookEventTypes, webhookDeliveryStatuses, webhookEventTypes } from '../../src/public';
 
 const repositoryRoot = path.resolve(__dirname, '../../../..');
 
@@ -29,7 +29,8 @@ describe('the public contract and the services', () => {
   });
 
   test('when the enumerations are compared, then the contract lists what the services use', () => {
-    expect([...webhookEventTypes]).toEqual([...deliveredEventTypes]);
+    expect([...transactionWebhookEventTypes]).toEqual([...deliveredEventTypes]);
+    expect(webhookEventTypes.filter((type) => !(transactionWebhookEventTypes as readonly string[]).includes(type))).toEqual(['webhook.test']);
     expect([...webhookDeliveryStatuses]).toEqual([...deliveryStatuses]);
     expect([...accountStatuses]).toEqual([...walletAccountStatuses]);
     expect([...kycStatuses]).toEqual([...walletKycStatuses]);

@@ -14,6 +14,8 @@ export const dashboardActions = [
   'download_statement',
   /** Send a webhook delivery again. */
   'redeliver',
+  /** Ask for a webhook.test to the partner's webhook URL. */
+  'send_test_webhook',
   /** The sandbox's approve and decline buttons. */
   'simulate',
   /** Upload a bulk payout CSV and see its quote. */
@@ -31,7 +33,7 @@ export type DashboardAction = (typeof dashboardActions)[number];
 
 const allowedActions: Readonly<Record<MemberRole, ReadonlySet<DashboardAction>>> = {
   admin: new Set(dashboardActions),
-  developer: new Set<DashboardAction>(['read', 'redeliver', 'simulate']),
+  developer: new Set<DashboardAction>(['read', 'redeliver', 'send_test_webhook', 'simulate']),
   finance: new Set<DashboardAction>(['read', 'download_statement', 'upload_bulk', 'confirm_bulk']),
   support: new Set<DashboardAction>(['read']),
 };

@@ -9,11 +9,13 @@ import { isNotTheirs, partnerCallerOf, passOn } from './partner-calls';
 
 export const partnerActionPaths = {
   redeliver: '/api/v1/deliveries/:deliveryId/redelivery',
+  testWebhook: '/api/v1/webhook-settings/test',
   sandboxCollection: '/api/v1/sandbox/collections/:referenceId/:decision',
 } as const;
 
 /**
- * The developers' actions on the partner's own records: send a webhook delivery again, and in the
+ * The developers' actions on the partner's own records: send a webhook delivery again, ask for a
+ * test webhook (webhook.test to the registered URL, signed and retried like any other), and in the
  * sandbox approve or decline a collection as its user would (the API's sandbox routes; production
  * has none). Each is in the partner's audit log.
  */
@@ -26,6 +28,14 @@ export function mountPartnerActionRoutes(app: Express, deps: PeopleDependencies,
     const answer = await callForMember(res, { owner: 'webhooks', method: 'POST', path: `/partner/v1/webhooks/deliveries/${deliveryId}/redeliver`, body: {} });
     if (isNotTheirs(answer)) throw new ConsoleError('CON_4017', `No delivery ${deliveryId} among your partner’s records: check the id`);
     await auditOf(deps, originOf(req, res), { actor: personOf(member), action: 'webhook_delivery.redeliver', target: { kind: 'webhook_delivery', id: deliveryId }, partnerId: member.partnerId, ...outcomeOf(answer.status) });
+    passOn(res, answer);
+  });
+
+  app.post(partnerActionPaths.testWebhook, ...requireMember(deps, consoleOrigin, 'send_test_webhook'), async (req, res) => {
+    const member = memberOf(res);
+    const answer = await callForMember(res, { owner: 'webhooks', method: 'POST', path: '/partner/v1/webhooks/test', body: {} });
+    const referenceId = (answer.body as { data?: { referenceId?: unknown } } | undefined)?.data?.referenceId;
+    await auditOf(deps, originOf(req, res), { actor: personOf(member), action: 'webhook.test.send', target: { kind: 'webhook', id: typeof referenceId === 'string' ? referenceId : member.partnerId }, partnerId: member.partnerId, ...outcomeOf(answer.status) });
     passOn(res, answer);
   });
 

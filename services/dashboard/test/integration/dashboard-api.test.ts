@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { verifyWebhook } from '../../../../sdk/src/webhooks';
 import { createCollection } from '../../../../test/support/collection-flow';
 import type { SeededMember } from '../../../../test/support/dashboard-process';
 import { disbursementQuote, transfer } from '../../../../test/support/disbursement-helpers';
 import type { ConsoleHttpsClient } from '../../../../test/support/https-client';
 import { accessTokenFor, onboardPartner } from '../../../../test/support/partners';
 import { startDashboardStack, type DashboardStack } from '../../../../test/support/stack';
+import { startWebhookReceiver } from '../../../../test/support/webhook-receiver';
 import { createWalletUser, creditWallet, fundPartner, type WalletUser } from '../../../../test/support/wallet-users';
 
 /**
@@ -305,6 +307,17 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     await stack.operator(['set-status', partnerA.clientId, 'active']);
   });
 
+  /** Waits (at most 3 s) for the test delivery's first attempt; true when it reached the receiver. */
+  async function firstAttemptSucceeded(referenceId: string): Promise<boolean> {
+    for (let check = 0; check < 15; check += 1) {
+      const page = await session('developer').get(`/api/v1/transactions/deliveries?referenceId=${referenceId}`);
+      const attempt = (page.body.data.deliveries as { attempts: { outcome: string }[] }[])[0]?.attempts[0];
+      if (attempt !== undefined) return attempt.outcome === 'succeeded';
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return false;
+  }
+
   test('when an admin changes the webhook URL and rotates its secret, then only admins may, bad URLs are refused naming them, the secret is shown once, and auth records the member for the back-office', async () => {
     const url = '/api/v1/webhook-settings/url';
     const rotation = '/api/v1/webhook-settings/secret-rotations';
@@ -350,6 +363,32 @@ describe('the partner dashboard API: roles and partner isolation', () => {
       ]),
     );
     expect(JSON.stringify(detail)).not.toContain(secret);
-    await session('admin').post(url, { webhookUrl: null });
+
+    // A developer asks for a test webhook: it reaches the receiver signed with the new secret; finance may not ask.
+    expect(await session('finance').post('/api/v1/webhook-settings/test', {})).toMatchObject({ status: 403, body: { code: 'CON_3004' } });
+    const endpoint = await startWebhookReceiver();
+    try {
+      await session('admin').post(url, { webhookUrl: endpoint.url });
+      // The webhook service learns the new URL by auth's partner event: a test sent before that goes to the old URL; ask again until one lands.
+      let test = await session('developer').post('/api/v1/webhook-settings/test', {});
+      for (let tries = 0; tries < 20 && !(await firstAttemptSucceeded(test.body.data.referenceId as string)); tries += 1) {
+        test = await session('developer').post('/api/v1/webhook-settings/test', {});
+      }
+      expect(test).toMatchObject({ status: 202, body: { data: { event: 'webhook.test', status: 'pending' } } });
+      const request = endpoint.received.find((received) => received.body.includes(test.body.data.referenceId as string));
+      expect(verifyWebhook(request?.body ?? '', request?.headers ?? {}, secret)).toMatchObject({ event: 'webhook.test', referenceId: test.body.data.referenceId });
+      const sent = await session('admin').get('/api/v1/audit-log?action=webhook.test.send');
+      expect(sent.body.data.entries[0]).toMatchObject({ actor: { id: developerA.memberId }, target: { id: test.body.data.referenceId }, outcome: 'done' });
+    } finally {
+      await session('admin').post(url, { webhookUrl: null });
+      await endpoint.close();
+    }
+    // The webhook service learns of the removed URL by auth's partner event, a moment later: then a test is refused.
+    let refused = await session('developer').post('/api/v1/webhook-settings/test', {});
+    for (let tries = 0; refused.status !== 409 && tries < 50; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      refused = await session('developer').post('/api/v1/webhook-settings/test', {});
+    }
+    expect(refused).toMatchObject({ status: 409, body: { code: 'PKC_6004' } });
   });
 });

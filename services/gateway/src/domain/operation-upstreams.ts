@@ -29,6 +29,7 @@ export const operationUpstreams: Readonly<Record<publicApi.PublicOperationId, Op
   listWebhookDeliveries: { upstream: 'webhooks', timeoutClass: 'standard' },
   redeliverWebhookDelivery: { upstream: 'webhooks', timeoutClass: 'standard' },
   redeliverFailedWebhookDeliveries: { upstream: 'webhooks', timeoutClass: 'standard' },
+  sendTestWebhook: { upstream: 'webhooks', timeoutClass: 'standard' },
   sandboxApproveCollection: { upstream: 'collections', timeoutClass: 'standard' },
   sandboxDeclineCollection: { upstream: 'collections', timeoutClass: 'standard' },
   sandboxExpireCollection: { upstream: 'collections', timeoutClass: 'standard' },

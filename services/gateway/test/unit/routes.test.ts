@@ -120,6 +120,7 @@ describe('matchRoute', () => {
       'GET /partner/v1/webhooks/deliveries',
       'POST /partner/v1/webhooks/deliveries/:deliveryId/redeliver',
       'POST /partner/v1/webhooks/redeliver',
+      'POST /partner/v1/webhooks/test',
       'GET /partner/v1/events',
       'GET /partner/v1/events/:eventId',
     ]);

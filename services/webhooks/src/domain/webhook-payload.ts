@@ -113,3 +113,13 @@ function failureReasonOf(data: TransactionEventData): FailureReason | undefined 
 export function webhookBodyOf(data: DeliveredEventData): string {
   return JSON.stringify(isBulkEventData(data) ? bulkCompletedPayloadOf(data) : webhookPayloadOf(data));
 }
+
+/** The body of webhook.test (issue 28): the test's own id (PKT-…), what it is, and when it was asked for. Compact JSON, as every body. */
+export function webhookTestBodyOf(referenceId: string, askedAt: Date): string {
+  return JSON.stringify({ event: 'webhook.test', referenceId, message: 'A test webhook you asked for: no money moved.', timestamp: askedAt.toISOString() });
+}
+
+/** A test webhook's id: PKT-<ms>-<16 uppercase hex> (libs/contracts webhookTestReferenceIdPattern). */
+export function webhookTestReferenceIdOf(askedAt: Date, randomHex: string): string {
+  return `PKT-${askedAt.getTime()}-${randomHex.toUpperCase()}`;
+}

@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { assertedPartnerOf } from '@pwa/contracts';
 import { successEnvelope } from '@pwa/errors';
 import type { WebhooksDependencies } from '../use-cases/dependencies';
-import { listPartnerDeliveries, redeliverFailedDeliveries, redeliverPartnerDelivery } from '../use-cases/partner-deliveries';
+import { listPartnerDeliveries, redeliverFailedDeliveries, redeliverPartnerDelivery, sendTestWebhook } from '../use-cases/partner-deliveries';
 import { getPartnerEvent, listPartnerEvents } from '../use-cases/partner-events';
 
 /**
@@ -20,6 +20,10 @@ export function mountPartnerRoutes(app: Express, dependencies: WebhooksDependenc
 
   app.post('/partner/v1/webhooks/redeliver', async (req, res) => {
     res.status(202).json(successEnvelope(await redeliverFailedDeliveries(dependencies, assertedPartnerOf(req.headers).partnerId, req.body)));
+  });
+
+  app.post('/partner/v1/webhooks/test', async (req, res) => {
+    res.status(202).json(successEnvelope(await sendTestWebhook(dependencies, assertedPartnerOf(req.headers).partnerId)));
   });
 
   // The event log (decision 0051): every event for the partner's webhook, whatever its delivery became.

@@ -1,15 +1,22 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { withTransaction } from '@pwa/db';
+import { currentLogContext } from '@pwa/logging';
+import { currentTraceparent } from '@pwa/telemetry';
 import { isUuid, webhookDeliveryListQuerySchema, webhookRedeliverRequestSchema } from '@pwa/contracts';
 import { PkcError, invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
 import { z } from '@pwa/config';
 import {
   attemptsOf,
   findDelivery,
+  insertDelivery,
   listDeliveries,
   redeliverFailedSince,
   redeliverOne,
   type AttemptRecord,
   type Delivery,
 } from '../store/delivery-store';
+import { webhookTestBodyOf, webhookTestReferenceIdOf } from '../domain/webhook-payload';
+import { findPartner } from '../store/partner-store';
 import type { WebhooksDependencies } from './dependencies';
 
 export interface AttemptView {
@@ -99,6 +106,37 @@ export async function redeliverFailedDeliveries(
   const deliveryIds = await redeliverFailedSince(dependencies.pool, partnerId, new Date(parsed.data.since), max);
   if (deliveryIds.length > 0) dependencies.wakeWorker();
   return { redelivered: deliveryIds.length, deliveryIds, more: deliveryIds.length === max };
+}
+
+/**
+ * A webhook.test delivery for the partner (issue 28): recorded pending like any event's, so the
+ * worker signs, sends and retries it as it does the others, and it is listed under its own PKT-…
+ * id. Without a webhook URL nothing is recorded: 409 PKC_6004 says to register one first.
+ */
+export async function sendTestWebhook(dependencies: WebhooksDependencies, partnerId: string): Promise<DeliveryView> {
+  const partner = await findPartner(dependencies.pool, partnerId);
+  if (partner?.webhookUrl == null) throw new PkcError('PKC_6004', 'No webhook URL is registered: set one first (the dashboard’s Developers page, or ask the operator); no test webhook was sent');
+  const askedAt = new Date();
+  const deliveryId = randomUUID();
+  const referenceId = webhookTestReferenceIdOf(askedAt, randomBytes(8).toString('hex'));
+  await withTransaction(dependencies.pool, (client) =>
+    insertDelivery(client, {
+      deliveryId,
+      eventId: randomUUID(),
+      partnerId,
+      eventType: 'webhook.test',
+      referenceId,
+      body: webhookTestBodyOf(referenceId, askedAt),
+      status: 'pending',
+      lastError: null,
+      traceparent: currentTraceparent() ?? null,
+      requestId: currentLogContext()?.requestId ?? null,
+    }),
+  );
+  dependencies.wakeWorker();
+  const delivery = await findDelivery(dependencies.pool, deliveryId);
+  if (!delivery) throw new Error(`test delivery ${deliveryId} was not recorded`);
+  return deliveryView(delivery, []);
 }
 
 function deliveryView(delivery: Delivery, attempts: readonly AttemptRecord[]): DeliveryView {

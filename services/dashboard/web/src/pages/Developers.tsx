@@ -93,9 +93,21 @@ export function DevelopersPage(): ReactNode {
       ) : (
         <p>Only your team’s admins rotate the client secret.</p>
       )}
-      <WebhookSettingsSection admin={admin} />
+      <WebhookSettingsSection admin={admin} mayTest={may(session, 'send_test_webhook')} />
     </section>
   );
+}
+
+interface TestDelivery {
+  referenceId: string;
+  status: string;
+  attempts: { outcome: string; statusCode: number | null; latencyMs: number | null; error: string | null }[];
+}
+
+function describeAttempt(attempt: TestDelivery['attempts'][number] | undefined): string {
+  if (attempt === undefined) return '';
+  const answer = attempt.statusCode === null ? 'no HTTP answer' : `your receiver answered HTTP ${attempt.statusCode}`;
+  return `${attempt.outcome}: ${answer}${attempt.latencyMs === null ? '' : ` in ${attempt.latencyMs} ms`}${attempt.error === null ? '' : ` (${attempt.error})`}`;
 }
 
 interface WebhookSettings {
@@ -108,7 +120,7 @@ interface WebhookSettings {
  * rules as the webhook service: https, no private address) and rotate the secret with an overlap in
  * which the previous secrets still sign, so receivers accept either while they deploy the new one.
  */
-function WebhookSettingsSection(props: { admin: boolean }): ReactNode {
+function WebhookSettingsSection(props: { admin: boolean; mayTest: boolean }): ReactNode {
   const [settings, setSettings] = useState<WebhookSettings>();
   const [url, setUrl] = useState('');
   const [overlapHours, setOverlapHours] = useState('24');
@@ -144,6 +156,23 @@ function WebhookSettingsSection(props: { admin: boolean }): ReactNode {
     });
   };
 
+  const [test, setTest] = useState<TestDelivery>();
+  const sendTest = (): void => {
+    void run(async () => {
+      setNotice(undefined);
+      const sent = await api<TestDelivery>('POST', '/api/v1/webhook-settings/test', {});
+      setTest(sent);
+      // Follow it for a while: the first attempt is made at once, retries later (see its story in the deliveries).
+      for (let check = 0; check < 10; check += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const page = await api<{ deliveries: TestDelivery[] }>('GET', `/api/v1/transactions/deliveries?referenceId=${encodeURIComponent(sent.referenceId)}`);
+        const now = page.deliveries[0];
+        if (now !== undefined) setTest(now);
+        if (now !== undefined && now.attempts.length > 0) break;
+      }
+    });
+  };
+
   return (
     <section aria-labelledby="webhook-settings-title">
       <h2 id="webhook-settings-title">Webhooks</h2>
@@ -167,6 +196,19 @@ function WebhookSettingsSection(props: { admin: boolean }): ReactNode {
           </div>
         </dl>
       )}
+      {props.mayTest && settings?.webhookUrl != null ? (
+        <div className="actions" role="group" aria-label="Test webhook">
+          <button type="button" className="secondary" onClick={sendTest} disabled={busy}>
+            Send a test webhook
+          </button>
+          {test === undefined ? null : (
+            <p role="status">
+              Test <code>{test.referenceId}</code>: {test.status}
+              {test.attempts.length === 0 ? '' : ` — ${describeAttempt(test.attempts[test.attempts.length - 1])}`}
+            </p>
+          )}
+        </div>
+      ) : null}
       {props.admin && settings !== undefined ? (
         <>
           <form onSubmit={saveUrl} aria-label="Webhook URL" className="confirm">

@@ -52,6 +52,8 @@ export const dashboardConfigSchema = baseServiceConfigSchema
     DISBURSEMENTS_URL: fields.url.default('http://127.0.0.1:4105'),
     WEBHOOKS_URL: fields.url.default('http://127.0.0.1:4106'),
     UPSTREAM_TIMEOUT_MS: fields.milliseconds(10_000),
+    /** A partner's requests a minute through the dashboard when auth names no limit of its own: the gateway's RATE_LIMIT_PER_MINUTE default. */
+    DASHBOARD_RATE_LIMIT_PER_MINUTE: fields.positiveInt(60),
     ...breakerConfigFields,
     /** Optional: invitations are also sent by e-mail through this SMTP relay (smtp:// or smtps://, credentials in the URL), from DASHBOARD_SMTP_FROM. */
     DASHBOARD_SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional()),

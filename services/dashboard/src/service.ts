@@ -11,6 +11,7 @@ import { mountDashboardRoutes } from './http/route-table';
 import { dashboardMigrationDirectories, dashboardSchema } from './service-paths';
 import { createInvitationMailer } from './upstream/invitation-mailer';
 import { createPartnerApi } from './upstream/partner-api';
+import { partnerWindowsOf } from './wiring/partner-windows';
 import { peopleDependenciesOf } from './wiring/people-dependencies';
 
 /**
@@ -28,7 +29,12 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
     prepared = await prepareService({ name: 'dashboard', schema: dashboardSchema, migrationDirectories: dashboardMigrationDirectories, env: config, port: config.PORT, logger });
     const pool = prepared.pool;
     const mailer = config.DASHBOARD_SMTP_URL === undefined ? undefined : createInvitationMailer({ url: config.DASHBOARD_SMTP_URL, from: config.DASHBOARD_SMTP_FROM, timeoutMs: config.DASHBOARD_SMTP_TIMEOUT_MS }, logger);
-    const deps = { ...peopleDependenciesOf(config, pool, redis), ...(mailer === undefined ? {} : { mailer }) };
+    const partnerWindows = partnerWindowsOf(config, redis, logger);
+    const countPartnerRequest = async (partnerId: string, requestId: string | null) => {
+      const partner = await partnerApi.partnerOf(partnerId, requestId);
+      return partnerWindows.count(partnerId, partner.rateLimitPerMinute ?? config.DASHBOARD_RATE_LIMIT_PER_MINUTE);
+    };
+    const deps = { ...peopleDependenciesOf(config, pool, redis), countPartnerRequest, ...(mailer === undefined ? {} : { mailer }) };
     const consoleOrigin = new URL(config.DASHBOARD_PUBLIC_URL).origin;
     const metrics = createHttpMetrics('dashboard');
     const plainHttp = new Counter({

@@ -16,7 +16,7 @@ import { createAuthDirectory } from './upstream/auth-directory';
 import { PartnerCache } from './partners/partner-cache';
 import { SigningKeySet } from './partners/signing-keys';
 import { closeRedis, connectRedis } from '@pwa/redis';
-import { followRedisConnection, RedisFallback } from './redis/redis-fallback';
+import { followRedisConnection, RedisFallback } from '@pwa/redis';
 import { createRedisPorts } from './redis/redis-ports';
 import { createUpstreamClients, shutdownUpstreamClients } from './upstream/upstream-clients';
 import { VerifiedTokenCache } from './domain/verified-token-cache';

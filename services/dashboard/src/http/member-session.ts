@@ -1,5 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ConsoleError } from '@pwa/errors';
+import { ConsoleError, PkcError } from '@pwa/errors';
+import { requestIdOf } from '@pwa/http';
+import { rateLimitHeaders } from '@pwa/redis';
 import { csrfTokenMatches, isSameOriginRequest, isStateChangingMethod, readSession, sessionCookie, unidentifiedRefusalRecording, type Session, type SessionStage } from '@pwa/web-auth';
 import { roleAllows, type DashboardAction } from '../domain/member-roles';
 import { findMemberById, type Member } from '../store/member-store';
@@ -145,7 +147,38 @@ export function requireMember(deps: PeopleDependencies, consoleOrigin: string, a
       (error: unknown) => next(error),
     );
   };
-  return [requireSession(deps, 'signed_in', consoleOrigin), roleCheck];
+  return [requireSession(deps, 'signed_in', consoleOrigin), roleCheck, partnerRateLimit(deps)];
+}
+
+/**
+ * Every member request counts in its partner's window, at the partner's rate limit per minute as
+ * on the API (decision 0074): the whole team shares it, so no one member's script or stuck tab
+ * loads the services more than the partner's own integration may. Over the limit: 429 PKC_7001
+ * with Retry-After; a refused change is in the partner's audit log.
+ */
+function partnerRateLimit(deps: PeopleDependencies): RequestHandler {
+  return (req, res, next) => {
+    const count = deps.countPartnerRequest;
+    if (count === undefined) {
+      next();
+      return;
+    }
+    const member = memberOf(res);
+    count(member.partnerId, requestIdOf(res))
+      .then(async (window) => {
+        const headers = rateLimitHeaders(window);
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        if (window.allowed) return undefined;
+        if (isStateChangingMethod(req.method)) {
+          await auditOf(deps, originOf(req, res), { actor: personOf(member), action: 'console.change_refused', target: { kind: 'endpoint', id: `${req.method} ${req.path}`.slice(0, 200) }, partnerId: member.partnerId, outcome: 'refused', reason: `the partner's rate limit (${window.limit} requests a minute) was reached` });
+        }
+        return new PkcError('PKC_7001', `Your team made ${window.limit} requests in the last minute, your partner’s limit: wait ${headers['Retry-After'] ?? '60'} s and try again`, { headers });
+      })
+      .then(
+        (refusal) => next(refusal),
+        (error: unknown) => next(error),
+      );
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AuditEntryInput } from '@pwa/audit';
 import { appendAuditEntry } from '@pwa/audit';
 import type { Pool } from '@pwa/db';
+import type { WindowCount } from '@pwa/redis';
 import type { Redis } from 'ioredis';
 import type { SecretSealer, SessionSettings, SignInThrottleSettings } from '@pwa/web-auth';
 import type { InvitationMailer } from '../upstream/invitation-mailer';
@@ -23,6 +24,11 @@ export interface PeopleDependencies {
   mailer?: InvitationMailer;
   /** The clock for TOTP; Date.now unless a test fixes it. */
   now?: () => number;
+  /**
+   * Counts one member request in the partner's window (its rate limit per minute as on the API,
+   * the dashboard's own window); absent only in hand-made test dependencies.
+   */
+  countPartnerRequest?: (partnerId: string, requestId: string | null) => Promise<WindowCount>;
 }
 
 /** Where a request came from, for the throttle and the audit log. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { verifyWebhook } from '../../../../sdk/src/webhooks';
 import { createCollection } from '../../../../test/support/collection-flow';
 import type { SeededMember } from '../../../../test/support/dashboard-process';
@@ -390,5 +391,31 @@ describe('the partner dashboard API: roles and partner isolation', () => {
       refused = await session('developer').post('/api/v1/webhook-settings/test', {});
     }
     expect(refused).toMatchObject({ status: 409, body: { code: 'PKC_6004' } });
+  });
+
+  test('when a partner’s team makes more requests in a minute than the partner’s rate limit, then the next is 429 PKC_7001 with Retry-After, a refused change is audited, and another partner is not slowed', async () => {
+    const partnerC = await onboardPartner(stack);
+    await stack.operator(['set-rate-limit', partnerC.clientId, '4']);
+    const adminC = await stack.dashboard.seedAdmin(partnerC.partnerId, 'Cleo Admin');
+    const c = await adminC.signIn();
+    for (let call = 1; call <= 4; call += 1) {
+      const answer = await c.get('/api/v1/members');
+      expect([call, answer.status, answer.headers['ratelimit-limit'], answer.headers['ratelimit-remaining']]).toEqual([call, 200, '4', String(4 - call)]);
+    }
+    const refused = await c.get('/api/v1/overview');
+    expect(refused).toMatchObject({ status: 429, body: { success: false, code: 'PKC_7001', message: expect.stringContaining('4 requests') } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const refusedChange = await c.post('/api/v1/members', { email: 'late@partner-c.example', displayName: 'Late', role: 'support' });
+    expect(refusedChange).toMatchObject({ status: 429, body: { code: 'PKC_7001' } });
+    // The audit log is read with the next minute's budget: its entries are in the database already.
+    const database = new Client({ connectionString: stack.databaseUrl });
+    await database.connect();
+    try {
+      const { rows } = await database.query<{ reason: string }>("SELECT reason FROM dashboard.audit_log WHERE partner_id = $1 AND action = 'console.change_refused'", [partnerC.partnerId]);
+      expect(rows.map((row) => row.reason)).toEqual([expect.stringContaining('rate limit (4 requests a minute)')]);
+    } finally {
+      await database.end();
+    }
+    expect((await session('admin').get('/api/v1/overview')).status).toBe(200);
   });
 });

@@ -5,7 +5,7 @@ import { signingKeyIdOf, verifyAccessToken, type AccessTokenClaims } from './acc
 import { bearerChallengeFor, bearerTokenOf, type BearerRefusalCode } from './bearer-header';
 import { unlessUnavailable } from './dependency-failure';
 import { decidePartnerAccess, rateLimitPerMinuteOf, type PartnerRecord } from './partner-access';
-import { rateLimitHeaders, type WindowCount } from './rate-limit';
+import { rateLimitHeaders, type WindowCount } from '@pwa/redis';
 import type { VerifiedTokenCache } from './verified-token-cache';
 
 /** What admission needs from the outside world; each port rejects when its dependency is down. */

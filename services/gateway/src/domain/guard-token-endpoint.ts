@@ -1,5 +1,5 @@
 import { PkcError } from '@pwa/errors';
-import { rateLimitHeaders, type WindowCount } from './rate-limit';
+import { rateLimitHeaders, type WindowCount } from '@pwa/redis';
 import { decideClientLockout, isCredentialFailure, type ClientLockoutState } from './credential-stuffing';
 import { unlessUnavailable } from './dependency-failure';
 import { authenticationRealm } from './bearer-header';

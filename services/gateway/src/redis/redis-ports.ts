@@ -2,8 +2,7 @@ import type { Redis } from 'ioredis';
 import type { AdmissionPorts } from '../domain/admit-partner-request';
 import type { ClientLockoutState } from '../domain/credential-stuffing';
 import type { TokenEndpointPorts } from '../domain/guard-token-endpoint';
-import { InsuredWindowLimiter } from './insured-window-limiter';
-import type { RedisFallback } from './redis-fallback';
+import { InsuredWindowLimiter, type RedisFallback } from '@pwa/redis';
 import { readClientLockout, recordCredentialFailure, recordCredentialSuccess, type TokenEndpointKeys } from './token-endpoint-store';
 
 export interface RedisPortSettings {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { admitPartnerRequest, type AdmissionPorts, type AdmissionSettings } from '../../src/domain/admit-partner-request';
 import type { PartnerRecord } from '../../src/domain/partner-access';
-import type { WindowCount } from '../../src/domain/rate-limit';
+import type { WindowCount } from '@pwa/redis';
 import { VerifiedTokenCache } from '../../src/domain/verified-token-cache';
 import { claimsFor, createTestSigner } from '../support/signing';
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { WindowCount } from '../domain/rate-limit';
+import type { WindowCount } from './window-count';
 import type { RedisFallback } from './redis-fallback';
 
 export interface InsuredWindowLimiterOptions {

@@ -1,4 +1,4 @@
-import { RedisFallback } from '../../src/redis/redis-fallback';
+import { RedisFallback } from '../../src/redis-fallback';
 
 function fallbackWithClock() {
   const clock = { nowMs: 1_000 };

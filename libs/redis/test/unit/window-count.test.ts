@@ -1,4 +1,4 @@
-import { rateLimitHeaders } from '../../src/domain/rate-limit';
+import { rateLimitHeaders } from '../../src/window-count';
 
 describe('rateLimitHeaders', () => {
   test('when a request is admitted, then limit, remaining and reset are sent without Retry-After', () => {

@@ -6,6 +6,7 @@ import { launchConsoleChromium, screenshotOf, seriousAxeViolations, watchedPage,
 import { disbursementQuote, transfer } from '../../../../test/support/disbursement-helpers';
 import { accessTokenFor, onboardPartner, type OnboardedPartner } from '../../../../test/support/partners';
 import { startDashboardStack, type DashboardStack } from '../../../../test/support/stack';
+import { startWebhookReceiver } from '../../../../test/support/webhook-receiver';
 import { currentTotpStep, totpCodeOfStep, totpCodes } from '../../../../test/support/totp-person';
 import { createWalletUser, creditWallet, fundPartner } from '../../../../test/support/wallet-users';
 
@@ -34,6 +35,8 @@ describe('the partner dashboard in the browser', () => {
   let adminPerson: PagePerson | undefined;
   let financePerson: PagePerson | undefined;
   let payees: { local: string }[] = [];
+  /** The customer who paid the collection with the hostile externalId, as support would type their phone. */
+  let payerPhone = '';
 
   beforeAll(async () => {
     if (!fs.existsSync(builtPages)) throw new Error(`The dashboard's pages are not built (${builtPages} is missing): run npm run build`);
@@ -41,6 +44,7 @@ describe('the partner dashboard in the browser', () => {
     browser = await launchConsoleChromium(stack.dashboard.chromiumArgs);
     partner = await onboardPartner(stack);
     const user = await createWalletUser(stack, { tier: 'Gold', currencies: ['USD'] });
+    payerPhone = user.localPhone;
     await creditWallet(stack, user, 'USD', '500');
     await fundPartner(stack, partner.partnerId, 'USD', '750.25');
     // Ten payees: each user's tier limits count the bulk's payouts to them together (five each stays well within).
@@ -210,8 +214,18 @@ describe('the partner dashboard in the browser', () => {
     expect(await page.evaluate(() => (globalThis as { __injected?: unknown }).__injected)).toBeUndefined();
     expect(await page.locator('main script, main img').count()).toBe(0);
     await screenshotOf(page, 'dashboard', 'transactions');
+    // Support's search: the customer's phone as they would type it lists their payments (the phone filter of the API's list).
+    await page.getByLabel(/^Find by referenceId/).fill(payerPhone);
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await page.waitForFunction((phone) => (document.getElementById('filter-phone') as HTMLInputElement | null)?.value === phone, payerPhone);
+    await table.getByRole('cell', { name: hostileExternalId, exact: true }).waitFor();
+    expect(await table.getByRole('row').count()).toBe(2);
+    await screenshotOf(page, 'dashboard', 'transactions-by-phone');
+    // The transaction's story: its facts, its refunds and each webhook sent about it (none: the partner registered no URL yet).
     await page.getByRole('link', { name: /^PKC-/ }).first().click();
-    await page.getByRole('list', { name: 'The transaction' }).or(page.locator('dl.facts')).first().waitFor();
+    await page.locator('dl.facts').first().waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Webhooks sent about it' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Refunds' }).waitFor();
     await screenshotOf(page, 'dashboard', 'transaction-detail');
     expect(adminPerson.watched.dialogs).toEqual([]);
     expect(adminPerson.watched.policyViolations).toEqual([]);
@@ -231,6 +245,27 @@ describe('the partner dashboard in the browser', () => {
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
     expect(await page.content()).not.toContain(second);
+
+    // The admin registers the team's receiver and sends a test webhook; the page follows it to its answer.
+    const endpoint = await startWebhookReceiver();
+    try {
+      await page.getByRole('textbox', { name: 'Webhook URL' }).fill(endpoint.url);
+      await page.getByRole('button', { name: 'Save the webhook URL' }).click();
+      await page.getByRole('status').filter({ hasText: 'webhook URL is saved' }).waitFor();
+      // The webhook service learns the URL from auth's partner event a moment later: a test asked before that is refused (409), so ask again.
+      for (let tries = 0; tries < 20; tries += 1) {
+        await page.getByRole('button', { name: 'Send a test webhook' }).click();
+        const outcome = page.getByRole('status').filter({ hasText: /^Test PKT-/ }).or(page.getByRole('alert'));
+        await outcome.first().waitFor();
+        if ((await page.getByRole('status').filter({ hasText: /^Test PKT-/ }).count()) > 0) break;
+        await page.waitForTimeout(500);
+      }
+      await page.getByRole('status').filter({ hasText: /succeeded: your receiver answered HTTP 200/ }).waitFor({ timeout: 20_000 });
+      expect(endpoint.received.some((request) => request.body.includes('"event":"webhook.test"'))).toBe(true);
+      await screenshotOf(page, 'dashboard', 'developers-webhooks');
+    } finally {
+      await endpoint.close();
+    }
 
     // axe-core needs its script injected, which the strict CSP refuses: a second context of the same session, with bypassCSP.
     const audited = await watchedPage(browser, { bypassCSP: true, storageState: await adminPerson.watched.context.storageState() });

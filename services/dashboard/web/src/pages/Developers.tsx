@@ -211,7 +211,7 @@ function WebhookSettingsSection(props: { admin: boolean; mayTest: boolean }): Re
       ) : null}
       {props.admin && settings !== undefined ? (
         <>
-          <form onSubmit={saveUrl} aria-label="Webhook URL" className="confirm">
+          <form onSubmit={saveUrl} aria-label="Change the webhook URL" className="confirm">
             <Field id="webhook-url" label="Webhook URL" hint="https, on a public address. Leave empty to stop webhooks.">
               <input id="webhook-url" type="url" value={url} aria-describedby="webhook-url-hint" onChange={(event) => setUrl(event.target.value)} />
             </Field>

@@ -291,6 +291,8 @@ export class LocalStack {
       DATABASE_URL: database?.runtime ?? this.databaseUrl,
       DASHBOARD_PUBLIC_URL: publicUrl,
       LOG_LEVEL: logLevel,
+      // The dashboard's e-mail relay, when it has one: the first admin's invitation is mailed too.
+      ...Object.fromEntries(Object.entries(this.options.dashboardEnv ?? {}).filter(([name]) => name.startsWith('DASHBOARD_SMTP_'))),
     };
   }
 

@@ -11,6 +11,13 @@ const sealingKey = z
  * and the dashboard's address as people open it, which the invitation link points at (no default:
  * a link to the wrong host would hand an invitation to someone else).
  */
+/** Optional: invitations (the first admin's too) are also sent by e-mail through this SMTP relay (smtp:// or smtps://, credentials in the URL), from DASHBOARD_SMTP_FROM. */
+const smtpFields = {
+  DASHBOARD_SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional()),
+  DASHBOARD_SMTP_FROM: z.string().min(3).max(254).default('Partner Wallet <no-reply@partner-wallet.example>'),
+  DASHBOARD_SMTP_TIMEOUT_MS: fields.milliseconds(10_000),
+};
+
 export const dashboardSetupConfigSchema = z.object({
   LOG_LEVEL: fields.logLevel,
   ENVIRONMENT: fields.environment,
@@ -18,6 +25,7 @@ export const dashboardSetupConfigSchema = z.object({
   DASHBOARD_PUBLIC_URL: consolePublicUrlField,
   /** Auth's internal address: the first admin is invited only for a partner auth knows. */
   AUTH_URL: fields.url.default('http://127.0.0.1:4101'),
+  ...smtpFields,
 });
 
 export type DashboardSetupConfig = z.infer<typeof dashboardSetupConfigSchema>;
@@ -55,10 +63,7 @@ export const dashboardConfigSchema = baseServiceConfigSchema
     /** A partner's requests a minute through the dashboard when auth names no limit of its own: the gateway's RATE_LIMIT_PER_MINUTE default. */
     DASHBOARD_RATE_LIMIT_PER_MINUTE: fields.positiveInt(60),
     ...breakerConfigFields,
-    /** Optional: invitations are also sent by e-mail through this SMTP relay (smtp:// or smtps://, credentials in the URL), from DASHBOARD_SMTP_FROM. */
-    DASHBOARD_SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional()),
-    DASHBOARD_SMTP_FROM: z.string().min(3).max(254).default('Partner Wallet <no-reply@partner-wallet.example>'),
-    DASHBOARD_SMTP_TIMEOUT_MS: fields.milliseconds(10_000),
+    ...smtpFields,
     /** Behind a TLS-terminating proxy: how many hops to trust for the client's address (express's trust proxy); 0 trusts none. */
     DASHBOARD_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
     /** Where TLS ends, as for the back-office (decision 0067; libs/config console-tls.ts). */

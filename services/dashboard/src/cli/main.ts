@@ -3,7 +3,9 @@ import { createPool, migrate } from '@pwa/db';
 import { createInternalJsonClient } from '@pwa/http';
 // The runner alone, not the runtime barrel: every CLI call starts faster.
 import { runOperatorCli } from '@pwa/runtime/operator-cli';
+import { createLogger } from '@pwa/logging';
 import { readDashboardSetupConfig } from '../config';
+import { createInvitationMailer } from '../upstream/invitation-mailer';
 import { dashboardMigrationDirectories, dashboardSchema } from '../service-paths';
 import { OperatorUsageError, runSetupCommand, setupUsage, type SetupContext } from './setup-commands';
 
@@ -23,10 +25,12 @@ runOperatorCli<SetupContext>({
       if (answer.status === 404 || answer.status === 403) return false;
       throw new Error(`auth answered ${answer.status} to the partner lookup; try again`);
     };
+    const mailer = config.DASHBOARD_SMTP_URL === undefined ? undefined : createInvitationMailer({ url: config.DASHBOARD_SMTP_URL, from: config.DASHBOARD_SMTP_FROM, timeoutMs: config.DASHBOARD_SMTP_TIMEOUT_MS }, createLogger({ service: 'dashboard-setup-cli', level: config.LOG_LEVEL }));
     return {
-      context: { pool, publicUrl: config.DASHBOARD_PUBLIC_URL, partnerExists },
+      context: { pool, publicUrl: config.DASHBOARD_PUBLIC_URL, partnerExists, ...(mailer === undefined ? {} : { mailer }) },
       close: async () => {
         auth.close();
+        mailer?.close();
         await pool.end();
       },
     };

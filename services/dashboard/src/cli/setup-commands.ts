@@ -3,6 +3,7 @@ import { verifyAuditChain } from '@pwa/audit';
 import { internal } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import { OperatorUsageError, type OperatorCommandResult } from '@pwa/runtime/operator-cli';
+import type { InvitationMailer } from '../upstream/invitation-mailer';
 import { inviteFirstAdmin, type FirstAdminOutcome } from '../use-cases/invite-first-admin';
 
 export { OperatorUsageError };
@@ -11,7 +12,8 @@ export const setupUsage = `Usage: node services/dashboard/dist/cli/main.js <comm
 
 Set-up (the operator's step of onboarding; runs against the dashboard database directly, since nobody of the partner can sign in yet)
   invite-admin --partner-id <uuid> --email <address> --name <display name>
-      invites the partner's first admin and prints a one-time invitation link (24 h) to set the password and MFA;
+      invites the partner's first admin and prints a one-time invitation link (24 h) to set the password and MFA
+      (also e-mailed to the address when DASHBOARD_SMTP_URL names a relay);
       run again before the link is used, it renews the link; refused once an admin of the partner can sign in
 
 Audit log (read-only)
@@ -26,6 +28,8 @@ export interface SetupContext {
   publicUrl: string;
   /** Whether auth knows the partner (onboarded it): an invitation for an unknown partner is refused. */
   partnerExists: (partnerId: string) => Promise<boolean>;
+  /** Mails the invitation too when DASHBOARD_SMTP_URL is set (the link is printed all the same). */
+  mailer?: InvitationMailer;
 }
 
 const refusalMessages: Readonly<Record<Extract<FirstAdminOutcome, { kind: 'refused' }>['reason'] | 'unknown-partner', string>> = {
@@ -56,10 +60,12 @@ async function inviteAdmin(context: SetupContext, options: Record<string, string
     if (outcome.reason === 'not-an-email') throw new OperatorUsageError(refusalMessages[outcome.reason]);
     return refuse(outcome.reason);
   }
-  const data = { outcome: outcome.kind, memberId: outcome.memberId, partnerId, email: outcome.email, invitationLink: outcome.invitationLink, expiresAt: outcome.expiresAt.toISOString() };
+  const emailed = context.mailer === undefined ? null : await context.mailer.send({ to: outcome.email, displayName: name, role: 'admin', invitationLink: outcome.invitationLink, expiresAt: outcome.expiresAt });
+  const data = { outcome: outcome.kind, memberId: outcome.memberId, partnerId, email: outcome.email, invitationLink: outcome.invitationLink, expiresAt: outcome.expiresAt.toISOString(), emailed };
+  const mailed = emailed === null ? 'Send them this link' : emailed ? 'It was e-mailed to them; here is the link too, in case it does not arrive' : 'The e-mail relay did not take the message: send them this link';
   const text = [
     `${outcome.kind === 'invited' ? 'Invited' : 'Renewed the invitation of'} ${outcome.email} as the first admin of partner ${partnerId}.`,
-    `Send them this link; they open it once, before ${data.expiresAt}, to set a password and enrol MFA (it is shown only now):`,
+    `${mailed}; they open it once, before ${data.expiresAt}, to set a password and enrol MFA (it is shown only now):`,
     `  ${outcome.invitationLink}`,
   ].join('\n');
   return { data, text };

@@ -41,6 +41,22 @@ describe('the partner dashboard: invitations by e-mail', () => {
     await new Promise<void>((resolve) => (smtp.server.listening ? smtp.close(() => resolve()) : resolve()));
   });
 
+  /** The one-time link in a received mail (its quoted-printable body decoded: soft line breaks out, =XX back to its character). */
+  const linkInMailTo = (address: string): string | undefined => {
+    const mail = received.find((each) => each.to.includes(address));
+    const body = (mail?.text ?? '').replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return /https:\/\/localhost:\d+\/invitation#token=[A-Za-z0-9_-]+/.exec(body)?.[0];
+  };
+
+  test('when the operator invites a partner’s first admin, then the invitation is mailed too, the same link as printed, as admin', async () => {
+    const partner = await onboardPartner(stack);
+    const invited = await stack.dashboard.setupCli(['invite-admin', '--partner-id', partner.partnerId, '--email', 'first.admin@partner.example', '--name', 'First Admin']);
+    expect(invited.exitCode).toBe(0);
+    expect(invited.json).toMatchObject({ outcome: 'invited', emailed: true });
+    expect(received.find((each) => each.to.includes('first.admin@partner.example'))?.text).toContain('as admin');
+    expect(linkInMailTo('first.admin@partner.example')).toBe(invited.json?.invitationLink);
+  });
+
   test('when an admin invites a member, then the mail carries the one-time link that lets them join; with the relay down the invitation is still made and its link shown, not logged', async () => {
     const partner = await onboardPartner(stack);
     const admin = await stack.dashboard.seedAdmin(partner.partnerId, 'Mail Admin');
@@ -61,6 +77,8 @@ describe('the partner dashboard: invitations by e-mail', () => {
     const unsent = await session.post('/api/v1/members', { email: 'unmailed.member@partner.example', displayName: 'Unmailed Member', role: 'support' });
     expect([unsent.status, unsent.body.data.emailed]).toEqual([201, false]);
     expect(unsent.body.data.invitationLink).toMatch(/\/invitation#token=/);
+    // The dashboard's log line reaches the test through its output pipe a moment after the answer.
+    for (let waited = 0; waited < 50 && !stack.logs().includes('invitation e-mail not sent'); waited += 1) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(stack.logs()).toContain('invitation e-mail not sent');
     const token = new URL(unsent.body.data.invitationLink as string).hash;
     expect(stack.logs()).not.toContain(token.slice('#token='.length));

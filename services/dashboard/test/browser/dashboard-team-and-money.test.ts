@@ -217,7 +217,8 @@ describe('the partner dashboard in the browser', () => {
     // Support's search: the customer's phone as they would type it lists their payments (the phone filter of the API's list).
     await page.getByLabel(/^Find by referenceId/).fill(payerPhone);
     await page.getByRole('button', { name: 'Find', exact: true }).click();
-    await page.waitForFunction((phone) => (document.getElementById('filter-phone') as HTMLInputElement | null)?.value === phone, payerPhone);
+    for (let waited = 0; waited < 50 && (await page.locator('#filter-phone').inputValue()) !== payerPhone; waited += 1) await page.waitForTimeout(100);
+    expect(await page.locator('#filter-phone').inputValue()).toBe(payerPhone);
     await table.getByRole('cell', { name: hostileExternalId, exact: true }).waitFor();
     expect(await table.getByRole('row').count()).toBe(2);
     await screenshotOf(page, 'dashboard', 'transactions-by-phone');

@@ -12,7 +12,7 @@ const path = require('node:path');
 
 const datasource = { type: 'prometheus', uid: 'prometheus' };
 const probeRoutes = 'route!~"/healthz|/readyz|/metrics"';
-const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice'];
+const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice', 'dashboard'];
 
 const breakerMappings = [
   {
@@ -652,6 +652,49 @@ const specific = {
       queries: [q(`sum by (outcome) (rate(backoffice_plain_http_requests_total${sel('backoffice')}[$__rate_interval]))`, '{{outcome}}')],
     }),
   ],
+  dashboard: () => [
+    row('Members and the partners’ work'),
+    panel({
+      title: 'Sign-in steps by status code',
+      description:
+        'POST /api/v1/session (the password) and /api/v1/session/mfa (the code): 202 and 200 pass, 401 a wrong password or code (CON_1001, CON_1003), 429 the lockout and throttle (CON_1002). A wave of 401 and 429 is someone guessing.',
+      unit: 'reqps',
+      w: 12,
+      stack: true,
+      queries: [q(`sum by (route, status_code) (rate(http_requests_total${sel('dashboard', 'method="POST",route=~"/api/v1/session|/api/v1/session/mfa"')}[$__rate_interval]))`, '{{route}} {{status_code}}')],
+    }),
+    panel({
+      title: 'Statements and bulk payouts by status code',
+      description:
+        'GET /api/v1/statement.csv and the bulk payout routes (quote, confirm, progress, outcome). 503 is an owner that did not answer (PKC_7003): nothing changed.',
+      unit: 'reqps',
+      w: 12,
+      stack: true,
+      queries: [
+        q(
+          `sum by (method, route, status_code) (rate(http_requests_total${sel('dashboard', 'route=~"/api/v1/statement.csv|/api/v1/bulk-payouts.*"')}[$__rate_interval]))`,
+          '{{method}} {{route}} {{status_code}}',
+        ),
+      ],
+    }),
+    panel({
+      title: 'Calls to the owners answered 503 (PKC_7003) per second',
+      description:
+        'The dashboard answers 503 PKC_7003 when auth, the wallet, collections, disbursements or webhooks did not answer within UPSTREAM_TIMEOUT_MS or answered an error (PwaDashboardHighErrorRatio); the route says which page.',
+      unit: 'reqps',
+      w: 12,
+      queries: [q(`sum by (route) (rate(http_requests_total${sel('dashboard', 'status_code="503",route!~"/healthz|/readyz|/metrics"')}[$__rate_interval]))`, '{{route}}')],
+    }),
+    panel({
+      title: 'Requests over plain HTTP by outcome',
+      description:
+        'dashboard_plain_http_requests_total: redirected to the https address (a page), or refused unread (anything else, 403 PKC_6005). Rising refusals: PwaDashboardPlainHttpRefused; more plain than served: PwaDashboardMostlyPlainHttp (an ingress that does not pass X-Forwarded-Proto https).',
+      unit: 'reqps',
+      w: 12,
+      stack: true,
+      queries: [q(`sum by (outcome) (rate(dashboard_plain_http_requests_total${sel('dashboard')}[$__rate_interval]))`, '{{outcome}}')],
+    }),
+  ],
 };
 
 /** What each service does on the bus (docs/metrics.md, ARCHITECTURE.md). */
@@ -664,6 +707,7 @@ const messaging = {
   disbursements: ['producer'],
   webhooks: ['consumer'],
   backoffice: [],
+  dashboard: [],
 };
 
 const titles = {
@@ -675,6 +719,7 @@ const titles = {
   disbursements: 'disbursements',
   webhooks: 'webhooks (partner notifications)',
   backoffice: 'backoffice (operators’ console)',
+  dashboard: 'dashboard (partners’ console)',
 };
 
 function serviceDashboard(service) {

@@ -127,6 +127,28 @@ describe('Prometheus alert rules deploy/prometheus/alerts', () => {
     }
   });
 
+  it('then each console has its no-ready-instance alert, and the partner dashboard its 5xx and plain-HTTP alerts, each on its own service only', () => {
+    const byName = new Map(alerts.map((alert) => [alert.alert!, alert]));
+    const expected: [string, string, string][] = [
+      ['PwaBackofficeUnavailable', 'backoffice.yml', 'backoffice'],
+      ['PwaDashboardUnavailable', 'dashboard.yml', 'dashboard'],
+      ['PwaDashboardHighErrorRatio', 'dashboard.yml', 'dashboard'],
+      ['PwaDashboardPlainHttpRefused', 'dashboard.yml', 'dashboard'],
+      ['PwaDashboardMostlyPlainHttp', 'dashboard.yml', 'dashboard'],
+    ];
+    for (const [name, file, service] of expected) {
+      const alert = byName.get(name);
+      expect({ name, file: alert?.file }).toEqual({ name, file });
+      // Every selector of its expression names the service (a rule with a bare selector would match every service).
+      const selectors = alert!.expr.match(/\{[^}]*\}/g) ?? [];
+      expect(selectors.length).toBeGreaterThan(0);
+      for (const selector of selectors) expect({ name, selector }).toEqual({ name, selector: expect.stringContaining(`service="${service}"`) });
+    }
+    // The dashboard answers to its own 5xx alert, not to the partner API's.
+    expect(byName.get('PwaHighErrorRatio')!.expr).toContain('service!="dashboard"');
+    expect(byName.get('PwaDashboardUnavailable')!.labels?.severity).toBe('critical');
+  });
+
   it('then every dashboard query parses as PromQL (checked by promtool as recording rules)', () => {
     const rules: { record: string; expr: string }[] = [];
     for (const file of readdirSync(dashboardsDirectory).filter((name) => name.endsWith('.json'))) {

@@ -341,7 +341,7 @@ describe('docker-compose.yml', () => {
 });
 
 describe('deploy/prometheus/prometheus.yml', () => {
-  it('when parsed, then it scrapes /metrics of every service and the gateway admin port', () => {
+  it('when parsed, then it scrapes /metrics of every service (the two consoles on their own ports, in plain HTTP) and the gateway admin port', () => {
     const config = parseYaml(readFileSync(path.join(repoRoot, 'deploy/prometheus/prometheus.yml'), 'utf8')) as {
       scrape_configs: Array<{ metrics_path?: string; static_configs: Array<{ targets: string[] }> }>;
     };
@@ -349,7 +349,13 @@ describe('deploy/prometheus/prometheus.yml', () => {
       expect(job.metrics_path ?? '/metrics').toBe('/metrics');
       return job.static_configs.flatMap((group) => group.targets);
     });
-    expect(targets.sort()).toEqual(['gateway:9400', 'backoffice:4107', ...internalServices.map(({ name, port }) => `${name}:${port}`)].sort());
+    expect(targets.sort()).toEqual(['gateway:9400', 'backoffice:4107', 'dashboard:4108', ...internalServices.map(({ name, port }) => `${name}:${port}`)].sort());
+    // The dashboard's job is the back-office's: plain HTTP (its port answers /metrics without TLS), its own service label.
+    const jobs = config.scrape_configs as Array<{ job_name: string; scheme?: string; honor_labels?: boolean; static_configs: Array<{ targets: string[]; labels?: Record<string, string> }> }>;
+    const dashboard = jobs.find((job) => job.job_name === 'dashboard');
+    const backoffice = jobs.find((job) => job.job_name === 'backoffice');
+    expect(dashboard).toEqual({ ...backoffice, job_name: 'dashboard', static_configs: [{ targets: ['dashboard:4108'], labels: { component: 'dashboard', service: 'dashboard' } }] });
+    expect(dashboard?.scheme ?? 'http').toBe('http');
   });
 });
 

@@ -6,17 +6,23 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client, escapeLiteral } from 'pg';
+import { auditMigrationsDirectory } from '@pwa/audit';
 import { busMigrationsDirectory } from '@pwa/bus';
 import { databaseUrlForRole, dropDatabase, ensureDatabase, migrate, provisionServiceRoles, scramSha256Verifier, serviceRoleNames } from '@pwa/db';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../support/server-urls') as { serverUrls: () => { postgres: string } };
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const services = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks'] as const;
+const services = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'dashboard'] as const;
 const serviceSchemas = services.map((service) => ({ service, schema: service }));
 const rolePrefix = 'pwa_roletest';
-/** What a service's migration run applies: the outbox and inbox migrations every service shares, then its own (services/<name>/src/service-paths.ts). */
-const migrationDirectoriesOf = (service: string): string[] => [busMigrationsDirectory, path.join(repoRoot, 'services', service, 'migrations')];
+/**
+ * What a service's migration run applies (services/<name>/src/service-paths.ts): the outbox and
+ * inbox migrations the bus services share, then their own; the partner dashboard its own (members,
+ * invitations, factors), then the audit log's of libs/audit.
+ */
+const migrationDirectoriesOf = (service: string): string[] =>
+  service === 'dashboard' ? [path.join(repoRoot, 'services', service, 'migrations'), auditMigrationsDirectory] : [busMigrationsDirectory, path.join(repoRoot, 'services', service, 'migrations')];
 
 const adminUrl = (() => {
   const url = new URL(serverUrls().postgres);
@@ -24,8 +30,8 @@ const adminUrl = (() => {
   return url.toString();
 })();
 
-/** Every service's schema has an outbox table (its first migration creates it). */
-const tableOf = Object.fromEntries(services.map((service) => [service, `${service}.outbox`])) as Record<(typeof services)[number], string>;
+/** A table of each service's schema: the outbox (its first migration creates it), the dashboard's members. */
+const tableOf = Object.fromEntries(services.map((service) => [service, service === 'dashboard' ? 'dashboard.members' : `${service}.outbox`])) as Record<(typeof services)[number], string>;
 
 async function asRole<T>(role: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: databaseUrlForRole(adminUrl, role) });

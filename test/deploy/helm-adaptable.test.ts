@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { chartDirectory, helmBinary, renderChart, repoRoot } from '../support/helm-chart';
 
-const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice'];
+const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice', 'dashboard'];
 const schemaOwners = services.filter((name) => name !== 'gateway');
 const digest = `sha256:${'0123456789abcdef'.repeat(4)}`;
 
@@ -70,7 +70,7 @@ describe('helm chart: values an SRE adapts', () => {
   describe('image', () => {
     it('when image.digest is set, then every Deployment and Job runs repository@digest, whatever the tag', () => {
       const manifests = render('production', ['--set', `image.digest=${digest}`, '--set', 'image.tag=9.9.9']);
-      expect(workloads(manifests)).toHaveLength(15);
+      expect(workloads(manifests)).toHaveLength(17);
       for (const workload of workloads(manifests)) {
         expect(podTemplate(workload).spec.containers.map((container) => container.image)).toEqual([`registry.example.com/partner-wallet-api@${digest}`]);
       }
@@ -166,7 +166,7 @@ describe('helm chart: values an SRE adapts', () => {
 
     it('when set globally, then every Deployment and migration Job gets the same nodeSelector, tolerations, affinity, priorityClassName, labels and annotations', () => {
       const manifests = render('production', placement);
-      expect(workloads(manifests)).toHaveLength(15);
+      expect(workloads(manifests)).toHaveLength(17);
       for (const workload of workloads(manifests)) {
         const pod = podTemplate(workload);
         expect(pod.spec.priorityClassName).toBe('pwa-high');

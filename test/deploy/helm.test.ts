@@ -10,9 +10,9 @@ import { chartDirectory, helmBinary, renderChart, repoRoot } from '../support/he
 const root = repoRoot;
 const chart = chartDirectory;
 const helm = helmBinary;
-const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice'];
+const services = ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice', 'dashboard'];
 const databaseServices = services.filter((name) => name !== 'gateway');
-const secretNames = ['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'ADMIN_DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'BACKOFFICE_SEALING_KEY', 'BACKOFFICE_SEALING_KEY_PREVIOUS', 'BACKOFFICE_OIDC_CLIENT_SECRET'];
+const secretNames = ['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'ADMIN_DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'AUTH_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_SEALING_KEY', 'BACKOFFICE_SEALING_KEY', 'BACKOFFICE_SEALING_KEY_PREVIOUS', 'BACKOFFICE_OIDC_CLIENT_SECRET', 'DASHBOARD_SEALING_KEY', 'DASHBOARD_SMTP_URL'];
 /** A secret variable: one of secretNames, or a service's URL given to the database-roles hook (<SVC>_DATABASE_URL, <SVC>_MIGRATION_DATABASE_URL). */
 const isSecretName = (name: string) => secretNames.includes(name) || name.endsWith('_DATABASE_URL');
 const environments = ['sandbox', 'production'] as const;
@@ -112,7 +112,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
 
     it('then containers probe /healthz for liveness and /readyz for readiness, set resources, read secrets by reference only, and run restricted', () => {
       const workloads = [...ofKind(manifests, 'Deployment'), ...ofKind(manifests, 'Job')];
-      expect(ofKind(manifests, 'Job').length).toBe(7); // every service but the gateway owns a schema
+      expect(ofKind(manifests, 'Job').length).toBe(8); // every service but the gateway owns a schema
       for (const workload of workloads) {
         const pod = podSpecOf(workload);
         expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
@@ -141,11 +141,11 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       for (const job of ofKind(manifests, 'Job')) expect(job.metadata?.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
     });
 
-    it('then NetworkPolicies admit internal services only from their callers (the wallet from quotes, collections, disbursements, the gateway and the back-office)', () => {
+    it('then NetworkPolicies admit internal services only from their callers (the wallet from quotes, collections, disbursements, the gateway and the two consoles)', () => {
       const wallet = ofKind(manifests, 'NetworkPolicy').find((manifest) => component(manifest) === 'wallet')!;
       const ingress = (wallet.spec as { ingress: { from?: { podSelector?: { matchLabels: Record<string, string> } }[] }[] }).ingress;
       const callers = ingress.flatMap((rule) => rule.from ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']).filter(Boolean);
-      expect(callers.sort()).toEqual(['backoffice', 'collections', 'disbursements', 'gateway', 'quotes']);
+      expect(callers.sort()).toEqual(['backoffice', 'collections', 'dashboard', 'disbursements', 'gateway', 'quotes']);
       expect(wallet.spec).toMatchObject({ policyTypes: ['Ingress', 'Egress'] });
     });
   });
@@ -157,7 +157,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
     // Migrations run by default: one hook Job per service with a schema, each running its migrate entry.
     const commands = ofKind(manifests, 'Job').map((job) => (job.spec as any).template.spec.containers[0].command as string[]);
     expect(commands.map((command) => command.join(' ')).sort()).toEqual(
-      ['auth', 'backoffice', 'collections', 'disbursements', 'quotes', 'wallet', 'webhooks'].map((name) => `node services/${name}/dist/migrate.js`),
+      ['auth', 'backoffice', 'collections', 'dashboard', 'disbursements', 'quotes', 'wallet', 'webhooks'].map((name) => `node services/${name}/dist/migrate.js`),
     );
   });
 
@@ -196,10 +196,12 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       const ports = policy.egress.flatMap((rule) => (rule.ports ?? []).map((port) => port.port));
       expect(ports).toEqual(expect.arrayContaining([53, 5432, 6379, 4101, 4102, 4103, 4106]));
       expect(ports).not.toContain(5672);
-      // The gateway may not call it.
-      const gatewayPolicy = ofKind(render('production'), 'NetworkPolicy').find((manifest) => component(manifest) === 'gateway')!.spec as PolicySpec;
-      const gatewayCallees = gatewayPolicy.egress.flatMap((rule) => rule.to ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']);
-      expect(gatewayCallees).not.toContain('backoffice');
+      // Neither the gateway nor the partner dashboard may call it.
+      for (const caller of ['gateway', 'dashboard']) {
+        const callerPolicy = ofKind(render('production'), 'NetworkPolicy').find((manifest) => component(manifest) === caller)!.spec as PolicySpec;
+        const callerCallees = callerPolicy.egress.flatMap((rule) => rule.to ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']);
+        expect([caller, callerCallees]).toEqual([caller, expect.not.arrayContaining(['backoffice'])]);
+      }
     });
 
     it('when the internal ingress is switched on, then one Ingress of that class serves the public host over TLS to the http port, and the ingress controller is admitted', () => {
@@ -297,6 +299,191 @@ describe('helm chart deploy/helm/partner-wallet', () => {
     });
   });
 
+  describe('the partner dashboard: public on its own host, beside the gateway (decision 0074)', () => {
+    type Peer = { podSelector?: { matchLabels: Record<string, string> }; namespaceSelector?: unknown; ipBlock?: unknown };
+    type PolicySpec = { ingress: { ports?: { port: string | number }[]; from?: Peer[] }[]; egress: { ports?: { port: number | string }[]; to?: Peer[] }[] };
+    const ofComponent = (manifests: Manifest[], kind: string, name: string) => ofKind(manifests, kind).find((manifest) => component(manifest) === name);
+    const dashboardOf = (manifests: Manifest[], kind: string) => ofComponent(manifests, kind, 'dashboard');
+    const policyOf = (manifests: Manifest[], name: string) => ofComponent(manifests, 'NetworkPolicy', name)!.spec as PolicySpec;
+    const calleesOf = (policy: PolicySpec) => policy.egress.flatMap((rule) => rule.to ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']).filter(Boolean);
+    const callersOf = (policy: PolicySpec) => policy.ingress.flatMap((rule) => rule.from ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']).filter(Boolean);
+    const egressPortsOf = (policy: PolicySpec) => policy.egress.flatMap((rule) => (rule.ports ?? []).map((port) => port.port));
+    const envOf = (manifests: Manifest[]) => podSpecOf(dashboardOf(manifests, 'Deployment')!).containers[0]!.env ?? [];
+    const migrationJobOf = (manifests: Manifest[]) => ofKind(manifests, 'Job').find((job) => job.metadata?.labels?.['partner-wallet.example/service'] === 'dashboard')!;
+    const monitoring = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } };
+    const publicIngress = [
+      '--set', 'dashboard.ingress.enabled=true',
+      '--set', 'dashboard.ingress.className=public-nginx',
+      '--set-string', 'dashboard.ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/proxy-body-size=3m',
+      '--set', 'networkPolicy.dashboardIngressFrom[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name=ingress-public',
+    ];
+    const smtpRelay = ['--set', 'secretRefs.DASHBOARD_SMTP_URL.secretName=partner-wallet-production-dashboard-smtp', '--set', 'secretRefs.DASHBOARD_SMTP_URL.key=DASHBOARD_SMTP_URL'];
+
+    it.each(environments)('when rendered for %s, then it runs behind a TLS-terminating ingress (proxy, one trusted hop) with its public https address, the owners’ URLs, and its sealing key from a Secret', (environment) => {
+      const manifests = render(environment);
+      const data = dashboardOf(manifests, 'ConfigMap')?.data;
+      expect(data).toMatchObject({
+        PORT: '4108',
+        TLS_MODE: 'proxy',
+        DASHBOARD_TRUSTED_PROXY_HOPS: '1',
+        DASHBOARD_PUBLIC_URL: `https://dashboard.${environment}.example`,
+        AUTH_URL: 'http://pwa-partner-wallet-auth:4101',
+        WALLET_URL: 'http://pwa-partner-wallet-wallet:4102',
+        COLLECTIONS_URL: 'http://pwa-partner-wallet-collections:4104',
+        DISBURSEMENTS_URL: 'http://pwa-partner-wallet-disbursements:4105',
+        WEBHOOKS_URL: 'http://pwa-partner-wallet-webhooks:4106',
+      });
+      expect(Object.keys(data ?? {}).filter((name) => /^(QUOTES|BACKOFFICE|GATEWAY)_URL$|^TLS_(CERT|KEY)_FILE$|^DASHBOARD_SMTP_/.test(name))).toEqual([]);
+      const container = podSpecOf(dashboardOf(manifests, 'Deployment')!).containers[0]!;
+      expect(container.command).toEqual(['node', 'services/dashboard/dist/main.js']);
+      expect(container.env?.find((variable) => variable.name === 'DASHBOARD_SEALING_KEY')).toEqual({
+        name: 'DASHBOARD_SEALING_KEY',
+        valueFrom: { secretKeyRef: { name: `partner-wallet-${environment}-dashboard-sealing`, key: 'DASHBOARD_SEALING_KEY' } },
+      });
+      expect(container.env?.find((variable) => variable.name === 'REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({ name: `partner-wallet-${environment}-redis`, key: 'REDIS_URL' });
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(podSpecOf(migrationJobOf(manifests)).containers[0]!.command).toEqual(['node', 'services/dashboard/dist/migrate.js']);
+      // No Ingress unless asked for; the Service is ClusterIP; Prometheus scrapes its http port.
+      expect(ofKind(manifests, 'Ingress')).toEqual([]);
+      expect(dashboardOf(manifests, 'Service')?.spec).toMatchObject({ type: 'ClusterIP', ports: [{ name: 'http', port: 4108, targetPort: 'http', protocol: 'TCP' }] });
+      expect((dashboardOf(manifests, 'ServiceMonitor')?.spec as { endpoints: unknown[] }).endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics', scheme: 'http' })]);
+    });
+
+    it('when rendered, then its NetworkPolicy admits no service and by default only Prometheus, and lets it reach only auth, wallet, collections, disbursements, webhooks, PostgreSQL, Redis and DNS', () => {
+      const manifests = render('production');
+      const policy = policyOf(manifests, 'dashboard');
+      expect(policy.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: [monitoring] }]);
+      expect(calleesOf(policy).sort()).toEqual(['auth', 'collections', 'disbursements', 'wallet', 'webhooks']);
+      const ports = egressPortsOf(policy);
+      expect(ports).toEqual(expect.arrayContaining([53, 5432, 6379, 4101, 4102, 4104, 4105, 4106]));
+      // Not the quotes, the back-office, the gateway (public or admin port), RabbitMQ, nor any SMTP relay.
+      for (const port of [4103, 4107, 8443, 443, 9400, 5672, 5671, 25, 465, 587]) expect([port, ports.includes(port)]).toEqual([port, false]);
+      // Every egress rule names its peers but PostgreSQL's and Redis's (networkPolicy.dependencies, any address on their ports).
+      expect(policy.egress.filter((rule) => rule.to === undefined).map((rule) => rule.ports?.map((port) => port.port))).toEqual([[5432], [6379]]);
+    });
+
+    it('when rendered, then only the services it calls admit it, and neither the gateway nor the back-office can reach it or be reached from it', () => {
+      const manifests = render('production');
+      for (const name of services.filter((service) => service !== 'dashboard')) {
+        const admitsDashboard = callersOf(policyOf(manifests, name)).includes('dashboard');
+        expect([name, admitsDashboard]).toEqual([name, ['auth', 'wallet', 'collections', 'disbursements', 'webhooks'].includes(name)]);
+        expect([name, calleesOf(policyOf(manifests, name))]).toEqual([name, expect.not.arrayContaining(['dashboard'])]);
+      }
+      expect(calleesOf(policyOf(manifests, 'dashboard'))).not.toContain('gateway');
+      expect(calleesOf(policyOf(manifests, 'dashboard'))).not.toContain('backoffice');
+      // The gateway's public port and the back-office's console admit their own peers only, never the dashboard's pods.
+      expect(JSON.stringify(policyOf(manifests, 'backoffice').ingress)).not.toContain('dashboard');
+      expect(JSON.stringify(policyOf(manifests, 'gateway').ingress)).not.toContain('dashboard');
+    });
+
+    it('when its public ingress is switched on, then one Ingress of that class serves its host over TLS to its http port only, and the ingress controller is admitted', () => {
+      const manifests = render('production', publicIngress);
+      const ingress = ofKind(manifests, 'Ingress');
+      expect(ingress).toHaveLength(1);
+      expect(ingress[0]!.metadata).toMatchObject({ name: 'pwa-partner-wallet-dashboard', annotations: { 'nginx.ingress.kubernetes.io/proxy-body-size': '3m' } });
+      expect(ingress[0]!.spec).toEqual({
+        ingressClassName: 'public-nginx',
+        tls: [{ hosts: ['dashboard.production.example'], secretName: 'partner-wallet-production-dashboard-tls' }],
+        rules: [
+          {
+            host: 'dashboard.production.example',
+            http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'pwa-partner-wallet-dashboard', port: { name: 'http' } } } }] },
+          },
+        ],
+      });
+      const ingressFrom = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-public' } } };
+      expect(policyOf(manifests, 'dashboard').ingress).toEqual([
+        { ports: [{ port: 'http', protocol: 'TCP' }], from: [ingressFrom] },
+        { ports: [{ port: 'http', protocol: 'TCP' }], from: [monitoring] },
+      ]);
+      // The public ingress controller reaches the dashboard alone: no internal service, not the back-office.
+      for (const name of services.filter((service) => service !== 'dashboard')) {
+        expect([name, JSON.stringify(policyOf(manifests, name).ingress).includes('ingress-public')]).toEqual([name, false]);
+      }
+      // With both consoles on their ingresses, each keeps its own class and host.
+      const both = render('production', [...publicIngress, '--set', 'backoffice.ingress.enabled=true', '--set', 'backoffice.ingress.className=internal-nginx']);
+      expect(ofKind(both, 'Ingress').map((manifest) => [component(manifest), (manifest.spec as { ingressClassName: string }).ingressClassName]).sort()).toEqual([
+        ['backoffice', 'internal-nginx'],
+        ['dashboard', 'public-nginx'],
+      ]);
+    });
+
+    it('when it terminates TLS itself, then it mounts its certificate Secret and is told where the pair is, and probes stay on the same port', () => {
+      const manifests = render('production', ['--set', 'dashboard.tlsMode=terminate']);
+      expect(dashboardOf(manifests, 'ConfigMap')?.data).toMatchObject({ TLS_MODE: 'terminate', TLS_CERT_FILE: '/etc/partner-wallet/tls/tls.crt', TLS_KEY_FILE: '/etc/partner-wallet/tls/tls.key' });
+      expect(dashboardOf(manifests, 'ConfigMap')?.data).not.toHaveProperty('DASHBOARD_TRUSTED_PROXY_HOPS');
+      const pod = podSpecOf(dashboardOf(manifests, 'Deployment')!) as PodSpec & { volumes: { name: string; secret?: { secretName: string } }[] };
+      expect(pod.volumes).toContainEqual({ name: 'tls', secret: expect.objectContaining({ secretName: 'partner-wallet-production-dashboard-tls' }) });
+      expect(pod.containers[0]!.livenessProbe?.httpGet?.port).toBe('http');
+      // The back-office's TLS pair is not the dashboard's.
+      expect(JSON.stringify(dashboardOf(manifests, 'Deployment'))).not.toContain('backoffice-tls');
+    });
+
+    it('when no SMTP relay is named, then the pods get no DASHBOARD_SMTP_* setting and no SMTP egress', () => {
+      const manifests = render('production');
+      expect(envOf(manifests).map((variable) => variable.name).filter((name) => name.startsWith('DASHBOARD_SMTP_'))).toEqual([]);
+      expect(Object.keys(dashboardOf(manifests, 'ConfigMap')?.data ?? {}).filter((name) => name.startsWith('DASHBOARD_SMTP_'))).toEqual([]);
+      expect(policyOf(manifests, 'dashboard').egress.filter((rule) => rule.ports?.some((port) => port.port === 587 || port.port === 465))).toEqual([]);
+    });
+
+    it('when secretRefs names the SMTP relay, then the Deployment reads its URL from that Secret by reference (not its migration Job, never a ConfigMap), DASHBOARD_SMTP_FROM is plain, and the pods may reach the relay’s ports (or the peers given)', () => {
+      const manifests = render('production', [...smtpRelay, '--set', 'dashboard.smtp.from=Partner Wallet <no-reply@pwa.example>']);
+      expect(envOf(manifests).find((variable) => variable.name === 'DASHBOARD_SMTP_URL')).toEqual({
+        name: 'DASHBOARD_SMTP_URL',
+        valueFrom: { secretKeyRef: { name: 'partner-wallet-production-dashboard-smtp', key: 'DASHBOARD_SMTP_URL' } },
+      });
+      expect(JSON.stringify(migrationJobOf(manifests))).not.toContain('DASHBOARD_SMTP_URL');
+      for (const configMap of ofKind(manifests, 'ConfigMap')) expect(configMap.data ?? {}).not.toHaveProperty('DASHBOARD_SMTP_URL');
+      expect(dashboardOf(manifests, 'ConfigMap')?.data).toMatchObject({ DASHBOARD_SMTP_FROM: 'Partner Wallet <no-reply@pwa.example>' });
+      const smtpRule = policyOf(manifests, 'dashboard').egress.find((rule) => rule.ports?.some((port) => port.port === 587));
+      expect(smtpRule).toEqual({ ports: [{ port: 587, protocol: 'TCP' }, { port: 465, protocol: 'TCP' }] });
+      // No other service gets the relay or its egress.
+      for (const name of services.filter((service) => service !== 'dashboard')) {
+        expect([name, egressPortsOf(policyOf(manifests, name)).includes(587)]).toEqual([name, false]);
+      }
+      const narrowed = render('production', [...smtpRelay, '--set', 'dashboard.smtp.egressPorts={2525}', '--set', 'dashboard.smtp.egressTo[0].ipBlock.cidr=203.0.113.25/32']);
+      const narrowedRule = policyOf(narrowed, 'dashboard').egress.find((rule) => rule.ports?.some((port) => port.port === 2525));
+      expect(narrowedRule).toEqual({ ports: [{ port: 2525, protocol: 'TCP' }], to: [{ ipBlock: { cidr: '203.0.113.25/32' } }] });
+    });
+
+    it.each([
+      ['the ingress has no class', ['--set', 'dashboard.ingress.enabled=true'], 'dashboard.ingress.className'],
+      ['the ingress has no TLS Secret', ['--set', 'dashboard.ingress.enabled=true', '--set', 'dashboard.ingress.className=public-nginx', '--set', 'dashboard.ingress.tlsSecretName='], 'dashboard.ingress.tlsSecretName'],
+      ['the ingress is on while the pod terminates TLS', ['--set', 'dashboard.ingress.enabled=true', '--set', 'dashboard.ingress.className=public-nginx', '--set', 'dashboard.tlsMode=terminate'], 'needs dashboard.tlsMode proxy'],
+      [
+        'the ingress takes the back-office’s internal class',
+        ['--set', 'dashboard.ingress.enabled=true', '--set', 'dashboard.ingress.className=internal-nginx', '--set', 'backoffice.ingress.enabled=true', '--set', 'backoffice.ingress.className=internal-nginx'],
+        'must differ',
+      ],
+      ['its address is the back-office’s host', ['--set', 'dashboard.publicUrl=https://backoffice.production.internal.example:8443'], 'the back-office\'s host name'],
+      ['a sender address is given without the relay', ['--set', 'dashboard.smtp.from=no-reply@pwa.example'], 'needs secretRefs.DASHBOARD_SMTP_URL'],
+    ])('when %s, then rendering fails naming the setting', (_what, extra, message) => {
+      const result = runHelm(['template', 'pwa', chart, '-f', path.join(chart, 'values-production.yaml'), ...extra]);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain(message);
+    });
+
+    it.each([
+      ['the public address is plain http', ['--set', 'dashboard.publicUrl=http://dashboard.example']],
+      ['the public address has a path', ['--set', 'dashboard.publicUrl=https://example.com/dashboard']],
+      ['no proxy hop is trusted', ['--set', 'dashboard.trustedProxyHops=0']],
+      ['the sealing key has no Secret', ['--set', 'secretRefs.DASHBOARD_SEALING_KEY=null']],
+      ['the sealing key is given as a plain setting', ['--set', 'services.dashboard.env.DASHBOARD_SEALING_KEY=in-the-configmap']],
+      ['the SMTP relay (with its credentials) is given as a plain setting', ['--set', 'services.dashboard.env.DASHBOARD_SMTP_URL=smtp://user:password@relay.example:587']],
+      ['the chart-owned public address is given as a plain setting', ['--set', 'services.dashboard.env.DASHBOARD_PUBLIC_URL=https://elsewhere.example']],
+      ['the dashboard has no database block', ['--set', 'services.dashboard.database=null']],
+      ['the gateway is made to call the dashboard', ['--set', 'services.gateway.calls={auth,dashboard}']],
+      ['the dashboard is made to call the back-office', ['--set', 'services.dashboard.calls={auth,backoffice}']],
+      ['a service is made to call the back-office', ['--set', 'services.wallet.calls={auth,backoffice}']],
+      ['dashboard.smtp has no ports', ['--set', 'dashboard.smtp.egressPorts=null']],
+      ['dashboard.ingress has an unknown key', ['--set', 'dashboard.ingress.host=dashboard.example']],
+    ])('when %s, then the schema rejects the values', (_what, extra) => {
+      const result = runHelm(['template', 'pwa', chart, '-f', path.join(chart, 'values-production.yaml'), ...extra]);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain("values don't meet the specifications of the schema");
+    });
+  });
+
   it('when tracing is switched on, then every service gets OTEL_ENABLED and the collector endpoint, and may reach the collector port', () => {
     const serviceConfigs = (manifests: Manifest[]) => ofKind(manifests, 'ConfigMap').filter((manifest) => services.includes(component(manifest) ?? ''));
     const off = render('production');
@@ -306,7 +493,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
     }
     const on = render('production', ['--set', 'tracing.enabled=true', '--set', 'tracing.otlpEndpoint=http://collector.observability:4318']);
     const configs = serviceConfigs(on);
-    expect(configs).toHaveLength(8);
+    expect(configs).toHaveLength(9);
     for (const config of configs) {
       expect(config.data).toMatchObject({ OTEL_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector.observability:4318' });
     }
@@ -490,7 +677,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
         expect(job.metadata?.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded' });
         expect(podSpecOf(job).containers.map((container) => container.command)).toEqual([['node', 'libs/runtime/dist/database-roles/main.js', 'provision']]);
         const migrationJobs = ofKind(manifests, 'Job').filter((manifest) => component(manifest) === 'migrations');
-        expect(migrationJobs).toHaveLength(7);
+        expect(migrationJobs).toHaveLength(8);
         for (const migration of migrationJobs) expect(weight(job)).toBeLessThan(weight(migration));
       });
 

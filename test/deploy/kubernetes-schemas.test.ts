@@ -145,6 +145,32 @@ const variants: [string, string, string[], string[]][] = [
     [...renderedKinds, 'Ingress'],
   ],
   ['values-production.yaml with the back-office terminating TLS itself', 'production', ['--set', 'backoffice.tlsMode=terminate'], renderedKinds],
+  [
+    'values-production.yaml with the partner dashboard behind its public ingress, e-mailing invitations through a relay',
+    'production',
+    [
+      '--set', 'dashboard.ingress.enabled=true',
+      '--set', 'dashboard.ingress.className=public-nginx',
+      '--set-string', 'dashboard.ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/proxy-body-size=3m',
+      '--set', 'networkPolicy.dashboardIngressFrom[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name=ingress-public',
+      '--set', 'secretRefs.DASHBOARD_SMTP_URL.secretName=partner-wallet-production-dashboard-smtp',
+      '--set', 'secretRefs.DASHBOARD_SMTP_URL.key=DASHBOARD_SMTP_URL',
+      '--set', 'dashboard.smtp.egressTo[0].ipBlock.cidr=203.0.113.25/32',
+    ],
+    [...renderedKinds, 'Ingress'],
+  ],
+  [
+    'values-sandbox.yaml with both consoles on their ingresses',
+    'sandbox',
+    [
+      '--set', 'dashboard.ingress.enabled=true',
+      '--set', 'dashboard.ingress.className=public-nginx',
+      '--set', 'backoffice.ingress.enabled=true',
+      '--set', 'backoffice.ingress.className=internal-nginx',
+    ],
+    [...sandboxKinds, 'Ingress'],
+  ],
+  ['values-production.yaml with the partner dashboard terminating TLS itself', 'production', ['--set', 'dashboard.tlsMode=terminate'], renderedKinds],
 ];
 
 describe('rendered manifests of deploy/helm/partner-wallet against the Kubernetes schemas', () => {

@@ -24,7 +24,7 @@ import { createWalletUser, creditWallet, fundPartner } from '../support/wallet-u
  * that queries a metric no process exposes. Prometheus's own `up` is the one exception.
  */
 const prometheusOwnMetrics = new Set(['up']);
-const allServices: ServiceName[] = ['gateway', ...internalServiceNames, 'backoffice'];
+const allServices: ServiceName[] = ['gateway', ...internalServiceNames, 'backoffice', 'dashboard'];
 
 function allQueries(): ObservabilityQuery[] {
   return [...dashboardQueries(), ...alertRuleQueries()];
@@ -137,7 +137,7 @@ describe('observability: what dashboards and alert rules query', () => {
           for (const target of panel.targets) expect(target.datasource).toEqual({ type: 'prometheus', uid: 'prometheus' });
         }
       }
-      expect(uids.size).toBe(9); // the overview and one per service (the back-office included)
+      expect(uids.size).toBe(10); // the overview and one per service (the back-office and the partner dashboard included)
     });
 
     test('every query reads at least one metric (the extractor understood it)', () => {
@@ -159,7 +159,7 @@ describe('observability: what dashboards and alert rules query', () => {
     const pages = new Map<ServiceName, string>();
 
     beforeAll(async () => {
-      stack = await startStack({ logLevel: 'warn', backoffice: true });
+      stack = await startStack({ logLevel: 'warn', backoffice: true, dashboard: true });
       const partner = await onboardPartner(stack);
       await fundPartner(stack, partner.partnerId, 'USD', '1000.00');
       const token = await accessTokenFor(stack.client, partner);
@@ -185,6 +185,8 @@ describe('observability: what dashboards and alert rules query', () => {
         ...Object.fromEntries(internalServiceNames.map((name) => [name, `${stack.internalUrls[name]}/metrics`])),
         // Plain HTTP on the back-office's HTTPS port answers /metrics (decision 0067).
         backoffice: `${stack.backoffice!.probeUrl}/metrics`,
+        // The partner dashboard's port answers plain HTTP the same way.
+        dashboard: `http://127.0.0.1:${stack.dashboard!.port}/metrics`,
       } as Record<ServiceName, string>;
       for (const service of allServices) {
         const response = await fetch(urls[service]);

@@ -142,6 +142,27 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- $_ := set $env "BACKOFFICE_OIDC_CLIENT_ID" $bo.oidc.clientId -}}
 {{- end -}}
 {{- end -}}
+{{- if eq .name "dashboard" -}}
+{{- $db := $root.Values.dashboard -}}
+{{- if not (hasPrefix "https://" $db.publicUrl) -}}
+{{- fail "dashboard.publicUrl must be the https:// address partners' teams open (no path)" -}}
+{{- end -}}
+{{- $hostOf := dict "dashboard" (trimPrefix "https://" $db.publicUrl | splitList ":" | first) "backoffice" (trimPrefix "https://" $root.Values.backoffice.publicUrl | splitList ":" | first) -}}
+{{- if eq $hostOf.dashboard $hostOf.backoffice -}}
+{{- fail "dashboard.publicUrl has the back-office's host name: each console has a host of its own (cookies do not tell ports apart)" -}}
+{{- end -}}
+{{- $_ := set $env "DASHBOARD_PUBLIC_URL" $db.publicUrl -}}
+{{- $_ := set $env "TLS_MODE" $db.tlsMode -}}
+{{- if eq $db.tlsMode "terminate" -}}
+{{- $_ := set $env "TLS_CERT_FILE" "/etc/partner-wallet/tls/tls.crt" -}}
+{{- $_ := set $env "TLS_KEY_FILE" "/etc/partner-wallet/tls/tls.key" -}}
+{{- else -}}
+{{- $_ := set $env "DASHBOARD_TRUSTED_PROXY_HOPS" (toString $db.trustedProxyHops) -}}
+{{- end -}}
+{{- if and (include "pwa.dashboardSmtpEnabled" $root) $db.smtp.from -}}
+{{- $_ := set $env "DASHBOARD_SMTP_FROM" $db.smtp.from -}}
+{{- end -}}
+{{- end -}}
 {{- range $key, $value := $svc.env -}}
 {{- $_ := set $env $key (toString $value) -}}
 {{- end -}}
@@ -207,6 +228,34 @@ Deployment gets them: its migration Job has no use for either.
 {{- end -}}
 
 {{/*
+"true" when the dashboard e-mails invitations (secretRefs names DASHBOARD_SMTP_URL), else empty.
+dashboard.smtp.from without the relay is half a setting: it fails the render, never the pods' start.
+*/}}
+{{- define "pwa.dashboardSmtpEnabled" -}}
+{{- if hasKey .Values.secretRefs "DASHBOARD_SMTP_URL" -}}
+true
+{{- else if .Values.dashboard.smtp.from -}}
+{{- fail "dashboard.smtp.from needs secretRefs.DASHBOARD_SMTP_URL (the relay, from a Secret you create): set both, or neither" -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The dashboard's optional secret by reference: the SMTP relay's URL (it holds the relay's
+credentials), when secretRefs names it. Only the Deployment gets it: its migration Job sends no mail.
+*/}}
+{{- define "pwa.dashboardOptionalSecretEnv" -}}
+{{- $root := . -}}
+{{- if include "pwa.dashboardSmtpEnabled" $root }}
+{{- $ref := $root.Values.secretRefs.DASHBOARD_SMTP_URL }}
+- name: DASHBOARD_SMTP_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $ref.secretName }}
+      key: {{ $ref.key }}
+{{- end }}
+{{- end -}}
+
+{{/*
 The services that own a schema (a database block), sorted, as a YAML list. Refuses a block whose
 runtimeKey is its ownerKey: the Deployment would get the owner role.
 */}}
@@ -249,12 +298,14 @@ them <PREFIX>_DATABASE_URL and <PREFIX>_MIGRATION_DATABASE_URL instead (the data
 {{- end }}
 {{- end -}}
 
-{{/* The Secret of the TLS pair a service terminates with, or nothing (the gateway and the back-office in terminate mode). */}}
+{{/* The Secret of the TLS pair a service terminates with, or nothing (the gateway and the two consoles in terminate mode). */}}
 {{- define "pwa.tlsSecretName" -}}
 {{- if and (eq .name "gateway") (eq .root.Values.gateway.tlsMode "terminate") -}}
 {{- .root.Values.gateway.tls.secretName -}}
 {{- else if and (eq .name "backoffice") (eq .root.Values.backoffice.tlsMode "terminate") -}}
 {{- .root.Values.backoffice.tls.secretName -}}
+{{- else if and (eq .name "dashboard") (eq .root.Values.dashboard.tlsMode "terminate") -}}
+{{- .root.Values.dashboard.tls.secretName -}}
 {{- end -}}
 {{- end -}}
 

@@ -1,4 +1,3 @@
-import { internal } from '@pwa/contracts';
 import { createPool, migrate } from '@pwa/db';
 import { createInternalJsonClient } from '@pwa/http';
 // The runner alone, not the runtime barrel: every CLI call starts faster.
@@ -6,6 +5,7 @@ import { runOperatorCli } from '@pwa/runtime/operator-cli';
 import { createLogger } from '@pwa/logging';
 import { readDashboardSetupConfig } from '../config';
 import { createInvitationMailer } from '../upstream/invitation-mailer';
+import { partnerExistsAt } from '../upstream/partner-api';
 import { dashboardMigrationDirectories, dashboardSchema } from '../service-paths';
 import { OperatorUsageError, runSetupCommand, setupUsage, type SetupContext } from './setup-commands';
 
@@ -19,12 +19,7 @@ runOperatorCli<SetupContext>({
     await migrate({ databaseUrl: config.DATABASE_URL, schema: dashboardSchema, directories: dashboardMigrationDirectories });
     const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'dashboard-setup-cli', schema: dashboardSchema, maxConnections: 2 });
     const auth = createInternalJsonClient({ baseUrl: config.AUTH_URL });
-    const partnerExists = async (partnerId: string): Promise<boolean> => {
-      const answer = await auth.getJson(internal.authPaths.partner(partnerId), { timeoutMs: 5_000 });
-      if (answer.status === 200) return true;
-      if (answer.status === 404 || answer.status === 403) return false;
-      throw new Error(`auth answered ${answer.status} to the partner lookup; try again`);
-    };
+    const partnerExists = (partnerId: string): Promise<boolean> => partnerExistsAt(auth, partnerId, 5_000);
     const mailer = config.DASHBOARD_SMTP_URL === undefined ? undefined : createInvitationMailer({ url: config.DASHBOARD_SMTP_URL, from: config.DASHBOARD_SMTP_FROM, timeoutMs: config.DASHBOARD_SMTP_TIMEOUT_MS }, createLogger({ service: 'dashboard-setup-cli', level: config.LOG_LEVEL }));
     return {
       context: { pool, publicUrl: config.DASHBOARD_PUBLIC_URL, partnerExists, ...(mailer === undefined ? {} : { mailer }) },

@@ -1,10 +1,8 @@
 import os from 'node:os';
 import { verifyAuditChain } from '@pwa/audit';
 import { internal } from '@pwa/contracts';
-import type { Pool } from '@pwa/db';
 import { OperatorUsageError, type OperatorCommandResult } from '@pwa/runtime/operator-cli';
-import type { InvitationMailer } from '../upstream/invitation-mailer';
-import { inviteFirstAdmin, type FirstAdminOutcome } from '../use-cases/invite-first-admin';
+import { inviteFirstAdminOfPartner, type FirstAdminInvitation, type FirstAdminInvitationPorts } from '../use-cases/invite-first-admin';
 
 export { OperatorUsageError };
 
@@ -23,16 +21,10 @@ Audit log (read-only)
 --json prints one JSON object per command.
 `;
 
-export interface SetupContext {
-  pool: Pool;
-  publicUrl: string;
-  /** Whether auth knows the partner (onboarded it): an invitation for an unknown partner is refused. */
-  partnerExists: (partnerId: string) => Promise<boolean>;
-  /** Mails the invitation too when DASHBOARD_SMTP_URL is set (the link is printed all the same). */
-  mailer?: InvitationMailer;
-}
+/** The first admin's invitation's ports (the invitation mailed too when DASHBOARD_SMTP_URL is set; the link is printed all the same). */
+export type SetupContext = FirstAdminInvitationPorts;
 
-const refusalMessages: Readonly<Record<Extract<FirstAdminOutcome, { kind: 'refused' }>['reason'] | 'unknown-partner', string>> = {
+export const firstAdminRefusalMessages: Readonly<Record<Extract<FirstAdminInvitation, { kind: 'refused' }>['reason'], string>> = {
   'not-an-email': '--email must be an e-mail address, e.g. finance.lead@partner.example',
   'an-admin-exists': 'An admin of this partner can sign in already: admins invite their team in the dashboard',
   'email-in-use': 'This address belongs to another member (of this or another partner): use another address',
@@ -53,14 +45,13 @@ async function inviteAdmin(context: SetupContext, options: Record<string, string
   if (partnerId === undefined || !internal.isUuid(partnerId)) throw new OperatorUsageError('invite-admin needs --partner-id <uuid> (the partner id onboarding printed)');
   if (email === undefined) throw new OperatorUsageError('invite-admin needs --email <address>');
   if (name === undefined || name.length === 0 || name.length > 100) throw new OperatorUsageError('invite-admin needs --name <display name> (1 to 100 characters)');
-  const refuse = (reason: keyof typeof refusalMessages): OperatorCommandResult => ({ data: { error: refusalMessages[reason] }, text: `error: ${refusalMessages[reason]}`, exitCode: 1 });
-  if (!(await context.partnerExists(partnerId))) return refuse('unknown-partner');
-  const outcome = await inviteFirstAdmin(context.pool, { partnerId, email, displayName: name, publicUrl: context.publicUrl, operatorName: `operator ${os.userInfo().username} (dashboard set-up command)` });
+  const outcome = await inviteFirstAdminOfPartner(context, { partnerId, email, displayName: name, operatorName: `operator ${os.userInfo().username} (dashboard set-up command)` });
   if (outcome.kind === 'refused') {
-    if (outcome.reason === 'not-an-email') throw new OperatorUsageError(refusalMessages[outcome.reason]);
-    return refuse(outcome.reason);
+    const message = firstAdminRefusalMessages[outcome.reason];
+    if (outcome.reason === 'not-an-email') throw new OperatorUsageError(message);
+    return { data: { error: message }, text: `error: ${message}`, exitCode: 1 };
   }
-  const emailed = context.mailer === undefined ? null : await context.mailer.send({ to: outcome.email, displayName: name, role: 'admin', invitationLink: outcome.invitationLink, expiresAt: outcome.expiresAt });
+  const emailed = outcome.emailed;
   const data = { outcome: outcome.kind, memberId: outcome.memberId, partnerId, email: outcome.email, invitationLink: outcome.invitationLink, expiresAt: outcome.expiresAt.toISOString(), emailed };
   const mailed = emailed === null ? 'Send them this link' : emailed ? 'It was e-mailed to them; here is the link too, in case it does not arrive' : 'The e-mail relay did not take the message: send them this link';
   const text = [

@@ -50,6 +50,8 @@ export interface PartnerApi {
   call(partner: internal.PartnerLookupAnswer, call: PartnerCall): Promise<PartnerAnswer>;
   /** Auth's client secret slots of the partner (never a secret). */
   clientSecretSlots(partnerId: string, requestId: string | null): Promise<ClientSecretSlots>;
+  /** Whether auth knows the partner (the first admin is invited only for one it onboarded). */
+  partnerExists(partnerId: string): Promise<boolean>;
   /** The partner's webhook URL and its last webhook secret rotation, as auth holds them (never a secret). */
   webhookSettings(partnerId: string, requestId: string | null): Promise<WebhookSettings>;
   /**
@@ -111,6 +113,7 @@ export function createPartnerApi(config: Readonly<Pick<DashboardConfig, 'AUTH_UR
       if (!parsed?.success) throw new PkcError('PKC_7003', `Auth did not give the client secrets' state (status ${answer.status}); try again`);
       return parsed.data;
     },
+    partnerExists: (partnerId) => partnerExistsAt(auth, partnerId, timeoutMs),
     webhookSettings: async (partnerId, requestId) => {
       const answer = await unlessUnanswered('auth', () => auth.getJson(authAdminReadPaths.partner(partnerId), { timeoutMs, requestId: requestId ?? undefined }));
       const parsed = answer.status === 200 ? authAdminPartnerDetailSchema.safeParse(answer.body) : undefined;
@@ -131,6 +134,14 @@ export function createPartnerApi(config: Readonly<Pick<DashboardConfig, 'AUTH_UR
       for (const client of Object.values(owners)) client.close();
     },
   };
+}
+
+/** Whether auth knows the partner (200) or not (404, 403); anything else is auth's outage, thrown. */
+export async function partnerExistsAt(auth: Pick<InternalJsonClient, 'getJson'>, partnerId: string, timeoutMs: number): Promise<boolean> {
+  const answer = await unlessUnanswered('auth', () => auth.getJson(internal.authPaths.partner(partnerId), { timeoutMs }));
+  if (answer.status === 200) return true;
+  if (answer.status === 404 || answer.status === 403) return false;
+  throw new PkcError('PKC_7003', `Auth answered ${answer.status} to the partner lookup; try again`);
 }
 
 async function unlessUnanswered<T>(owner: string, send: () => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@ import { appendAuditEntryInTransaction } from '@pwa/audit';
 import { withTransaction, type Pool } from '@pwa/db';
 import { newSetupToken, normalisedEmail, setupLinkLifetimeSeconds, setupLinkUrl } from '@pwa/web-auth';
 import { activeAdminCount, insertInvitedMember, replaceInvitation } from '../store/member-store';
+import type { InvitationMailer } from '../upstream/invitation-mailer';
 import { invitationPagePath } from './invitations';
 
 export type FirstAdminOutcome =
@@ -47,4 +48,30 @@ export async function inviteFirstAdmin(pool: Pool, request: { partnerId: string;
     });
     return { kind, memberId, email, invitationLink: setupLinkUrl(request.publicUrl, token.token, invitationPagePath), expiresAt } as const;
   });
+}
+
+export interface FirstAdminInvitationPorts {
+  pool: Pool;
+  publicUrl: string;
+  /** Whether auth knows the partner (onboarded it): an invitation for an unknown partner is refused. */
+  partnerExists: (partnerId: string) => Promise<boolean>;
+  /** Mails the invitation too when the dashboard has an SMTP relay (the link is answered all the same). */
+  mailer?: InvitationMailer;
+}
+
+export type FirstAdminInvitation =
+  | (Extract<FirstAdminOutcome, { kind: 'invited' | 'renewed' }> & { emailed: boolean | null })
+  | { kind: 'refused'; reason: Extract<FirstAdminOutcome, { kind: 'refused' }>['reason'] | 'unknown-partner' };
+
+/**
+ * The operator's invitation of a partner's first admin, from the set-up CLI or the back-office's
+ * onboarding (the dashboard's internal port): only for a partner auth knows, then mailed when a
+ * relay is set. The link is in the outcome once; it is never logged.
+ */
+export async function inviteFirstAdminOfPartner(ports: FirstAdminInvitationPorts, request: { partnerId: string; email: string; displayName: string; operatorName: string }): Promise<FirstAdminInvitation> {
+  if (!(await ports.partnerExists(request.partnerId))) return { kind: 'refused', reason: 'unknown-partner' };
+  const outcome = await inviteFirstAdmin(ports.pool, { ...request, publicUrl: ports.publicUrl });
+  if (outcome.kind === 'refused') return outcome;
+  const emailed = ports.mailer === undefined ? null : await ports.mailer.send({ to: outcome.email, displayName: request.displayName, role: 'admin', invitationLink: outcome.invitationLink, expiresAt: outcome.expiresAt });
+  return { ...outcome, emailed };
 }

@@ -187,7 +187,8 @@ async function startGatewayAndBackoffice(settings: Settings, local: LocalStack):
   await Promise.all([
     local.startDashboard().then(({ tookMs }) => log(`  ${'dashboard'.padEnd(14)} ready  ${settings.dashboard.publicUrl}  (HTTPS; probes ${settings.dashboard.probeUrl})  (${(tookMs / 1000).toFixed(1)} s)`)),
     local.startGateway().then(({ tookMs }) => log(`  ${'gateway'.padEnd(14)} ready  ${settings.baseUrl}  admin ${settings.gateway.adminUrl}  (${(tookMs / 1000).toFixed(1)} s)`)),
-    local.startBackoffice().then(({ tookMs }) => log(`  ${'backoffice'.padEnd(14)} ready  ${settings.backoffice.publicUrl}  (HTTPS; probes ${settings.backoffice.probeUrl})  (${(tookMs / 1000).toFixed(1)} s)`)),
+    // The back-office invites a newly onboarded partner's first dashboard admin on the dashboard's internal port.
+    local.startBackoffice({ overrides: { DASHBOARD_INTERNAL_URL: settings.dashboard.internalUrl } }).then(({ tookMs }) => log(`  ${'backoffice'.padEnd(14)} ready  ${settings.backoffice.publicUrl}  (HTTPS; probes ${settings.backoffice.probeUrl})  (${(tookMs / 1000).toFixed(1)} s)`)),
   ]);
 }
 

@@ -31,7 +31,7 @@ export const internalServices: readonly InternalServiceDefinition[] = [
 ];
 
 /** The variables that move the stack's ports: the internal services', the gateway's and its admin port's, the back-office's. */
-export const portVariables: readonly string[] = [...internalServices.map((service) => service.portVariable), 'GATEWAY_PORT', 'GATEWAY_ADMIN_PORT', 'BACKOFFICE_PORT', 'DASHBOARD_PORT'];
+export const portVariables: readonly string[] = [...internalServices.map((service) => service.portVariable), 'GATEWAY_PORT', 'GATEWAY_ADMIN_PORT', 'BACKOFFICE_PORT', 'DASHBOARD_PORT', 'DASHBOARD_INTERNAL_PORT'];
 
 /**
  * Variables that mean something different for each child process. They are never inherited from
@@ -81,6 +81,9 @@ export interface DashboardSettings {
   /** https://localhost:<port> unless DASHBOARD_PUBLIC_URL says otherwise. */
   publicUrl: string;
   probeUrl: string;
+  /** Its internal listener (plain HTTP on loopback, DASHBOARD_INTERNAL_PORT): the back-office invites a partner's first admin there. */
+  internalPort: number;
+  internalUrl: string;
 }
 
 export interface TlsSettings {
@@ -233,7 +236,8 @@ function dashboardSettings(env: Environment): DashboardSettings {
   const publicUrl = readUrl(env, 'DASHBOARD_PUBLIC_URL', `https://localhost:${port}`).replace(/\/+$/, '');
   if (!publicUrl.startsWith('https://')) throw new SettingsError(`DASHBOARD_PUBLIC_URL must be an https:// address (got ${JSON.stringify(publicUrl)})`);
   const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return Object.freeze({ name: 'dashboard', host, port, publicUrl, probeUrl: `http://${urlHost(probeHost)}:${port}` });
+  const internalPort = readPort(env, 'DASHBOARD_INTERNAL_PORT', 4118);
+  return Object.freeze({ name: 'dashboard', host, port, publicUrl, probeUrl: `http://${urlHost(probeHost)}:${port}`, internalPort, internalUrl: `http://127.0.0.1:${internalPort}` });
 }
 
 function webhookReceiverSettings(env: Environment): WebhookReceiverSettings {

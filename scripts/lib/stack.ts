@@ -118,6 +118,8 @@ export interface StartedBackoffice {
   /** Plain HTTP on the same port, for /healthz, /readyz and /metrics only: http://127.0.0.1:<port>. */
   probeUrl: string;
   tookMs: number;
+  /** The dashboard's internal listener (plain HTTP on loopback); the back-office's onboarding calls it. */
+  internalUrl?: string;
 }
 
 /** Every service with its own database roles: the internal ones, then the back-office. */
@@ -261,7 +263,7 @@ export class LocalStack {
   }
 
   /** The partner dashboard's environment: its database, the services it reads through, HTTPS with the stack's certificate. */
-  dashboardEnvironment({ port = this.settings.dashboard.port, publicUrl = this.settings.dashboard.publicUrl, overrides = {} }: { port?: number; publicUrl?: string; overrides?: Record<string, string> } = {}): NodeJS.ProcessEnv {
+  dashboardEnvironment({ port = this.settings.dashboard.port, internalPort = this.settings.dashboard.internalPort, publicUrl = this.settings.dashboard.publicUrl, overrides = {} }: { port?: number; internalPort?: number; publicUrl?: string; overrides?: Record<string, string> } = {}): NodeJS.ProcessEnv {
     const { keys } = this.options;
     if (keys.dashboardSealingKey === undefined) throw new Error('the dashboard needs keys.dashboardSealingKey (DASHBOARD_SEALING_KEY)');
     const database = this.serviceDatabaseUrls?.dashboard;
@@ -277,6 +279,8 @@ export class LocalStack {
       TLS_KEY_FILE: tls.keyFile,
       DASHBOARD_PUBLIC_URL: publicUrl,
       DASHBOARD_SEALING_KEY: keys.dashboardSealingKey,
+      DASHBOARD_INTERNAL_PORT: String(internalPort),
+      DASHBOARD_INTERNAL_HOST: '127.0.0.1',
       ...this.options.dashboardEnv,
       ...overrides,
     };
@@ -393,12 +397,12 @@ export class LocalStack {
   async startDashboard({ overrides = {}, ports = 'settings', processName = 'dashboard' }: { overrides?: Record<string, string>; ports?: 'settings' | 'free'; processName?: string } = {}): Promise<StartedBackoffice> {
     const { dashboard } = this.settings;
     return onAnotherFreePortIfTaken(ports, async () => {
-      const [port = 0] = ports === 'free' ? await freePorts(1) : [dashboard.port];
+      const [port = 0, internalPort = 0] = ports === 'free' ? await freePorts(2) : [dashboard.port, dashboard.internalPort];
       const publicUrl = ports === 'free' ? `https://localhost:${port}` : dashboard.publicUrl;
       const probeUrl = ports === 'free' ? `http://127.0.0.1:${port}` : dashboard.probeUrl;
-      const record = this.launch('dashboard', processName, this.dashboardEnvironment({ port, publicUrl, overrides }));
+      const record = this.launch('dashboard', processName, this.dashboardEnvironment({ port, internalPort, publicUrl, overrides }));
       const tookMs = await this.waitUntilReady(record, `${probeUrl}/readyz`);
-      return { record, port, publicUrl, probeUrl, tookMs };
+      return { record, port, publicUrl, probeUrl, tookMs, internalUrl: `http://127.0.0.1:${internalPort}` };
     });
   }
 

@@ -273,7 +273,7 @@ describe('docker-compose.yml', () => {
     expect(volumes).toEqual([expect.stringMatching(/\.local\/tls:\/run\/tls(:ro)?$/)]);
   });
 
-  it('when resolved, then the back-office terminates TLS with the pair, is published on loopback only, is never behind the gateway, and executes through auth, wallet and quotes', () => {
+  it('when resolved, then the back-office terminates TLS with the pair, is published on loopback only, is never behind the gateway, executes through auth, wallet and quotes, and reaches the dashboard’s internal port', () => {
     const backoffice = svc('backoffice');
     expect(backoffice.environment).toMatchObject({
       HOST: '0.0.0.0',
@@ -287,10 +287,11 @@ describe('docker-compose.yml', () => {
       AUTH_URL: 'http://auth:4101',
       WALLET_URL: 'http://wallet:4102',
       QUOTES_URL: 'http://quotes:4103',
+      DASHBOARD_INTERNAL_URL: 'http://dashboard:4118',
     });
     expect(portsOf(backoffice)).toEqual([expect.objectContaining({ published: '4107', target: '4107', hostIp: '127.0.0.1' })]);
     expect(healthTest(backoffice)).toContain('/readyz');
-    expect(dependsOn(backoffice)).toMatchObject({ postgres: 'service_healthy', 'database-roles': 'service_completed_successfully', redis: 'service_healthy' });
+    expect(dependsOn(backoffice)).toMatchObject({ postgres: 'service_healthy', 'database-roles': 'service_completed_successfully', redis: 'service_healthy', dashboard: 'service_started' });
     const volumes = (backoffice.volumes ?? []).map((volume) => (typeof volume === 'string' ? volume : `${volume.source}:${volume.target}`));
     expect(volumes).toEqual([expect.stringMatching(/\.local\/tls:\/run\/tls(:ro)?$/)]);
     expect(JSON.stringify(svc('gateway').environment)).not.toContain('backoffice');
@@ -306,6 +307,8 @@ describe('docker-compose.yml', () => {
       TLS_CERT_FILE: '/run/tls/cert.pem',
       TLS_KEY_FILE: '/run/tls/key.pem',
       DASHBOARD_PUBLIC_URL: 'https://localhost:4108',
+      DASHBOARD_INTERNAL_PORT: '4118',
+      DASHBOARD_INTERNAL_HOST: '0.0.0.0',
       DASHBOARD_SEALING_KEY: requiredSecrets.DASHBOARD_SEALING_KEY,
       REDIS_URL: 'redis://redis:6379',
       AUTH_URL: 'http://auth:4101',
@@ -314,11 +317,21 @@ describe('docker-compose.yml', () => {
       DISBURSEMENTS_URL: 'http://disbursements:4105',
       WEBHOOKS_URL: 'http://webhooks:4106',
     });
+    // The public port alone is published: the internal one (4118) stays on the compose network.
     expect(portsOf(dashboard)).toEqual([expect.objectContaining({ published: '4108', target: '4108' })]);
     expect(healthTest(dashboard)).toContain('/readyz');
     expect(dependsOn(dashboard)).toMatchObject({ postgres: 'service_healthy', 'database-roles': 'service_completed_successfully', redis: 'service_healthy' });
+    // The dashboard waits for nobody that waits for it: it never depends on the back-office.
+    expect(dependsOn(dashboard)).not.toHaveProperty('backoffice');
+    expect(JSON.stringify(dashboard.environment)).not.toContain('backoffice');
     expect(JSON.stringify(svc('gateway').environment)).not.toContain('dashboard');
-    expect(JSON.stringify(svc('backoffice').environment)).not.toContain('dashboard');
+    expect(dependsOn(svc('gateway'))).not.toHaveProperty('dashboard');
+    // Only the back-office is told where the dashboard is (a URL to the host dashboard), and only its internal port.
+    const mentionsDashboard = (name: string) => Object.entries(svc(name).environment ?? {}).filter(([, value]) => typeof value === 'string' && /\/\/dashboard[:/]/.test(value));
+    expect(mentionsDashboard('backoffice')).toEqual([['DASHBOARD_INTERNAL_URL', 'http://dashboard:4118']]);
+    for (const name of Object.keys(model.services).filter((service) => service !== 'backoffice' && service !== 'dashboard')) {
+      expect([name, mentionsDashboard(name)]).toEqual([name, []]);
+    }
   });
 
   it('when resolved, then Grafana mounts its provisioning and dashboards and Prometheus its scrape config', () => {

@@ -33,6 +33,7 @@ interface Container {
   name: string;
   command?: string[];
   env?: EnvVar[];
+  ports?: { name: string; containerPort: number; protocol?: string }[];
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
   resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
@@ -175,8 +176,11 @@ describe('helm chart deploy/helm/partner-wallet', () => {
         AUTH_URL: 'http://pwa-partner-wallet-auth:4101',
         WALLET_URL: 'http://pwa-partner-wallet-wallet:4102',
         QUOTES_URL: 'http://pwa-partner-wallet-quotes:4103',
+        // The dashboard's internal port (the first admin's invitation), never its public one.
+        DASHBOARD_INTERNAL_URL: 'http://pwa-partner-wallet-dashboard:4118',
       });
       expect(backofficeOf(manifests, 'ConfigMap')?.data).not.toHaveProperty('TLS_CERT_FILE');
+      expect(backofficeOf(manifests, 'ConfigMap')?.data).not.toHaveProperty('DASHBOARD_URL');
       const container = podSpecOf(backofficeOf(manifests, 'Deployment')!).containers[0]!;
       expect(container.env?.find((variable) => variable.name === 'BACKOFFICE_SEALING_KEY')).toEqual({
         name: 'BACKOFFICE_SEALING_KEY',
@@ -188,14 +192,18 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       expect((backofficeOf(manifests, 'Service')?.spec as { type: string }).type).toBe('ClusterIP');
     });
 
-    it('when rendered, then its NetworkPolicy admits no service (not the gateway) and by default only Prometheus, and lets it reach only auth, wallet, quotes, webhooks, PostgreSQL, Redis and DNS', () => {
+    it('when rendered, then its NetworkPolicy admits no service (not the gateway) and by default only Prometheus, and lets it reach only auth, wallet, quotes, webhooks, the dashboard’s internal port, PostgreSQL, Redis and DNS', () => {
       const policy = backofficeOf(render('production'), 'NetworkPolicy')!.spec as PolicySpec;
       expect(policy.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] }]);
       const callees = policy.egress.flatMap((rule) => rule.to ?? []).map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component']).filter(Boolean);
-      expect(callees.sort()).toEqual(['auth', 'quotes', 'wallet', 'webhooks']);
+      expect(callees.sort()).toEqual(['auth', 'dashboard', 'quotes', 'wallet', 'webhooks']);
       const ports = policy.egress.flatMap((rule) => (rule.ports ?? []).map((port) => port.port));
-      expect(ports).toEqual(expect.arrayContaining([53, 5432, 6379, 4101, 4102, 4103, 4106]));
+      expect(ports).toEqual(expect.arrayContaining([53, 5432, 6379, 4101, 4102, 4103, 4106, 4118]));
       expect(ports).not.toContain(5672);
+      // The dashboard on its internal port only, never its public one.
+      const toDashboard = policy.egress.filter((rule) => (rule.to ?? []).some((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component'] === 'dashboard'));
+      expect(toDashboard.map((rule) => rule.ports)).toEqual([[{ port: 4118, protocol: 'TCP' }]]);
+      expect(ports).not.toContain(4108);
       // Neither the gateway nor the partner dashboard may call it.
       for (const caller of ['gateway', 'dashboard']) {
         const callerPolicy = ofKind(render('production'), 'NetworkPolicy').find((manifest) => component(manifest) === caller)!.spec as PolicySpec;
@@ -311,6 +319,11 @@ describe('helm chart deploy/helm/partner-wallet', () => {
     const envOf = (manifests: Manifest[]) => podSpecOf(dashboardOf(manifests, 'Deployment')!).containers[0]!.env ?? [];
     const migrationJobOf = (manifests: Manifest[]) => ofKind(manifests, 'Job').find((job) => job.metadata?.labels?.['partner-wallet.example/service'] === 'dashboard')!;
     const monitoring = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } };
+    const podsOf = (name: string) => ({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'partner-wallet', 'app.kubernetes.io/instance': 'pwa', 'app.kubernetes.io/component': name } } });
+    /** The back-office on the dashboard's internal port: the one ingress rule naming that port. */
+    const backofficeOnInternal = { ports: [{ port: 'internal', protocol: 'TCP' }], from: [podsOf('backoffice')] };
+    /** The ingress rules of a policy that open the given port (by name or number). */
+    const rulesOnPort = (policy: PolicySpec, port: string | number) => policy.ingress.filter((rule) => (rule.ports ?? []).some((entry) => entry.port === port));
     const publicIngress = [
       '--set', 'dashboard.ingress.enabled=true',
       '--set', 'dashboard.ingress.className=public-nginx',
@@ -327,6 +340,9 @@ describe('helm chart deploy/helm/partner-wallet', () => {
         TLS_MODE: 'proxy',
         DASHBOARD_TRUSTED_PROXY_HOPS: '1',
         DASHBOARD_PUBLIC_URL: `https://dashboard.${environment}.example`,
+        // The internal listener (the back-office's first-admin invitations): plain HTTP on every interface of the pod.
+        DASHBOARD_INTERNAL_PORT: '4118',
+        DASHBOARD_INTERNAL_HOST: '0.0.0.0',
         AUTH_URL: 'http://pwa-partner-wallet-auth:4101',
         WALLET_URL: 'http://pwa-partner-wallet-wallet:4102',
         COLLECTIONS_URL: 'http://pwa-partner-wallet-collections:4104',
@@ -336,6 +352,10 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       expect(Object.keys(data ?? {}).filter((name) => /^(QUOTES|BACKOFFICE|GATEWAY)_URL$|^TLS_(CERT|KEY)_FILE$|^DASHBOARD_SMTP_/.test(name))).toEqual([]);
       const container = podSpecOf(dashboardOf(manifests, 'Deployment')!).containers[0]!;
       expect(container.command).toEqual(['node', 'services/dashboard/dist/main.js']);
+      expect(container.ports).toEqual([
+        { name: 'http', containerPort: 4108, protocol: 'TCP' },
+        { name: 'internal', containerPort: 4118, protocol: 'TCP' },
+      ]);
       expect(container.env?.find((variable) => variable.name === 'DASHBOARD_SEALING_KEY')).toEqual({
         name: 'DASHBOARD_SEALING_KEY',
         valueFrom: { secretKeyRef: { name: `partner-wallet-${environment}-dashboard-sealing`, key: 'DASHBOARD_SEALING_KEY' } },
@@ -343,16 +363,30 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       expect(container.env?.find((variable) => variable.name === 'REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({ name: `partner-wallet-${environment}-redis`, key: 'REDIS_URL' });
       expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
       expect(podSpecOf(migrationJobOf(manifests)).containers[0]!.command).toEqual(['node', 'services/dashboard/dist/migrate.js']);
-      // No Ingress unless asked for; the Service is ClusterIP; Prometheus scrapes its http port.
+      // No Ingress unless asked for; the Service is ClusterIP with the public and the internal port; Prometheus scrapes its http port.
       expect(ofKind(manifests, 'Ingress')).toEqual([]);
-      expect(dashboardOf(manifests, 'Service')?.spec).toMatchObject({ type: 'ClusterIP', ports: [{ name: 'http', port: 4108, targetPort: 'http', protocol: 'TCP' }] });
+      expect(dashboardOf(manifests, 'Service')?.spec).toMatchObject({
+        type: 'ClusterIP',
+        ports: [
+          { name: 'http', port: 4108, targetPort: 'http', protocol: 'TCP' },
+          { name: 'internal', port: 4118, targetPort: 'internal', protocol: 'TCP' },
+        ],
+      });
+      // Only the dashboard has an internal port.
+      for (const service of ofKind(manifests, 'Service').filter((manifest) => component(manifest) !== 'dashboard')) {
+        expect([component(service), JSON.stringify(service.spec)]).toEqual([component(service), expect.not.stringContaining('internal')]);
+      }
       expect((dashboardOf(manifests, 'ServiceMonitor')?.spec as { endpoints: unknown[] }).endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics', scheme: 'http' })]);
     });
 
-    it('when rendered, then its NetworkPolicy admits no service and by default only Prometheus, and lets it reach only auth, wallet, collections, disbursements, webhooks, PostgreSQL, Redis and DNS', () => {
+    it('when rendered, then its NetworkPolicy admits the back-office on the internal port alone, by default only Prometheus on the public port, and lets it reach only auth, wallet, collections, disbursements, webhooks, PostgreSQL, Redis and DNS', () => {
       const manifests = render('production');
       const policy = policyOf(manifests, 'dashboard');
-      expect(policy.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: [monitoring] }]);
+      expect(policy.ingress).toEqual([backofficeOnInternal, { ports: [{ port: 'http', protocol: 'TCP' }], from: [monitoring] }]);
+      // Nobody else on the internal port (by name or number), and no service on the public port.
+      expect(rulesOnPort(policy, 'internal')).toEqual([backofficeOnInternal]);
+      expect(rulesOnPort(policy, 4118)).toEqual([]);
+      expect(rulesOnPort(policy, 'http').flatMap((rule) => rule.from ?? []).filter((peer) => peer.podSelector)).toEqual([]);
       expect(calleesOf(policy).sort()).toEqual(['auth', 'collections', 'disbursements', 'wallet', 'webhooks']);
       const ports = egressPortsOf(policy);
       expect(ports).toEqual(expect.arrayContaining([53, 5432, 6379, 4101, 4102, 4104, 4105, 4106]));
@@ -362,12 +396,23 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       expect(policy.egress.filter((rule) => rule.to === undefined).map((rule) => rule.ports?.map((port) => port.port))).toEqual([[5432], [6379]]);
     });
 
-    it('when rendered, then only the services it calls admit it, and neither the gateway nor the back-office can reach it or be reached from it', () => {
+    it('when rendered, then only the services it calls admit it, the back-office alone reaches it (its internal port), and the gateway can neither reach it nor be reached from it', () => {
       const manifests = render('production');
       for (const name of services.filter((service) => service !== 'dashboard')) {
         const admitsDashboard = callersOf(policyOf(manifests, name)).includes('dashboard');
         expect([name, admitsDashboard]).toEqual([name, ['auth', 'wallet', 'collections', 'disbursements', 'webhooks'].includes(name)]);
-        expect([name, calleesOf(policyOf(manifests, name))]).toEqual([name, expect.not.arrayContaining(['dashboard'])]);
+        expect([name, calleesOf(policyOf(manifests, name)).includes('dashboard')]).toEqual([name, name === 'backoffice']);
+      }
+      expect(callersOf(policyOf(manifests, 'dashboard'))).toEqual(['backoffice']);
+      // The gateway: no egress to the dashboard's pods, nor to either of its ports; no DASHBOARD_* URL.
+      const gatewayPolicy = policyOf(manifests, 'gateway');
+      expect(calleesOf(gatewayPolicy)).not.toContain('dashboard');
+      expect(egressPortsOf(gatewayPolicy)).not.toContain(4108);
+      expect(egressPortsOf(gatewayPolicy)).not.toContain(4118);
+      expect(Object.keys(ofComponent(manifests, 'ConfigMap', 'gateway')?.data ?? {}).filter((name) => name.startsWith('DASHBOARD'))).toEqual([]);
+      // Only the back-office is told where the dashboard is.
+      for (const name of services.filter((service) => service !== 'backoffice')) {
+        expect([name, ofComponent(manifests, 'ConfigMap', name)?.data ?? {}]).toEqual([name, expect.not.objectContaining({ DASHBOARD_INTERNAL_URL: expect.anything() })]);
       }
       expect(calleesOf(policyOf(manifests, 'dashboard'))).not.toContain('gateway');
       expect(calleesOf(policyOf(manifests, 'dashboard'))).not.toContain('backoffice');
@@ -394,8 +439,11 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       const ingressFrom = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-public' } } };
       expect(policyOf(manifests, 'dashboard').ingress).toEqual([
         { ports: [{ port: 'http', protocol: 'TCP' }], from: [ingressFrom] },
+        backofficeOnInternal,
         { ports: [{ port: 'http', protocol: 'TCP' }], from: [monitoring] },
       ]);
+      // The public ingress controller never reaches the internal port: the back-office alone does.
+      expect(rulesOnPort(policyOf(manifests, 'dashboard'), 'internal')).toEqual([backofficeOnInternal]);
       // The public ingress controller reaches the dashboard alone: no internal service, not the back-office.
       for (const name of services.filter((service) => service !== 'dashboard')) {
         expect([name, JSON.stringify(policyOf(manifests, name).ingress).includes('ingress-public')]).toEqual([name, false]);
@@ -417,6 +465,28 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       expect(pod.containers[0]!.livenessProbe?.httpGet?.port).toBe('http');
       // The back-office's TLS pair is not the dashboard's.
       expect(JSON.stringify(dashboardOf(manifests, 'Deployment'))).not.toContain('backoffice-tls');
+    });
+
+    it('when the back-office’s calls do not name the dashboard, then it gets no DASHBOARD_INTERNAL_URL nor egress to the dashboard, and the internal port admits nobody', () => {
+      const manifests = render('production', ['--set', 'services.backoffice.calls={auth,wallet,quotes,webhooks}']);
+      expect(ofComponent(manifests, 'ConfigMap', 'backoffice')?.data).not.toHaveProperty('DASHBOARD_INTERNAL_URL');
+      expect(calleesOf(policyOf(manifests, 'backoffice'))).not.toContain('dashboard');
+      expect(egressPortsOf(policyOf(manifests, 'backoffice'))).not.toContain(4118);
+      const policy = policyOf(manifests, 'dashboard');
+      expect(rulesOnPort(policy, 'internal')).toEqual([]);
+      expect(policy.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: [monitoring] }]);
+      // The dashboard still listens there (its Service and ConfigMap are unchanged); only the policy closes it.
+      expect(dashboardOf(manifests, 'ConfigMap')?.data).toMatchObject({ DASHBOARD_INTERNAL_PORT: '4118' });
+    });
+
+    it('when the dashboard’s internal port is moved, then its container, Service, ConfigMap, the back-office’s URL and egress follow', () => {
+      const manifests = render('production', ['--set', 'services.dashboard.internalPort=9118']);
+      expect(dashboardOf(manifests, 'ConfigMap')?.data).toMatchObject({ DASHBOARD_INTERNAL_PORT: '9118' });
+      expect(podSpecOf(dashboardOf(manifests, 'Deployment')!).containers[0]!.ports).toContainEqual({ name: 'internal', containerPort: 9118, protocol: 'TCP' });
+      expect((dashboardOf(manifests, 'Service')?.spec as { ports: unknown[] }).ports).toContainEqual({ name: 'internal', port: 9118, targetPort: 'internal', protocol: 'TCP' });
+      expect(ofComponent(manifests, 'ConfigMap', 'backoffice')?.data).toMatchObject({ DASHBOARD_INTERNAL_URL: 'http://pwa-partner-wallet-dashboard:9118' });
+      expect(egressPortsOf(policyOf(manifests, 'backoffice'))).toContain(9118);
+      expect(egressPortsOf(policyOf(manifests, 'backoffice'))).not.toContain(4118);
     });
 
     it('when no SMTP relay is named, then the pods get no DASHBOARD_SMTP_* setting and no SMTP egress', () => {
@@ -457,6 +527,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       ],
       ['its address is the back-office’s host', ['--set', 'dashboard.publicUrl=https://backoffice.production.internal.example:8443'], 'the back-office\'s host name'],
       ['a sender address is given without the relay', ['--set', 'dashboard.smtp.from=no-reply@pwa.example'], 'needs secretRefs.DASHBOARD_SMTP_URL'],
+      ['its internal port is its public port', ['--set', 'services.dashboard.internalPort=4108'], 'services.dashboard.internalPort must differ from its port'],
     ])('when %s, then rendering fails naming the setting', (_what, extra, message) => {
       const result = runHelm(['template', 'pwa', chart, '-f', path.join(chart, 'values-production.yaml'), ...extra]);
       expect(result.status).not.toBe(0);
@@ -475,6 +546,14 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       ['the gateway is made to call the dashboard', ['--set', 'services.gateway.calls={auth,dashboard}']],
       ['the dashboard is made to call the back-office', ['--set', 'services.dashboard.calls={auth,backoffice}']],
       ['a service is made to call the back-office', ['--set', 'services.wallet.calls={auth,backoffice}']],
+      ['a service other than the back-office is made to call the dashboard', ['--set', 'services.wallet.calls={auth,dashboard}']],
+      ['the dashboard is made to call itself', ['--set', 'services.dashboard.calls={auth,dashboard}']],
+      ['the back-office is made to call itself', ['--set', 'services.backoffice.calls={auth,backoffice}']],
+      ['the dashboard has no internal port', ['--set', 'services.dashboard.internalPort=null']],
+      ['another service is given an internal port', ['--set', 'services.backoffice.internalPort=4119']],
+      ['the chart-owned internal port is given as a plain setting', ['--set-string', 'services.dashboard.env.DASHBOARD_INTERNAL_PORT=4119']],
+      ['the chart-owned internal bind address is given as a plain setting', ['--set-string', 'services.dashboard.env.DASHBOARD_INTERNAL_HOST=127.0.0.1']],
+      ['the back-office’s chart-owned DASHBOARD_INTERNAL_URL is given as a plain setting', ['--set', 'services.backoffice.env.DASHBOARD_INTERNAL_URL=http://elsewhere:4118']],
       ['dashboard.smtp has no ports', ['--set', 'dashboard.smtp.egressPorts=null']],
       ['dashboard.ingress has an unknown key', ['--set', 'dashboard.ingress.host=dashboard.example']],
     ])('when %s, then the schema rejects the values', (_what, extra) => {

@@ -307,8 +307,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const serviceDatabaseUrls = await local.provisionDatabaseRoles();
     if (!serviceDatabaseUrls) throw new Error('the e2e stack provisions its database roles');
     const [gateway] = await Promise.all([local.startGateway().then(gatewayProcess), local.startServices(internalServiceNames)]);
-    const backoffice = options.backoffice === undefined || options.backoffice === false ? undefined : backofficeProcess(local, await local.startBackoffice({ ports: 'free' }), certificatePem, consoleClients);
-    const dashboard = options.dashboard === undefined || options.dashboard === false ? undefined : dashboardProcess(local, await local.startDashboard({ ports: 'free' }), certificatePem, consoleClients, operatorTimeoutMs);
+    // The dashboard first: the back-office calls its internal listener (the onboarding's first-admin invitation).
+    const startedDashboard = options.dashboard === undefined || options.dashboard === false ? undefined : await local.startDashboard({ ports: 'free' });
+    const dashboard = startedDashboard === undefined ? undefined : dashboardProcess(local, startedDashboard, certificatePem, consoleClients, operatorTimeoutMs);
+    const dashboardLink: Record<string, string> = startedDashboard?.internalUrl === undefined ? {} : { DASHBOARD_INTERNAL_URL: startedDashboard.internalUrl };
+    const backoffice = options.backoffice === undefined || options.backoffice === false ? undefined : backofficeProcess(local, await local.startBackoffice({ ports: 'free', overrides: dashboardLink }), certificatePem, consoleClients);
     return {
       backoffice,
       dashboard,

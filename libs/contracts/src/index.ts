@@ -90,6 +90,7 @@ export * from './internal/wallet-admin';
 export * from './internal/auth-admin';
 export * from './internal/quotes-admin';
 export * from './internal/webhooks-admin';
+export * from './internal/dashboard-admin';
 export {
   refusalSchema,
   type Refusal,

@@ -84,6 +84,12 @@ export const backofficeConfigSchema = baseServiceConfigSchema.extend({
   WEBHOOKS_URL: fields.url.default('http://127.0.0.1:4106'),
   WEBHOOKS_TIMEOUT_MS: fields.milliseconds(5_000),
   /**
+   * The partner dashboard's internal listener (its DASHBOARD_INTERNAL_PORT, never its public port):
+   * a newly onboarded partner's first admin is invited there. Unset: the console says the dashboard is not connected.
+   */
+  DASHBOARD_INTERNAL_URL: unsetWhenEmpty(fields.url.optional()),
+  DASHBOARD_TIMEOUT_MS: fields.milliseconds(5_000),
+  /**
    * Optional sign-in with the company's identity provider over OpenID Connect: the issuer (its
    * discovery document is read on first use, and again after a failure), and the back-office's client there. All three or none.
    */

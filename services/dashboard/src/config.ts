@@ -43,6 +43,9 @@ export function readDashboardSetupConfig(env: Record<string, string | undefined>
 export const dashboardConfigSchema = baseServiceConfigSchema
   .extend({
     PORT: fields.port(4108),
+    /** The internal listener (plain HTTP, the internal network only): the back-office's call to invite a partner's first admin, and the probes. Never the public port. */
+    DASHBOARD_INTERNAL_PORT: fields.port(4118),
+    DASHBOARD_INTERNAL_HOST: fields.host('127.0.0.1'),
     REDIS_URL: fields.redisUrl,
     REDIS_KEY_PREFIX: fields.redisKeyPrefix,
     REDIS_COMMAND_TIMEOUT_MS: fields.milliseconds(1_000),

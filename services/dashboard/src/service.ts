@@ -1,12 +1,13 @@
 import { Counter } from 'prom-client';
 import { isDatabaseUnavailable, pingDatabase } from '@pwa/db';
-import { createApp, createHttpMetrics } from '@pwa/http';
+import { createApp, createHttpMetrics, listen } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
 import { closeRedis, connectRedis } from '@pwa/redis';
 import { prepareService, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
 import { listenConsole, requireForwardedHttps, type PlainHttpOutcome } from '@pwa/web-auth';
 import type { DashboardConfig } from './config';
 import { bulkUploadBodyLimit } from './http/bulk-routes';
+import { mountInternalRoutes } from './http/internal-routes';
 import { mountDashboardRoutes } from './http/route-table';
 import { dashboardMigrationDirectories, dashboardSchema } from './service-paths';
 import { createInvitationMailer } from './upstream/invitation-mailer';
@@ -62,8 +63,24 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
         mountDashboardRoutes(routes, { deps, consoleOrigin, partnerApi, environment: config.ENVIRONMENT });
       },
     });
-    const listener = await listenConsole(listenerSettings, app, onPlain);
-    logger.info({ port: listener.port, host: config.HOST, tlsMode: config.TLS_MODE, consoleOrigin }, 'listening');
+    // The internal port: the back-office's first-admin invitations (and the probes), never on the public port.
+    const { app: internalApp } = createApp({
+      serviceName: 'dashboard',
+      logger,
+      metrics,
+      readinessChecks: [
+        { name: 'postgres', check: () => pingDatabase(pool) },
+        { name: 'redis', check: async () => void (await redis.ping()) },
+      ],
+      isDependencyUnavailable: isDatabaseUnavailable,
+      routes: (routes) => mountInternalRoutes(routes, { pool, publicUrl: config.DASHBOARD_PUBLIC_URL, partnerExists: (partnerId) => partnerApi.partnerExists(partnerId), ...(mailer === undefined ? {} : { mailer }) }),
+    });
+    const internalListener = await listen(internalApp, config.DASHBOARD_INTERNAL_PORT, config.DASHBOARD_INTERNAL_HOST);
+    const listener = await listenConsole(listenerSettings, app, onPlain).catch(async (error: unknown) => {
+      await internalListener.close();
+      throw error;
+    });
+    logger.info({ port: listener.port, host: config.HOST, internalPort: internalListener.port, tlsMode: config.TLS_MODE, consoleOrigin }, 'listening');
     const closePool = prepared.closePool;
     return {
       name: 'dashboard',
@@ -74,6 +91,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
       stop: stopInOrder(
         [
           { name: 'http listener', run: () => listener.close() },
+          { name: 'internal listener', run: () => internalListener.close() },
           { name: 'postgres pool', run: closePool },
           { name: 'redis', run: () => closeRedis(redis) },
           { name: 'partner api clients', run: () => Promise.resolve(partnerApi.shutdown()) },

@@ -103,8 +103,8 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- $svc := index $root.Values.services .name -}}
 {{- $env := dict "HOST" "0.0.0.0" "PORT" (toString $svc.port) "ENVIRONMENT" $root.Values.environment "LOG_LEVEL" $root.Values.logLevel -}}
 {{- range $callee := $svc.calls -}}
-{{- $target := index $root.Values.services $callee -}}
-{{- $_ := set $env (printf "%s_URL" (upper $callee)) (printf "http://%s:%v" (include "pwa.serviceName" (dict "root" $root "name" $callee)) $target.port) -}}
+{{- $calleeCtx := dict "root" $root "name" $callee -}}
+{{- $_ := set $env (include "pwa.calleeUrlName" $callee) (printf "http://%s:%s" (include "pwa.serviceName" $calleeCtx) (include "pwa.calleePort" $calleeCtx)) -}}
 {{- end -}}
 {{- if $svc.database -}}
 {{- $_ := set $env "MIGRATION_LOCK_TIMEOUT_MS" (toString $root.Values.migrations.lockTimeoutMs) -}}
@@ -151,7 +151,12 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- if eq $hostOf.dashboard $hostOf.backoffice -}}
 {{- fail "dashboard.publicUrl has the back-office's host name: each console has a host of its own (cookies do not tell ports apart)" -}}
 {{- end -}}
+{{- if eq (toString $svc.internalPort) (toString $svc.port) -}}
+{{- fail "services.dashboard.internalPort must differ from its port: the internal route is never served on the public port" -}}
+{{- end -}}
 {{- $_ := set $env "DASHBOARD_PUBLIC_URL" $db.publicUrl -}}
+{{- $_ := set $env "DASHBOARD_INTERNAL_PORT" (toString $svc.internalPort) -}}
+{{- $_ := set $env "DASHBOARD_INTERNAL_HOST" "0.0.0.0" -}}
 {{- $_ := set $env "TLS_MODE" $db.tlsMode -}}
 {{- if eq $db.tlsMode "terminate" -}}
 {{- $_ := set $env "TLS_CERT_FILE" "/etc/partner-wallet/tls/tls.crt" -}}
@@ -306,6 +311,29 @@ them <PREFIX>_DATABASE_URL and <PREFIX>_MIGRATION_DATABASE_URL instead (the data
 {{- .root.Values.backoffice.tls.secretName -}}
 {{- else if and (eq .name "dashboard") (eq .root.Values.dashboard.tlsMode "terminate") -}}
 {{- .root.Values.dashboard.tls.secretName -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+How a caller reaches a callee (call pwa.calleePort with (dict "root" $ "name" <callee>), and
+pwa.calleeUrlName with the callee's name): the dashboard on its internal port as
+DASHBOARD_INTERNAL_URL (only the back-office may call it: values.schema.json), every other service
+on its port as <NAME>_URL. The NetworkPolicies use the same port.
+*/}}
+{{- define "pwa.calleePort" -}}
+{{- $target := index .root.Values.services .name -}}
+{{- if eq .name "dashboard" -}}
+{{- toString $target.internalPort -}}
+{{- else -}}
+{{- toString $target.port -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "pwa.calleeUrlName" -}}
+{{- if eq . "dashboard" -}}
+DASHBOARD_INTERNAL_URL
+{{- else -}}
+{{- printf "%s_URL" (upper .) -}}
 {{- end -}}
 {{- end -}}
 

@@ -13,6 +13,9 @@ import {
   authPartnerWebhookUrlRequestSchema,
   clientSecretChangeAnswerSchema,
   clientSecretChangeRequestSchema,
+  dashboardAdminPaths,
+  dashboardFirstAdminInvitationAnswerSchema,
+  dashboardFirstAdminInvitationRequestSchema,
   quotesAdminPaths,
   quotesFeeScheduleRequestSchema,
   walletAdminDisbursementSchema,
@@ -52,6 +55,7 @@ const paths = [
   '/internal/admin/partners/{partnerId}/client-secrets',
   ...Object.values(quotesAdminPaths),
   ...Object.values(webhooksAdminPaths),
+  ...Object.values(dashboardAdminPaths),
 ];
 
 const schemas: [string, z.ZodObject][] = [
@@ -81,6 +85,8 @@ const schemas: [string, z.ZodObject][] = [
   ['webhooks delivery', webhooksAdminDeliverySchema],
   ['webhooks redelivery request', webhooksAdminRedeliveryRequestSchema],
   ['webhooks redelivery answer', webhooksAdminRedeliveryAnswerSchema],
+  ['dashboard first admin invitation request', dashboardFirstAdminInvitationRequestSchema],
+  ['dashboard first admin invitation answer', dashboardFirstAdminInvitationAnswerSchema],
 ];
 
 describe('docs/internal-contracts.md names every admin route of the back-office', () => {

@@ -39,7 +39,7 @@ export function mountConsoleRoutes(app: Express, context: ConsoleRouteContext): 
   mountAuditLogRoutes(app, deps, consoleOrigin);
   mountOperatorRoutes(app, deps, consoleOrigin);
   mountPartnerReadRoutes(app, deps, consoleOrigin, upstream.partners);
-  mountPartnerActionRoutes(app, deps, consoleOrigin, upstream.partnerActions);
+  mountPartnerActionRoutes(app, deps, consoleOrigin, upstream.partnerActions, upstream.dashboard);
   mountWebhookDeliveryRoutes(app, deps, consoleOrigin, upstream.webhooks);
   mountLedgerReadRoutes(app, deps, consoleOrigin, { wallet: upstream.wallet, partners: upstream.partners });
   mountConsolePages(app, consoleBuildDirectory);

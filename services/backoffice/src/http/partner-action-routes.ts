@@ -3,7 +3,17 @@ import type { Express, Request, Response } from 'express';
 import { isUuid, webhookSecretOverlapHoursLimit } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import { ConsoleError, PkcError } from '@pwa/errors';
-import { changeClientSecretsByPerson, onboardPartnerByPerson, requestIdOfKey, rotateSecretByPerson, setWebhookUrlByPerson, type ActionRefusal, type PartnerActionsPort } from '../use-cases/partner-admin-actions';
+import {
+  changeClientSecretsByPerson,
+  inviteFirstAdminByPerson,
+  onboardPartnerByPerson,
+  requestIdOfKey,
+  rotateSecretByPerson,
+  setWebhookUrlByPerson,
+  type ActionRefusal,
+  type FirstAdminInvitationsPort,
+  type PartnerActionsPort,
+} from '../use-cases/partner-admin-actions';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
@@ -15,6 +25,8 @@ export const partnerActionPaths = {
   webhookSecretRotations: '/api/v1/partners/:partnerId/webhook-secret-rotations',
   /** The two-secret rotation (issue 28): `{ step: 'add_second' }` then, once deployed, `{ step: 'revoke_previous' }`. */
   clientSecretChanges: '/api/v1/partners/:partnerId/client-secret-changes',
+  /** The partner's first dashboard admin (issue 28): `{ email, displayName }`; the one-time link in the answer only. */
+  dashboardFirstAdmin: '/api/v1/partners/:partnerId/dashboard-first-admin',
 } as const;
 
 const idempotencyKeyPattern = /^[A-Za-z0-9._:-]{8,100}$/;
@@ -32,6 +44,7 @@ const webhookUrlBody = z.object({ webhookUrl: webhookUrlField }).strict();
 const clientSecretRotationBody = z.object({}).strict();
 const clientSecretChangeBody = z.object({ step: z.enum(['add_second', 'revoke_previous']) }).strict();
 const webhookSecretRotationBody = z.object({ overlapHours: z.number().int().min(0).max(webhookSecretOverlapHoursLimit).optional() }).strict();
+const firstAdminBody = z.object({ email: z.string().trim().min(3).max(254), displayName: z.string().trim().min(1).max(100) }).strict();
 
 /**
  * A partner's one-person tasks in the console (issue 27), for makers and admins: onboarding
@@ -42,7 +55,7 @@ const webhookSecretRotationBody = z.object({ overlapHours: z.number().int().min(
  * `Idempotency-Key` required; the new secret in the 201 answer once). Auth does the work and
  * records the person; every outcome and refusal is audited without a secret.
  */
-export function mountPartnerActionRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string, auth: PartnerActionsPort): void {
+export function mountPartnerActionRoutes(app: Express, deps: PeopleDependencies, consoleOrigin: string, auth: PartnerActionsPort, dashboard: FirstAdminInvitationsPort | undefined): void {
   const signedIn = requireSession(deps, 'signed_in', consoleOrigin);
 
   app.post(partnerActionPaths.partners, signedIn, async (req, res) => {
@@ -91,6 +104,18 @@ export function mountPartnerActionRoutes(app: Express, deps: PeopleDependencies,
     if (outcome.kind === 'refused') throw refusalOf(outcome.reason, outcome.message);
     const { replayed, clientId, clientSecret, currentSince, secondSince } = outcome.data;
     res.status(!replayed && clientSecret !== null ? 201 : 200).json({ success: true, data: { partnerId: partnerId.toLowerCase(), clientId, replayed, step, clientSecret, currentSince, secondSince } });
+  });
+
+  // 201 with the one-time invitation link (shown to this person only, never kept); asked again before it is used, a new link replaces it.
+  app.post(partnerActionPaths.dashboardFirstAdmin, signedIn, async (req, res) => {
+    const partnerId = String(req.params.partnerId);
+    if (!isUuid(partnerId)) throw new ConsoleError('CON_4008');
+    const body = parsedInput(firstAdminBody, req.body);
+    if (dashboard === undefined) throw new ConsoleError('CON_4019', 'The partner dashboard is not connected to this back-office (DASHBOARD_INTERNAL_URL): invite the first admin with npm run operator -- invite-admin');
+    const outcome = await inviteFirstAdminByPerson(deps.pool, dashboard, sessionOf(res).session.subjectId, { partnerId: partnerId.toLowerCase(), ...body }, originOf(req, res));
+    if (outcome.kind === 'refused') throw refusalOf(outcome.reason, outcome.message);
+    const { outcome: kind, memberId, email, invitationLink, expiresAt, emailed } = outcome.data;
+    res.status(201).json({ success: true, data: { partnerId: partnerId.toLowerCase(), outcome: kind, memberId, email, invitationLink, expiresAt, emailed } });
   });
 
   /** 201 with the new secret on the call that made it; 200 `replayed` without it when the same key comes again. */

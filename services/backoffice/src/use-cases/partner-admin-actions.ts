@@ -7,11 +7,13 @@ import type {
   AuthPartnerSecretRotationAnswer,
   ClientSecretChangeAnswer,
   ClientSecretChangeRequest,
+  DashboardFirstAdminInvitationAnswer,
   WebhookBacklogStatus,
   WebhooksAdminRedeliveryAnswer,
   authPartnerOnboardingRequestSchema,
   authPartnerSecretRotationRequestSchema,
   authPartnerWebhookUrlRequestSchema,
+  dashboardFirstAdminInvitationRequestSchema,
   webhooksAdminDeliveryPageSchema,
   webhooksAdminRedeliveryRequestSchema,
 } from '@pwa/contracts';
@@ -43,6 +45,11 @@ export interface PartnerActionsPort {
   rotateSecret(body: z.input<typeof authPartnerSecretRotationRequestSchema>, httpRequestId: string | null): Promise<OwnerAnswer<AuthPartnerSecretRotationAnswer>>;
   /** The two-secret rotation (issue 28): add a second client secret, or revoke the previous one. */
   changeClientSecrets(body: ClientSecretChangeRequest, httpRequestId: string | null): Promise<OwnerAnswer<ClientSecretChangeAnswer>>;
+}
+
+/** The partner dashboard's internal admin route: a partner's first admin invited by the operator (issue 28). */
+export interface FirstAdminInvitationsPort {
+  inviteFirstAdmin(body: z.input<typeof dashboardFirstAdminInvitationRequestSchema>, httpRequestId: string | null): Promise<OwnerAnswer<DashboardFirstAdminInvitationAnswer>>;
 }
 
 /** The webhooks service's admin routes: the backlog and dead letters (read; throws PKC_7003 without an answer), and a redelivery. */
@@ -150,6 +157,27 @@ export async function changeClientSecretsByPerson(
     // When each secret started, never a secret (nor a field named like one).
     const after = { clientId: answer.data.clientId, currentSince: answer.data.currentSince, secondSince: answer.data.secondSince };
     return { kind: 'answer', data: answer.data, audit: answer.data.replayed ? undefined : { target, before: null, after } };
+  });
+}
+
+/**
+ * A partner's first dashboard admin invited by a maker or an admin, after the onboarding (issue 28):
+ * the dashboard makes the invitation and answers its one-time link once, for this person only; the
+ * audit keeps who was invited, never the link. Asked again before the link is used, it renews it.
+ */
+export async function inviteFirstAdminByPerson(
+  pool: Pool,
+  dashboard: FirstAdminInvitationsPort,
+  actorId: string,
+  request: { partnerId: string; email: string; displayName: string },
+  origin: RequestOrigin,
+): Promise<ActionOutcome<DashboardFirstAdminInvitationAnswer>> {
+  const target = { kind: 'partner', id: request.partnerId };
+  return personAction(pool, actorId, origin, { action: 'partner.dashboard_first_admin.invite', target, asked: { email: request.email, displayName: request.displayName } }, async (actor) => {
+    const answer = await dashboard.inviteFirstAdmin({ partnerId: request.partnerId, email: request.email, displayName: request.displayName, actor: actorOf(actor) }, origin.requestId);
+    if (answer.kind === 'refusal') return answer;
+    const { outcome, memberId, email, expiresAt, emailed } = answer.data;
+    return { kind: 'answer', data: answer.data, audit: { target, before: null, after: { outcome, memberId, email, expiresAt, emailed } } };
   });
 }
 

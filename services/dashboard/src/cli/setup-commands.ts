@@ -2,7 +2,7 @@ import os from 'node:os';
 import { verifyAuditChain } from '@pwa/audit';
 import { internal } from '@pwa/contracts';
 import { OperatorUsageError, type OperatorCommandResult } from '@pwa/runtime/operator-cli';
-import { inviteFirstAdminOfPartner, type FirstAdminInvitation, type FirstAdminInvitationPorts } from '../use-cases/invite-first-admin';
+import { firstAdminRefusalMessages, inviteFirstAdminOfPartner, type FirstAdminInvitationPorts } from '../use-cases/invite-first-admin';
 
 export { OperatorUsageError };
 
@@ -24,12 +24,6 @@ Audit log (read-only)
 /** The first admin's invitation's ports (the invitation mailed too when DASHBOARD_SMTP_URL is set; the link is printed all the same). */
 export type SetupContext = FirstAdminInvitationPorts;
 
-export const firstAdminRefusalMessages: Readonly<Record<Extract<FirstAdminInvitation, { kind: 'refused' }>['reason'], string>> = {
-  'not-an-email': '--email must be an e-mail address, e.g. finance.lead@partner.example',
-  'an-admin-exists': 'An admin of this partner can sign in already: admins invite their team in the dashboard',
-  'email-in-use': 'This address belongs to another member (of this or another partner): use another address',
-  'unknown-partner': 'No partner with this id: onboard the partner first (npm run operator -- backoffice onboard)',
-};
 
 export async function runSetupCommand(context: SetupContext, command: string, args: string[], options: Record<string, string | undefined>): Promise<OperatorCommandResult> {
   if (args.length > 0) throw new OperatorUsageError(`${command} takes no positional arguments (got ${args.length})`);
@@ -47,8 +41,8 @@ async function inviteAdmin(context: SetupContext, options: Record<string, string
   if (name === undefined || name.length === 0 || name.length > 100) throw new OperatorUsageError('invite-admin needs --name <display name> (1 to 100 characters)');
   const outcome = await inviteFirstAdminOfPartner(context, { partnerId, email, displayName: name, operatorName: `operator ${os.userInfo().username} (dashboard set-up command)` });
   if (outcome.kind === 'refused') {
+    if (outcome.reason === 'not-an-email') throw new OperatorUsageError('--email must be an e-mail address, e.g. finance.lead@partner.example');
     const message = firstAdminRefusalMessages[outcome.reason];
-    if (outcome.reason === 'not-an-email') throw new OperatorUsageError(message);
     return { data: { error: message }, text: `error: ${message}`, exitCode: 1 };
   }
   const emailed = outcome.emailed;

@@ -63,6 +63,14 @@ export type FirstAdminInvitation =
   | (Extract<FirstAdminOutcome, { kind: 'invited' | 'renewed' }> & { emailed: boolean | null })
   | { kind: 'refused'; reason: Extract<FirstAdminOutcome, { kind: 'refused' }>['reason'] | 'unknown-partner' };
 
+/** Why a first admin's invitation was refused, in the operator's words (the CLI and the back-office show them). */
+export const firstAdminRefusalMessages: Readonly<Record<Extract<FirstAdminInvitation, { kind: 'refused' }>['reason'], string>> = {
+  'not-an-email': 'The address must be an e-mail address, e.g. finance.lead@partner.example',
+  'an-admin-exists': 'An admin of this partner can sign in already: admins invite their team in the dashboard',
+  'email-in-use': 'This address belongs to another member (of this or another partner): use another address',
+  'unknown-partner': 'No partner with this id: onboard the partner first',
+};
+
 /**
  * The operator's invitation of a partner's first admin, from the set-up CLI or the back-office's
  * onboarding (the dashboard's internal port): only for a partner auth knows, then mailed when a

@@ -6,6 +6,7 @@ import { Link } from '../../../../../libs/console-web/pages/router';
 import { hasRole, useSession } from '../session';
 import { ErrorNotice, Field, dateTime, newIdempotencyKey } from '../ui';
 import { ClientSecretOverlap } from './PartnerClientSecretOverlap';
+import { PartnerDashboardAdmin } from './PartnerDashboardAdmin';
 import { SecretRotations } from './PartnerSecrets';
 
 interface Partner {
@@ -284,6 +285,7 @@ export function PartnerDetailPage(props: { partnerId: string }): ReactNode {
       </dl>
       {hasRole(session, 'maker', 'admin') ? <SecretRotations partnerId={partner.partnerId} partnerName={partner.name} onRotated={load} /> : null}
       {hasRole(session, 'maker', 'admin') ? <ClientSecretOverlap partnerId={partner.partnerId} partnerName={partner.name} onChanged={load} /> : null}
+      {hasRole(session, 'maker', 'admin') ? <PartnerDashboardAdmin partnerId={partner.partnerId} partnerName={partner.name} /> : null}
       <h2>Balances</h2>
       <ErrorNotice error={balanceError} />
       {balances === undefined ? null : balances.length === 0 ? (

@@ -80,8 +80,9 @@ export interface DashboardSettings {
   port: number;
   /** https://localhost:<port> unless DASHBOARD_PUBLIC_URL says otherwise. */
   publicUrl: string;
+  /** The probes and /metrics: its internal listener (the public port serves people only). */
   probeUrl: string;
-  /** Its internal listener (plain HTTP on loopback, DASHBOARD_INTERNAL_PORT): the back-office invites a partner's first admin there. */
+  /** Its internal listener (plain HTTP on loopback, DASHBOARD_INTERNAL_PORT): the back-office invites a partner's first admin there; the probes and /metrics. */
   internalPort: number;
   internalUrl: string;
 }
@@ -235,9 +236,9 @@ function dashboardSettings(env: Environment): DashboardSettings {
   const host = env.DASHBOARD_HOST || '127.0.0.1';
   const publicUrl = readUrl(env, 'DASHBOARD_PUBLIC_URL', `https://localhost:${port}`).replace(/\/+$/, '');
   if (!publicUrl.startsWith('https://')) throw new SettingsError(`DASHBOARD_PUBLIC_URL must be an https:// address (got ${JSON.stringify(publicUrl)})`);
-  const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const internalPort = readPort(env, 'DASHBOARD_INTERNAL_PORT', 4118);
-  return Object.freeze({ name: 'dashboard', host, port, publicUrl, probeUrl: `http://${urlHost(probeHost)}:${port}`, internalPort, internalUrl: `http://127.0.0.1:${internalPort}` });
+  const internalUrl = `http://127.0.0.1:${internalPort}`;
+  return Object.freeze({ name: 'dashboard', host, port, publicUrl, probeUrl: internalUrl, internalPort, internalUrl });
 }
 
 function webhookReceiverSettings(env: Environment): WebhookReceiverSettings {

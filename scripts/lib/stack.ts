@@ -393,16 +393,17 @@ export class LocalStack {
     });
   }
 
-  /** Starts the partner dashboard (the settings' port, or a free one) and waits until /readyz answers on the plain side of its port. */
+  /** Starts the partner dashboard (the settings' ports, or free ones) and waits until /readyz answers on its internal listener. */
   async startDashboard({ overrides = {}, ports = 'settings', processName = 'dashboard' }: { overrides?: Record<string, string>; ports?: 'settings' | 'free'; processName?: string } = {}): Promise<StartedBackoffice> {
     const { dashboard } = this.settings;
     return onAnotherFreePortIfTaken(ports, async () => {
       const [port = 0, internalPort = 0] = ports === 'free' ? await freePorts(2) : [dashboard.port, dashboard.internalPort];
       const publicUrl = ports === 'free' ? `https://localhost:${port}` : dashboard.publicUrl;
-      const probeUrl = ports === 'free' ? `http://127.0.0.1:${port}` : dashboard.probeUrl;
+      // The probes are on the internal listener: the public port serves people only.
+      const internalUrl = `http://127.0.0.1:${internalPort}`;
       const record = this.launch('dashboard', processName, this.dashboardEnvironment({ port, internalPort, publicUrl, overrides }));
-      const tookMs = await this.waitUntilReady(record, `${probeUrl}/readyz`);
-      return { record, port, publicUrl, probeUrl, tookMs, internalUrl: `http://127.0.0.1:${internalPort}` };
+      const tookMs = await this.waitUntilReady(record, `${internalUrl}/readyz`);
+      return { record, port, publicUrl, probeUrl: internalUrl, tookMs, internalUrl };
     });
   }
 

@@ -185,8 +185,8 @@ describe('observability: what dashboards and alert rules query', () => {
         ...Object.fromEntries(internalServiceNames.map((name) => [name, `${stack.internalUrls[name]}/metrics`])),
         // Plain HTTP on the back-office's HTTPS port answers /metrics (decision 0067).
         backoffice: `${stack.backoffice!.probeUrl}/metrics`,
-        // The partner dashboard's port answers plain HTTP the same way.
-        dashboard: `http://127.0.0.1:${stack.dashboard!.port}/metrics`,
+        // The partner dashboard serves /metrics on its internal listener only (never its public port).
+        dashboard: `${stack.dashboard!.internalUrl}/metrics`,
       } as Record<ServiceName, string>;
       for (const service of allServices) {
         const response = await fetch(urls[service]);

@@ -26,6 +26,8 @@ export interface DashboardProcess {
   /** https://localhost:<port>: what a browser opens. */
   baseUrl: string;
   port: number;
+  /** Its internal listener (plain HTTP): the probes, /metrics and the back-office's first-admin invitations. */
+  internalUrl: string;
   certificatePem: string;
   /** Chromium flags that make it trust the stack's certificate for this dashboard. */
   chromiumArgs: string[];
@@ -103,6 +105,7 @@ export function dashboardProcess(local: LocalStack, started: StartedBackoffice, 
   return {
     baseUrl: started.publicUrl,
     port: started.port,
+    internalUrl: started.internalUrl ?? started.probeUrl,
     certificatePem,
     chromiumArgs: [`--ignore-certificate-errors-spki-list=${spkiSha256Of(certificatePem)}`],
     client,

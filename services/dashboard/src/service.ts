@@ -47,14 +47,12 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
     for (const outcome of ['redirected', 'refused'] as const) plainHttp.inc({ outcome }, 0);
     const onPlain = (outcome: PlainHttpOutcome): void => plainHttp.inc({ outcome });
     const listenerSettings = { ...config, consoleOrigin, consoleName: 'the dashboard' };
+    // The public port serves people only: the probes and Prometheus use the internal port (/metrics is never on the internet).
     const { app } = createApp({
       serviceName: 'dashboard',
       logger,
       metrics,
-      readinessChecks: [
-        { name: 'postgres', check: () => pingDatabase(pool) },
-        { name: 'redis', check: async () => void (await redis.ping()) },
-      ],
+      mountOperationalRoutes: false,
       isDependencyUnavailable: isDatabaseUnavailable,
       largeJsonBody: bulkUploadBodyLimit,
       routes: (routes) => {
@@ -63,7 +61,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
         mountDashboardRoutes(routes, { deps, consoleOrigin, partnerApi, environment: config.ENVIRONMENT });
       },
     });
-    // The internal port: the back-office's first-admin invitations (and the probes), never on the public port.
+    // The internal port: the back-office's first-admin invitations, the probes and /metrics; never the public port.
     const { app: internalApp } = createApp({
       serviceName: 'dashboard',
       logger,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { requestOverPlainHttp } from '../../../../test/support/https-client';
 import { startStack, type Stack } from '../../../../test/support/stack';
 
 /**
@@ -55,9 +56,16 @@ describe('the partner dashboard’s first admin, invited from the back-office', 
     const later = await maker.post(path, { email: 'second.admin@dashboard-partner.example', displayName: 'Second Admin' });
     expect(later).toMatchObject({ status: 409, body: { code: 'CON_4019', message: expect.stringContaining('can sign in already') } });
 
-    // The invitation route is on the dashboard's internal port only: its public port does not know it.
+    // The invitation route, the probes and /metrics are on the dashboard's internal port only: its public port knows none of them.
     const outside = await dashboard.client().post('/internal/admin/first-admin-invitations', { partnerId, ...person, actor: { operatorId: randomUUID(), displayName: 'Outsider' } });
     expect(outside.status).toBe(404);
+    for (const path of ['/metrics', '/readyz', '/healthz']) {
+      expect([path, (await dashboard.client().get(path)).status]).toEqual([path, 404]);
+      const plain = await requestOverPlainHttp(dashboard.port, 'GET', path);
+      expect([path, plain.status === 200]).toEqual([path, false]);
+    }
+    const metrics = await fetch(`${dashboard.internalUrl}/metrics`);
+    expect([metrics.status, (await metrics.text()).includes('dashboard_plain_http_requests_total')]).toEqual([200, true]);
 
     // The back-office's audit log: who invited whom, each refusal, never the link.
     const checker = await (await backoffice.seedOperator({ name: 'Onboarding Checker', roles: ['checker'] })).signIn();

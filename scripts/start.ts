@@ -282,6 +282,8 @@ function writeSandboxFile(settings: Settings, { partner, clientSecret, webhookSe
     gateway: settings.gateway.adminUrl,
     ...Object.fromEntries(settings.services.map((service) => [service.name, service.url])),
     backoffice: settings.backoffice.probeUrl,
+    // The dashboard's probes and /metrics are on its internal listener.
+    dashboard: settings.dashboard.probeUrl,
   };
   const facts: SandboxFacts = {
     baseUrl: settings.baseUrl,

@@ -53,7 +53,7 @@ interface ComposeService {
   environment?: Record<string, string | null>;
   ports?: Array<string | { target: number | string; published?: number | string; host_ip?: string }>;
   volumes?: Array<string | { source?: string; target?: string }>;
-  healthcheck?: { test?: string[] | string };
+  healthcheck?: { test?: string[] | string; interval?: string; timeout?: string; retries?: number; start_period?: string };
   depends_on?: Record<string, { condition?: string }> | string[];
 }
 interface ComposeModel {
@@ -319,7 +319,13 @@ describe('docker-compose.yml', () => {
     });
     // The public port alone is published: the internal one (4118) stays on the compose network.
     expect(portsOf(dashboard)).toEqual([expect.objectContaining({ published: '4108', target: '4108' })]);
-    expect(healthTest(dashboard)).toContain('/readyz');
+    // Its healthcheck asks the internal port's /readyz (the public port answers 404 there), with the
+    // timings of the other services' (the shared readyz anchor).
+    expect(healthTest(dashboard)).toContain("fetch('http://127.0.0.1:'+process.env.DASHBOARD_INTERNAL_PORT+'/readyz')");
+    expect(healthTest(dashboard)).not.toContain('process.env.PORT');
+    const auth = svc('auth');
+    expect({ ...dashboard.healthcheck, test: undefined }).toEqual({ ...auth.healthcheck, test: undefined });
+    expect(healthTest(dashboard)).toBe(healthTest(auth).replace('process.env.PORT', 'process.env.DASHBOARD_INTERNAL_PORT'));
     expect(dependsOn(dashboard)).toMatchObject({ postgres: 'service_healthy', 'database-roles': 'service_completed_successfully', redis: 'service_healthy' });
     // The dashboard waits for nobody that waits for it: it never depends on the back-office.
     expect(dependsOn(dashboard)).not.toHaveProperty('backoffice');
@@ -354,7 +360,7 @@ describe('docker-compose.yml', () => {
 });
 
 describe('deploy/prometheus/prometheus.yml', () => {
-  it('when parsed, then it scrapes /metrics of every service (the two consoles on their own ports, in plain HTTP) and the gateway admin port', () => {
+  it('when parsed, then it scrapes /metrics of every service (the back-office on its own port, the dashboard on its internal port, in plain HTTP) and the gateway admin port', () => {
     const config = parseYaml(readFileSync(path.join(repoRoot, 'deploy/prometheus/prometheus.yml'), 'utf8')) as {
       scrape_configs: Array<{ metrics_path?: string; static_configs: Array<{ targets: string[] }> }>;
     };
@@ -362,12 +368,16 @@ describe('deploy/prometheus/prometheus.yml', () => {
       expect(job.metrics_path ?? '/metrics').toBe('/metrics');
       return job.static_configs.flatMap((group) => group.targets);
     });
-    expect(targets.sort()).toEqual(['gateway:9400', 'backoffice:4107', 'dashboard:4108', ...internalServices.map(({ name, port }) => `${name}:${port}`)].sort());
-    // The dashboard's job is the back-office's: plain HTTP (its port answers /metrics without TLS), its own service label.
+    expect(targets.sort()).toEqual(['gateway:9400', 'backoffice:4107', 'dashboard:4118', ...internalServices.map(({ name, port }) => `${name}:${port}`)].sort());
+    // The dashboard: on the compose service's DASHBOARD_INTERNAL_PORT, never its public PORT (4108 answers 404 for /metrics).
+    expect(targets).not.toContain('dashboard:4108');
+    expect(targets).toContain(`dashboard:${svc('dashboard').environment?.DASHBOARD_INTERNAL_PORT}`);
+    expect(targets).not.toContain(`dashboard:${svc('dashboard').environment?.PORT}`);
+    // The dashboard's job is the back-office's: plain HTTP (its internal port serves /metrics without TLS), its own service label.
     const jobs = config.scrape_configs as Array<{ job_name: string; scheme?: string; honor_labels?: boolean; static_configs: Array<{ targets: string[]; labels?: Record<string, string> }> }>;
     const dashboard = jobs.find((job) => job.job_name === 'dashboard');
     const backoffice = jobs.find((job) => job.job_name === 'backoffice');
-    expect(dashboard).toEqual({ ...backoffice, job_name: 'dashboard', static_configs: [{ targets: ['dashboard:4108'], labels: { component: 'dashboard', service: 'dashboard' } }] });
+    expect(dashboard).toEqual({ ...backoffice, job_name: 'dashboard', static_configs: [{ targets: ['dashboard:4118'], labels: { component: 'dashboard', service: 'dashboard' } }] });
     expect(dashboard?.scheme ?? 'http').toBe('http');
   });
 });

@@ -34,6 +34,7 @@ interface Container {
   command?: string[];
   env?: EnvVar[];
   ports?: { name: string; containerPort: number; protocol?: string }[];
+  startupProbe?: { httpGet?: { path: string; port: string | number } };
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
   resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
@@ -111,7 +112,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       expect(ofKind(manifests, 'Secret')).toEqual([]);
     });
 
-    it('then containers probe /healthz for liveness and /readyz for readiness, set resources, read secrets by reference only, and run restricted', () => {
+    it('then containers probe /healthz for startup and liveness and /readyz for readiness, set resources, read secrets by reference only, and run restricted', () => {
       const workloads = [...ofKind(manifests, 'Deployment'), ...ofKind(manifests, 'Job')];
       expect(ofKind(manifests, 'Job').length).toBe(8); // every service but the gateway owns a schema
       for (const workload of workloads) {
@@ -119,6 +120,7 @@ describe('helm chart deploy/helm/partner-wallet', () => {
         expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
         for (const container of pod.containers) {
           if (workload.kind === 'Deployment') {
+            expect(container.startupProbe?.httpGet?.path).toBe('/healthz');
             expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
             expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
           }
@@ -136,9 +138,16 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       }
     });
 
-    it('then the gateway probes its admin port and the migrations Job is a pre-install/pre-upgrade hook', () => {
-      const gateway = ofKind(manifests, 'Deployment').find((manifest) => component(manifest) === 'gateway')!;
-      expect(podSpecOf(gateway).containers[0]!.readinessProbe?.httpGet?.port).toBe('admin');
+    it('then the gateway probes its admin port, the dashboard its internal port (its public port does not serve the probes), every other service its http port, and the migrations Job is a pre-install/pre-upgrade hook', () => {
+      for (const deployment of ofKind(manifests, 'Deployment')) {
+        const name = component(deployment)!;
+        const container = podSpecOf(deployment).containers[0]!;
+        const expected = name === 'gateway' ? 'admin' : name === 'dashboard' ? 'internal' : 'http';
+        const ports = [container.startupProbe, container.livenessProbe, container.readinessProbe].map((probe) => probe?.httpGet?.port);
+        expect([name, ports]).toEqual([name, [expected, expected, expected]]);
+        // The probed port is one the container declares.
+        expect([name, container.ports?.map((port) => port.name)]).toEqual([name, expect.arrayContaining([expected])]);
+      }
       for (const job of ofKind(manifests, 'Job')) expect(job.metadata?.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
     });
 
@@ -320,8 +329,10 @@ describe('helm chart deploy/helm/partner-wallet', () => {
     const migrationJobOf = (manifests: Manifest[]) => ofKind(manifests, 'Job').find((job) => job.metadata?.labels?.['partner-wallet.example/service'] === 'dashboard')!;
     const monitoring = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } };
     const podsOf = (name: string) => ({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'partner-wallet', 'app.kubernetes.io/instance': 'pwa', 'app.kubernetes.io/component': name } } });
-    /** The back-office on the dashboard's internal port: the one ingress rule naming that port. */
+    /** The back-office on the dashboard's internal port: the one service admitted there. */
     const backofficeOnInternal = { ports: [{ port: 'internal', protocol: 'TCP' }], from: [podsOf('backoffice')] };
+    /** Prometheus (networkPolicy.metricsFrom) on the dashboard's internal port, where /metrics is: never on the public one. */
+    const prometheusOnInternal = { ports: [{ port: 'internal', protocol: 'TCP' }], from: [monitoring] };
     /** The ingress rules of a policy that open the given port (by name or number). */
     const rulesOnPort = (policy: PolicySpec, port: string | number) => policy.ingress.filter((rule) => (rule.ports ?? []).some((entry) => entry.port === port));
     const publicIngress = [
@@ -361,9 +372,12 @@ describe('helm chart deploy/helm/partner-wallet', () => {
         valueFrom: { secretKeyRef: { name: `partner-wallet-${environment}-dashboard-sealing`, key: 'DASHBOARD_SEALING_KEY' } },
       });
       expect(container.env?.find((variable) => variable.name === 'REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({ name: `partner-wallet-${environment}-redis`, key: 'REDIS_URL' });
-      expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      // The probes on the internal port: the public port answers 404 for /healthz, /readyz and /metrics.
+      expect(container.startupProbe?.httpGet).toEqual({ path: '/healthz', port: 'internal' });
+      expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'internal' });
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'internal' });
       expect(podSpecOf(migrationJobOf(manifests)).containers[0]!.command).toEqual(['node', 'services/dashboard/dist/migrate.js']);
-      // No Ingress unless asked for; the Service is ClusterIP with the public and the internal port; Prometheus scrapes its http port.
+      // No Ingress unless asked for; the Service is ClusterIP with the public and the internal port; Prometheus scrapes its internal port.
       expect(ofKind(manifests, 'Ingress')).toEqual([]);
       expect(dashboardOf(manifests, 'Service')?.spec).toMatchObject({
         type: 'ClusterIP',
@@ -376,17 +390,19 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       for (const service of ofKind(manifests, 'Service').filter((manifest) => component(manifest) !== 'dashboard')) {
         expect([component(service), JSON.stringify(service.spec)]).toEqual([component(service), expect.not.stringContaining('internal')]);
       }
-      expect((dashboardOf(manifests, 'ServiceMonitor')?.spec as { endpoints: unknown[] }).endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics', scheme: 'http' })]);
+      expect((dashboardOf(manifests, 'ServiceMonitor')?.spec as { endpoints: unknown[] }).endpoints).toEqual([expect.objectContaining({ port: 'internal', path: '/metrics', scheme: 'http' })]);
     });
 
-    it('when rendered, then its NetworkPolicy admits the back-office on the internal port alone, by default only Prometheus on the public port, and lets it reach only auth, wallet, collections, disbursements, webhooks, PostgreSQL, Redis and DNS', () => {
+    it('when rendered, then its NetworkPolicy admits the back-office and Prometheus on the internal port alone, by default nobody on the public port, and lets it reach only auth, wallet, collections, disbursements, webhooks, PostgreSQL, Redis and DNS', () => {
       const manifests = render('production');
       const policy = policyOf(manifests, 'dashboard');
-      expect(policy.ingress).toEqual([backofficeOnInternal, { ports: [{ port: 'http', protocol: 'TCP' }], from: [monitoring] }]);
-      // Nobody else on the internal port (by name or number), and no service on the public port.
-      expect(rulesOnPort(policy, 'internal')).toEqual([backofficeOnInternal]);
+      expect(policy.ingress).toEqual([backofficeOnInternal, prometheusOnInternal]);
+      // Nobody else on the internal port (by name or number); nobody on the public port (by name or
+      // number) until dashboardIngressFrom names the ingress: Prometheus neither, /metrics is not there.
+      expect(rulesOnPort(policy, 'internal')).toEqual([backofficeOnInternal, prometheusOnInternal]);
       expect(rulesOnPort(policy, 4118)).toEqual([]);
-      expect(rulesOnPort(policy, 'http').flatMap((rule) => rule.from ?? []).filter((peer) => peer.podSelector)).toEqual([]);
+      expect(rulesOnPort(policy, 'http')).toEqual([]);
+      expect(rulesOnPort(policy, 4108)).toEqual([]);
       expect(calleesOf(policy).sort()).toEqual(['auth', 'collections', 'disbursements', 'wallet', 'webhooks']);
       const ports = egressPortsOf(policy);
       expect(ports).toEqual(expect.arrayContaining([53, 5432, 6379, 4101, 4102, 4104, 4105, 4106]));
@@ -440,10 +456,12 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       expect(policyOf(manifests, 'dashboard').ingress).toEqual([
         { ports: [{ port: 'http', protocol: 'TCP' }], from: [ingressFrom] },
         backofficeOnInternal,
-        { ports: [{ port: 'http', protocol: 'TCP' }], from: [monitoring] },
+        prometheusOnInternal,
       ]);
-      // The public ingress controller never reaches the internal port: the back-office alone does.
-      expect(rulesOnPort(policyOf(manifests, 'dashboard'), 'internal')).toEqual([backofficeOnInternal]);
+      // The public ingress controller alone on the public port (not Prometheus), and never on the
+      // internal port: the back-office and Prometheus alone are there.
+      expect(rulesOnPort(policyOf(manifests, 'dashboard'), 'http')).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: [ingressFrom] }]);
+      expect(rulesOnPort(policyOf(manifests, 'dashboard'), 'internal')).toEqual([backofficeOnInternal, prometheusOnInternal]);
       // The public ingress controller reaches the dashboard alone: no internal service, not the back-office.
       for (const name of services.filter((service) => service !== 'dashboard')) {
         expect([name, JSON.stringify(policyOf(manifests, name).ingress).includes('ingress-public')]).toEqual([name, false]);
@@ -456,30 +474,33 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       ]);
     });
 
-    it('when it terminates TLS itself, then it mounts its certificate Secret and is told where the pair is, and probes stay on the same port', () => {
+    it('when it terminates TLS itself, then it mounts its certificate Secret and is told where the pair is, and the probes and the scrape stay on the internal port', () => {
       const manifests = render('production', ['--set', 'dashboard.tlsMode=terminate']);
       expect(dashboardOf(manifests, 'ConfigMap')?.data).toMatchObject({ TLS_MODE: 'terminate', TLS_CERT_FILE: '/etc/partner-wallet/tls/tls.crt', TLS_KEY_FILE: '/etc/partner-wallet/tls/tls.key' });
       expect(dashboardOf(manifests, 'ConfigMap')?.data).not.toHaveProperty('DASHBOARD_TRUSTED_PROXY_HOPS');
       const pod = podSpecOf(dashboardOf(manifests, 'Deployment')!) as PodSpec & { volumes: { name: string; secret?: { secretName: string } }[] };
       expect(pod.volumes).toContainEqual({ name: 'tls', secret: expect.objectContaining({ secretName: 'partner-wallet-production-dashboard-tls' }) });
-      expect(pod.containers[0]!.livenessProbe?.httpGet?.port).toBe('http');
+      expect(pod.containers[0]!.livenessProbe?.httpGet?.port).toBe('internal');
+      expect(pod.containers[0]!.readinessProbe?.httpGet?.port).toBe('internal');
+      expect((dashboardOf(manifests, 'ServiceMonitor')?.spec as { endpoints: { port: string }[] }).endpoints.map((endpoint) => endpoint.port)).toEqual(['internal']);
+      expect(policyOf(manifests, 'dashboard').ingress).toEqual([backofficeOnInternal, prometheusOnInternal]);
       // The back-office's TLS pair is not the dashboard's.
       expect(JSON.stringify(dashboardOf(manifests, 'Deployment'))).not.toContain('backoffice-tls');
     });
 
-    it('when the back-office’s calls do not name the dashboard, then it gets no DASHBOARD_INTERNAL_URL nor egress to the dashboard, and the internal port admits nobody', () => {
+    it('when the back-office’s calls do not name the dashboard, then it gets no DASHBOARD_INTERNAL_URL nor egress to the dashboard, and the internal port admits Prometheus alone', () => {
       const manifests = render('production', ['--set', 'services.backoffice.calls={auth,wallet,quotes,webhooks}']);
       expect(ofComponent(manifests, 'ConfigMap', 'backoffice')?.data).not.toHaveProperty('DASHBOARD_INTERNAL_URL');
       expect(calleesOf(policyOf(manifests, 'backoffice'))).not.toContain('dashboard');
       expect(egressPortsOf(policyOf(manifests, 'backoffice'))).not.toContain(4118);
       const policy = policyOf(manifests, 'dashboard');
-      expect(rulesOnPort(policy, 'internal')).toEqual([]);
-      expect(policy.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: [monitoring] }]);
+      expect(rulesOnPort(policy, 'internal')).toEqual([prometheusOnInternal]);
+      expect(policy.ingress).toEqual([prometheusOnInternal]);
       // The dashboard still listens there (its Service and ConfigMap are unchanged); only the policy closes it.
       expect(dashboardOf(manifests, 'ConfigMap')?.data).toMatchObject({ DASHBOARD_INTERNAL_PORT: '4118' });
     });
 
-    it('when the dashboard’s internal port is moved, then its container, Service, ConfigMap, the back-office’s URL and egress follow', () => {
+    it('when the dashboard’s internal port is moved, then its container, Service, ConfigMap, the back-office’s URL and egress, the probes and the scrape follow', () => {
       const manifests = render('production', ['--set', 'services.dashboard.internalPort=9118']);
       expect(dashboardOf(manifests, 'ConfigMap')?.data).toMatchObject({ DASHBOARD_INTERNAL_PORT: '9118' });
       expect(podSpecOf(dashboardOf(manifests, 'Deployment')!).containers[0]!.ports).toContainEqual({ name: 'internal', containerPort: 9118, protocol: 'TCP' });
@@ -487,6 +508,26 @@ describe('helm chart deploy/helm/partner-wallet', () => {
       expect(ofComponent(manifests, 'ConfigMap', 'backoffice')?.data).toMatchObject({ DASHBOARD_INTERNAL_URL: 'http://pwa-partner-wallet-dashboard:9118' });
       expect(egressPortsOf(policyOf(manifests, 'backoffice'))).toContain(9118);
       expect(egressPortsOf(policyOf(manifests, 'backoffice'))).not.toContain(4118);
+      // By name: the probes, the ServiceMonitor and the policy's rules name the port `internal`, now 9118.
+      expect(podSpecOf(dashboardOf(manifests, 'Deployment')!).containers[0]!.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'internal' });
+      expect((dashboardOf(manifests, 'ServiceMonitor')?.spec as { endpoints: { port: string }[] }).endpoints.map((endpoint) => endpoint.port)).toEqual(['internal']);
+      expect(policyOf(manifests, 'dashboard').ingress).toEqual([backofficeOnInternal, prometheusOnInternal]);
+    });
+
+    it('when networkPolicy.metricsFrom names other scrapers, then the dashboard admits them on its internal port only, never on its public port', () => {
+      const scraper = { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } }, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'observability' } } };
+      const manifests = render('production', [
+        ...publicIngress,
+        '--set', 'networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name=observability',
+        '--set', 'networkPolicy.metricsFrom[0].podSelector.matchLabels.app\\.kubernetes\\.io/name=prometheus',
+      ]);
+      const policy = policyOf(manifests, 'dashboard');
+      expect(rulesOnPort(policy, 'internal')).toEqual([backofficeOnInternal, { ports: [{ port: 'internal', protocol: 'TCP' }], from: [scraper] }]);
+      expect(JSON.stringify(rulesOnPort(policy, 'http'))).not.toContain('observability');
+      expect(JSON.stringify(policy.ingress)).not.toContain('"monitoring"');
+      // The other services keep theirs: the gateway's admin port, every other service's http port.
+      expect(rulesOnPort(policyOf(manifests, 'gateway'), 'admin')).toEqual([{ ports: [{ port: 'admin', protocol: 'TCP' }], from: [scraper] }]);
+      expect(rulesOnPort(policyOf(manifests, 'wallet'), 'http')).toContainEqual({ ports: [{ port: 'http', protocol: 'TCP' }], from: [scraper] });
     });
 
     it('when no SMTP relay is named, then the pods get no DASHBOARD_SMTP_* setting and no SMTP egress', () => {
@@ -646,6 +687,26 @@ describe('helm chart deploy/helm/partner-wallet', () => {
 
     it('when prometheusRule.enabled=false, then no PrometheusRule is rendered', () => {
       expect(ofKind(render('sandbox', ['--set', 'prometheusRule.enabled=false']), 'PrometheusRule')).toEqual([]);
+    });
+
+    it.each(environments)('when rendered for %s, then each ServiceMonitor scrapes the port that serves /metrics (the gateway’s admin port, the dashboard’s internal port, else http), a port of the one Service it selects, where the NetworkPolicy admits metricsFrom', (environment) => {
+      const manifests = render(environment);
+      const monitoring = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } };
+      type IngressRule = { ports?: { port: string | number }[]; from?: unknown[] };
+      for (const monitor of ofKind(manifests, 'ServiceMonitor')) {
+        const name = component(monitor)!;
+        const expected = name === 'gateway' ? 'admin' : name === 'dashboard' ? 'internal' : 'http';
+        const spec = monitor.spec as { selector: { matchLabels: Record<string, string> }; endpoints: { port: string; path: string }[] };
+        expect([name, spec.endpoints.map((endpoint) => [endpoint.port, endpoint.path])]).toEqual([name, [[expected, '/metrics']]]);
+        const selected = ofKind(manifests, 'Service').filter((service) => Object.entries(spec.selector.matchLabels).every(([key, value]) => service.metadata?.labels?.[key] === value));
+        expect([name, selected.length]).toEqual([name, 1]);
+        const servicePorts = (selected[0]!.spec as { ports: { name: string }[] }).ports.map((port) => port.name);
+        expect([name, servicePorts]).toEqual([name, expect.arrayContaining([expected])]);
+        // metricsFrom is admitted on that port, and on no other.
+        const policy = ofKind(manifests, 'NetworkPolicy').find((manifest) => component(manifest) === name)!;
+        const scraperRules = (policy.spec as { ingress: IngressRule[] }).ingress.filter((rule) => JSON.stringify(rule.from) === JSON.stringify([monitoring]));
+        expect([name, scraperRules]).toEqual([name, [{ ports: [{ port: expected, protocol: 'TCP' }], from: [monitoring] }]]);
+      }
     });
 
     it('when rendered, then every ServiceMonitor keeps the services’ own service label and gives up the same one', () => {

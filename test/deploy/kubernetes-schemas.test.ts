@@ -5,7 +5,9 @@
 //
 // Limit: the schemas check types, required fields, enums and formats, but the Kubernetes OpenAPI
 // does not forbid unknown fields (only the API server's strict field validation does), so a
-// misspelt optional field is not caught here.
+// misspelt optional field is not caught here. Nor do they check that a port named by a probe, a
+// Service, a NetworkPolicy, a ServiceMonitor or an Ingress exists where it points (the API server
+// does not either: a probe or a scrape would just fail), so danglingPortNames below does.
 import * as prometheusOperatorModels from '@kubernetes-models/prometheus-operator';
 import * as kubernetesModels from 'kubernetes-models';
 import { renderChart } from '../support/helm-chart';
@@ -72,6 +74,89 @@ function schemaErrors(manifest: Manifest): string[] {
       (entry) => `${entry.instancePath || '/'} ${entry.message ?? entry.keyword}${entry.params ? ` ${JSON.stringify(entry.params)}` : ''}`,
     );
   }
+}
+
+type Labels = Record<string, string>;
+interface NamedPorts {
+  ports?: { name?: string; port?: string | number; targetPort?: string | number }[];
+}
+interface Probe {
+  httpGet?: { port?: string | number };
+  tcpSocket?: { port?: string | number };
+}
+interface PodContainer extends NamedPorts {
+  name: string;
+  startupProbe?: Probe;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+}
+interface PodTemplate {
+  metadata?: { labels?: Labels };
+  spec: { containers: PodContainer[] };
+}
+
+const selects = (selector: Labels | undefined, labels: Labels | undefined) =>
+  selector !== undefined && Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => labels?.[key] === value);
+const specOf = <T>(manifest: Manifest) => manifest.spec as T;
+const labelsOf = (manifest: Manifest) => (manifest.metadata as { labels?: Labels } | undefined)?.labels;
+
+/**
+ * Every port named (not numbered) by a container's probe, a Service's targetPort, a NetworkPolicy's
+ * ingress rule, a ServiceMonitor's endpoint or an Ingress's backend that the containers or Services
+ * it points at do not declare, as "<kind>/<name>: <what> -> <port>".
+ */
+function danglingPortNames(manifests: Manifest[]): string[] {
+  const dangling: string[] = [];
+  const pods = manifests
+    .filter((manifest) => manifest.kind === 'Deployment' || manifest.kind === 'Job')
+    .map((manifest) => ({ manifest, template: specOf<{ template: PodTemplate }>(manifest).template }));
+  const portNamesOf = (template: PodTemplate) => new Set(template.spec.containers.flatMap((container) => (container.ports ?? []).map((port) => port.name)));
+  const services = manifests.filter((manifest) => manifest.kind === 'Service');
+  const servicePortNames = (service: Manifest) => new Set((specOf<NamedPorts>(service).ports ?? []).map((port) => port.name));
+  /** A named port must be declared by every pod template the selector picks, and the selector must pick one. */
+  const checkPods = (manifest: Manifest, what: string, selector: Labels | undefined, port: string) => {
+    const picked = pods.filter((pod) => selects(selector, pod.template.metadata?.labels));
+    if (picked.length === 0) dangling.push(`${describeManifest(manifest)}: ${what} -> ${port} (selects no pod)`);
+    for (const pod of picked) if (!portNamesOf(pod.template).has(port)) dangling.push(`${describeManifest(manifest)}: ${what} -> ${port} (not a port of ${describeManifest(pod.manifest)})`);
+  };
+
+  for (const { manifest, template } of pods) {
+    for (const container of template.spec.containers) {
+      const names = new Set((container.ports ?? []).map((port) => port.name));
+      for (const kind of ['startupProbe', 'livenessProbe', 'readinessProbe'] as const) {
+        const port = container[kind]?.httpGet?.port ?? container[kind]?.tcpSocket?.port;
+        if (typeof port === 'string' && !names.has(port)) dangling.push(`${describeManifest(manifest)}: ${container.name} ${kind} -> ${port}`);
+      }
+    }
+  }
+  for (const service of services) {
+    const spec = specOf<NamedPorts & { selector?: Labels }>(service);
+    for (const port of spec.ports ?? []) if (typeof port.targetPort === 'string') checkPods(service, `port ${port.name}`, spec.selector, port.targetPort);
+  }
+  for (const policy of manifests.filter((manifest) => manifest.kind === 'NetworkPolicy')) {
+    const spec = specOf<{ podSelector: { matchLabels?: Labels }; ingress?: NamedPorts[] }>(policy);
+    for (const rule of spec.ingress ?? []) {
+      for (const port of rule.ports ?? []) if (typeof port.port === 'string') checkPods(policy, 'ingress', spec.podSelector.matchLabels, port.port);
+    }
+  }
+  for (const monitor of manifests.filter((manifest) => manifest.kind === 'ServiceMonitor')) {
+    const spec = specOf<{ selector: { matchLabels?: Labels }; endpoints: { port?: string }[] }>(monitor);
+    const picked = services.filter((service) => selects(spec.selector.matchLabels, labelsOf(service)));
+    for (const endpoint of spec.endpoints) {
+      if (endpoint.port === undefined) continue;
+      if (picked.length === 0) dangling.push(`${describeManifest(monitor)}: endpoint -> ${endpoint.port} (selects no Service)`);
+      for (const service of picked) if (!servicePortNames(service).has(endpoint.port)) dangling.push(`${describeManifest(monitor)}: endpoint -> ${endpoint.port} (not a port of ${describeManifest(service)})`);
+    }
+  }
+  for (const ingress of manifests.filter((manifest) => manifest.kind === 'Ingress')) {
+    const rules = specOf<{ rules?: { http?: { paths: { backend: { service?: { name: string; port: { name?: string } } } }[] } }[] }>(ingress).rules ?? [];
+    for (const backend of rules.flatMap((rule) => rule.http?.paths ?? []).map((path) => path.backend.service)) {
+      if (backend?.port.name === undefined) continue;
+      const service = services.find((candidate) => candidate.metadata?.name === backend.name);
+      if (!service || !servicePortNames(service).has(backend.port.name)) dangling.push(`${describeManifest(ingress)}: backend ${backend.name} -> ${backend.port.name}`);
+    }
+  }
+  return dangling;
 }
 
 function invalidManifests(manifests: Manifest[]): { manifest: string; errors: string[] }[] {
@@ -184,6 +269,10 @@ describe('rendered manifests of deploy/helm/partner-wallet against the Kubernete
     it('then every manifest is valid against the schema of its apiVersion/kind', () => {
       expect(invalidManifests(manifests)).toEqual([]);
     });
+
+    it('then every port named by a probe, a Service, a NetworkPolicy, a ServiceMonitor or an Ingress is declared where it points', () => {
+      expect(danglingPortNames(manifests)).toEqual([]);
+    });
   });
 
   describe('the validator itself', () => {
@@ -220,6 +309,33 @@ describe('rendered manifests of deploy/helm/partner-wallet against the Kubernete
       const broken = structuredClone(monitor) as any;
       broken.spec.endpoints = { port: 'http' };
       expect(schemaErrors(broken)).toEqual([expect.stringMatching(/^\/spec\/endpoints must be array/)]);
+    });
+
+    it('reports a probe, a Service, a NetworkPolicy rule and a ServiceMonitor naming a port the pods do not declare (the dashboard without its internal port)', () => {
+      const production = render('production');
+      const isDashboard = (manifest: Manifest) => labelsOf(manifest)?.['app.kubernetes.io/component'] === 'dashboard';
+      const withoutInternal = production.map((manifest) => {
+        if (manifest.kind !== 'Deployment' || !isDashboard(manifest)) return manifest;
+        const copy = structuredClone(manifest);
+        const container = specOf<{ template: PodTemplate }>(copy).template.spec.containers[0]!;
+        container.ports = (container.ports ?? []).filter((port) => port.name !== 'internal');
+        return copy;
+      });
+      expect(danglingPortNames(production)).toEqual([]);
+      const dangling = danglingPortNames(withoutInternal);
+      expect(dangling).toEqual(
+        expect.arrayContaining([
+          'Deployment/pwa-partner-wallet-dashboard: dashboard readinessProbe -> internal',
+          'Service/pwa-partner-wallet-dashboard: port internal -> internal (not a port of Deployment/pwa-partner-wallet-dashboard)',
+          'NetworkPolicy/pwa-partner-wallet-dashboard: ingress -> internal (not a port of Deployment/pwa-partner-wallet-dashboard)',
+        ]),
+      );
+      // A ServiceMonitor on a port its Service lacks.
+      const monitor = structuredClone(production.find((manifest) => manifest.kind === 'ServiceMonitor' && isDashboard(manifest))!);
+      specOf<{ endpoints: { port?: string }[] }>(monitor).endpoints[0]!.port = 'metrics';
+      expect(danglingPortNames(production.map((manifest) => (manifest.kind === 'ServiceMonitor' && isDashboard(manifest) ? monitor : manifest)))).toEqual([
+        'ServiceMonitor/pwa-partner-wallet-dashboard: endpoint -> metrics (not a port of Service/pwa-partner-wallet-dashboard)',
+      ]);
     });
 
     it('fails a manifest whose apiVersion/kind has no schema instead of skipping it', () => {

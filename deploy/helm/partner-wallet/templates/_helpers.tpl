@@ -337,6 +337,12 @@ DASHBOARD_INTERNAL_URL
 {{- end -}}
 {{- end -}}
 
-{{- define "pwa.httpPortName" -}}
-{{- if eq . "gateway" }}admin{{ else }}http{{ end -}}
+{{/*
+The named container/Service port of a service's probes and /metrics (call with the service's name):
+the gateway's admin port, the dashboard's internal port (its public port, behind the public ingress,
+answers 404 there), every other service's http port. The Deployment's probes, the ServiceMonitor
+and the NetworkPolicy's metricsFrom rule all use it.
+*/}}
+{{- define "pwa.operationalPortName" -}}
+{{- if eq . "gateway" }}admin{{ else if eq . "dashboard" }}internal{{ else }}http{{ end -}}
 {{- end -}}

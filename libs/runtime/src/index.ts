@@ -33,3 +33,4 @@ export { migrateOnlyThenEnd, type MigrateOnlyOptions } from './migrate-only';
 export { runOperatorCli, type OperatorCli, type OperatorCommandResult } from './operator-cli';
 export { applyApprovedChangeOnce, type ApprovedChange, type ApprovedChangeRequest } from './approved-changes/apply-approved-change';
 export { lockRequestId, type OperatorChangeRecord } from './approved-changes/operator-change-store';
+export { databaseAndRedisReadiness } from './readiness-checks';

@@ -1,9 +1,9 @@
 import { Counter } from 'prom-client';
-import { isDatabaseUnavailable, pingDatabase } from '@pwa/db';
+import { isDatabaseUnavailable } from '@pwa/db';
 import { createApp, createHttpMetrics } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
 import { closeRedis, connectRedis } from '@pwa/redis';
-import { prepareService, startPeriodicTask, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
+import { databaseAndRedisReadiness, prepareService, startPeriodicTask, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
 import { listenConsole, requireForwardedHttps } from '@pwa/web-auth';
 import type { BackofficeConfig } from './config';
 import { mountConsoleRoutes } from './http/console-route-table';
@@ -54,10 +54,7 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>,
       serviceName: 'backoffice',
       logger,
       metrics,
-      readinessChecks: [
-        { name: 'postgres', check: () => pingDatabase(pool) },
-        { name: 'redis', check: async () => void (await redis.ping()) },
-      ],
+      readinessChecks: databaseAndRedisReadiness(pool, redis),
       isDependencyUnavailable: isDatabaseUnavailable,
       routes: (routes) => {
         routes.set('trust proxy', config.BACKOFFICE_TRUSTED_PROXY_HOPS);

@@ -1,9 +1,9 @@
 import { Counter } from 'prom-client';
-import { isDatabaseUnavailable, pingDatabase } from '@pwa/db';
+import { isDatabaseUnavailable } from '@pwa/db';
 import { createApp, createHttpMetrics, listen } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
 import { closeRedis, connectRedis } from '@pwa/redis';
-import { prepareService, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
+import { databaseAndRedisReadiness, prepareService, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
 import { listenConsole, requireForwardedHttps, type PlainHttpOutcome } from '@pwa/web-auth';
 import type { DashboardConfig } from './config';
 import { bulkUploadBodyLimit } from './http/bulk-routes';
@@ -66,10 +66,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
       serviceName: 'dashboard',
       logger,
       metrics,
-      readinessChecks: [
-        { name: 'postgres', check: () => pingDatabase(pool) },
-        { name: 'redis', check: async () => void (await redis.ping()) },
-      ],
+      readinessChecks: databaseAndRedisReadiness(pool, redis),
       isDependencyUnavailable: isDatabaseUnavailable,
       routes: (routes) => mountInternalRoutes(routes, { pool, publicUrl: config.DASHBOARD_PUBLIC_URL, partnerExists: (partnerId) => partnerApi.partnerExists(partnerId), ...(mailer === undefined ? {} : { mailer }) }),
     });

@@ -30,7 +30,7 @@ describe('the collections list', () => {
   async function insertRows(partnerId: string, count: number, createdAtSql: string, statusSql = "'pending_approval'"): Promise<void> {
     await pool.query(
       `INSERT INTO collection_requests (id, reference_id, partner_id, external_id, quote_id, phone, recipient_name, currency, amount_minor, fee_minor, status, expires_at, created_at, next_posting_at)
-       SELECT gen_random_uuid(), 'PKC-1-' || upper(replace(gen_random_uuid()::text, '-', '')), $1, 'row-' || n, gen_random_uuid(), '+2317700' || lpad((n % 500)::text, 5, '0'), 'Musu',
+       SELECT gen_random_uuid(), 'PKC-1-' || upper(replace(gen_random_uuid()::text, '-', '')), $1, 'row-' || n, gen_random_uuid(), '+2317700' || lpad((n % 10)::text, 5, '0'), 'Musu',
               CASE WHEN n % 3 = 0 THEN 'LRD' ELSE 'USD' END, 100, 1, ${statusSql}, now() + interval '10 minutes', ${createdAtSql}, now()
          FROM generate_series(1, $2) AS n`,
       [partnerId, count],
@@ -65,7 +65,8 @@ describe('the collections list', () => {
       [{ partnerId, status: 'declined', rowCount: 21 }, 'collection_requests_partner_status_created'],
       [{ partnerId, currency: 'LRD', rowCount: 21 }, 'collection_requests_partner_currency_created'],
       [{ partnerId, externalId: 'row-42', rowCount: 21 }, 'collection_requests_partner_external_id_created'],
-      [{ partnerId, phone: '+231770000042', rowCount: 21 }, 'collection_requests_partner_phone_created'],
+      // A customer with many payments (a thousand here): the page is the newest 20 of an index range, never a sort of them all.
+      [{ partnerId, phone: '+231770000007', rowCount: 21 }, 'collection_requests_partner_phone_created'],
     ];
     for (const [filter, index] of shapes) {
       const { sql, values } = listQueryOf(filter);
@@ -77,11 +78,11 @@ describe('the collections list', () => {
 
   test('when support searches by the customer’s phone as they would type it, then only that phone’s collections are listed, and a phone that is not one is refused naming it', async () => {
     const partnerId = randomUUID();
-    await insertRows(partnerId, 1_200, "now() - n * interval '1 minute'");
+    await insertRows(partnerId, 120, "now() - n * interval '1 minute'");
     const expected = await pool.query<{ reference_id: string }>("SELECT reference_id FROM collection_requests WHERE partner_id = $1 AND phone = '+231770000007' ORDER BY created_at DESC, id DESC", [partnerId]);
-    expect(expected.rows).toHaveLength(3);
+    expect(expected.rows).toHaveLength(12);
 
-    const page = await listCollections(dependencies, partnerId, { phone: '077 000 0007', limit: '10' });
+    const page = await listCollections(dependencies, partnerId, { phone: '077 000 0007', limit: '20' });
     expect(page.items.map((item) => item.referenceId)).toEqual(expected.rows.map((row) => row.reference_id));
     const other = await listCollections(dependencies, randomUUID(), { phone: '+231770000007' });
     expect(other.items).toEqual([]);

@@ -8,6 +8,12 @@ import { launchChromium, requireBuiltConsole, screenshot, signInThroughThePage, 
  * is refused (CON_3002, shown as the API said it), a checker approves in another browser, and the
  * partner's balance moves exactly once, to the cent.
  */
+/**
+ * Each test signs people in with TOTP codes never used before: a person's second sign-in waits for
+ * the authenticator's next 30-second step, so a test holds up to two such waits beside its pages.
+ */
+const signInsTimeoutMs = 150_000;
+
 describe('the back-office console: a funding with four eyes in the browser', () => {
   let stack: BackofficeStack;
   let browser: Browser;
@@ -98,7 +104,7 @@ describe('the back-office console: a funding with four eyes in the browser', () 
       expect(each.pageErrors).toEqual([]);
       await each.context.close();
     }
-  });
+  }, signInsTimeoutMs);
   it('when the maker onboards a partner and asks for a tier limit in the pages, then the secrets show once and the request holds exactly the typed limit in minor units', async () => {
     const makerPage = await watchedPage(browser);
     const { page } = makerPage;
@@ -138,7 +144,7 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     expect(makerPage.policyViolations).toEqual([]);
     expect(makerPage.pageErrors).toEqual([]);
     await makerPage.context.close();
-  });
+  }, signInsTimeoutMs);
 
   it('when a maker rotates a partner\'s client secret in the page, then it says what will happen first, shows the new secret once, the new one gets a token and the old one does not, and after a reload the secret is gone', async () => {
     const partner = await onboardPartner(stack);
@@ -176,7 +182,7 @@ describe('the back-office console: a funding with four eyes in the browser', () 
       expect(each.pageErrors).toEqual([]);
       await each.context.close();
     }
-  });
+  }, signInsTimeoutMs);
 
   it('when a maker sets a fee schedule with tiers in the form, then a wrong tier is named, the review says the tiers in words, and once a checker approves the schedule quotes with it', async () => {
     const makerPage = await watchedPage(browser);
@@ -219,5 +225,5 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     expect(makerPage.policyViolations).toEqual([]);
     expect(makerPage.pageErrors).toEqual([]);
     await makerPage.context.close();
-  });
+  }, signInsTimeoutMs);
 });

@@ -1,12 +1,12 @@
 import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
-import { AuditError, searchAuditEntries } from '@pwa/audit';
+import { AuditError, exportAuditEntries, searchAuditEntries } from '@pwa/audit';
 import { memberRoles } from '../domain/member-roles';
 import { membersOfPartner, type Member } from '../store/member-store';
 import { inviteMember } from '../use-cases/invitations';
 import { changeRoleOfMember, removeMemberFromTeam } from '../use-cases/manage-team';
-import type { PeopleDependencies } from '../use-cases/people-dependencies';
+import { auditOf, personOf, type PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
 import { memberOf, requireFreshCode, requireMember } from './member-session';
 
@@ -16,6 +16,7 @@ export const teamPaths = {
   /** A removal carries the fresh code in its body: a POST, as DELETE takes no body here. */
   memberRemoval: '/api/v1/members/:memberId/removal',
   auditLog: '/api/v1/audit-log',
+  auditLogExport: '/api/v1/audit-log/export',
 } as const;
 
 const uuid = z.uuid('must be a member id');
@@ -73,5 +74,29 @@ export function mountTeamRoutes(app: Express, deps: PeopleDependencies, consoleO
       throw error instanceof AuditError ? new ConsoleError('CON_2001', error.message) : error;
     });
     res.json({ success: true, data: page });
+  });
+
+  // The partner's whole log (or an action's, a period's) as one file, streamed; the export itself is audited, since it reveals entries.
+  app.get(teamPaths.auditLogExport, ...requireMember(deps, consoleOrigin, 'read_audit'), async (req, res) => {
+    const query = parsedInput(
+      z.object({ format: z.enum(['csv', 'ndjson'], 'csv or ndjson').default('csv'), action: z.string().max(100).optional(), from: z.iso.datetime({ offset: true }).optional(), before: z.iso.datetime({ offset: true }).optional() }).strict(),
+      req.query,
+      'query parameters',
+    );
+    const member = memberOf(res);
+    const filters = {
+      partnerId: member.partnerId,
+      ...(query.action === undefined ? {} : { actionPrefix: query.action }),
+      ...(query.from === undefined ? {} : { occurredFrom: new Date(query.from) }),
+      ...(query.before === undefined ? {} : { occurredBefore: new Date(query.before) }),
+    };
+    const file = await exportAuditEntries(deps.pool, filters, { format: query.format }).catch((error: unknown) => {
+      throw error instanceof AuditError ? new ConsoleError('CON_2001', error.message) : error;
+    });
+    await auditOf(deps, originOf(req, res), { actor: personOf(member), action: 'audit_log.export', target: { kind: 'audit_log', id: member.partnerId }, partnerId: member.partnerId, after: { format: query.format, entryCount: file.entryCount }, outcome: 'done' });
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('Content-Disposition', `attachment; filename="dashboard-audit-log.${file.fileExtension}"`);
+    for await (const chunk of file.chunks) res.write(chunk);
+    res.end();
   });
 }

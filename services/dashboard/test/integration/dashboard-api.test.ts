@@ -145,6 +145,19 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     const auditB = await b.get('/api/v1/audit-log?size=200');
     expect(auditB.text).not.toContain(adminA.memberId);
     expect(auditB.text).not.toContain(financeA.memberId);
+    // The export is the partner's own log only, admins only, and the export itself is audited.
+    const exportA = await session('admin').get('/api/v1/audit-log/export?format=csv');
+    expect([exportA.status, exportA.headers['content-type']]).toEqual([200, 'text/csv; charset=utf-8']);
+    expect(exportA.text).toContain(financeA.memberId);
+    expect(exportA.text).not.toContain(adminB.memberId);
+    const exportB = await b.get('/api/v1/audit-log/export?format=ndjson');
+    expect(exportB.status).toBe(200);
+    expect(exportB.text).not.toContain(adminA.memberId);
+    expect(exportB.text.trim().split('\n').every((line) => (JSON.parse(line) as { partnerId: string }).partnerId === adminB.partnerId)).toBe(true);
+    expect(await session('finance').get('/api/v1/audit-log/export')).toMatchObject({ status: 403, body: { code: 'CON_3004' } });
+    expect(await session('admin').get('/api/v1/audit-log/export?format=pdf')).toMatchObject({ status: 400, body: { code: 'CON_2001' } });
+    const exported = await session('admin').get('/api/v1/audit-log?action=audit_log.export');
+    expect(exported.body.data.entries[0]).toMatchObject({ action: 'audit_log.export', actor: { id: adminA.memberId }, outcome: 'done' });
   });
 
   test('when finance downloads a statement, then the CSV is the whole period, its amounts add up from the opening to the closing balance, and both match the API’s statement', async () => {

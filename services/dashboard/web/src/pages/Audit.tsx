@@ -25,6 +25,14 @@ export function AuditPage(): ReactNode {
   return (
     <section aria-labelledby="audit-title">
       <h1 id="audit-title">Audit log</h1>
+      <p className="actions">
+        <a className="button secondary" href="/api/v1/audit-log/export?format=csv" download>
+          Download the whole log (CSV)
+        </a>{' '}
+        <a className="button secondary" href="/api/v1/audit-log/export?format=ndjson" download>
+          Download as NDJSON
+        </a>
+      </p>
       <ErrorNotice error={error} />
       {page === undefined ? null : (
         <table aria-label="Audit entries">

@@ -76,6 +76,23 @@ export {
   signatureCounterVerdict,
   type PasskeyCeremony,
 } from './passkeys/passkey-ceremonies';
+export { passkeyStoreOf, type PasskeyStore, type PasskeyTable, type PasskeySummary, type PasskeyCredential, type NewPasskey } from './passkeys/passkey-store';
+export {
+  passkeyRegistrationOptionsFor,
+  passkeySignInOptionsFor,
+  passkeyUserHandleOf,
+  passkeysPerPersonMax,
+  storeVerifiedPasskey,
+  verifyPasskeyAssertion,
+  type PasskeyAssertionVerdict,
+  type PasskeyFactorContext,
+  type PasskeyPerson,
+  type PasskeyRegistrationOptions,
+  type PasskeyRegistrationVerdict,
+  type PasskeyRelyingParty,
+  type PasskeySignInOptions,
+} from './passkeys/passkey-factor';
+export { passkeyAuthenticationBody, passkeyRegistrationBody } from './passkeys/passkey-bodies';
 export { newSetupToken, setupTokenDigest, setupLinkUrl, setupLinkLifetimeSeconds, normalisedEmail, type SetupToken } from './links/setup-links';
 export { listenConsole, requireForwardedHttps, type ConsoleListenerSettings, type PlainHttpOutcome } from './http/console-listener';
 export { mountConsolePages } from './http/console-pages';

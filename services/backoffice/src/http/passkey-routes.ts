@@ -1,7 +1,7 @@
 import { isUuid } from '@pwa/contracts';
 import type { Express } from 'express';
-import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
+import { passkeyAuthenticationBody, passkeyRegistrationBody } from '@pwa/web-auth';
 import { completeSignInWithPasskey, listOwnPasskeys, passkeyRegistrationOptions, passkeySignInOptions, passkeysPerOperatorMax, registerPasskey, removeOwnPasskey } from '../use-cases/operator-passkeys';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
@@ -19,34 +19,6 @@ export const passkeyPaths = {
   signInOptions: '/api/v1/session/passkey/options',
   signIn: '/api/v1/session/passkey',
 } as const;
-
-const base64url = z.string().min(1).max(65_536).regex(/^[A-Za-z0-9_-]+$/);
-const credentialId = z.string().min(1).max(1_366).regex(/^[A-Za-z0-9_-]+$/);
-const clientExtensionResults = z.record(z.string(), z.unknown()).default({});
-const authenticatorAttachment = z.enum(['platform', 'cross-platform']).optional();
-
-const registrationBody = z.object({
-  response: z.object({
-    id: credentialId,
-    rawId: credentialId,
-    type: z.literal('public-key'),
-    response: z.looseObject({ clientDataJSON: base64url, attestationObject: base64url, transports: z.array(z.string().max(30)).max(8).optional() }),
-    clientExtensionResults,
-    authenticatorAttachment,
-  }),
-  name: z.string().trim().min(1).max(60).optional(),
-});
-
-const authenticationBody = z.object({
-  response: z.object({
-    id: credentialId,
-    rawId: credentialId,
-    type: z.literal('public-key'),
-    response: z.looseObject({ clientDataJSON: base64url, authenticatorData: base64url, signature: base64url, userHandle: base64url.optional() }),
-    clientExtensionResults,
-    authenticatorAttachment,
-  }),
-});
 
 const notRecent = 'Adding or removing a passkey needs a sign-in within the last 15 minutes: sign out, sign in again, then retry';
 
@@ -70,7 +42,7 @@ export function mountPasskeyRoutes(app: Express, deps: PeopleDependencies, conso
   });
 
   app.post(passkeyPaths.passkeys, signedIn, async (req, res) => {
-    const body = parsedInput(registrationBody, req.body);
+    const body = parsedInput(passkeyRegistrationBody, req.body);
     const outcome = await registerPasskey(deps, { ...sessionOf(res), response: body.response, name: body.name ?? 'Passkey' }, originOf(req, res));
     if (outcome.kind === 'refused') {
       switch (outcome.reason) {
@@ -113,7 +85,7 @@ export function mountPasskeyRoutes(app: Express, deps: PeopleDependencies, conso
   });
 
   app.post(passkeyPaths.signIn, pending, async (req, res) => {
-    const body = parsedInput(authenticationBody, req.body);
+    const body = parsedInput(passkeyAuthenticationBody, req.body);
     const outcome = await completeSignInWithPasskey(deps, { sessionId: sessionOf(res).sessionId, response: body.response }, originOf(req, res));
     if (outcome.kind === 'refused') {
       switch (outcome.reason) {

@@ -9,7 +9,7 @@ import { originOf, stringFieldsOf } from './console-request';
 import { clearSessionCookie, requireSameOrigin, requireSession, sessionOf, setSessionCookie } from './console-session';
 import { mountOidcRoutes, oidcPaths } from './oidc-routes';
 import { mountPasskeyRoutes } from './passkey-routes';
-import { passkeyCountOf } from '../store/passkey-store';
+import { operatorPasskeys } from '../store/passkey-store';
 
 /** The console API's paths for people: set-up, sign-in in two steps, who is signed in, sign-out. */
 export const peoplePaths = {
@@ -77,7 +77,7 @@ export function mountPeopleRoutes(app: Express, deps: PeopleDependencies, consol
   // The half-signed-in session (after the password or the identity provider): its CSRF token and the factors that can complete it.
   app.get(peoplePaths.sessionMfa, requireSession(deps, 'mfa_pending', consoleOrigin), async (_req, res) => {
     const { session } = sessionOf(res);
-    const factors = ['totp', ...((await passkeyCountOf(deps.pool, session.subjectId)) > 0 ? ['passkey'] : [])];
+    const factors = ['totp', ...((await operatorPasskeys.passkeyCountOf(deps.pool, session.subjectId)) > 0 ? ['passkey'] : [])];
     res.json({ success: true, data: { stage: 'mfa_pending', csrfToken: session.csrfToken, factors } });
   });
 

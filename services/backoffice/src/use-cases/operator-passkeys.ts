@@ -1,57 +1,49 @@
-import { randomUUID } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
   checkSignInAllowed,
   completeMfaSignIn,
-  keepPasskeyChallenge,
-  passkeyChallengeTtlMs,
+  passkeyRegistrationOptionsFor,
+  passkeySignInOptionsFor,
+  passkeysPerPersonMax,
   readSession,
   recordSignInFailure,
   recordSignInSuccess,
-  signatureCounterOf,
-  signatureCounterVerdict,
+  storeVerifiedPasskey,
   takePasskeyChallenge,
+  verifyPasskeyAssertion,
+  type PasskeyFactorContext,
+  type PasskeyPerson,
+  type PasskeySummary,
   type Session,
 } from '@pwa/web-auth';
 import { findOperatorById, type Operator } from '../store/operator-store';
-import { deletePasskey, insertPasskey, passkeyCountOf, passkeyCredentialOf, passkeysOf, recordPasskeyUse, type PasskeySummary } from '../store/passkey-store';
+import { operatorPasskeys } from '../store/passkey-store';
 import { audit, personOf } from './operator-sign-in';
-import type { PasskeySettings, PeopleDependencies, RequestOrigin } from './people-dependencies';
+import type { PeopleDependencies, RequestOrigin } from './people-dependencies';
 import { signInIsRecent } from './recent-sign-in';
 
 /**
  * Passkeys (WebAuthn) as an operator's second factor (decision 0070). A signed-in operator
  * registers, lists and removes their own; the half-signed-in session the password gave completes
- * with a passkey assertion as it would with a TOTP code. Every challenge is kept in Redis bound to
- * the session that asked for it and taken once (libs/web-auth), user verification is required,
- * the RP ID and origin are the console's own, and the signature counter only moves forward (a
- * conditional UPDATE). Every outcome is audited with the credential id at most: never the public
- * key, the challenge or the session id.
+ * with a passkey assertion as it would with a TOTP code. The ceremonies themselves (options,
+ * verification, the counter) are libs/web-auth's, shared with the dashboard; here: who may ask,
+ * the recent sign-in, the throttle and the audit log, with the credential id at most: never the
+ * public key, the challenge or the session id.
  */
 
 /** An operator keeps at most this many passkeys (a few devices and a spare key). */
-export const passkeysPerOperatorMax = 10;
+export const passkeysPerOperatorMax = passkeysPerPersonMax;
 
 type Refusal<Reason extends string> = { kind: 'refused'; reason: Reason };
 
-/** The relying party settings; the wiring always makes them (only hand-made test dependencies leave them out). */
-function passkeySettingsOf(deps: PeopleDependencies): PasskeySettings {
+/** The ceremonies' context: the relying party settings the wiring always makes (only hand-made test dependencies leave them out). */
+function passkeyContextOf(deps: PeopleDependencies): PasskeyFactorContext {
   if (deps.passkeys === undefined) throw new Error('Passkeys need the relying party settings (PeopleDependencies.passkeys)');
-  return deps.passkeys;
+  return { db: deps.pool, redis: deps.redis, challenges: deps.sessions, store: operatorPasskeys, relyingParty: deps.passkeys, personNoun: 'operator' };
 }
 
-/** The WebAuthn user handle: the operator id's 16 bytes (no e-mail or name in it). */
-function userHandleOf(operatorId: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(Buffer.from(operatorId.replace(/-/g, ''), 'hex'));
+function passkeyPersonOf(operator: Operator): PasskeyPerson {
+  return { id: operator.operatorId, userName: operator.email, displayName: operator.displayName };
 }
 
 async function activeOperator(deps: PeopleDependencies, operatorId: string): Promise<Operator | undefined> {
@@ -66,24 +58,7 @@ export async function passkeyRegistrationOptions(deps: PeopleDependencies, reque
   const operator = await activeOperator(deps, request.session.subjectId);
   if (!operator) return { kind: 'refused', reason: 'not-active' };
   if (!signInIsRecent(deps, request.session)) return { kind: 'refused', reason: 'sign-in-not-recent' };
-  const own = await passkeysOf(deps.pool, operator.operatorId);
-  if (own.length >= passkeysPerOperatorMax) return { kind: 'refused', reason: 'too-many-passkeys' };
-  const options = await generateRegistrationOptions({
-    rpName: passkeySettingsOf(deps).rpName,
-    rpID: passkeySettingsOf(deps).rpId,
-    userName: operator.email,
-    userDisplayName: operator.displayName,
-    userID: userHandleOf(operator.operatorId),
-    timeout: passkeyChallengeTtlMs,
-    attestationType: 'none',
-    // The person's own passkeys: the authenticator refuses to make a second credential for the same account.
-    excludeCredentials: own.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports })),
-    authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
-    // ES256 (every platform authenticator), EdDSA, RS256 (Windows Hello).
-    supportedAlgorithmIDs: [-7, -8, -257],
-  });
-  await keepPasskeyChallenge(deps.redis, deps.sessions, { ceremony: 'registration', sessionId: request.sessionId, challenge: options.challenge });
-  return { kind: 'options', options };
+  return passkeyRegistrationOptionsFor(passkeyContextOf(deps), passkeyPersonOf(operator), request.sessionId);
 }
 
 type RegistrationRefusal = 'sign-in-not-recent' | 'challenge-unusable' | 'not-verified' | 'already-registered' | 'too-many-passkeys' | 'not-active';
@@ -106,49 +81,20 @@ export async function registerPasskey(
   const challenge = await takePasskeyChallenge(deps.redis, deps.sessions, { ceremony: 'registration', sessionId: request.sessionId });
   if (!signInIsRecent(deps, request.session)) return refuse('sign-in-not-recent', 'the sign-in is not recent enough to add a factor');
   if (challenge === undefined) return refuse('challenge-unusable', 'no registration challenge for this session (expired, used or never asked for)');
-  let verification;
-  try {
-    verification = await verifyRegistrationResponse({
-      response: request.response,
-      expectedChallenge: challenge,
-      expectedOrigin: passkeySettingsOf(deps).origin,
-      expectedRPID: passkeySettingsOf(deps).rpId,
-      requireUserVerification: true,
-    });
-  } catch (error) {
-    return refuse('not-verified', `the registration was not verified: ${verifierProblem(error)}`);
-  }
-  if (!verification.verified) return refuse('not-verified', 'the registration was not verified');
-  const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
-  if ((await passkeyCountOf(deps.pool, operator.operatorId)) >= passkeysPerOperatorMax) return refuse('too-many-passkeys', `the operator has ${passkeysPerOperatorMax} passkeys already`);
-  const passkeyId = randomUUID();
-  const transports = (credential.transports ?? []).filter((transport) => /^[a-z-]{1,20}$/.test(transport)).slice(0, 8);
-  const stored = await insertPasskey(deps.pool, {
-    passkeyId,
-    operatorId: operator.operatorId,
-    credentialId: credential.id,
-    publicKey: credential.publicKey,
-    signCount: credential.counter,
-    transports,
-    name: request.name,
-    deviceType: credentialDeviceType,
-    backedUp: credentialBackedUp,
-  });
-  if (!stored) return refuse('already-registered', 'this credential id is registered already');
+  const verdict = await storeVerifiedPasskey(passkeyContextOf(deps), passkeyPersonOf(operator), { challenge, response: request.response, name: request.name });
+  if (verdict.kind === 'refused') return refuse(verdict.reason, verdict.why);
   await audit(deps, origin, {
     actor: personOf(operator),
     action: 'operator.passkey.register',
-    target: { kind: 'passkey', id: passkeyId },
-    after: { operatorId: operator.operatorId, credentialId: credential.id, name: request.name, deviceType: credentialDeviceType, backedUp: credentialBackedUp },
+    target: { kind: 'passkey', id: verdict.passkey.passkeyId },
+    after: { operatorId: operator.operatorId, ...verdict.auditAfter },
     outcome: 'done',
   });
-  const passkey = (await passkeysOf(deps.pool, operator.operatorId)).find((each) => each.passkeyId === passkeyId);
-  if (!passkey) throw new Error('A passkey just stored could not be read back');
-  return { kind: 'registered', passkey };
+  return { kind: 'registered', passkey: verdict.passkey };
 }
 
 export function listOwnPasskeys(deps: PeopleDependencies, operatorId: string): Promise<PasskeySummary[]> {
-  return passkeysOf(deps.pool, operatorId);
+  return operatorPasskeys.passkeysOf(deps.pool, operatorId);
 }
 
 export type RemovePasskeyOutcome = { kind: 'removed' } | Refusal<'sign-in-not-recent' | 'unknown-passkey' | 'not-active'>;
@@ -162,7 +108,7 @@ export async function removeOwnPasskey(deps: PeopleDependencies, request: { sess
     await audit(deps, origin, { actor: personOf(operator), action: 'operator.passkey.remove', target, outcome: 'refused', reason: 'the sign-in is not recent enough to remove a factor' });
     return { kind: 'refused', reason: 'sign-in-not-recent' };
   }
-  const removed = await deletePasskey(deps.pool, operator.operatorId, request.passkeyId);
+  const removed = await operatorPasskeys.deletePasskey(deps.pool, operator.operatorId, request.passkeyId);
   if (!removed) {
     await audit(deps, origin, { actor: personOf(operator), action: 'operator.passkey.remove', target, outcome: 'refused', reason: 'no passkey of this operator with this id' });
     return { kind: 'refused', reason: 'unknown-passkey' };
@@ -177,16 +123,7 @@ export type SignInOptionsOutcome = { kind: 'options'; options: PublicKeyCredenti
 export async function passkeySignInOptions(deps: PeopleDependencies, request: { sessionId: string; session: Session }): Promise<SignInOptionsOutcome> {
   const operator = await activeOperator(deps, request.session.subjectId);
   if (!operator) return { kind: 'refused', reason: 'no-pending-sign-in' };
-  const own = await passkeysOf(deps.pool, operator.operatorId);
-  if (own.length === 0) return { kind: 'refused', reason: 'no-passkeys' };
-  const options = await generateAuthenticationOptions({
-    rpID: passkeySettingsOf(deps).rpId,
-    allowCredentials: own.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports as never })),
-    userVerification: 'required',
-    timeout: passkeyChallengeTtlMs,
-  });
-  await keepPasskeyChallenge(deps.redis, deps.sessions, { ceremony: 'authentication', sessionId: request.sessionId, challenge: options.challenge });
-  return { kind: 'options', options };
+  return passkeySignInOptionsFor(passkeyContextOf(deps), operator.operatorId, request.sessionId);
 }
 
 export type PasskeyStepOutcome =
@@ -195,10 +132,9 @@ export type PasskeyStepOutcome =
   | { kind: 'refused'; reason: 'throttled'; retryAfterSeconds: number };
 
 /**
- * The second factor given with a passkey: the session's challenge taken once, the credential one
- * of the person's own, the assertion verified (origin, RP ID, user verification, signature), the
- * counter moved forward by a conditional UPDATE; then the signed-in session under a new id.
- * A refusal counts as a failed sign-in, as a wrong TOTP code does.
+ * The second factor given with a passkey: the session's challenge taken once, the assertion
+ * verified (libs/web-auth); then the signed-in session under a new id. A refusal counts as a
+ * failed sign-in, as a wrong TOTP code does.
  */
 export async function completeSignInWithPasskey(deps: PeopleDependencies, request: { sessionId: string; response: AuthenticationResponseJSON }, origin: RequestOrigin): Promise<PasskeyStepOutcome> {
   const lookup = await readSession(deps.redis, deps.sessions, request.sessionId, 'mfa_pending');
@@ -219,48 +155,11 @@ export async function completeSignInWithPasskey(deps: PeopleDependencies, reques
     return { kind: 'refused', reason };
   };
   if (challenge === undefined) return refuse('challenge-unusable', 'no passkey challenge for this session (expired, used or never asked for)');
-  const credential = await passkeyCredentialOf(deps.pool, operator.operatorId, request.response.id);
-  if (!credential) return refuse('not-verified', `credential ${request.response.id.slice(0, 100)} is not one of this operator's passkeys`);
-  // The user handle, when the authenticator gives one, is the one registered with this person's credentials.
-  const userHandle = request.response.response.userHandle;
-  if (userHandle !== undefined && userHandle !== Buffer.from(userHandleOf(operator.operatorId)).toString('base64url')) {
-    return refuse('not-verified', `credential ${credential.credentialId}: the user handle is not this operator's`);
-  }
-  const receivedCounter = signatureCounterOf(request.response.response.authenticatorData);
-  let verification;
-  try {
-    verification = await verifyAuthenticationResponse({
-      response: request.response,
-      expectedChallenge: challenge,
-      expectedOrigin: passkeySettingsOf(deps).origin,
-      expectedRPID: passkeySettingsOf(deps).rpId,
-      requireUserVerification: true,
-      credential: { id: credential.credentialId, publicKey: credential.publicKey, counter: credential.signCount, transports: credential.transports },
-    });
-  } catch (error) {
-    const regressed = receivedCounter !== undefined && signatureCounterVerdict(credential.signCount, receivedCounter) === 'regressed';
-    const why = regressed
-      ? `credential ${credential.credentialId}: the signature counter did not advance (stored ${credential.signCount}, received ${receivedCounter}): a replay or a cloned authenticator`
-      : `credential ${credential.credentialId}: ${verifierProblem(error)}`;
-    return refuse('not-verified', why);
-  }
-  if (!verification.verified) return refuse('not-verified', `credential ${credential.credentialId}: the assertion was not verified`);
-  if (!(await recordPasskeyUse(deps.pool, credential.passkeyId, credential.signCount, verification.authenticationInfo.newCounter))) {
-    return refuse('not-verified', `credential ${credential.credentialId}: another sign-in used this signature counter first`);
-  }
+  const verdict = await verifyPasskeyAssertion(passkeyContextOf(deps), operator.operatorId, { challenge, response: request.response });
+  if (verdict.kind === 'refused') return refuse('not-verified', verdict.why);
   const signedIn = await completeMfaSignIn(deps.redis, deps.sessions, request.sessionId, { attributes: { mfa: 'passkey' } });
   if (!signedIn) return { kind: 'refused', reason: 'no-pending-sign-in' };
   await recordSignInSuccess(deps.redis, deps.throttle, attempt);
-  await audit(deps, origin, { actor: personOf(operator), action: 'operator.sign_in.passkey', target, after: { credentialId: credential.credentialId }, outcome: 'done' });
+  await audit(deps, origin, { actor: personOf(operator), action: 'operator.sign_in.passkey', target, after: { credentialId: verdict.credentialId }, outcome: 'done' });
   return { kind: 'signed-in', sessionId: signedIn.sessionId, csrfToken: signedIn.session.csrfToken, operatorId: operator.operatorId };
-}
-
-/**
- * What went wrong in the verifier, for the audit log: its message names the check that failed
- * (origin, RP ID, user verification, signature) and the expected origin at most; the challenge
- * it compares is cut out, since a challenge is never written down.
- */
-function verifierProblem(error: unknown): string {
-  const message = error instanceof Error ? error.message : 'verification failed';
-  return message.replace(/challenge "[^"]*"/gi, 'challenge').replace(/[A-Za-z0-9_-]{32,}/g, '…').slice(0, 300);
 }

@@ -1,6 +1,6 @@
 import type { Pool } from '@pwa/db';
 import type { Redis } from 'ioredis';
-import type { SecretSealer, SessionSettings, SignInThrottleSettings } from '@pwa/web-auth';
+import type { SecretSealer, SessionSettings, SignInThrottleSettings, PasskeyRelyingParty } from '@pwa/web-auth';
 import type { OidcIdentityProvider } from './oidc-identity-provider';
 
 /** What the set-up and sign-in use cases need, made once at start (tests make their own). */
@@ -21,11 +21,7 @@ export interface PeopleDependencies {
   oidc?: OidcIdentityProvider;
 }
 
-export interface PasskeySettings {
-  rpId: string;
-  origin: string;
-  /** The name authenticators show beside the passkey. */
-  rpName: string;
+export interface PasskeySettings extends PasskeyRelyingParty {
   /** Adding or removing a passkey needs a sign-in completed this recently (a stolen session cannot plant a factor). */
   recentSignInMs: number;
 }

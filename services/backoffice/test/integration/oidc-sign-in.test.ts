@@ -4,7 +4,7 @@ import { disableOperator } from '../../src/store/operator-store';
 import { providerDidMfa } from '../../src/use-cases/operator-oidc-sign-in';
 import { bindingCookiePrefix, browserAtCallback as signInAtProvider, type BrowserAtCallback } from '../support/oidc-browser';
 import { startOidcTestProvider, type OidcTestAccount, type OidcTestProvider } from '../support/oidc-test-provider';
-import { SoftwareAuthenticator, type AuthenticationOptionsJson, type RegistrationOptionsJson } from '../support/passkey-authenticator';
+import { SoftwareAuthenticator, type AuthenticationOptionsJson, type RegistrationOptionsJson } from '../../../../test/support/passkey-authenticator';
 import { consoleOrigin, startPeopleStand, type PeopleCall, type PeopleStand, type StandOperator } from '../support/passkey-oidc-stand';
 
 /**

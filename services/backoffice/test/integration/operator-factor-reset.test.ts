@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { linkOidcSubject } from '../../src/store/oidc-link-store';
-import { insertPasskey } from '../../src/store/passkey-store';
+import { operatorPasskeys } from '../../src/store/passkey-store';
 import { startConsoleStand, totpCodeOf, type ConsoleStand, type SignedInOperator } from '../support/console-stand';
 
 /**
@@ -42,7 +42,7 @@ describe('an admin resets a person\'s sign-in factors', () => {
     const token = await stand.call('POST', '/api/v1/personal-tokens', { cookie: person.cookie, csrf: person.csrf, body: { name: 'laptop' } });
     expect(token.status).toBe(201);
     const tokenSecret = String((token.body.data as { secret: string }).secret);
-    await insertPasskey(stand.database.pool, { passkeyId: randomUUID(), operatorId: person.operatorId, credentialId: randomBytes(16).toString('base64url'), publicKey: randomBytes(64), signCount: 0, transports: ['usb'], name: 'Key', deviceType: 'singleDevice', backedUp: false });
+    await operatorPasskeys.insertPasskey(stand.database.pool, { passkeyId: randomUUID(), personId: person.operatorId, credentialId: randomBytes(16).toString('base64url'), publicKey: randomBytes(64), signCount: 0, transports: ['usb'], name: 'Key', deviceType: 'singleDevice', backedUp: false });
     await linkOidcSubject(stand.database.pool, { issuer: 'https://idp.example', subject: `sub-${randomUUID()}`, operatorId: person.operatorId });
 
     const done = await reset(admin, person.operatorId);

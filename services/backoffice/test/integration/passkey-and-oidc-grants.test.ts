@@ -4,7 +4,7 @@ import { createPool, databaseUrlForRole, dropDatabase, ensureDatabase, migrate, 
 import { backofficeMigrationDirectories, backofficeSchema } from '../../src/service-paths';
 import { linkOidcSubject, operatorIdLinkedTo } from '../../src/store/oidc-link-store';
 import { insertOperator } from '../../src/store/operator-store';
-import { deletePasskey, insertPasskey, passkeysOf, recordPasskeyUse } from '../../src/store/passkey-store';
+import { operatorPasskeys } from '../../src/store/passkey-store';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
 
@@ -43,17 +43,17 @@ describe('the passkey and identity-provider tables under the runtime role', () =
     const operator = await insertOperator(runtime, { operatorId: randomUUID(), email: `grants.${suffix}@operator.example`, displayName: 'Grants', roles: ['viewer'], createdBy: null });
     const passkeyId = randomUUID();
     const credentialId = randomBytes(32).toString('base64url');
-    expect(await insertPasskey(runtime, { passkeyId, operatorId: operator.operatorId, credentialId, publicKey: new Uint8Array(randomBytes(77)), signCount: 0, transports: ['usb'], name: 'Key', deviceType: 'singleDevice', backedUp: false })).toBe(true);
+    expect(await operatorPasskeys.insertPasskey(runtime, { passkeyId, personId: operator.operatorId, credentialId, publicKey: new Uint8Array(randomBytes(77)), signCount: 0, transports: ['usb'], name: 'Key', deviceType: 'singleDevice', backedUp: false })).toBe(true);
     // The same credential id again, for anyone: refused by the UNIQUE, not stored twice.
-    expect(await insertPasskey(runtime, { passkeyId: randomUUID(), operatorId: operator.operatorId, credentialId, publicKey: new Uint8Array(randomBytes(77)), signCount: 0, transports: [], name: 'Copy', deviceType: 'singleDevice', backedUp: false })).toBe(false);
-    expect(await recordPasskeyUse(runtime, passkeyId, 0, 3)).toBe(true);
-    expect(await recordPasskeyUse(runtime, passkeyId, 0, 4)).toBe(false);
-    expect(await recordPasskeyUse(runtime, passkeyId, 3, 3)).toBe(false);
-    expect((await passkeysOf(runtime, operator.operatorId)).map((passkey) => passkey.lastUsedAt)).toEqual([expect.any(Date)]);
+    expect(await operatorPasskeys.insertPasskey(runtime, { passkeyId: randomUUID(), personId: operator.operatorId, credentialId, publicKey: new Uint8Array(randomBytes(77)), signCount: 0, transports: [], name: 'Copy', deviceType: 'singleDevice', backedUp: false })).toBe(false);
+    expect(await operatorPasskeys.recordPasskeyUse(runtime, passkeyId, 0, 3)).toBe(true);
+    expect(await operatorPasskeys.recordPasskeyUse(runtime, passkeyId, 0, 4)).toBe(false);
+    expect(await operatorPasskeys.recordPasskeyUse(runtime, passkeyId, 3, 3)).toBe(false);
+    expect((await operatorPasskeys.passkeysOf(runtime, operator.operatorId)).map((passkey) => passkey.lastUsedAt)).toEqual([expect.any(Date)]);
     expect(await linkOidcSubject(runtime, { issuer: 'https://idp.example', subject: 'sub-1', operatorId: operator.operatorId })).toBe(true);
     expect(await linkOidcSubject(runtime, { issuer: 'https://idp.example', subject: 'sub-2', operatorId: operator.operatorId })).toBe(false);
     expect(await operatorIdLinkedTo(runtime, 'https://idp.example', 'sub-1')).toBe(operator.operatorId);
-    expect(await deletePasskey(runtime, operator.operatorId, passkeyId)).toEqual({ credentialId, name: 'Key' });
+    expect(await operatorPasskeys.deletePasskey(runtime, operator.operatorId, passkeyId)).toEqual({ credentialId, name: 'Key' });
     await runtime.query(`DELETE FROM operator_oidc_links WHERE subject = 'sub-1'`);
     await expect(runtime.query(`ALTER TABLE operator_passkeys ADD COLUMN note text`)).rejects.toMatchObject({ code: '42501' });
     await expect(runtime.query(`TRUNCATE operator_oidc_links`)).rejects.toMatchObject({ code: '42501' });

@@ -3,7 +3,7 @@ import { totpCodeAt } from '@pwa/web-auth';
 import { createCapturedLogger } from '../../../../test/support/captured-logger';
 import { browserAtCallback } from '../support/oidc-browser';
 import { startOidcTestProvider, type OidcTestProvider } from '../support/oidc-test-provider';
-import { SoftwareAuthenticator, type AuthenticationOptionsJson, type RegistrationOptionsJson } from '../support/passkey-authenticator';
+import { SoftwareAuthenticator, type AuthenticationOptionsJson, type RegistrationOptionsJson } from '../../../../test/support/passkey-authenticator';
 import { consoleOrigin, startPeopleStand, type PeopleStand } from '../support/passkey-oidc-stand';
 
 /**

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { sessionIdHash } from '@pwa/web-auth';
-import { SoftwareAuthenticator, type AuthenticationOptionsJson, type RegistrationOptionsJson, type SoftwareCredential } from '../support/passkey-authenticator';
+import { SoftwareAuthenticator, type AuthenticationOptionsJson, type RegistrationOptionsJson, type SoftwareCredential } from '../../../../test/support/passkey-authenticator';
 import { consoleOrigin, startPeopleStand, type PeopleStand, type SignedIn, type StandOperator } from '../support/passkey-oidc-stand';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { redis: string } };

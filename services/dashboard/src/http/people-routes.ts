@@ -4,6 +4,7 @@ import { ConsoleError } from '@pwa/errors';
 import { passwordRuleMessages } from '@pwa/web-auth';
 import { actionsOf } from '../domain/member-roles';
 import { beginAcceptance, completeAcceptance } from '../use-cases/invitations';
+import { secondFactorsOf } from '../use-cases/member-passkeys';
 import { completeSignInWithTotp, signInWithPassword, signOut } from '../use-cases/member-sign-in';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
@@ -68,8 +69,9 @@ export function mountPeopleRoutes(app: Express, deps: PeopleDependencies, consol
     res.json({ success: true, data: { stage: 'signed_in', csrfToken: outcome.csrfToken } });
   });
 
-  app.get(peoplePaths.sessionMfa, requireSession(deps, 'mfa_pending', consoleOrigin), (_req, res) => {
-    res.json({ success: true, data: { stage: 'mfa_pending', csrfToken: sessionOf(res).session.csrfToken, factors: ['totp'] } });
+  app.get(peoplePaths.sessionMfa, requireSession(deps, 'mfa_pending', consoleOrigin), async (_req, res) => {
+    const { session } = sessionOf(res);
+    res.json({ success: true, data: { stage: 'mfa_pending', csrfToken: session.csrfToken, factors: await secondFactorsOf(deps, session.subjectId) } });
   });
 
   app.get(peoplePaths.session, requireSession(deps, 'signed_in', consoleOrigin), (_req, res) => {
@@ -80,6 +82,7 @@ export function mountPeopleRoutes(app: Express, deps: PeopleDependencies, consol
       data: {
         member: { memberId: member.memberId, partnerId: member.partnerId, email: member.email, displayName: member.displayName, role: member.role, allowedActions: actionsOf(member.role) },
         csrfToken: session.csrfToken,
+        secondFactor: session.attributes.mfa ?? null,
       },
     });
   });

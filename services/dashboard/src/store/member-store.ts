@@ -1,4 +1,5 @@
 import type { Queryable } from '@pwa/db';
+import { passkeyStoreOf } from '@pwa/web-auth';
 import type { MemberRole } from '../domain/member-roles';
 
 export type MemberStatus = 'invited' | 'active' | 'removed';
@@ -128,3 +129,6 @@ export async function acceptTotpStep(db: Queryable, memberId: string, step: numb
   const result = await db.query(`UPDATE member_totp_factors SET last_accepted_step = $2 WHERE member_id = $1 AND (last_accepted_step IS NULL OR last_accepted_step < $2)`, [memberId, step]);
   return result.rowCount === 1;
 }
+
+/** The members' passkeys (migration 1700000000200): the statements are libs/web-auth's, shared with the back-office's operators. */
+export const memberPasskeys = passkeyStoreOf({ name: 'member_passkeys', personColumn: 'member_id' });

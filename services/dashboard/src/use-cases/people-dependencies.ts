@@ -3,7 +3,7 @@ import { appendAuditEntry } from '@pwa/audit';
 import type { Pool } from '@pwa/db';
 import type { WindowCount } from '@pwa/redis';
 import type { Redis } from 'ioredis';
-import type { SecretSealer, SessionSettings, SignInThrottleSettings } from '@pwa/web-auth';
+import type { PasskeyRelyingParty, SecretSealer, SessionSettings, SignInThrottleSettings } from '@pwa/web-auth';
 import type { InvitationMailer } from '../upstream/invitation-mailer';
 
 /** What the team and sign-in use cases need, made once at start (tests make their own). */
@@ -18,6 +18,8 @@ export interface PeopleDependencies {
   totpIssuer: string;
   /** The dashboard's address as people open it: invitation links point at it. */
   publicUrl: string;
+  /** The dashboard as a WebAuthn relying party: its public address's host and origin. */
+  passkeys: PasskeyRelyingParty;
   /** How long after a sign-in an admin's change needs no new code (0: every change asks for one). */
   freshMfaMs: number;
   /** Sends invitations by e-mail when DASHBOARD_SMTP_URL is set. */

@@ -1,6 +1,6 @@
 import type { Pool } from '@pwa/db';
 import { open, seal } from '@pwa/sealing';
-import { defaultSignInThrottlePolicy } from '@pwa/web-auth';
+import { defaultSignInThrottlePolicy, passkeyRelyingPartyOf } from '@pwa/web-auth';
 import type { Redis } from 'ioredis';
 import type { DashboardConfig } from '../config';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
@@ -17,6 +17,7 @@ export function peopleDependenciesOf(config: Readonly<DashboardConfig>, pool: Po
     sealer: { seal: (plaintext, associatedData) => seal(plaintext, key, associatedData).toString('base64'), open: (sealed, associatedData) => open(Buffer.from(sealed, 'base64'), key, associatedData) },
     totpIssuer: 'Partner Wallet Dashboard',
     publicUrl: config.DASHBOARD_PUBLIC_URL,
+    passkeys: { ...passkeyRelyingPartyOf(config.DASHBOARD_PUBLIC_URL), rpName: 'Partner Wallet Dashboard' },
     freshMfaMs: config.DASHBOARD_FRESH_MFA_MINUTES * 60_000,
   };
 }

@@ -204,6 +204,36 @@ describe('the partner dashboard in the browser', () => {
     await financePerson.watched.context.close();
   });
 
+  test('when the admin adds a passkey on the account page, then the next sign-in takes the password and the passkey, and the page says so', async () => {
+    if (adminPerson === undefined) throw new Error('the first test signs the admin in');
+    const { page, context } = adminPerson.watched;
+    // Chromium's virtual authenticator stands in for the laptop's screen lock.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', { options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true } });
+    await page.getByRole('link', { name: 'My account' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
+    await page.getByLabel('Name for the new passkey (optional)').fill('Ada’s laptop');
+    // The first test's sign-in may be older than the fresh window: a code confirms it is her.
+    await page.getByLabel('Code from your authenticator app').fill(await adminPerson.nextCode());
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('status').filter({ hasText: 'Passkey added' }).waitFor();
+    await expect(page.getByRole('table', { name: 'Passkeys' }).textContent()).resolves.toContain('Ada’s laptop');
+    await screenshotOf(page, 'dashboard', 'account-passkeys');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await page.getByLabel('E-mail address').fill(adminPerson.email);
+    await page.getByLabel('Password', { exact: true }).fill(adminPerson.password);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    await page.getByRole('link', { name: 'My account' }).click();
+    await expect(page.locator('.facts').first().textContent()).resolves.toContain('your password and a passkey');
+    expect(adminPerson.watched.policyViolations).toEqual([]);
+    expect(adminPerson.watched.pageErrors).toEqual([]);
+  });
+
   test('when an externalId holds markup, then the transactions page shows it as text and nothing runs; the admin rotates the client secret with both valid until the old is revoked; axe-core finds no serious violation on any page', async () => {
     if (adminPerson === undefined) throw new Error('the first test signs the admin in');
     const { page } = adminPerson.watched;
@@ -270,7 +300,7 @@ describe('the partner dashboard in the browser', () => {
 
     // axe-core needs its script injected, which the strict CSP refuses: a second context of the same session, with bypassCSP.
     const audited = await watchedPage(browser, { bypassCSP: true, storageState: await adminPerson.watched.context.storageState() });
-    const paths = ['/', '/transactions?kind=collections', '/transactions?kind=deliveries', '/statements', '/bulk-payouts', '/developers', '/team', '/audit', '/sign-in', '/invitation'];
+    const paths = ['/', '/transactions?kind=collections', '/transactions?kind=deliveries', '/statements', '/bulk-payouts', '/developers', '/team', '/audit', '/account', '/sign-in', '/invitation'];
     for (const where of paths) {
       await audited.page.goto(`${stack.dashboard.baseUrl}${where}`);
       await audited.page.getByRole('heading', { level: 1 }).first().waitFor();

@@ -3,6 +3,7 @@ import { api, apiClient, currentSession, rememberCsrfToken, type SessionView } f
 import { useConsoleSession } from '../../../../libs/console-web/pages/use-console-session';
 import { Link, navigate, useLocation } from '../../../../libs/console-web/pages/router';
 import { may, SessionContext } from './session';
+import { AccountPage } from './pages/Account';
 import { AuditPage } from './pages/Audit';
 import { BulkDetailPage, BulkPayoutsPage } from './pages/BulkPayouts';
 import { DevelopersPage } from './pages/Developers';
@@ -54,6 +55,7 @@ function Page(props: { pathname: string; search: URLSearchParams }): ReactNode {
   if (pathname === '/developers') return <DevelopersPage />;
   if (pathname === '/team') return <TeamPage />;
   if (pathname === '/audit') return <AuditPage />;
+  if (pathname === '/account') return <AccountPage />;
   return (
     <section>
       <h1>Page not found</h1>
@@ -74,6 +76,7 @@ function Layout(props: { session: SessionView; pathname: string; children: React
     ['/developers', 'Developers', true],
     ['/team', 'Team', true],
     ['/audit', 'Audit log', may(props.session, 'read_audit')],
+    ['/account', 'My account', true],
   ];
   const signOut = (): void => {
     api('DELETE', '/api/v1/session')

@@ -18,6 +18,8 @@ export interface Member {
 export interface SessionView {
   member: Member;
   csrfToken: string;
+  /** How this sign-in's second step was made: totp or passkey. */
+  secondFactor: string | null;
 }
 
 export async function currentSession(): Promise<SessionView> {

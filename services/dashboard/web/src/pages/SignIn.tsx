@@ -1,14 +1,16 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { startAuthentication } from '@simplewebauthn/browser';
 import { api, rememberCsrfToken } from '../api';
 import { ErrorNotice, Field, useWork } from '../ui';
 
-/** Sign-in in two steps: the password (202, a half-signed-in session), then a code from the authenticator app. */
+/** Sign-in in two steps: the password (202, a half-signed-in session), then a code from the authenticator app or, for a member who added one, a passkey. */
 export function SignInPage(props: { onSignedIn: () => Promise<void> }): ReactNode {
   const [step, setStep] = useState<'password' | 'mfa'>('password');
   const { busy, error, run } = useWork();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
+  const [factors, setFactors] = useState<string[]>(['totp']);
 
   const submitPassword = (event: FormEvent): void => {
     event.preventDefault();
@@ -16,6 +18,7 @@ export function SignInPage(props: { onSignedIn: () => Promise<void> }): ReactNod
       const answer = await api<{ csrfToken: string }>('POST', '/api/v1/session', { email, password });
       rememberCsrfToken(answer.csrfToken);
       setPassword('');
+      setFactors((await api<{ factors: string[] }>('GET', '/api/v1/session/mfa')).factors);
       setStep('mfa');
     });
   };
@@ -24,6 +27,16 @@ export function SignInPage(props: { onSignedIn: () => Promise<void> }): ReactNod
     event.preventDefault();
     void run(async () => {
       const answer = await api<{ csrfToken: string }>('POST', '/api/v1/session/mfa', { code: code.trim() });
+      rememberCsrfToken(answer.csrfToken);
+      await props.onSignedIn();
+    });
+  };
+
+  const usePasskey = (): void => {
+    void run(async () => {
+      const { options } = await api<{ options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>('POST', '/api/v1/session/passkey/options', {});
+      const response = await startAuthentication({ optionsJSON: options });
+      const answer = await api<{ csrfToken: string }>('POST', '/api/v1/session/passkey', { response });
       rememberCsrfToken(answer.csrfToken);
       await props.onSignedIn();
     });
@@ -56,6 +69,13 @@ export function SignInPage(props: { onSignedIn: () => Promise<void> }): ReactNod
             <button type="submit" className="primary" disabled={busy}>
               Sign in
             </button>
+            {factors.includes('passkey') ? (
+              <p>
+                <button type="button" className="secondary" onClick={usePasskey} disabled={busy}>
+                  Use a passkey
+                </button>
+              </p>
+            ) : null}
           </form>
         )}
       </section>

@@ -337,9 +337,9 @@ function printSummary(settings: Settings, local: LocalStack, facts: SandboxFacts
   const happyUser = facts.testUsers.find((user) => user.phone === '+231770000001') ?? facts.testUsers[0];
   if (happyUser) {
     log('');
-    log('Keep the token in a shell variable, then quote a disbursement:');
+    log('Keep the token in a shell variable, then quote a disbursement (5,000 LRD: its fee is 100 LRD, 2 %; GET /partner/v1/pricing lists every fee):');
     log(`  TOKEN=$(${curl} | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).access_token')`);
-    const quote = JSON.stringify({ phone: happyUser.phone.replace('+231', '0'), amount: 100.5, currency: 'LRD' });
+    const quote = JSON.stringify({ phone: happyUser.phone.replace('+231', '0'), amount: 5000, currency: 'LRD' });
     log(`  curl -s --cacert ${shellQuote(facts.caCertFile)} ${facts.baseUrl}/partner/v1/disbursement/quote -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d ${shellQuote(quote)}`);
     log(`Test users: ${facts.testUsers.map((user) => user.phone).join(', ')} (their purposes are in the JSON file)`);
   }

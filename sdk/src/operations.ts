@@ -42,6 +42,7 @@ export const operationTable = {
   getAccessToken: { method: 'POST', path: '/partner/auth/token', authentication: 'none', retryClass: 'safe', answer: 'bare' },
   lookUpAccount: { method: 'GET', path: '/partner/v1/account/{phone}', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   getBalance: { method: 'GET', path: '/partner/v1/balance', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
+  getPricing: { method: 'GET', path: '/partner/v1/pricing', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   quoteCollection: { method: 'POST', path: '/partner/v1/collection/quote', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   requestCollection: { method: 'POST', path: '/partner/v1/collection/request', authentication: 'bearer', retryClass: 'money', answer: 'envelope' },
   getCollection: { method: 'GET', path: '/partner/v1/collection/{referenceId}', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },

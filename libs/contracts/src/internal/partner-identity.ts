@@ -14,6 +14,8 @@ export const partnerIdentityHeaderNames = {
   clientId: 'x-partner-client-id',
   /** The partner's permissions, comma-separated ("collection,disbursement"; empty for none). */
   permissions: 'x-partner-permissions',
+  /** The requests per minute the edge admits for the partner (the gateway's effective rate limit); only the gateway sends it. */
+  rateLimitPerMinute: 'x-partner-rate-limit',
 } as const;
 
 /** Who an edge admitted: the partner, the API client it authenticated as, and the permissions the partner holds now. */
@@ -32,6 +34,8 @@ export interface AssertedPartner {
   partnerId: string;
   clientId: string | undefined;
   permissions: readonly PartnerPermission[] | undefined;
+  /** The partner's effective rate limit, when the edge that admitted it applies one (the gateway). */
+  rateLimitPerMinute: number | undefined;
 }
 
 /** Request headers as Node reads them (names in lower case); express's `req.headers` is one. */
@@ -41,12 +45,13 @@ export type RequestHeaders = Readonly<Record<string, string | readonly string[] 
 export const partnerIdentityRefusalCode = 'PKC_6005';
 export const partnerIdentityRefusalMessage = `${partnerIdentityHeaderNames.partnerId} header missing or not a UUID`;
 
-/** The headers an edge sends with every request it admitted for a partner. */
-export function partnerIdentityHeadersOf(identity: PartnerIdentity): Record<string, string> {
+/** The headers an edge sends with every request it admitted for a partner (with the rate limit it applied, when it applies one). */
+export function partnerIdentityHeadersOf(identity: PartnerIdentity, admitted: { rateLimitPerMinute?: number } = {}): Record<string, string> {
   return {
     [partnerIdentityHeaderNames.partnerId]: identity.partnerId,
     [partnerIdentityHeaderNames.clientId]: identity.clientId,
     [partnerIdentityHeaderNames.permissions]: identity.permissions.join(','),
+    ...(admitted.rateLimitPerMinute === undefined ? {} : { [partnerIdentityHeaderNames.rateLimitPerMinute]: String(admitted.rateLimitPerMinute) }),
   };
 }
 
@@ -62,7 +67,14 @@ export function assertedPartnerOf(headers: RequestHeaders): AssertedPartner {
     partnerId: partnerId.toLowerCase(),
     clientId: clientIdOf(headers[partnerIdentityHeaderNames.clientId]),
     permissions: permissionsOf(headers[partnerIdentityHeaderNames.permissions]),
+    rateLimitPerMinute: rateLimitOf(headers[partnerIdentityHeaderNames.rateLimitPerMinute]),
   };
+}
+
+function rateLimitOf(header: string | readonly string[] | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[1-9][0-9]{0,9}$/.test(header)) throw new PkcError(partnerIdentityRefusalCode, `${partnerIdentityHeaderNames.rateLimitPerMinute} header not a positive whole number`);
+  return Number(header);
 }
 
 function clientIdOf(header: string | readonly string[] | undefined): string | undefined {

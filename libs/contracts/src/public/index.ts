@@ -7,6 +7,7 @@ export * from './fields';
 export * from './envelopes';
 export * from './auth';
 export * from './accounts';
+export * from './pricing';
 export * from './quotes';
 export * from './collections';
 export * from './disbursements';

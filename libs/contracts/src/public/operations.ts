@@ -5,6 +5,7 @@ import { collectionOperations } from './collection-operations';
 import { contractDocumentOperations } from './contract-document-operations';
 import { disbursementOperations } from './disbursement-operations';
 import type { PublicOperation } from './operation-parts';
+import { pricingOperations } from './pricing-operations';
 import { refundOperations } from './refund-operations';
 import { sandboxOperations } from './sandbox-operations';
 import { statementAndEventOperations } from './statement-and-event-operations';
@@ -18,6 +19,7 @@ import { webhookDeliveryOperations } from './webhook-delivery-operations';
 const operationFamilies = [
   authOperations,
   accountOperations,
+  pricingOperations,
   collectionOperations,
   disbursementOperations,
   webhookDeliveryOperations,

@@ -28,6 +28,8 @@ export interface AdmissionSettings {
 export interface Admission {
   claims: AccessTokenClaims;
   partner: PartnerRecord;
+  /** The requests per minute admitted for the partner (its own limit or the default), told to the upstream. */
+  rateLimitPerMinute: number;
   /** Sent on the response whatever the upstream answers. */
   rateLimitHeaders: Record<string, string>;
 }
@@ -59,7 +61,7 @@ export async function admitPartnerRequest(
   const count = await unlessUnavailable(ports.countPartnerRequest(admittedPartner.partnerId, limitPerMinute));
   const headers = rateLimitHeaders(count);
   if (!count.allowed) throw new PkcError('PKC_7001', undefined, { headers });
-  return { claims, partner: admittedPartner, rateLimitHeaders: headers };
+  return { claims, partner: admittedPartner, rateLimitPerMinute: limitPerMinute, rateLimitHeaders: headers };
 }
 
 async function verifiedClaimsOf(token: string, ports: AdmissionPorts, settings: AdmissionSettings): Promise<AccessTokenClaims> {

@@ -19,6 +19,7 @@ export const operationUpstreams: Readonly<Record<publicApi.PublicOperationId, Op
   getAccessToken: { upstream: 'auth', timeoutClass: 'standard' },
   lookUpAccount: { upstream: 'wallet', timeoutClass: 'standard' },
   getBalance: { upstream: 'wallet', timeoutClass: 'standard' },
+  getPricing: { upstream: 'quotes', timeoutClass: 'standard' },
   quoteCollection: { upstream: 'quotes', timeoutClass: 'standard' },
   requestCollection: { upstream: 'collections', timeoutClass: 'standard' },
   getCollection: { upstream: 'collections', timeoutClass: 'standard' },

@@ -106,8 +106,7 @@ function upstreamHeadersOf(req: Request, res: Response): Record<string, string> 
   const headers: Record<string, string> = { accept: acceptFor(req, route), 'x-request-id': requestIdOf(res) };
   const authorization = req.header('authorization');
   if (route?.authentication === 'none' && authorization !== undefined) headers.authorization = authorization;
-  const partner = admission?.partner;
-  if (partner) Object.assign(headers, partnerIdentityHeadersOf(partner));
+  if (admission) Object.assign(headers, partnerIdentityHeadersOf(admission.partner, { rateLimitPerMinute: admission.rateLimitPerMinute }));
   const traceparent = currentTraceparent();
   if (traceparent !== undefined) headers.traceparent = traceparent;
   const userAgent = req.header('user-agent');

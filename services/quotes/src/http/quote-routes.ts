@@ -7,10 +7,11 @@ import type { Quote } from '../domain/quote';
 import type { QuoteType } from '../domain/quote-type';
 import { collectionQuoteView, disbursementQuoteView } from '../domain/quote-views';
 import { issueQuote, type IssueQuoteDependencies } from '../use-cases/issue-quote';
+import { partnerPricing } from '../use-cases/partner-pricing';
 import type { QuoteMetrics } from './quote-metrics';
 
 /**
- * The partner's quote endpoints, reached only through the gateway, which has already checked the
+ * The partner's quote endpoints and its pricing, reached only through the gateway, which has already checked the
  * token, the partner's status and its permission for the operation, and names the partner in
  * x-partner-id.
  */
@@ -37,6 +38,11 @@ export function mountQuoteRoutes(app: Express, dependencies: IssueQuoteDependenc
   app.post('/partner/v1/disbursement/quote', async (req, res) => {
     const quote = await issueCounted('disbursement', req, requestIdOf(res));
     res.status(200).json(successEnvelope(disbursementQuoteView(quote, lifetimeSeconds)));
+  });
+
+  app.get('/partner/v1/pricing', async (req, res) => {
+    const { rateLimitPerMinute } = assertedPartnerOf(req.headers);
+    res.status(200).json(successEnvelope(await partnerPricing(dependencies.feeSchedules, rateLimitPerMinute)));
   });
 }
 

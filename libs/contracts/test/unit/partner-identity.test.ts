@@ -120,3 +120,17 @@ describe('the UUID patterns', () => {
     for (const value of [undefined, null, 42, '', `${version4}0`, `{${version4}}`, version4.replaceAll('-', '')]) expect(isUuid(value)).toBe(false);
   });
 });
+
+describe('assertedPartnerOf: the rate limit the gateway admitted the request under', () => {
+  it('when the gateway sends it with the identity, then it is read as a number; without it, it is unknown', () => {
+    const headers = partnerIdentityHeadersOf({ partnerId, clientId, permissions: ['collection'] }, { rateLimitPerMinute: 600 });
+    expect(headers[partnerIdentityHeaderNames.rateLimitPerMinute]).toBe('600');
+    expect(assertedPartnerOf(headers).rateLimitPerMinute).toBe(600);
+    expect(assertedPartnerOf({ 'x-partner-id': partnerId }).rateLimitPerMinute).toBeUndefined();
+    expect(partnerIdentityHeadersOf({ partnerId, clientId, permissions: [] })).not.toHaveProperty(partnerIdentityHeaderNames.rateLimitPerMinute);
+  });
+
+  it.each([['0'], ['-5'], ['60.5'], ['1e3'], [''], ['12345678901']])('when it is %j, then the request is refused with PKC_6005 naming the header', (value) => {
+    expect(refusalOf({ 'x-partner-id': partnerId, 'x-partner-rate-limit': value })).toEqual({ code: 'PKC_6005', message: 'x-partner-rate-limit header not a positive whole number', httpStatus: 403 });
+  });
+});

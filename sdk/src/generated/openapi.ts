@@ -64,6 +64,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partner/v1/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get your fees and limits
+         * @description The fee schedule in force for each type (collection, disbursement) and currency — the rule the next quote is priced with, so a quote’s fee is what you compute from it — with the per-transaction minimum and maximum, the decimals an amount may have, and your rate limit. A changed schedule applies to the next quote; a quote keeps the fee it was given.
+         */
+        get: operations["getPricing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partner/v1/collection/quote": {
         parameters: {
             query?: never;
@@ -1803,6 +1823,64 @@ export interface components {
          * @enum {string}
          */
         Currency: "LRD" | "USD";
+        CurrencyPricing: {
+            currency: components["schemas"]["Currency"];
+            /**
+             * @description Decimal places an amount may have (more: 400 PKC_2002).
+             * @example 2
+             */
+            decimals: number;
+            /**
+             * @description The smallest amount of one collection or disbursement (below: 400 PKC_2003).
+             * @example 1
+             */
+            minimumAmount: number;
+            /**
+             * @description The largest amount of one collection or disbursement (above: 400 PKC_2004).
+             * @example 10000
+             */
+            maximumAmount: number;
+            fees: {
+                /** @description What a collection costs you (taken from the amount credited to you); null when the operator has set none yet (quotes are then refused). */
+                collection: {
+                    /**
+                     * @description Goes up by one at every change; a quote records the revision it was priced with.
+                     * @example 1
+                     */
+                    revision: number;
+                    tiers: components["schemas"]["FeeTier"][];
+                    /**
+                     * @description No fee is lower.
+                     * @example 0.1
+                     */
+                    minimumFee: number;
+                    /**
+                     * @description No fee is higher.
+                     * @example 20
+                     */
+                    maximumFee: number;
+                } | null;
+                /** @description What a disbursement costs you (debited with the amount); null when the operator has set none yet. */
+                disbursement: {
+                    /**
+                     * @description Goes up by one at every change; a quote records the revision it was priced with.
+                     * @example 1
+                     */
+                    revision: number;
+                    tiers: components["schemas"]["FeeTier"][];
+                    /**
+                     * @description No fee is lower.
+                     * @example 0.1
+                     */
+                    minimumFee: number;
+                    /**
+                     * @description No fee is higher.
+                     * @example 20
+                     */
+                    maximumFee: number;
+                } | null;
+            };
+        };
         /** @description The body of disbursement.completed. */
         DisbursementCompletedEvent: {
             /** @enum {string} */
@@ -2106,6 +2184,24 @@ export interface components {
          * @example 0.26
          */
         Fee: number;
+        /** @description One band of a fee schedule: an amount falls in the first tier whose upTo it does not exceed. */
+        FeeTier: {
+            /**
+             * @description The tier’s inclusive upper bound in major units; null for the last tier, which has none.
+             * @example 100
+             */
+            upTo: number | null;
+            /**
+             * @description The fixed part of the fee for an amount in this tier, in major units.
+             * @example 0.25
+             */
+            flatFee: number;
+            /**
+             * @description The percentage part, in basis points of the whole amount (100 is 1 %).
+             * @example 75
+             */
+            basisPoints: number;
+        };
         /** @description Your partner account’s balance per currency; both are always present. */
         PartnerBalance: {
             /**
@@ -2156,6 +2252,18 @@ export interface components {
             nextCursor: string | null;
             /** @description true when there is a next page (then nextCursor is set). */
             hasMore: boolean;
+        };
+        /** @description Your prices and limits now: the fee schedules the next quotes use, the per-transaction bounds, the decimals and your rate limit. */
+        PartnerPricing: {
+            /** @description One entry per currency of the API, LRD then USD. */
+            currencies: components["schemas"]["CurrencyPricing"][];
+            rateLimit: {
+                /**
+                 * @description Your requests per minute over the whole API, as the X-RateLimit-Limit header says; null when the answer did not come through the gateway.
+                 * @example 600
+                 */
+                requestsPerMinute: number | null;
+            };
         };
         /**
          * @description A Liberian mobile number in its international form: +231 and the 9-digit national number.
@@ -3055,6 +3163,168 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["PartnerBalance"];
+                    };
+                };
+            };
+            /** @description PKC_2008: One or more required body fields missing */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2008";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1009: Partner account not active; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1009" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPricing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your prices and limits. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PartnerPricing"];
                     };
                 };
             };

@@ -10,7 +10,10 @@
 # npm registry that holds; a mirror lacking the non-Linux builds (of @swc/core, say) makes npm ci
 # refuse the lockfile (see .ci/run), and such a mirror needs `npm install` in its place.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 24, the current LTS (20 reached its end of life on 2026-04-30), pinned by digest: the
+# same bytes on every build until someone moves the pin (Renovate or Dependabot's docker ecosystem
+# proposes the new digest; docs/operations.md, "Supply chain"). Both stages use it.
+ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

@@ -1,6 +1,7 @@
 // A local webhook receiver for the sandbox partner, started by npm start. It
-// answers 200 to every POST on its path and prints one line per delivery: the event, referenceId,
-// status, and whether X-Service-Signature (sha256=<hex HMAC-SHA256 of the raw body>) verified
+// answers 200 to every POST on its path and prints one line per delivery: the event, the id it
+// carries (a transaction's or test webhook's referenceId, a bulk's bulkId), its status, and
+// whether X-Service-Signature (sha256=<hex HMAC-SHA256 of the raw body>) verified
 // against the sandbox partner's webhook secret recorded in .local/sandbox.json. The file is read
 // for every delivery, so a secret npm start records later is used at once.
 //
@@ -63,6 +64,28 @@ function verifySignature(header: string | string[] | undefined, body: Buffer, se
   return 'INVALID (does not match the recorded webhookSecret; if you rotated it with npm run operator, record the new one in the sandbox file)';
 }
 
+/** A payload field as log text: strings as they are, anything else as JSON (a body may be anything). */
+function fieldText(value: unknown): string {
+  return typeof value === 'string' ? value : String(JSON.stringify(value));
+}
+
+/**
+ * The id the event names, as `name=value`: bulk.completed names its bulk by bulkId and has no
+ * referenceId; every other kind (a collection's, disbursement's or refund's events, webhook.test)
+ * has a referenceId. A kind newer than this receiver shows whichever of the two it carries.
+ */
+function idOf(payload: Record<string, unknown>): string {
+  if (payload.referenceId === undefined && payload.bulkId !== undefined) return `bulkId=${fieldText(payload.bulkId)}`;
+  return `referenceId=${fieldText(payload.referenceId)}`;
+}
+
+/** What follows the id: the status, and for a refund the refunded collection (webhook.test has no status). */
+function detailsOf(payload: Record<string, unknown>): string {
+  const status = payload.status === undefined ? '' : ` status=${fieldText(payload.status)}`;
+  const collection = payload.collectionReferenceId === undefined ? '' : ` collectionReferenceId=${fieldText(payload.collectionReferenceId)}`;
+  return `${status}${collection}`;
+}
+
 function describeDelivery(request: http.IncomingMessage, body: Buffer): string {
   const facts = readSandboxFacts();
   let payload: Record<string, unknown> | undefined;
@@ -74,7 +97,7 @@ function describeDelivery(request: http.IncomingMessage, body: Buffer): string {
   const partnerId = request.headers['x-service-partner-id'];
   const partner = facts.clientId && partnerId !== facts.clientId ? ` partner=${String(partnerId)} (not the sandbox partner)` : '';
   const what = payload
-    ? `event=${String(payload.event)} referenceId=${String(payload.referenceId)} status=${String(payload.status)}`
+    ? `event=${String(payload.event)} ${idOf(payload)}${detailsOf(payload)}`
     : `unparseable body (${body.length} bytes)`;
   return `delivery ${what}${partner} signature=${verifySignature(request.headers['x-service-signature'], body, facts.webhookSecret)}`;
 }

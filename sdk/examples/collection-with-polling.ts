@@ -2,9 +2,12 @@
  * Collect from a wallet user and wait for the answer by polling the status endpoint (webhooks are
  * the better way; this is for when you cannot receive them). In the sandbox the user's approval
  * can be simulated. Run: PWA_BASE_URL=… PWA_CLIENT_ID=… PWA_CLIENT_SECRET=… node
- * collection-with-polling.js 0770123456 10.00 USD --approve-in-sandbox (after compiling with tsc).
+ * collection-with-polling.js 0770000001 10.00 USD --approve-in-sandbox (after compiling with tsc;
+ * 0770000001 is the sandbox's test user Comfort Gold). Against the local sandbox of npm start (base
+ * URL https://localhost:8443/api/v1, a self-signed certificate) also set PWA_CA_FILE=.local/tls/cert.pem.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { PartnerApiClient, type AnswerOf } from '@partner-wallet/sdk';
 
 export type Collection = AnswerOf<'getCollection'>;
@@ -43,9 +46,19 @@ export async function collect(
 async function main(argv: readonly string[]): Promise<void> {
   const [phone, amount, currency] = argv;
   if (phone === undefined || amount === undefined || (currency !== 'LRD' && currency !== 'USD')) throw new Error('usage: collection-with-polling <phone> <amount> <LRD|USD> [--approve-in-sandbox]');
-  const client = new PartnerApiClient({ baseUrl: requiredEnv('PWA_BASE_URL'), clientId: requiredEnv('PWA_CLIENT_ID'), clientSecret: requiredEnv('PWA_CLIENT_SECRET') });
+  const client = new PartnerApiClient({ baseUrl: requiredEnv('PWA_BASE_URL'), clientId: requiredEnv('PWA_CLIENT_ID'), clientSecret: requiredEnv('PWA_CLIENT_SECRET'), ...trustedCertificate() });
   const collection = await collect(client, { phone, amount: Number(amount), currency, externalId: `order-${randomUUID()}` }, { approveInSandbox: argv.includes('--approve-in-sandbox') });
   process.stdout.write(`${JSON.stringify(collection, null, 2)}\n`);
+}
+
+/**
+ * The local sandbox of npm start presents a self-signed certificate: PWA_CA_FILE=.local/tls/cert.pem
+ * makes the client trust it (as would NODE_EXTRA_CA_CERTS=.local/tls/cert.pem for the whole process).
+ * Other environments have publicly trusted certificates and need neither.
+ */
+function trustedCertificate(): { ca?: Buffer } {
+  const caFile = process.env.PWA_CA_FILE;
+  return caFile === undefined || caFile === '' ? {} : { ca: readFileSync(caFile) };
 }
 
 function requiredEnv(name: string): string {

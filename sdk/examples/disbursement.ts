@@ -1,9 +1,12 @@
 /**
  * Send money to a wallet user: quote, then transfer with your own externalId (client.disburse),
  * and know what happened even when the network fails. Run: PWA_BASE_URL=… PWA_CLIENT_ID=… PWA_CLIENT_SECRET=…
- * node disbursement.js 0770123456 25.50 USD order-1001 (after compiling with tsc).
+ * node disbursement.js 0770000001 25.50 USD payout-1001 (after compiling with tsc; 0770000001 is the
+ * sandbox's test user Comfort Gold). Against the local sandbox of npm start (base URL
+ * https://localhost:8443/api/v1, a self-signed certificate) also set PWA_CA_FILE=.local/tls/cert.pem.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isPartnerApiError, PartnerApiClient, type AnswerOf } from '@partner-wallet/sdk';
 
 export interface PayOut {
@@ -50,9 +53,19 @@ async function findByExternalId(client: PartnerApiClient, externalId: string): P
 async function main(argv: readonly string[]): Promise<void> {
   const [phone, amount, currency, externalId] = argv;
   if (phone === undefined || amount === undefined || (currency !== 'LRD' && currency !== 'USD')) throw new Error('usage: disbursement <phone> <amount> <LRD|USD> [externalId]');
-  const client = new PartnerApiClient({ baseUrl: requiredEnv('PWA_BASE_URL'), clientId: requiredEnv('PWA_CLIENT_ID'), clientSecret: requiredEnv('PWA_CLIENT_SECRET') });
+  const client = new PartnerApiClient({ baseUrl: requiredEnv('PWA_BASE_URL'), clientId: requiredEnv('PWA_CLIENT_ID'), clientSecret: requiredEnv('PWA_CLIENT_SECRET'), ...trustedCertificate() });
   const result = await payOut(client, { phone, amount: Number(amount), currency, externalId: externalId ?? `payout-${randomUUID()}` });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+/**
+ * The local sandbox of npm start presents a self-signed certificate: PWA_CA_FILE=.local/tls/cert.pem
+ * makes the client trust it (as would NODE_EXTRA_CA_CERTS=.local/tls/cert.pem for the whole process).
+ * Other environments have publicly trusted certificates and need neither.
+ */
+function trustedCertificate(): { ca?: Buffer } {
+  const caFile = process.env.PWA_CA_FILE;
+  return caFile === undefined || caFile === '' ? {} : { ca: readFileSync(caFile) };
 }
 
 function requiredEnv(name: string): string {

@@ -1,3 +1,6 @@
+import { request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { PartnerApiError, type ErrorFields, type SdkErrorCode } from './errors.js';
 import { operationTable, type AnswerForm, type OperationId, type OperationSpec } from './operations.js';
 import { itemsPage, paginate, type PaginateOptions } from './pagination.js';
@@ -22,13 +25,24 @@ export interface FetchRequest {
 /** A fetch: the global one by default, or your own (a proxy agent, a custom CA, a test double). */
 export type FetchFunction = (url: string, init: FetchRequest) => Promise<FetchAnswer>;
 
+/** PEM certificates as Node's TLS `ca` takes them: one (a string or a Buffer) or several. */
+export type CertificateAuthorities = string | Buffer | ReadonlyArray<string | Buffer>;
+
 export interface PartnerApiClientOptions {
   /** The environment's base URL, ending in /api/v1 (e.g. https://sandbox.example.com/api/v1). */
   baseUrl: string;
   clientId: string;
   clientSecret: string;
-  /** Defaults to the global fetch (Node 18+). */
+  /** Defaults to the global fetch (Node 18+), or to node:https when `ca` is given. */
   fetch?: FetchFunction;
+  /**
+   * Certificates to trust besides Node's bundled root certificates, as PEM: the local sandbox's
+   * self-signed `.local/tls/cert.pem` (`ca: readFileSync('.local/tls/cert.pem')`), or the CA
+   * certificate an operator gives you for a private environment. Requests then go through
+   * node:https with these added to the roots (so a public certificate still verifies). Not with
+   * `fetch`: give your own fetch its CA.
+   */
+  ca?: CertificateAuthorities;
   /** Per request, body included (default 15 s). */
   timeoutMs?: number;
   /** Per transfer request (default 30 s: longer than the server's 25-second budget, as the spec advises). */
@@ -93,8 +107,28 @@ export interface DisburseOrder {
 }
 
 const sdkVersion = '0.1.0';
+
+/**
+ * The codes Node (and undici's fetch, on the error's cause) gives a TLS handshake that refused the
+ * server's certificate, by what the partner should do about it. The handshake comes before any
+ * byte of the request, so nothing was sent; and a repeat meets the same certificate, so none is retried.
+ */
+const untrustedCertificateCodes = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+const outOfDateCertificateCodes = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+const wrongHostCertificateCode = 'ERR_TLS_CERT_ALTNAME_INVALID';
+const trustTheSandbox = "pass ca: readFileSync('.local/tls/cert.pem') to new PartnerApiClient, or start Node with NODE_EXTRA_CA_CERTS=.local/tls/cert.pem";
+
 /** Connection errors that happen before a byte of the request is sent: repeating them is always safe. */
-const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', ...untrustedCertificateCodes, ...outOfDateCertificateCodes, wrongHostCertificateCode]);
 
 const systemClock: Clock = {
   now: () => Date.now(),
@@ -137,8 +171,9 @@ export class PartnerApiClient {
     if (!/^https?:\/\//.test(options.baseUrl)) throw new TypeError('baseUrl must be an absolute http(s) URL ending in /api/v1');
     if (options.clientId === '' || options.clientSecret === '') throw new TypeError('clientId and clientSecret are required');
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    if (options.ca !== undefined && options.fetch !== undefined) throw new TypeError('pass ca or fetch, not both: give your own fetch its certificate authority');
     const globalFetch = (globalThis as { fetch?: FetchFunction }).fetch;
-    const chosen = options.fetch ?? globalFetch;
+    const chosen = options.ca === undefined ? (options.fetch ?? globalFetch) : fetchTrusting(options.ca);
     if (chosen === undefined) throw new TypeError('no fetch: use Node 18 or later, or pass options.fetch');
     this.fetchFunction = chosen;
     this.timeoutMs = options.timeoutMs ?? 15_000;
@@ -172,6 +207,11 @@ export class PartnerApiClient {
 
   getBalance(options?: CallOptions): Promise<AnswerOf<'getBalance'>> {
     return this.call('getBalance', {}, options);
+  }
+
+  /** Your prices and limits: the fee schedule per type and currency, the per-transaction minimum and maximum, the allowed decimals and your rate limit. */
+  getPricing(options?: CallOptions): Promise<AnswerOf<'getPricing'>> {
+    return this.call('getPricing', {}, options);
   }
 
   // ---- Collections ----------------------------------------------------------------------------
@@ -285,7 +325,7 @@ export class PartnerApiClient {
   /**
    * Checks and prices 1 to 1,000 payouts in one call; resolves with one result per item (valid with
    * its fee, or invalid with its failureReason). Moves nothing, so it is retried like a read. When
-   * no item is valid it throws 400 PKC_2008 with `error.fields.items` (every item's result).
+   * no item is valid it throws 400 PKC_5005 with `error.fields.items` (every item's result).
    */
   quoteBulkDisbursement(body: BodyOf<'quoteBulkDisbursement'>, options?: CallOptions): Promise<AnswerOf<'quoteBulkDisbursement'>> {
     return this.call('quoteBulkDisbursement', { body }, options);
@@ -465,7 +505,9 @@ export class PartnerApiClient {
         continue;
       }
       const outcome: AttemptOutcome = result.kind === 'answer' ? { kind: 'answer', status: result.status, code: error.code.startsWith('PKC_') ? error.code : undefined, retryAfterSeconds: error.retryAfter } : result;
-      const delayMs = attempt < this.retry.attemptsMax && isRetryable(spec.retryClass, outcome) ? retryDelayMs(attempt + 1, error.retryAfter, this.retry, () => this.clock.random()) : undefined;
+      // A refused certificate is refused again on every attempt: say what to do at once instead.
+      const repeatable = isRetryable(spec.retryClass, outcome) && (result.kind === 'answer' || certificateAdviceOf(causeCodeOf(result.cause)) === undefined);
+      const delayMs = attempt < this.retry.attemptsMax && repeatable ? retryDelayMs(attempt + 1, error.retryAfter, this.retry, () => this.clock.random()) : undefined;
       if (delayMs === undefined) throw error;
       await this.clock.sleep(delayMs, options.signal);
     }
@@ -544,10 +586,11 @@ export class PartnerApiClient {
     const mayHaveActed = spec.retryClass !== 'safe';
     if (result.kind === 'no-answer') {
       const code: SdkErrorCode = result.timedOut ? 'SDK_TIMEOUT' : 'SDK_NETWORK';
+      const advice = result.timedOut ? undefined : certificateAdviceOf(causeCodeOf(result.cause));
       return new PartnerApiError({
         code,
         status: 0,
-        message: `${operationId}: ${result.timedOut ? 'no answer in time' : 'the request failed before an answer'} (${messageOf(result.cause)})`,
+        message: `${operationId}: ${result.timedOut ? 'no answer in time' : 'the request failed before an answer'} (${messageOf(result.cause)})${advice === undefined ? '' : `. ${advice}`}`,
         operationId,
         attempts,
         outcomeUnknown: mayHaveActed && result.sent,
@@ -609,10 +652,69 @@ function jsonOrUndefined(text: string): unknown {
   }
 }
 
+/** The error's message and its cause's; read by shape, since an error from another realm (a test VM) is no instanceof Error here. */
 function messageOf(error: unknown): string {
   const cause = (error as { cause?: unknown } | undefined)?.cause;
-  const own = error instanceof Error ? error.message : String(error);
-  return cause instanceof Error ? `${own}: ${cause.message}` : own;
+  const own = textOf(error) ?? String(error);
+  const causeText = textOf(cause);
+  return causeText === undefined ? own : `${own}: ${causeText}`;
+}
+
+function textOf(error: unknown): string | undefined {
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
+/**
+ * What to do about a certificate the TLS handshake refused, in a sentence naming the fix; undefined
+ * when the code is not a certificate's.
+ */
+function certificateAdviceOf(code: string): string | undefined {
+  if (untrustedCertificateCodes.has(code)) {
+    return `The server's TLS certificate is not trusted (${code}). For the local sandbox of npm start (a self-signed certificate), ${trustTheSandbox}; for another environment, pass as ca the CA certificate its operator gives you. Do not turn certificate verification off.`;
+  }
+  if (outOfDateCertificateCodes.has(code)) {
+    return `The server's TLS certificate is outside its validity period (${code}): check this machine's clock. The local sandbox's certificate is renewed by the next npm start; then ${trustTheSandbox} again.`;
+  }
+  if (code === wrongHostCertificateCode) {
+    return `The server's TLS certificate does not name the host of baseUrl (${code}): use a host it was issued for (the local sandbox's names localhost and 127.0.0.1), and ${trustTheSandbox}.`;
+  }
+  return undefined;
+}
+
+/**
+ * The fetch of a client given `ca`: node:https with one keep-alive agent that trusts Node's bundled
+ * roots and `ca` (node:http for a plain http: base URL). It reads the whole answer before resolving,
+ * under the request's signal, so the call's timeout covers the body as with the global fetch.
+ */
+function fetchTrusting(ca: CertificateAuthorities): FetchFunction {
+  const added = typeof ca === 'string' || Buffer.isBuffer(ca) ? [ca] : [...ca];
+  const agent = new HttpsAgent({ keepAlive: true, ca: [...rootCertificates, ...added] });
+  return (url, init) =>
+    new Promise<FetchAnswer>((resolve, reject) => {
+      const target = new URL(url);
+      const secure = target.protocol === 'https:';
+      const headers = init.body === undefined ? init.headers : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) };
+      const request = (secure ? httpsRequest : httpRequest)(target, { method: init.method, headers, signal: init.signal, ...(secure ? { agent } : {}) }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('error', reject);
+        answer.on('close', () => {
+          if (!answer.complete) reject(new Error('the connection closed before the whole answer arrived'));
+        });
+        answer.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: answer.statusCode ?? 0, headers: { get: (name) => headerText(answer.headers[name.toLowerCase()]) }, text: () => Promise.resolve(text) });
+        });
+      });
+      request.on('error', reject);
+      request.end(init.body);
+    });
+}
+
+function headerText(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The system error code of a fetch failure (undici puts it on the cause). */

@@ -3,7 +3,9 @@ import type { PkcCode } from './types.js';
 
 /**
  * What the SDK itself says when no PKC code applies:
- * - `SDK_NETWORK`: the request failed before an answer (DNS, refused, reset).
+ * - `SDK_NETWORK`: the request failed before an answer (DNS, refused, reset, or a TLS certificate
+ *   the client does not trust: then nothing was sent, it is not retried, and the message says what
+ *   to do, such as the `ca` option for the local sandbox's self-signed certificate).
  * - `SDK_TIMEOUT`: no answer within the call's timeout.
  * - `SDK_UNEXPECTED_ANSWER`: an answer that is not the API's JSON (a proxy's HTML page, say).
  */

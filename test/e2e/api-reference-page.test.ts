@@ -154,6 +154,39 @@ describe('the API reference page and the Postman collection', () => {
     expect(problems).toEqual([]);
   }, 90_000);
 
+  test('when Redoc’s script is slow to arrive, then the first paint is the server-rendered summary of the document (every operation, not a spinner), and Redoc replaces it once the script runs; without JavaScript the summary stays', async () => {
+    browser ??= await chromium.launch({ executablePath: chromiumPath, args: [`--ignore-certificate-errors-spki-list=${spkiHashOf(stack.certificatePem)}`] });
+    const context = await browser.newContext();
+    let releaseScript: () => void = () => undefined;
+    const scriptHeld = new Promise<void>((resolve) => {
+      releaseScript = resolve;
+    });
+    await context.route('**/docs/redoc.standalone.js', async (route) => {
+      await scriptHeld;
+      await route.continue();
+    });
+    const page = await context.newPage();
+    const operations = operationsOf(document);
+
+    await page.goto(`${stack.baseUrl}/docs`, { waitUntil: 'commit' });
+    await page.waitForSelector('#reference-summary li', { state: 'visible', timeout: 15_000 });
+    const firstPaint = await page.$$eval('#reference-summary li', (items) => items.map((item) => (item.textContent ?? '').replace(/\s+/g, ' ').trim()));
+    releaseScript();
+    await page.waitForSelector('[data-section-id^="operation/"]', { timeout: 30_000 });
+    const summariesAfterRedoc = await page.locator('#reference-summary').count();
+
+    const withoutScript = await browser.newContext({ javaScriptEnabled: false });
+    const staticPage = await withoutScript.newPage();
+    await staticPage.goto(`${stack.baseUrl}/docs`);
+    const staticItems = await staticPage.locator('#reference-summary li').count();
+    await withoutScript.close();
+    await context.close();
+
+    for (const operation of operations) expect(firstPaint).toContainEqual(expect.stringContaining(`${operation.method} ${operation.path} ${operation.summary}`));
+    expect(summariesAfterRedoc).toBe(0);
+    expect(staticItems).toBeGreaterThanOrEqual(operations.length);
+  }, 90_000);
+
   test('when the Postman collection is fetched, then it is a v2.1 collection with OAuth 2.0 client credentials and one request per operation of the served document', async () => {
     const response = await stack.client.get('/postman.json');
 

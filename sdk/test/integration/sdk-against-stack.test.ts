@@ -18,7 +18,8 @@ import { createWalletUser, creditWallet, fundPartner, type WalletUser } from '..
  * window meets a real 429 with Retry-After. The gateway's window is shortened from a minute to
  * rateLimitWindowSeconds (its sandbox test hook, RATE_LIMIT_WINDOW_SECONDS), so the SDK waits that
  * long rather than a minute; it stays above the 5 s the PKC_7001 test's client will wait. Every request the SDK sends goes through a recording
- * fetch (undici's, trusting the stack's certificate), so the tests count what was sent.
+ * fetch (undici's, trusting the stack's certificate), so the tests count what was sent; except in one
+ * test, whose clients use the SDK's own transport and trust the certificate by the `ca` option or not at all.
  */
 const tokenTtlSeconds = 5;
 const rateLimitWindowSeconds = 15;
@@ -127,6 +128,21 @@ describe('the SDK against the stack', () => {
     expect(shown).toMatchObject({ referenceId: result.referenceId, externalId, status: 'completed', amount: 42.5, currency: 'USD', netAmount: 42.5 });
     const listed = await client.listDisbursements({ externalId });
     expect(listed.items.map((item) => item.referenceId)).toEqual([result.referenceId]);
+  });
+
+  test('when a client is given the stack’s self-signed certificate as ca and no fetch of its own, then the disbursement example pays over the verified connection; without ca the first call fails once with SDK_NETWORK and the message names ca and NODE_EXTRA_CA_CERTS', async () => {
+    const credentials = { baseUrl: stack.baseUrl, clientId: partner.clientId, clientSecret: partner.clientSecret };
+    const trusting = new PartnerApiClient({ ...credentials, ca: stack.certificatePem });
+    const untrusting = new PartnerApiClient({ ...credentials, retry: { baseDelayMs: 1 } });
+
+    const result = await payOut(trusting, { phone: user.localPhone, amount: 2.5, currency: 'USD', externalId: `payout-${randomUUID()}` });
+    const refused = await untrusting.getBalance().catch((caught: unknown) => caught);
+
+    expect(result).toMatchObject({ outcome: 'completed' });
+    expect(refused).toMatchObject({ code: 'SDK_NETWORK', status: 0, attempts: 1, outcomeUnknown: false, operationId: 'getAccessToken' });
+    expect((refused as PartnerApiError).message).toMatch(/\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/);
+    expect((refused as PartnerApiError).message).toContain("pass ca: readFileSync('.local/tls/cert.pem') to new PartnerApiClient");
+    expect((refused as PartnerApiError).message).toContain('NODE_EXTRA_CA_CERTS=.local/tls/cert.pem');
   });
 
   test('when a bulk of three payouts is quoted, transferred and watched through the SDK, then the progress iterator ends completed, the items iterator yields the three paid to the cent, and the same transfer sent again answers the same bulk', async () => {

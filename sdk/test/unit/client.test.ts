@@ -219,6 +219,32 @@ describe('retries', () => {
     expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(2);
   });
 
+  test.each(['DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID'])(
+    'when a transfer’s TLS handshake refuses the certificate (%s), then it is not sent again, its outcome is known (nothing was sent) and the message says what to do',
+    async (code) => {
+      const api = new FakeApi().script('/partner/v1/disbursement/transfer', { networkError: code }, ok(transferred));
+      const client = clientOf(api);
+
+      const error = await refusalOf(client.transferDisbursement(transferBody));
+
+      expect({ code: error.code, outcomeUnknown: error.outcomeUnknown, attempts: error.attempts }).toEqual({ code: 'SDK_NETWORK', outcomeUnknown: false, attempts: 1 });
+      expect(error.message).toContain(code);
+      expect(error.message).toContain('NODE_EXTRA_CA_CERTS=.local/tls/cert.pem');
+      expect(api.sentTo('/partner/v1/disbursement/transfer')).toHaveLength(1);
+    },
+  );
+
+  test('when a read’s TLS handshake refuses the certificate, then it is not retried either: a repeat meets the same certificate', async () => {
+    const api = new FakeApi().script('/partner/v1/balance', { networkError: 'SELF_SIGNED_CERT_IN_CHAIN' }, ok(balance));
+    const client = clientOf(api);
+
+    const error = await refusalOf(client.getBalance());
+
+    expect({ code: error.code, attempts: error.attempts }).toEqual({ code: 'SDK_NETWORK', attempts: 1 });
+    expect(error.message).toContain("ca: readFileSync('.local/tls/cert.pem')");
+    expect(api.sentTo('/partner/v1/balance')).toHaveLength(1);
+  });
+
   test('when a transfer is answered 504 PKC_7004, then transferDisbursement does not send the spent quote again and says nothing was posted', async () => {
     const api = new FakeApi().script('/partner/v1/disbursement/transfer', refusal(504, 'PKC_7004'), ok(transferred));
     const client = clientOf(api);
@@ -387,10 +413,10 @@ describe('bulk payouts', () => {
     await expect(clientOf(api).quoteBulkDisbursement(body)).resolves.toEqual(quote);
     expect(api.sentTo(quotePath).map((request) => request.body)).toEqual([body]);
 
-    const items = [{ index: 0, externalId: 'payroll-1', status: 'invalid', failureReason: { code: 'PKC_3001', message: 'User account not found' } }];
-    const refused = new FakeApi().script(quotePath, refusal(400, 'PKC_2008', { items }));
+    const items = [{ index: 0, externalId: 'payroll-1', status: 'invalid', failureReason: { code: 'PKC_3001', message: 'No account for this phone number' } }];
+    const refused = new FakeApi().script(quotePath, refusal(400, 'PKC_5005', { items }));
     const error = await refusalOf(clientOf(refused).quoteBulkDisbursement(body));
-    expect({ code: error.code, items: error.fields.items }).toEqual({ code: 'PKC_2008', items });
+    expect({ code: error.code, items: error.fields.items }).toEqual({ code: 'PKC_5005', items });
   });
 
   test('when a bulk transfer is answered 202, then it resolves with the summary; on 503 or a lost connection it is not sent again and the outcome is unknown', async () => {

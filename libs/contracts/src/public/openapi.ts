@@ -1,7 +1,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { allPkcCodes, errorCatalogue, httpStatusOf, type PkcCode } from '@pwa/errors';
+import { collectionStatusExample } from './collections';
+import { disbursementStatusExample } from './disbursements';
 import { errorEnvelopeSchema, errorExample, successEnvelopeSchema } from './envelopes';
-import { publicOperations, type PublicOperation, type PublicTag } from './operations';
+import { publicOperations, type PublicOperation, type PublicOperationId, type PublicTag } from './operations';
+import { collectionQuoteExample, disbursementQuoteExample } from './quotes';
 import { webhookEventTypes, type WebhookEventType } from './webhook-deliveries';
 import { webhookHeadersSchema, webhookNameOf, webhookPayloadExamples, webhookPayloadSchemas } from './webhook-events';
 
@@ -55,14 +58,26 @@ const signatureScheme = [
   'Verify before parsing, over the bytes received, with a constant-time comparison. Answer any 2xx within 10 seconds; anything else is retried 3 times (about 10 s, 1 min and 5 min later). Delivery is at least once: deduplicate on `webhook-id`.',
 ].join('\n');
 
+/**
+ * The hosts the document's `servers` show for the two environments. They are placeholders under
+ * the reserved .example domain: each operator gives its partners the real ones, with the credentials.
+ */
+const sandboxHostPlaceholder = 'api.sandbox.partner-wallet.example';
+const productionHostPlaceholder = 'api.production.partner-wallet.example';
+
 function documentDescription(): string {
   const catalogueRows = allPkcCodes.map((code) => `| ${code} | ${httpStatusOf(code)} | ${errorCatalogue[code].message} |`);
   return [
     'The Partner Wallet API: approved partner platforms collect payments from mobile-wallet users and send money to them, in LRD and USD, over HTTPS with OAuth 2.0 client credentials.',
     '',
-    'This document is generated from the zod schemas of `libs/contracts` (the ones the services parse requests with and shape answers to); the partner guide explains the behaviour behind it.',
+    'This document describes every operation, its fields, answers and error codes, and the webhooks; the partner guide your operator gives you explains the behaviour behind them, with examples.',
     '',
-    '**Base URL.** Every base URL ends in `/api/v1`; the operator gives you the sandbox and production ones (locally, `npm start` serves the sandbox at `https://localhost:8443/api/v1`). Only HTTPS is accepted.',
+    '**Environments and base URLs.** There are two environments, each with its own base URL and its own credentials (credentials and tokens of one are refused by the other):',
+    '',
+    '- **Sandbox**: the same API with test users, simulated approvals (the `Sandbox` operations) and no real money, for building and testing your integration.',
+    '- **Production**: real users and real money.',
+    '',
+    'Your operator gives you each environment’s base URL with its credentials, for example `https://' + sandboxHostPlaceholder + '/api/v1`. Every base URL ends in `/api/v1`, and every path below is relative to it: the token endpoint is `{base_url}/partner/auth/token`, a quote `{base_url}/partner/v1/collection/quote`. Only HTTPS is accepted. Each environment serves this document at `{base_url}/openapi.json` and this page at `{base_url}/docs`: the first of `servers` is the environment you are reading it on.',
     '',
     '**Envelopes.** A success is `{"success": true, "data": {…}}` (the token endpoint answers the bare token object); an error is `{"success": false, "code": "PKC_…", "message": "…"}`, sometimes with the fields named in the operation. Act on `code`; `message` is for people and may change.',
     '',
@@ -208,6 +223,22 @@ function alsoAnsweredResponseOf(operation: PublicOperation): Record<string, Resp
   };
 }
 
+/**
+ * Request body examples of operations that share their body's schema with another: the confirm
+ * body's own example is a collection's (its quote, order-1001), so the transfer shows a payout's
+ * (the disbursement quote's quoteId, payout-2002), as the partner guide does.
+ */
+const requestBodyExamples: Partial<Record<PublicOperationId, { summary: string; value: Record<string, unknown> }>> = {
+  requestCollection: { summary: 'Confirm the collection quote', value: { quoteId: collectionQuoteExample.quoteId, externalId: collectionStatusExample.externalId, note: 'Invoice 1001' } },
+  transferDisbursement: { summary: 'Confirm the disbursement quote', value: { quoteId: disbursementQuoteExample.quoteId, externalId: disbursementStatusExample.externalId, note: 'June payout' } },
+};
+
+/** The operation's own request example for a media type, as the `examples` of its body's content (none for most). */
+function bodyExamplesOf(operation: PublicOperation, mediaType: string): { examples?: Record<string, { summary: string; value: Record<string, unknown> }> } {
+  const example = requestBodyExamples[operation.operationId as PublicOperationId];
+  return example === undefined || mediaType !== 'application/json' ? {} : { examples: { [operation.operationId]: example } };
+}
+
 function routeOf(operation: PublicOperation): RouteConfig {
   const { success, request } = operation;
   const successResponse = successResponseOf(operation);
@@ -227,7 +258,7 @@ function routeOf(operation: PublicOperation): RouteConfig {
       ...(request?.params ? { params: request.params } : {}),
       ...(request?.query ? { query: request.query } : {}),
       ...(body
-        ? { body: { description: body.description, required: body.required, content: Object.fromEntries(body.mediaTypes.map((mediaType) => [mediaType, { schema: body.schema }])) } }
+        ? { body: { description: body.description, required: body.required, content: Object.fromEntries(body.mediaTypes.map((mediaType) => [mediaType, { schema: body.schema, ...bodyExamplesOf(operation, mediaType) }])) } }
         : {}),
     },
     responses: { [String(success.status)]: successResponse, ...alsoAnsweredResponseOf(operation), ...errorResponsesOf(operation) },
@@ -283,11 +314,16 @@ export function generateOpenApiDocument(): Record<string, unknown> {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [
-      { url: '/api/v1', description: 'The environment serving this document (sandbox or production).' },
+      { url: '/api/v1', description: 'The environment serving this document (the sandbox or production): its base URL.' },
       {
-        url: 'https://{host}/api/v1',
-        description: 'An environment by its host, as the operator gives it; the default is the local sandbox of `npm start`.',
-        variables: { host: { default: 'localhost:8443', description: 'Host and port of the base URL.' } },
+        url: 'https://{sandboxHost}/api/v1',
+        description: 'Sandbox: test users, simulated approvals, no real money; your sandbox credentials.',
+        variables: { sandboxHost: { default: sandboxHostPlaceholder, description: 'The sandbox host your operator gave you with your sandbox credentials (this default is a placeholder).' } },
+      },
+      {
+        url: 'https://{productionHost}/api/v1',
+        description: 'Production: real money; your production credentials.',
+        variables: { productionHost: { default: productionHostPlaceholder, description: 'The production host your operator gave you with your production credentials (this default is a placeholder).' } },
       },
     ],
     tags: [...Object.entries(tagDescriptions).filter(([name]) => publicOperations.some((operation) => operation.tag === name)).map(([name, description]) => ({ name, description })), { name: 'Webhooks', description: 'Events the API sends to your webhook URL.' }],

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { openApiDocumentPath, openApiDocumentText, publicApi } from '@pwa/contracts';
 import { publicPathPrefix } from '../domain/routes';
 import { postmanCollectionFor } from './postman-collection-cache';
-import { readRedocBundle, redocBundleName, redocLicenceName, referencePageContentSecurityPolicy, referencePageHtml } from './reference-page';
+import { readRedocBundle, redocBundleName, redocLicenceName, referencePageContentSecurityPolicy, referencePageHtml, type SummarisedDocument } from './reference-page';
 
 /**
  * What the gateway answers itself, without a token, beside the partner routes: the OpenAPI
@@ -29,7 +29,7 @@ const json = 'application/json; charset=utf-8';
 
 export function contractDocuments(): readonly ContractDocument[] {
   const documentText = openApiDocumentText();
-  const { info } = JSON.parse(documentText) as { info: { title: string } };
+  const document = JSON.parse(documentText) as SummarisedDocument;
   const redoc = readRedocBundle();
   const served = (route: string, contentType: string, body: string, headers: Record<string, string> = {}): ContractDocument => ({
     route,
@@ -40,7 +40,7 @@ export function contractDocuments(): readonly ContractDocument[] {
   });
   return [
     served(openApiDocumentRoute, json, documentText),
-    served(referencePageRoute, 'text/html; charset=utf-8', referencePageHtml(info.title), {
+    served(referencePageRoute, 'text/html; charset=utf-8', referencePageHtml(document), {
       'Content-Security-Policy': referencePageContentSecurityPolicy,
       'Referrer-Policy': 'no-referrer',
     }),

@@ -6,6 +6,12 @@ import { readFileSync } from 'node:fs';
  * document the gateway serves at /api/v1/openapi.json in the reader's browser. Every URL in it is
  * relative to the page, so it works under any host and behind a proxy; it loads nothing from
  * elsewhere, and its Content-Security-Policy forbids it to.
+ *
+ * Redoc's bundle is about a megabyte: on a slow connection the page would be blank, then a
+ * spinner, for seconds. So the page carries a summary of the document made here, on the server
+ * (title, base URLs, every operation's method, path and summary, the webhooks), inside the
+ * <redoc> element: the first paint, and what a reader without JavaScript gets. Redoc clears the
+ * element when it starts and renders the full reference in its place.
  */
 
 /** Where the page's script and its licence notice are served, below the page's own path. */
@@ -38,9 +44,27 @@ export const referencePageContentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The parts of the OpenAPI document the summary shows (the document as the gateway serves it). */
+export interface SummarisedDocument {
+  info: { title: string; version: string };
+  servers?: readonly { url: string; description?: string }[];
+  tags?: readonly { name: string }[];
+  paths: Readonly<Record<string, Readonly<Record<string, SummarisedOperation>>>>;
+  webhooks?: Readonly<Record<string, Readonly<Record<string, SummarisedOperation>>>>;
+}
+
+interface SummarisedOperation {
+  summary?: string;
+  tags?: readonly string[];
+  'x-sandbox-only'?: boolean;
+}
+
+/** The id of the summary's element, which Redoc replaces. */
+export const referenceSummaryId = 'reference-summary';
+
 /** The page: served at /api/v1/docs, so "openapi.json" and "docs/…" resolve beside it under /api/v1/. */
-export function referencePageHtml(documentTitle: string): string {
-  const title = `${escapeHtml(documentTitle)} reference`;
+export function referencePageHtml(document: SummarisedDocument): string {
+  const title = `${escapeHtml(document.info.title)} reference`;
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -51,13 +75,37 @@ export function referencePageHtml(documentTitle: string): string {
     '<link rel="icon" href="data:,">',
     '</head>',
     '<body>',
-    '<noscript>This page needs JavaScript to render the API reference; the OpenAPI document itself is at <a href="openapi.json">openapi.json</a>, a Postman collection at <a href="postman.json">postman.json</a>.</noscript>',
-    '<redoc spec-url="openapi.json" required-props-first="true" expand-responses="200,202"></redoc>',
+    '<redoc spec-url="openapi.json" required-props-first="true" expand-responses="200,202">',
+    ...summaryHtml(document),
+    '</redoc>',
     `<script src="docs/${redocBundleName}"></script>`,
     '</body>',
     '</html>',
     '',
   ].join('\n');
+}
+
+/** Title, base URLs, operations by tag (in the document's tag order), webhooks: plain HTML, no script or style. */
+function summaryHtml(document: SummarisedDocument): string[] {
+  const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })));
+  const tagOrder = [...(document.tags ?? []).map((tag) => tag.name), ...operations.map(({ operation }) => operation.tags?.[0] ?? 'Other')];
+  const tags = [...new Set(tagOrder)].filter((tag) => operations.some(({ operation }) => (operation.tags?.[0] ?? 'Other') === tag));
+  const webhooks = Object.entries(document.webhooks ?? {}).flatMap(([name, item]) => Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path: name, operation })));
+  const item = ({ method, path, operation }: { method: string; path: string; operation: SummarisedOperation }): string =>
+    `<li><code>${escapeHtml(method)}</code> <code>${escapeHtml(path)}</code> ${escapeHtml(operation.summary ?? '')}${operation['x-sandbox-only'] === true ? ' (sandbox only)' : ''}</li>`;
+  return [
+    `<main id="${referenceSummaryId}">`,
+    `<h1>${escapeHtml(document.info.title)} ${escapeHtml(document.info.version)}</h1>`,
+    '<p>The interactive reference is loading (it needs JavaScript). Meanwhile, the operations below; the whole contract is the OpenAPI document, <a href="openapi.json">openapi.json</a>, and a Postman collection is at <a href="postman.json">postman.json</a>.</p>',
+    '<h2>Base URLs</h2>',
+    '<ul>',
+    ...(document.servers ?? []).map((server) => `<li><code>${escapeHtml(server.url)}</code>: ${escapeHtml(server.description ?? '')}</li>`),
+    '</ul>',
+    '<h2>Operations</h2>',
+    ...tags.flatMap((tag) => [`<h3>${escapeHtml(tag)}</h3>`, '<ul>', ...operations.filter(({ operation }) => (operation.tags?.[0] ?? 'Other') === tag).map(item), '</ul>']),
+    ...(webhooks.length === 0 ? [] : ['<h2>Webhooks</h2>', '<p>Requests the API sends to your webhook URL.</p>', '<ul>', ...webhooks.map(item), '</ul>']),
+    '</main>',
+  ];
 }
 
 /** The one address outside the gateway the bundle would load: the Redocly logo beside "API docs by Redocly" in the sidebar. */

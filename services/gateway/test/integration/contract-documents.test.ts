@@ -72,7 +72,10 @@ describe('gateway: the reference page and the Postman collection', () => {
     expect(response.text).toContain('<redoc spec-url="openapi.json"');
     expect(response.text).toContain('<script src="docs/redoc.standalone.js"></script>');
     expect(response.text).toContain('<title>Partner Wallet API reference</title>');
-    expect(response.text).not.toMatch(/https?:\/\//);
+    // The summary shows the base URLs as text; nothing the page loads or links to is on another host.
+    const addresses = [...response.text.matchAll(/\s(?:src|href|spec-url)="([^"]*)"/g)].map((match) => match[1] ?? '');
+    expect(addresses.filter((address) => /^([a-z][a-z0-9+.-]*:)?\/\//i.test(address))).toEqual([]);
+    expect(addresses).toEqual(expect.arrayContaining(['openapi.json', 'docs/redoc.standalone.js']));
     expect(response.headers['content-security-policy']).toBe(referencePageContentSecurityPolicy);
     expect(response.headers['content-security-policy']).toContain("script-src 'self';");
     expect(response.headers['content-security-policy']).not.toContain('unsafe');
@@ -83,6 +86,18 @@ describe('gateway: the reference page and the Postman collection', () => {
     expect(response.headers['x-request-id']).toEqual(expect.any(String));
     expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
     expect(response.headers['ratelimit-limit']).toBe(String(sourceLimitPerMinute));
+  });
+
+  test('when the reference page is read without running its script, then it already lists the served document’s operations (method, path, summary) and base URLs', async () => {
+    const [page, documentAnswer] = await Promise.all([client.get('/docs', { headers: { accept: 'text/html' } }), client.get('/openapi.json')]);
+    const served = documentAnswer.body as { servers: { url: string }[]; paths: Record<string, Record<string, { summary: string }>> };
+    const unescape = (text: string): string => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+
+    const listed = [...page.text.matchAll(/<li><code>([A-Z]+)<\/code> <code>(\/[^<]*)<\/code> ([^<]*)<\/li>/g)].map((match) => `${match[1] ?? ''} ${unescape(match[2] ?? '')} ${unescape(match[3] ?? '').replace(/ \(sandbox only\)$/, '')}`);
+
+    const operations = Object.entries(served.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.summary}`));
+    expect(listed.sort()).toEqual(operations.sort());
+    for (const server of served.servers) expect(page.text).toContain(`<code>${server.url}</code>`);
   });
 
   test('when the page’s script is asked for, then it is Redoc’s standalone bundle with no address of another host to load, and its licence notice is beside it', async () => {

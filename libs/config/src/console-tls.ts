@@ -8,10 +8,17 @@ import { fields } from './fields';
  * /readyz and /metrics. proxy: plain HTTP behind a TLS-terminating ingress. Unset: terminate when a
  * certificate is given, else proxy, except in production, which must say which.
  */
+/**
+ * How often a listener that terminates TLS reads its certificate and key files again (seconds; 0:
+ * only at start). A renewed pair serves new connections without a restart (libs/http tls-files).
+ */
+export const tlsReloadIntervalField = z.coerce.number().int().min(0).max(3_600).default(30);
+
 export const consoleTlsConfigFields = {
   TLS_MODE: z.enum(['terminate', 'proxy']).optional(),
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
+  TLS_RELOAD_INTERVAL_SECONDS: tlsReloadIntervalField,
 };
 
 /** A console's public address: https://, or http:// only on 127.0.0.1 or localhost. */

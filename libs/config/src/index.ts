@@ -10,4 +10,4 @@ export { shutdownConfigFields } from './shutdown';
 export { telemetryConfigFields } from './telemetry';
 export { renamedKeysIn, warnOfRenamedKeys, withRenamedKeys, type RenamedKey, type WarningLogger } from './renamed-keys';
 export { defineTestHooks, outboxRelayTestHooks, type TestHooks } from './test-hooks';
-export { consoleTlsConfigFields, consolePublicUrlField, consoleTlsProblems, resolvedConsoleTlsMode, type ConsoleTlsSettings } from './console-tls';
+export { consoleTlsConfigFields, tlsReloadIntervalField, consolePublicUrlField, consoleTlsProblems, resolvedConsoleTlsMode, type ConsoleTlsSettings } from './console-tls';

@@ -55,3 +55,5 @@ export {
   type UpstreamSettings,
 } from './upstream-client';
 export { listenTlsDispatcher, isTlsClientHello, type RunningDispatcher, type TlsDispatcherOptions } from './tls-dispatcher';
+export { recordServedCertificate, servedCertificateObserver } from './tls-metrics';
+export { certificateFactsOf, readTlsPair, tlsPairProblem, watchTlsFiles, type TlsCertificateFacts, type TlsFileWatch, type TlsFiles, type TlsPair } from './tls-files';

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo, type Socket } from 'node:net';
+import { certificateFactsOf, readTlsPair, watchTlsFiles, type TlsCertificateFacts, type TlsFileWatch } from './tls-files';
 
 /** The first byte of every TLS connection: a handshake record. */
 const tlsHandshakeRecordType = 0x16;
@@ -14,7 +15,8 @@ export function isTlsClientHello(firstByte: number): boolean {
 }
 
 export interface TlsDispatcherOptions {
-  tls: https.ServerOptions;
+  /** The certificate and key files, read at start and again every `intervalMs` (tls-files.ts). */
+  tls: TlsFileWatch;
   /** The app, served over TLS only. */
   secureHandler: http.RequestListener;
   /** Answers requests that arrived in clear text on the same port. */
@@ -26,8 +28,13 @@ export interface TlsDispatcherOptions {
 
 export interface RunningDispatcher {
   port: number;
+  /** The certificate served at start. */
+  certificate: TlsCertificateFacts;
   stop: () => Promise<void>;
 }
+
+/** The TLS settings of every new connection; the certificate and key come from the files. */
+const secureContextBase = { minVersion: 'TLSv1.2' } as const;
 
 /**
  * One port for both kinds of client: it peeks at the first byte of each connection and hands TLS
@@ -37,7 +44,10 @@ export interface RunningDispatcher {
  * instead of a TLS alert or a hung connection. Shared by every service that terminates TLS itself.
  */
 export async function listenTlsDispatcher(options: TlsDispatcherOptions, port: number, host: string): Promise<RunningDispatcher> {
-  const secureServer = https.createServer({ minVersion: 'TLSv1.2', handshakeTimeout: firstByteTimeoutMs, ...options.tls }, options.secureHandler);
+  const pair = readTlsPair(options.tls.files);
+  const secureServer = https.createServer({ ...secureContextBase, handshakeTimeout: firstByteTimeoutMs, ...pair }, options.secureHandler);
+  // A renewed certificate serves new connections from the next handshake; open ones keep theirs.
+  const stopWatching = watchTlsFiles(options.tls, pair, (next) => secureServer.setSecureContext({ ...secureContextBase, ...next }));
   secureServer.keepAliveTimeout = 65_000;
   secureServer.headersTimeout = 66_000;
   secureServer.requestTimeout = options.requestTimeoutMs;
@@ -53,16 +63,25 @@ export async function listenTlsDispatcher(options: TlsDispatcherOptions, port: n
     socket.once('close', () => sockets.delete(socket));
     dispatch(socket, secureServer, plainServer);
   });
-  await new Promise<void>((resolve, reject) => {
-    dispatcher.once('error', reject);
-    dispatcher.listen(port, host, () => {
-      dispatcher.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      dispatcher.once('error', reject);
+      dispatcher.listen(port, host, () => {
+        dispatcher.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    stopWatching();
+    throw error;
+  }
   return {
     port: (dispatcher.address() as AddressInfo).port,
-    stop: () => stopDispatcher(dispatcher, [secureServer, plainServer], sockets, options.stopGraceMs ?? stopGraceMsDefault),
+    certificate: certificateFactsOf(pair.cert),
+    stop: () => {
+      stopWatching();
+      return stopDispatcher(dispatcher, [secureServer, plainServer], sockets, options.stopGraceMs ?? stopGraceMsDefault);
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { Counter } from 'prom-client';
 import { isDatabaseUnavailable } from '@pwa/db';
-import { createApp, createHttpMetrics } from '@pwa/http';
+import { createApp, createHttpMetrics, servedCertificateObserver } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
 import { closeRedis, connectRedis } from '@pwa/redis';
 import { databaseAndRedisReadiness, prepareService, startPeriodicTask, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
@@ -65,7 +65,7 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>,
     });
     let listener: { port: number; close: () => Promise<void> };
     try {
-      listener = await listenConsole(listenerSettings, app, onPlain);
+      listener = await listenConsole(listenerSettings, app, onPlain, servedCertificateObserver(metrics.registry, logger));
     } catch (error) {
       await Promise.all([backlog.stop(), expiry.stop()]);
       throw error;

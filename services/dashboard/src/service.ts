@@ -1,6 +1,6 @@
 import { Counter } from 'prom-client';
 import { isDatabaseUnavailable } from '@pwa/db';
-import { createApp, createHttpMetrics, listen } from '@pwa/http';
+import { createApp, createHttpMetrics, listen, servedCertificateObserver } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
 import { closeRedis, connectRedis } from '@pwa/redis';
 import { databaseAndRedisReadiness, prepareService, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
@@ -71,7 +71,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
       routes: (routes) => mountInternalRoutes(routes, { pool, publicUrl: config.DASHBOARD_PUBLIC_URL, partnerExists: (partnerId) => partnerApi.partnerExists(partnerId), ...(mailer === undefined ? {} : { mailer }) }),
     });
     const internalListener = await listen(internalApp, config.DASHBOARD_INTERNAL_PORT, config.DASHBOARD_INTERNAL_HOST);
-    const listener = await listenConsole(listenerSettings, app, onPlain).catch(async (error: unknown) => {
+    const listener = await listenConsole(listenerSettings, app, onPlain, servedCertificateObserver(metrics.registry, logger)).catch(async (error: unknown) => {
       await internalListener.close();
       throw error;
     });

@@ -1,4 +1,4 @@
-import { breakerConfigFields, defineTestHooks, fields, loadConfig, shutdownConfigFields, telemetryConfigFields, z } from '@pwa/config';
+import { breakerConfigFields, defineTestHooks, fields, loadConfig, shutdownConfigFields, telemetryConfigFields, tlsReloadIntervalField, z } from '@pwa/config';
 
 /**
  * The gateway's whole configuration, parsed once at boot. Nothing else reads process.env.
@@ -15,6 +15,7 @@ export const gatewayConfigSchema = z
     TLS_MODE: z.enum(['terminate', 'proxy']).default('terminate'),
     TLS_CERT_FILE: z.string().min(1).optional(),
     TLS_KEY_FILE: z.string().min(1).optional(),
+    TLS_RELOAD_INTERVAL_SECONDS: tlsReloadIntervalField,
     /** Proxy mode only: which peers may assert X-Forwarded-Proto and X-Forwarded-For (express "trust proxy" syntax). */
     TRUSTED_PROXIES: z.string().min(1).default('loopback'),
     HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(31_536_000),

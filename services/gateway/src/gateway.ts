@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { connectBus, type Bus } from '@pwa/bus';
-import { createApp, createHttpMetrics, listen, listenTlsDispatcher, type RunningServer } from '@pwa/http';
+import { createApp, createHttpMetrics, listen, listenTlsDispatcher, servedCertificateObserver, type RunningServer } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
-import { Counter } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import type { GatewayConfig } from './config';
 import type { AdmissionPorts, AdmissionSettings } from './domain/admit-partner-request';
 import type { TokenEndpointPorts } from './domain/guard-token-endpoint';
@@ -187,7 +186,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     routes: () => undefined,
   });
   try {
-    const publicListener = await listenPublic(config, publicApp, onPlainHttpRejected);
+    const publicListener = await listenPublic(config, publicApp, onPlainHttpRejected, { logger, registry: metrics.registry });
     listeners.push(publicListener);
     const adminListener = await listen(adminApp, config.ADMIN_PORT, config.ADMIN_HOST);
     listeners.push(adminListener);
@@ -203,11 +202,21 @@ async function listenPublic(
   config: Readonly<GatewayConfig>,
   app: RequestListener,
   onPlainHttpRejected: () => void,
+  observe: { logger: Logger; registry: Registry },
 ): Promise<Pick<RunningServer, 'port' | 'close'>> {
   if (config.TLS_MODE === 'proxy') return listen(app, config.PORT, config.HOST);
+  const certificates = servedCertificateObserver(observe.registry, observe.logger);
   const dispatcher = await listenTlsDispatcher(
     {
-      tls: { cert: readRequiredFile('TLS_CERT_FILE', config.TLS_CERT_FILE), key: readRequiredFile('TLS_KEY_FILE', config.TLS_KEY_FILE) },
+      tls: {
+        files: { certFile: requiredSetting('TLS_CERT_FILE', config.TLS_CERT_FILE), keyFile: requiredSetting('TLS_KEY_FILE', config.TLS_KEY_FILE) },
+        intervalMs: config.TLS_RELOAD_INTERVAL_SECONDS * 1_000,
+        onReloaded: (facts) => {
+          certificates.served(facts);
+          certificates.onReloaded(facts);
+        },
+        onRefused: certificates.onRefused,
+      },
       secureHandler: app,
       plainHandler: rejectPlainHttp(onPlainHttpRejected),
       requestTimeoutMs: config.TRANSFER_UPSTREAM_TIMEOUT_MS + 15_000,
@@ -218,11 +227,12 @@ async function listenPublic(
     config.PORT,
     config.HOST,
   );
+  certificates.served(dispatcher.certificate);
   return { port: dispatcher.port, close: dispatcher.stop };
 }
 
 /** The config schema requires both files in terminate mode; this keeps the types honest. */
-function readRequiredFile(name: string, path: string | undefined): Buffer {
+function requiredSetting(name: string, path: string | undefined): string {
   if (path === undefined) throw new Error(`${name} is required when TLS_MODE is terminate`);
-  return readFileSync(path);
+  return path;
 }

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { errorEnvelope } from '@pwa/errors';
-import { listen, listenTlsDispatcher, sendErrorEnvelope } from '@pwa/http';
+import { listen, listenTlsDispatcher, sendErrorEnvelope, type servedCertificateObserver } from '@pwa/http';
 
 /** What plain HTTP may still reach when a console terminates TLS: the probes and Prometheus, nothing of a person's. */
 const operationalPaths: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
@@ -17,6 +16,8 @@ export interface ConsoleListenerSettings {
   PORT: number;
   HOST: string;
   SHUTDOWN_TIMEOUT_MS: number;
+  /** How often the certificate and key files are read again (0: only at start). */
+  TLS_RELOAD_INTERVAL_SECONDS: number;
   /** The console's https origin, where a plain request is sent. */
   consoleOrigin: string;
   /** The console's name in the refusal ("the back-office", "the dashboard"). */
@@ -28,11 +29,24 @@ export interface ConsoleListenerSettings {
  * metrics only, redirects a browser's GET to the https address and refuses the rest unread), or
  * plain behind a TLS-terminating ingress (proxy).
  */
-export async function listenConsole(settings: ConsoleListenerSettings, app: RequestListener, onPlain: (outcome: PlainHttpOutcome) => void): Promise<{ port: number; close: () => Promise<void> }> {
+export async function listenConsole(
+  settings: ConsoleListenerSettings,
+  app: RequestListener,
+  onPlain: (outcome: PlainHttpOutcome) => void,
+  certificates: Partial<ReturnType<typeof servedCertificateObserver>> = {},
+): Promise<{ port: number; close: () => Promise<void> }> {
   if (settings.TLS_MODE === 'proxy') return listen(app, settings.PORT, settings.HOST);
   const dispatcher = await listenTlsDispatcher(
     {
-      tls: { cert: readTlsFile('TLS_CERT_FILE', settings.TLS_CERT_FILE), key: readTlsFile('TLS_KEY_FILE', settings.TLS_KEY_FILE) },
+      tls: {
+        files: { certFile: requiredSetting('TLS_CERT_FILE', settings.TLS_CERT_FILE), keyFile: requiredSetting('TLS_KEY_FILE', settings.TLS_KEY_FILE) },
+        intervalMs: settings.TLS_RELOAD_INTERVAL_SECONDS * 1_000,
+        onReloaded: (facts) => {
+          certificates.served?.(facts);
+          certificates.onReloaded?.(facts);
+        },
+        ...(certificates.onRefused === undefined ? {} : { onRefused: certificates.onRefused }),
+      },
       secureHandler: app,
       plainHandler: plainHandler(app, settings, onPlain),
       requestTimeoutMs: 60_000,
@@ -41,13 +55,14 @@ export async function listenConsole(settings: ConsoleListenerSettings, app: Requ
     settings.PORT,
     settings.HOST,
   );
+  certificates.served?.(dispatcher.certificate);
   return { port: dispatcher.port, close: dispatcher.stop };
 }
 
 /** The config schema requires both files in terminate mode; this keeps the types honest. */
-function readTlsFile(name: string, path: string | undefined): Buffer {
+function requiredSetting(name: string, path: string | undefined): string {
   if (path === undefined) throw new Error(`${name} is required when TLS_MODE is terminate`);
-  return readFileSync(path);
+  return path;
 }
 
 /**

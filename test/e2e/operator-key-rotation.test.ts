@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createCollection } from '../support/collection-flow';
 import { accessTokenFor } from '../support/partners';
+import type { HttpsJsonClient } from '../support/https-client';
 import { repoRoot, startStack, type Stack } from '../support/stack';
 import { decodeToken } from '../support/tokens';
 import { createWalletUser, creditWallet, type WalletUser } from '../support/wallet-users';
@@ -12,9 +13,10 @@ import { startWebhookReceiver, verifiesServiceSignature, verifiesStandardSignatu
 /**
  * The two key rotations of docs/operations.md ("Rotating secrets") on a whole stack: the webhook
  * secret sealing key (reseal-webhook-secrets) and auth's key-encryption key
- * (reencrypt-signing-keys). After each, the services started with the new key work as before: the
- * partner's webhooks are signed with the secret it got at onboarding, and tokens are issued with
- * the same signing key.
+ * (reencrypt-signing-keys), each as a rolling update with the previous key accepted during the
+ * overlap. After each, the services started with the new key work as before: the partner's
+ * webhooks are signed with the secret it got at onboarding, and tokens are issued with the same
+ * signing key, with no token request refused on the way.
  */
 const runFile = promisify(execFile);
 
@@ -92,25 +94,81 @@ describe('operator key rotation', () => {
     await newKeyOnly.stop();
   });
 
-  test('when the key-encryption key is replaced (reencrypt, auth restarted on the new key), then tokens are issued with the same signing key and earlier tokens still work', async () => {
+  test('when the key-encryption key is replaced in a rolling update (replicas on the new key with the previous one, reencrypt, replicas on the new key alone), then no token request is refused throughout and tokens keep their signing key', async () => {
     const onboarded = await stack.operator(['onboard', '--name', `Token partner ${randomUUID().slice(0, 8)}`, '--permissions', 'collection', '--rate-limit', '100000']);
     const partner = { clientId: String(onboarded.clientId), clientSecret: String(onboarded.clientSecret) };
     const tokenBefore = await accessTokenFor(stack.client, partner);
     const newKeyEncryptionKey = randomBytes(32).toString('base64');
+    const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    // Longer than auth's 5-second cache of the decrypted signing key: every replica decrypts again in each phase.
+    const phaseMs = 6_000;
 
-    const keys = { AUTH_KEY_ENCRYPTION_KEY: newKeyEncryptionKey, OLD_AUTH_KEY_ENCRYPTION_KEY: oldKeyEncryptionKey };
-    const reencrypted = await authCli(keys, 'reencrypt-signing-keys', '--from-key-env', 'OLD_AUTH_KEY_ENCRYPTION_KEY');
-    expect(reencrypted).toMatchObject({ keys: 1, reencrypted: 1, alreadyUnderNewKey: 0 });
+    // Token requests to every replica in service, ten a second, the whole time.
+    let targets: HttpsJsonClient[] = [stack.client];
+    const refused: string[] = [];
+    const issued = new Map<string, number>();
+    let phase = '1 old replica';
+    let sending = true;
+    const traffic = (async () => {
+      const deadline = Date.now() + 90_000;
+      while (sending && Date.now() < deadline) {
+        const answers = await Promise.all(targets.map((client) => client.post('/partner/auth/token', { client_id: partner.clientId, client_secret: partner.clientSecret })));
+        for (const answer of answers) {
+          if (answer.status === 200) issued.set(phase, (issued.get(phase) ?? 0) + 1);
+          else refused.push(`${phase}: ${answer.status} ${answer.text.slice(0, 200)}`);
+        }
+        await pause(100);
+      }
+    })();
 
+    // Without the previous key, a replica on the new key alone cannot open the stored signing key: the gap the overlap closes.
+    const tooEarly = await stack.startExtraService('auth', { AUTH_KEY_ENCRYPTION_KEY: newKeyEncryptionKey });
+    const tooEarlyGateway = await stack.startExtraGateway({ AUTH_URL: tooEarly.url });
+    expect((await tooEarlyGateway.client.post('/partner/auth/token', { client_id: partner.clientId, client_secret: partner.clientSecret })).status).not.toBe(200);
+    await tooEarlyGateway.stop();
+    await tooEarly.stop();
+
+    // 1. The rolling update: a replica on the new key that still decrypts with the old one joins; the old replica drains and stops.
+    const overlap = await stack.startExtraService('auth', { AUTH_KEY_ENCRYPTION_KEY: newKeyEncryptionKey, AUTH_KEY_ENCRYPTION_KEY_PREVIOUS: oldKeyEncryptionKey });
+    const overlapGateway = await stack.startExtraGateway({ AUTH_URL: overlap.url });
+    phase = '2 old and overlapping replicas';
+    targets = [stack.client, overlapGateway.client];
+    await pause(phaseMs);
+    phase = '3 overlapping replica';
+    targets = [overlapGateway.client];
+    await pause(300);
     await stack.stopService('auth');
-    const auth = await stack.startExtraService('auth', { AUTH_KEY_ENCRYPTION_KEY: newKeyEncryptionKey });
-    const gateway = await stack.startExtraGateway({ AUTH_URL: auth.url });
-    const tokenAfter = await accessTokenFor(gateway.client, partner);
+
+    // 2. Re-encrypt under traffic; a second run finds nothing left to do.
+    const keys = { AUTH_KEY_ENCRYPTION_KEY: newKeyEncryptionKey, OLD_AUTH_KEY_ENCRYPTION_KEY: oldKeyEncryptionKey };
+    expect(await authCli(keys, 'reencrypt-signing-keys', '--from-key-env', 'OLD_AUTH_KEY_ENCRYPTION_KEY')).toMatchObject({ keys: 1, reencrypted: 1, alreadyUnderNewKey: 0 });
+    expect(await authCli(keys, 'reencrypt-signing-keys', '--from-key-env', 'OLD_AUTH_KEY_ENCRYPTION_KEY')).toMatchObject({ reencrypted: 0, alreadyUnderNewKey: 1 });
+    phase = '4 overlapping replica after reencrypt';
+    await pause(phaseMs);
+
+    // 3. The second rolling update: replicas on the new key alone; the overlapping one drains and stops.
+    const newOnly = await stack.startExtraService('auth', { AUTH_KEY_ENCRYPTION_KEY: newKeyEncryptionKey });
+    const newOnlyGateway = await stack.startExtraGateway({ AUTH_URL: newOnly.url });
+    phase = '5 overlapping and new replicas';
+    targets = [overlapGateway.client, newOnlyGateway.client];
+    await pause(phaseMs);
+    phase = '6 new replica';
+    targets = [newOnlyGateway.client];
+    await pause(300);
+    await overlapGateway.stop();
+    await overlap.stop();
+    await pause(1_000);
+    sending = false;
+    await traffic;
+
+    expect(refused).toEqual([]);
+    expect([...issued.keys()].sort()).toEqual(['1 old replica', '2 old and overlapping replicas', '3 overlapping replica', '4 overlapping replica after reencrypt', '5 overlapping and new replicas', '6 new replica']);
+    const tokenAfter = await accessTokenFor(newOnlyGateway.client, partner);
     expect(decodeToken(tokenAfter).header.kid).toBe(decodeToken(tokenBefore).header.kid);
     for (const token of [tokenBefore, tokenAfter]) {
-      expect((await gateway.client.get('/partner/v1/balance', { bearer: token })).status).toBe(200);
+      expect((await newOnlyGateway.client.get('/partner/v1/balance', { bearer: token })).status).toBe(200);
     }
-    await gateway.stop();
-    await auth.stop();
+    await newOnlyGateway.stop();
+    await newOnly.stop();
   });
 });

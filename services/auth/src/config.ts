@@ -30,6 +30,8 @@ export const authConfigSchema = baseServiceConfigSchema
     TOKEN_AUDIENCE: z.string().min(1).optional(),
     TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
     AUTH_KEY_ENCRYPTION_KEY: encryptionKeySchema,
+    /** During a rotation of AUTH_KEY_ENCRYPTION_KEY: the old key, which still decrypts (never encrypts) until reencrypt-signing-keys has run. */
+    AUTH_KEY_ENCRYPTION_KEY_PREVIOUS: encryptionKeySchema.optional(),
     WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKeySchema,
     ...outboxConfigFields,
   })

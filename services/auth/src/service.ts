@@ -32,14 +32,17 @@ export async function startAuthService(config: Readonly<AuthConfig>, options: { 
     ttlSeconds: config.TOKEN_TTL_SECONDS,
     environment: config.ENVIRONMENT,
   };
-  const encryptionKey = Buffer.from(config.AUTH_KEY_ENCRYPTION_KEY, 'base64');
+  const encryptionKeys = {
+    current: Buffer.from(config.AUTH_KEY_ENCRYPTION_KEY, 'base64'),
+    previous: config.AUTH_KEY_ENCRYPTION_KEY_PREVIOUS === undefined ? undefined : Buffer.from(config.AUTH_KEY_ENCRYPTION_KEY_PREVIOUS, 'base64'),
+  };
   let prepared: PreparedService | undefined;
   let keyring: SigningKeyring;
   let hosted: HostedService & ServiceHostParts;
   try {
     prepared = await prepareService({ name: 'auth', schema: authSchema, migrationDirectories: authMigrationDirectories, env: config, port: config.PORT, logger });
     const { pool } = prepared;
-    keyring = new SigningKeyring(pool, encryptionKey, settings.ttlSeconds);
+    keyring = new SigningKeyring(pool, encryptionKeys, settings.ttlSeconds);
     hosted = await prepared.listen({
       malformedBodyCodeFor: (req) => (req.path === tokenPath ? 'PKC_1001' : undefined),
       routes: (app) => {

@@ -38,8 +38,9 @@ Key rotation (docs/operations.md, Rotating secrets; keys come from the environme
           the secrets themselves do not change. Safe to run again.
   reencrypt-signing-keys --from-key-env <VARIABLE>
           re-encrypts every signing key from the key in <VARIABLE> (the old one) to
-          AUTH_KEY_ENCRYPTION_KEY (the new one), all or nothing; restart auth with the new key
-          right after. The signing keys and the tokens do not change. Safe to run again.
+          AUTH_KEY_ENCRYPTION_KEY (the new one), all or nothing. Run it once every auth replica
+          holds the new key with the old one as AUTH_KEY_ENCRYPTION_KEY_PREVIOUS; then drop that.
+          The signing keys and the tokens do not change. Safe to run again.
 
 Every change is published as a partner.* event. --json prints one JSON object per command.
 onboard and rotate-webhook-secret need WEBHOOK_SECRET_SEALING_KEY; rotate-signing-key needs AUTH_KEY_ENCRYPTION_KEY.
@@ -160,13 +161,13 @@ const commands: Record<string, CommandHandler> = {
       data: outcome,
       text:
         `re-encrypted ${outcome.reencrypted} of ${outcome.keys} signing key(s) under the new AUTH_KEY_ENCRYPTION_KEY ` +
-        `(${outcome.alreadyUnderNewKey} were already); restart auth with the new key now`,
+        `(${outcome.alreadyUnderNewKey} were already); auth replicas may now drop AUTH_KEY_ENCRYPTION_KEY_PREVIOUS`,
     };
   },
   'rotate-signing-key': async ({ pool, config }) => {
     if (config.AUTH_KEY_ENCRYPTION_KEY === undefined) throw new Error('rotate-signing-key needs AUTH_KEY_ENCRYPTION_KEY');
     // The grace period only matters for reads of the published set, so the default lifetime is fine here.
-    const keyring = new SigningKeyring(pool, Buffer.from(config.AUTH_KEY_ENCRYPTION_KEY, 'base64'), 3600);
+    const keyring = new SigningKeyring(pool, { current: Buffer.from(config.AUTH_KEY_ENCRYPTION_KEY, 'base64') }, 3600);
     const kid = await keyring.rotate();
     return { data: { kid }, text: `new signing key ${kid} is active; the previous key stays published until its tokens expire` };
   },

@@ -40,6 +40,25 @@ export function encryptPrivateKey(privateKey: KeyObject, kid: string, encryption
   return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
 }
 
+/**
+ * The key-encryption keys a process holds: the current one encrypts and is tried first; the
+ * previous one, during a rotation's overlap, only decrypts (docs/operations.md, "AUTH_KEY_ENCRYPTION_KEY").
+ */
+export interface KeyEncryptionKeys {
+  current: Buffer;
+  previous?: Buffer | undefined;
+}
+
+/** Decrypts with the current key, else the previous one; throws when neither opens the ciphertext. */
+export function decryptPrivateKeyWithEither(sealed: Buffer, kid: string, keys: KeyEncryptionKeys): KeyObject {
+  try {
+    return decryptPrivateKey(sealed, kid, keys.current);
+  } catch (error) {
+    if (keys.previous === undefined) throw error;
+    return decryptPrivateKey(sealed, kid, keys.previous);
+  }
+}
+
 export function decryptPrivateKey(sealed: Buffer, kid: string, encryptionKey: Buffer): KeyObject {
   const iv = sealed.subarray(0, ivLengthBytes);
   const tag = sealed.subarray(ivLengthBytes, ivLengthBytes + tagLengthBytes);

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { withTransaction, type Pool } from '@pwa/db';
-import { decryptPrivateKey, encryptPrivateKey, generateSigningKey, type PublicSigningKey } from '../domain/signing-key';
+import { decryptPrivateKeyWithEither, encryptPrivateKey, generateSigningKey, type KeyEncryptionKeys, type PublicSigningKey } from '../domain/signing-key';
 import { findActiveSigningKey, insertSigningKey, listPublishedSigningKeys, retireActiveSigningKey } from '../store/signing-key-store';
 
 export interface ActiveSigningKey {
@@ -15,13 +15,15 @@ const activeKeyCacheMs = 5_000;
 /**
  * The environment's signing keys. One key signs at a time; after a rotation the previous key stays
  * in the published set until every token it signed has expired, so rotation invalidates nothing.
+ * Their private keys are stored encrypted under the current key-encryption key; during a rotation
+ * of that key the previous one still decrypts, so no token request is refused.
  */
 export class SigningKeyring {
   private cachedActive: { key: ActiveSigningKey; loadedAtMs: number } | undefined;
 
   constructor(
     private readonly pool: Pool,
-    private readonly encryptionKey: Buffer,
+    private readonly encryptionKeys: KeyEncryptionKeys,
     private readonly tokenTtlSeconds: number,
   ) {}
 
@@ -47,7 +49,7 @@ export class SigningKeyring {
     if (this.cachedActive && now - this.cachedActive.loadedAtMs < activeKeyCacheMs) return this.cachedActive.key;
     const row = await findActiveSigningKey(this.pool);
     if (!row) throw new Error('No active signing key');
-    const key = { kid: row.kid, privateKey: decryptPrivateKey(row.privateKeyCiphertext, row.kid, this.encryptionKey) };
+    const key = { kid: row.kid, privateKey: decryptPrivateKeyWithEither(row.privateKeyCiphertext, row.kid, this.encryptionKeys) };
     this.cachedActive = { key, loadedAtMs: now };
     return key;
   }
@@ -59,7 +61,7 @@ export class SigningKeyring {
 
   private async insertNewActiveKey(retireCurrent: boolean): Promise<string> {
     const generated = generateSigningKey();
-    const sealed = encryptPrivateKey(generated.privateKey, generated.kid, this.encryptionKey);
+    const sealed = encryptPrivateKey(generated.privateKey, generated.kid, this.encryptionKeys.current);
     await withTransaction(this.pool, async (client) => {
       if (retireCurrent) await retireActiveSigningKey(client);
       await insertSigningKey(client, generated.kid, generated.jwk, sealed);

@@ -1,5 +1,5 @@
 import type { OperationId } from './operations.js';
-import type { PkcCode } from './types.js';
+import type { InvalidField, PkcCode } from './types.js';
 
 /**
  * What the SDK itself says when no PKC code applies:
@@ -20,6 +20,8 @@ export interface ErrorFields {
   referenceId?: string;
   status?: string;
   error?: string;
+  /** On a validation refusal (PKC_2xxx): each offending field, its problem and what is expected. */
+  invalidFields?: InvalidField[];
   [name: string]: unknown;
 }
 

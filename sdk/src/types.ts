@@ -4,6 +4,15 @@ import type { OperationId } from './operations.js';
 /** The named schemas of docs/openapi.json, e.g. `Schemas['DisbursementTransfer']`. */
 export type Schemas = components['schemas'];
 
+/**
+ * One field a validation refusal names (every PKC_2xxx answer about named fields carries a list of
+ * them as `invalidFields`): the field as sent, its problem (missing, unknown, wrong_type,
+ * wrong_format, not_allowed, out_of_range, too_long) and what is expected. On a PartnerApiError it
+ * is `error.fields.invalidFields`.
+ */
+export type InvalidField = Schemas['InvalidField'];
+export type InvalidFieldProblem = Schemas['InvalidFieldProblem'];
+
 type Responses<Id extends OperationId> = operations[Id]['responses'];
 type ResponseAt<Id extends OperationId, Status> = Status extends keyof Responses<Id> ? Responses<Id>[Status] : never;
 type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;

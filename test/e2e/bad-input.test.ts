@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { expectedForms } from '@pwa/errors';
 import { databaseFingerprint, type DatabaseFingerprint } from '../support/database-fingerprint';
 import { RawHttpsClient, type RawResponse } from '../support/fuzz-client';
 import { accessTokenFor, onboardPartner, type OnboardedPartner } from '../support/partners';
@@ -91,7 +92,10 @@ describe('bad input through the gateway', () => {
 
       for (const { name, bytes } of refusedConfirmBodies(quoteId, externalId)) {
         const response = await post('/partner/v1/disbursement/transfer', bytes);
-        expect({ name, ...response.body }).toEqual({ name, success: false, code: 'PKC_2008', message: expect.any(String) });
+        // A field whose value breaks the text rule is named (decision 0075); a body that is not UTF-8 names none.
+        const { invalidFields, ...envelope } = response.body as { invalidFields?: { field: string }[] };
+        expect({ name, ...envelope }).toEqual({ name, success: false, code: 'PKC_2008', message: expect.any(String) });
+        if (invalidFields !== undefined) expect(invalidFields.map(({ field }) => field)).toEqual([name.endsWith('note') ? 'note' : 'externalId']);
         expect(response.status).toBe(400);
       }
 
@@ -122,7 +126,8 @@ describe('bad input through the gateway', () => {
     test('when the refusal names the field, then it says what the rule is and never echoes the value', async () => {
       const response = await post('/partner/v1/collection/quote', JSON.stringify({ phone: user.localPhone, amount: 10, currency: 'USD', reference: 'secret\u0000value' }));
 
-      expectRefusal(response, 400, 'PKC_2008', 'Field reference contains a control character: text must not contain control characters (such as NUL, tab or line breaks) or lone surrogates');
+      expectRefusal(response, 400, 'PKC_2008', `Field reference contains a control character: reference has the wrong format (expected ${expectedForms.text})`);
+      expect(response.body.invalidFields).toEqual([{ field: 'reference', problem: 'wrong_format', expected: expectedForms.text }]);
       expect(response.text).not.toContain('secret');
     });
 
@@ -144,12 +149,13 @@ describe('bad input through the gateway', () => {
     ])('when %s %s arrives, then the gateway answers 400 PKC_2008 naming %s and forwards nothing', async (method, path, parameter) => {
       const response = await client.send({ method, path, headers: bearer() });
 
-      expectRefusal(response, 400, 'PKC_2008', `Path parameter ${parameter} is not valid: it must be percent-encoded UTF-8 without control characters`);
+      expectRefusal(response, 400, 'PKC_2008', `Path parameter ${parameter} is not valid: ${parameter} has the wrong format (expected percent-encoded UTF-8 ${expectedForms.text})`);
+      expect(response.body.invalidFields).toEqual([{ field: parameter, problem: 'wrong_format', expected: `percent-encoded UTF-8 ${expectedForms.text}` }]);
     });
 
     test('when a query value is %00 or not UTF-8, then the answer is 400 PKC_2008 naming the parameter', async () => {
-      expectRefusal(await get('/partner/v1/webhooks/deliveries?referenceId=%00'), 400, 'PKC_2008', 'Query parameter referenceId contains a control character');
-      expectRefusal(await get('/partner/v1/webhooks/deliveries?referenceId=%E0%A4%A'), 400, 'PKC_2008', /^Query parameter referenceId is not valid/);
+      expectRefusal(await get('/partner/v1/webhooks/deliveries?referenceId=%00'), 400, 'PKC_2008', /^Query parameter referenceId is not valid: referenceId has the wrong format \(expected percent-encoded UTF-8 text/);
+      expectRefusal(await get('/partner/v1/webhooks/deliveries?referenceId=%E0%A4%A'), 400, 'PKC_2008', /^Query parameter referenceId is not valid: referenceId has the wrong format/);
     });
 
     test.each(internalServiceNames)('when a path or query that cannot be read reaches %s directly, then it answers 400 PKC_2008 too, never 500', async (service) => {
@@ -160,8 +166,8 @@ describe('bad input through the gateway', () => {
     });
 
     test('when the delivery log is asked with an unknown filter, then the refusal names that filter', async () => {
-      expectRefusal(await get('/partner/v1/webhooks/deliveries?foo=1'), 400, 'PKC_2008', 'Invalid or unknown fields: foo');
-      expectRefusal(await get('/partner/v1/webhooks/deliveries?foo=1&bar=2'), 400, 'PKC_2008', 'Invalid or unknown fields: foo, bar');
+      expectRefusal(await get('/partner/v1/webhooks/deliveries?foo=1'), 400, 'PKC_2008', 'foo is not a field of this request: remove it');
+      expectRefusal(await get('/partner/v1/webhooks/deliveries?foo=1&bar=2'), 400, 'PKC_2008', 'foo is not a field of this request: remove it; bar is not a field of this request: remove it');
     });
   });
 
@@ -184,9 +190,9 @@ describe('bad input through the gateway', () => {
 
   describe('amounts as written', () => {
     test.each([
-      ['1.999999999999999999', 'Amount must have at most 2 decimal places'],
-      ['10.005', 'Amount must have at most 2 decimal places'],
-      ['1e400', /^Amount must be a JSON number/],
+      ['1.999999999999999999', /^Amount must have at most 2 decimal places: amount has the wrong format \(expected a JSON number/],
+      ['10.005', /^Amount must have at most 2 decimal places: amount has the wrong format/],
+      ['1e400', /^Amount must be a JSON number .*: amount is out of range/],
     ])('when the amount is written %s, then the answer is 400 PKC_2002, whatever a double makes of it', async (amountText, message) => {
       expectRefusal(await post('/partner/v1/disbursement/quote', quoteBody(amountText)), 400, 'PKC_2002', message);
     });
@@ -276,8 +282,9 @@ describe('bad input through the gateway', () => {
       const unsafe = await get(`/partner/v1/webhooks/deliveries?${name}=%00`);
       const unknown = await get(`/partner/v1/webhooks/deliveries?${name}=1`);
 
-      expectRefusal(unsafe, 400, 'PKC_2008', `Query parameter ${'n'.repeat(64)}… contains a control character`);
-      expectRefusal(unknown, 400, 'PKC_2008', `Invalid or unknown fields: ${'n'.repeat(64)}…`);
+      expectRefusal(unsafe, 400, 'PKC_2008', `Query parameter ${'n'.repeat(64)}… is not valid: ${'n'.repeat(64)}… has the wrong format (expected percent-encoded UTF-8 ${expectedForms.text})`);
+      expectRefusal(unknown, 400, 'PKC_2008', `${'n'.repeat(64)}… is not a field of this request: remove it`);
+      expect(unknown.body.invalidFields).toEqual([{ field: `${'n'.repeat(64)}…`, problem: 'unknown' }]);
     });
   });
 });

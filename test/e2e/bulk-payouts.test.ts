@@ -221,7 +221,8 @@ describe('bulk payouts', () => {
   test('when no item is valid or the call itself is malformed, then the answer is 4xx and nothing is stored', async () => {
     const partner = await onboard('100.00');
     const none = await quoteBulk(stack.client, partner, { currency: 'USD', items: [{ phone: '12', amount: 1, externalId: 'a' }, { phone: users[0]!.localPhone, amount: -1, externalId: 'b' }] });
-    expect([none.status, none.body.code, none.body.items?.map((entry: any) => entry.failureReason.code)]).toEqual([400, 'PKC_2008', ['PKC_2001', 'PKC_2002']]);
+    // No valid item is a business outcome with its own code (PKC_5005, decision 0075), not a malformed body.
+    expect([none.status, none.body.code, none.body.items?.map((entry: any) => entry.failureReason.code)]).toEqual([400, 'PKC_5005', ['PKC_2001', 'PKC_2002']]);
     for (const [body, code] of [
       [[], 'PKC_2008'],
       [{ currency: 'USD' }, 'PKC_2008'],

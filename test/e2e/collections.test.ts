@@ -299,11 +299,13 @@ describe('collections', () => {
       const quoteId = await quoteCollection(stack.client, token, { phone: user.localPhone, amount: 100, currency: 'USD' });
       const before = await databaseFingerprint(stack.databaseUrl, ['collections']);
 
-      await expectCode(await confirm({ externalId: 'x' }), 400, 'PKC_2008');
-      await expectCode(await confirm({ quoteId }), 400, 'PKC_2008');
-      await expectCode(await confirm({ quoteId: 'not-a-uuid', externalId: 'x' }), 400, 'PKC_2009');
-      await expectCode(await confirm({ quoteId, externalId: 'x'.repeat(101) }), 400, 'PKC_2006');
-      await expectCode(await confirm({ quoteId, externalId: 'x', note: 'n'.repeat(201) }), 400, 'PKC_2007');
+      // Each refusal names its field (decision 0075).
+      const names = (field: string, problem: string) => ({ invalidFields: [{ field, problem, expected: expect.any(String) }] });
+      await expectCode(await confirm({ externalId: 'x' }), 400, 'PKC_2008', names('quoteId', 'missing'));
+      await expectCode(await confirm({ quoteId }), 400, 'PKC_2008', names('externalId', 'missing'));
+      await expectCode(await confirm({ quoteId: 'not-a-uuid', externalId: 'x' }), 400, 'PKC_2009', names('quoteId', 'wrong_format'));
+      await expectCode(await confirm({ quoteId, externalId: 'x'.repeat(101) }), 400, 'PKC_2006', names('externalId', 'too_long'));
+      await expectCode(await confirm({ quoteId, externalId: 'x', note: 'n'.repeat(201) }), 400, 'PKC_2007', names('note', 'too_long'));
 
       expect(await databaseFingerprint(stack.databaseUrl, ['collections'])).toEqual(before);
       // None of them consumed the quote.

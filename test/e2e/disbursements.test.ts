@@ -155,16 +155,18 @@ describe('disbursements through the gateway', () => {
   });
 
   describe('refusals of the transfer call', () => {
+    // Each validation refusal names its field (decision 0075).
+    const names = (field: string, problem: string) => ({ invalidFields: [{ field, problem, expected: expect.any(String) }] });
     test.each([
-      ['PKC_2008 when externalId is missing', () => ({ quoteId: randomUUID() }), 'PKC_2008'],
-      ['PKC_2008 when quoteId is missing (even with an over-long externalId)', () => ({ externalId: 'x'.repeat(101) }), 'PKC_2008'],
-      ['PKC_2009 when quoteId is not a UUID (checked before the externalId length)', () => ({ quoteId: 'nope', externalId: 'x'.repeat(101) }), 'PKC_2009'],
-      ['PKC_2006 when externalId has 101 characters (checked before the note)', () => ({ quoteId: randomUUID(), externalId: 'x'.repeat(101), note: 'n'.repeat(201) }), 'PKC_2006'],
-      ['PKC_2007 when note has 201 characters', () => ({ quoteId: randomUUID(), externalId: 'ok', note: 'n'.repeat(201) }), 'PKC_2007'],
-      ['PKC_5001 when the quote does not exist', () => ({ quoteId: randomUUID(), externalId: 'unknown-quote' }), 'PKC_5001'],
-    ])('when the body gives %s, then nothing changes anywhere', async (_name, body, code) => {
+      ['PKC_2008 when externalId is missing', () => ({ quoteId: randomUUID() }), 'PKC_2008', names('externalId', 'missing')],
+      ['PKC_2008 when quoteId is missing (even with an over-long externalId)', () => ({ externalId: 'x'.repeat(101) }), 'PKC_2008', names('quoteId', 'missing')],
+      ['PKC_2009 when quoteId is not a UUID (checked before the externalId length)', () => ({ quoteId: 'nope', externalId: 'x'.repeat(101) }), 'PKC_2009', names('quoteId', 'wrong_format')],
+      ['PKC_2006 when externalId has 101 characters (checked before the note)', () => ({ quoteId: randomUUID(), externalId: 'x'.repeat(101), note: 'n'.repeat(201) }), 'PKC_2006', names('externalId', 'too_long')],
+      ['PKC_2007 when note has 201 characters', () => ({ quoteId: randomUUID(), externalId: 'ok', note: 'n'.repeat(201) }), 'PKC_2007', names('note', 'too_long')],
+      ['PKC_5001 when the quote does not exist', () => ({ quoteId: randomUUID(), externalId: 'unknown-quote' }), 'PKC_5001', {}],
+    ])('when the body gives %s, then nothing changes anywhere', async (_name, body, code, fields) => {
       const before = await everythingFingerprint();
-      expectError(await send(body()), 400, code);
+      expectError(await send(body()), 400, code, fields);
       expect(await everythingFingerprint()).toEqual(before);
     });
 

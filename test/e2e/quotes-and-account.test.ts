@@ -58,7 +58,9 @@ describe('account, balance and quotes through the gateway', () => {
   async function expectRefusedWithoutTrace(send: () => Promise<JsonResponse>, status: number, code: string): Promise<void> {
     const before = await fingerprint();
     const response = await send();
-    expect({ status: response.status, body: response.body }).toEqual({ status, body: { success: false, code, message: expect.any(String) } });
+    // A validation refusal names its fields (decision 0075; test/e2e/validation-fields.test.ts checks which).
+    const named = code.startsWith('PKC_2') ? { invalidFields: [expect.objectContaining({ field: expect.any(String), problem: expect.any(String) })] } : {};
+    expect({ status: response.status, body: response.body }).toEqual({ status, body: { success: false, code, message: expect.any(String), ...named } });
     expect(await fingerprint()).toEqual(before);
   }
 

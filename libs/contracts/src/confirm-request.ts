@@ -1,4 +1,5 @@
-import { PkcError } from '@pwa/errors';
+import { invalidFieldError, invalidFieldsError, type InvalidField } from '@pwa/errors';
+import { expectedInputs } from './input-refusals';
 import { isUuid } from './internal/wire-fields';
 
 /** The body of both confirm calls: POST collection/request and POST disbursement/transfer. */
@@ -23,9 +24,11 @@ export function isUnsafeText(text: string): boolean {
 
 /**
  * Validates a confirm body in one fixed, documented order, so one body always gets one code and
- * both confirm endpoints answer alike:
- * 1. PKC_2008: not a JSON object; quoteId or externalId missing (absent, null or ""); externalId
- *    or note of a type other than string;
+ * both confirm endpoints answer alike; each refusal names its fields in invalidFields (decision
+ * 0075):
+ * 1. PKC_2008: not a JSON object; a field other than quoteId, externalId and note (unknown fields
+ *    are refused, decision 0075); quoteId or externalId missing (absent, null or ""); externalId
+ *    or note of a type other than string (all of these listed together);
  * 2. PKC_2009: quoteId not a UUID (a quoteId that is not a string included);
  * 3. PKC_2006: externalId longer than 100 characters;
  * 4. PKC_2007: note longer than 200 characters;
@@ -38,18 +41,50 @@ export function isUnsafeText(text: string): boolean {
  */
 export function parseConfirmRequestBody(body: unknown): ConfirmRequestBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new PkcError('PKC_2008', 'Body must be a JSON object with quoteId and externalId');
+    throw invalidFieldError('PKC_2008', 'body', 'wrong_type', `${expectedInputs.jsonObject} with quoteId and externalId`);
   }
   const fields = body as Record<string, unknown>;
-  const missing = (['quoteId', 'externalId'] as const).filter((name) => fields[name] === undefined || fields[name] === null || fields[name] === '');
-  if (missing.length > 0) throw new PkcError('PKC_2008', `Missing required field(s): ${missing.join(', ')}`);
-  if (typeof fields.externalId !== 'string') throw new PkcError('PKC_2008', 'externalId must be a string');
   const note = fields.note === undefined || fields.note === '' ? null : fields.note;
-  if (note !== null && typeof note !== 'string') throw new PkcError('PKC_2008', 'note must be a string');
-  if (!isUuid(fields.quoteId)) throw new PkcError('PKC_2009');
-  if ([...fields.externalId].length > externalIdLengthMax) throw new PkcError('PKC_2006');
-  if (note !== null && [...note].length > noteLengthMax) throw new PkcError('PKC_2007');
-  if (isUnsafeText(fields.externalId)) throw new PkcError('PKC_2008', `externalId ${unsafeTextRule}`);
-  if (note !== null && isUnsafeText(note)) throw new PkcError('PKC_2008', `note ${unsafeTextRule}`);
-  return { quoteId: fields.quoteId.toLowerCase(), externalId: fields.externalId, note };
+  const shapeProblems: InvalidField[] = [
+    ...requiredTextFields(fields, { quoteId: expectedInputs.quoteId, externalId: expectedInputs.externalId(externalIdLengthMax) }),
+    ...unknownFields(fields, confirmFields),
+    ...(fields.externalId !== undefined && fields.externalId !== null && fields.externalId !== '' && typeof fields.externalId !== 'string'
+      ? [{ field: 'externalId', problem: 'wrong_type' as const, expected: expectedInputs.externalId(externalIdLengthMax) }]
+      : []),
+    ...(note !== null && typeof note !== 'string' ? [{ field: 'note', problem: 'wrong_type' as const, expected: expectedInputs.optionalText(noteLengthMax) }] : []),
+  ];
+  if (shapeProblems.length > 0) throw invalidFieldsError('PKC_2008', shapeProblems);
+  const { quoteId, externalId } = fields as { quoteId: unknown; externalId: string };
+  if (!isUuid(quoteId)) throw invalidFieldError('PKC_2009', 'quoteId', typeof quoteId === 'string' ? 'wrong_format' : 'wrong_type', expectedInputs.quoteId);
+  if ([...externalId].length > externalIdLengthMax) throw invalidFieldError('PKC_2006', 'externalId', 'too_long', `at most ${externalIdLengthMax} characters`);
+  if (typeof note === 'string' && [...note].length > noteLengthMax) throw invalidFieldError('PKC_2007', 'note', 'too_long', `at most ${noteLengthMax} characters`);
+  const noteText = typeof note === 'string' ? note : null;
+  refuseUnsafeText({ externalId, note: noteText });
+  return { quoteId: quoteId.toLowerCase(), externalId, note: noteText };
+}
+
+const confirmFields: ReadonlySet<string> = new Set(['quoteId', 'externalId', 'note']);
+
+/**
+ * The required fields of a body that are absent, null or "" (the confirm, bulk transfer and refund
+ * bodies treat all three as missing), each `missing` with what is expected.
+ */
+export function requiredTextFields(fields: Readonly<Record<string, unknown>>, expected: Readonly<Record<string, string>>): InvalidField[] {
+  return Object.entries(expected)
+    .filter(([name]) => fields[name] === undefined || fields[name] === null || fields[name] === '')
+    .map(([field, expectation]) => ({ field, problem: 'missing', expected: expectation }));
+}
+
+/** The fields of a body that its operation does not take, each `unknown` (decision 0075). */
+export function unknownFields(fields: Readonly<Record<string, unknown>>, known: ReadonlySet<string>): InvalidField[] {
+  return Object.keys(fields)
+    .filter((name) => !known.has(name))
+    .map((field) => ({ field, problem: 'unknown' }));
+}
+
+/** 400 PKC_2008 naming the first text field (in the given order) that holds a control character or a lone surrogate. */
+export function refuseUnsafeText(texts: Readonly<Record<string, string | null>>): void {
+  for (const [field, text] of Object.entries(texts)) {
+    if (text !== null && isUnsafeText(text)) throw invalidFieldError('PKC_2008', field, 'wrong_format', expectedInputs.text);
+  }
 }

@@ -84,7 +84,18 @@ export {
   type BulkEventData,
   type BulkEvent,
 } from './bulk-events';
-export { parseConfirmRequestBody, isUnsafeText, unsafeTextRule, externalIdLengthMax, noteLengthMax, type ConfirmRequestBody } from './confirm-request';
+export {
+  parseConfirmRequestBody,
+  isUnsafeText,
+  unsafeTextRule,
+  externalIdLengthMax,
+  noteLengthMax,
+  requiredTextFields,
+  unknownFields,
+  refuseUnsafeText,
+  type ConfirmRequestBody,
+} from './confirm-request';
+export { expectedInputs, amountBoundsText, parsePublicInput, expectedOfSchemaAt } from './input-refusals';
 export * as internal from './internal';
 export * from './internal/wallet-admin';
 export * from './internal/auth-admin';
@@ -109,6 +120,7 @@ export {
   type AccessDecision,
   type PartnerRecord,
   readContractAnswer,
+  passedOnRefusal,
   type ContractAnswer,
   minorUnitsField,
   uuidField,
@@ -211,6 +223,6 @@ export {
   type PublicPartnerEventPage,
 } from './public';
 // The quote body's rules (phone, amount as written, currency, per-transaction bounds), shared by single and bulk quotes.
-export { validateQuoteRequest, type QuoteRequest } from './quote-request';
+export { validateQuoteRequest, amountProblemOf, amountRefusal, type QuoteRequest } from './quote-request';
 export { transactionBoundsMinor } from './transaction-bounds';
 export { addressProblem, classifyAddress, isPublicAddress, literalHostProblem, urlProblem, type AddressClass, type TargetPolicy } from './webhook-target-policy';

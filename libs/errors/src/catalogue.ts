@@ -49,6 +49,9 @@ export const errorCatalogue = {
   PKC_5002: { httpStatus: 400, message: 'Quote already used' },
   PKC_5003: { httpStatus: 400, message: 'Quote type does not match this endpoint' },
   PKC_5004: { httpStatus: 403, message: 'Quote belongs to another partner' },
+  // An addition to the spec (issue 29): a bulk quote none of whose items passed its checks. A
+  // business outcome (each item has its own reason, any code), not a malformed body.
+  PKC_5005: { httpStatus: 400, message: 'No item of the bulk is valid; nothing was quoted' },
   // Transaction (PKC_6XXX)
   PKC_6001: { httpStatus: 409, message: 'externalId already used for a completed or in-progress transaction' },
   PKC_6002: { httpStatus: 404, message: 'Not found for this referenceId' },
@@ -68,10 +71,10 @@ export type PkcCode = keyof typeof errorCatalogue;
 
 /**
  * Codes the catalogue adds to the spec's tables, each for a case the spec does not have (issue 19:
- * refunds). The catalogue test holds them to the partner guide and the OpenAPI document like every
+ * refunds; issue 29: a bulk quote with no valid item). The catalogue test holds them to the partner guide and the OpenAPI document like every
  * other code, and to the spec only in that the spec must not define them otherwise.
  */
-export const codesAddedToTheSpec: readonly PkcCode[] = ['PKC_6006'];
+export const codesAddedToTheSpec: readonly PkcCode[] = ['PKC_5005', 'PKC_6006'];
 
 export const allPkcCodes = Object.keys(errorCatalogue) as PkcCode[];
 

@@ -10,5 +10,25 @@ export {
   type SuccessEnvelope,
 } from './pkc-error';
 export { echoInput, echoedInputLengthMax } from './echo';
-export { invalidParametersError, invalidParametersErrorOf, type ParameterIssue } from './invalid-parameters';
+export {
+  fieldProblems,
+  invalidFieldsName,
+  invalidFieldsListedMax,
+  expectedForms,
+  describeInvalidField,
+  invalidFieldsError,
+  errorFieldsOf,
+  invalidFieldError,
+  invalidCursorError,
+  invalidFieldsOf,
+  invalidFieldsErrorOf,
+  invalidFieldsOfError,
+  isInvalidFieldList,
+  alternatives,
+  type FieldProblem,
+  type InvalidField,
+  type FieldIssue,
+  type FieldIssueContext,
+} from './invalid-fields';
+export { invalidParametersErrorOf, type ParameterIssue } from './invalid-parameters';
 export { consoleErrorCatalogue, ConsoleError, isConsoleError, isConsoleCode, type ConsoleCode } from './console-catalogue';

@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { PkcError, echoInput } from '@pwa/errors';
+import { PkcError, describeInvalidField, echoInput, expectedForms, invalidFieldError, type InvalidField } from '@pwa/errors';
 import { jsonNestingDepthMax, jsonNestingExceeds } from './json-depth';
-import { encodedPairsProblemOf, requestTargetProblemOf } from './request-target';
+import { encodedPairsProblemOf, requestTargetRefusalOf } from './request-target';
 import { findUnsafeText, textProblemDescriptions } from './text-safety';
 
 /*
@@ -47,10 +47,17 @@ export class BodyRefusal extends Error {
   constructor(
     readonly type: BodyRefusalType,
     message: string,
+    /** The body field at fault, when one is (a control character in its value): a validation refusal names it (decision 0075). */
+    readonly invalidFields?: readonly InvalidField[],
   ) {
     super(message);
     this.name = 'BodyRefusal';
   }
+}
+
+/** The fields a body refusal names, or undefined when the error is not one or names none. */
+export function bodyRefusalFieldsOf(error: unknown): readonly InvalidField[] | undefined {
+  return error instanceof BodyRefusal ? error.invalidFields : undefined;
 }
 
 /** The partner-facing message of a body refusal, or undefined when the error is not one. */
@@ -125,8 +132,10 @@ function carriesBody(req: Request): boolean {
 /** The path and query rules: a PKC_2008 before any route (express would throw on `%E0%A4%A`, PostgreSQL on `%00`). */
 export const checkRequestTarget: RequestHandler = (req, _res, next) => {
   const [path = '', ...query] = req.originalUrl.split('?');
-  const problem = requestTargetProblemOf(path, query.join('?'));
-  next(problem === undefined ? undefined : new PkcError('PKC_2008', problem));
+  const refusal = requestTargetRefusalOf(path, query.join('?'));
+  if (refusal === undefined) next();
+  else if (refusal.parameter === undefined) next(new PkcError('PKC_2008', refusal.message));
+  else next(invalidFieldError('PKC_2008', refusal.parameter, 'wrong_format', `percent-encoded UTF-8 ${expectedForms.text}`, { lead: `Query parameter ${echoInput(refusal.parameter)} is not valid` }));
 };
 
 /** Content-Type and Content-Encoding of a body, before a byte of it is read. */
@@ -232,7 +241,17 @@ export const checkBodyText: RequestHandler = (req: Request, _res: Response, next
     next();
     return;
   }
-  const rule = 'text must not contain control characters (such as NUL, tab or line breaks) or lone surrogates';
-  const where = unsafe.part === 'value' ? `Field ${echoInput(unsafe.path)}` : `A field name in ${echoInput(unsafe.path)}`;
-  next(new BodyRefusal('entity.text.unsafe', `${where} ${textProblemDescriptions[unsafe.problem]}: ${rule}`));
+  if (unsafe.part === 'name') {
+    const rule = 'text must not contain control characters (such as NUL, tab or line breaks) or lone surrogates';
+    next(new BodyRefusal('entity.text.unsafe', `A field name in ${echoInput(unsafe.path)} ${textProblemDescriptions[unsafe.problem]}: ${rule}`));
+    return;
+  }
+  // A value: the refusal names its field (decision 0075), in the message as every field refusal does.
+  const named: InvalidField = { field: echoInput(dottedPathOf(unsafe.path)), problem: 'wrong_format', expected: expectedForms.text };
+  next(new BodyRefusal('entity.text.unsafe', `Field ${echoInput(unsafe.path)} ${textProblemDescriptions[unsafe.problem]}: ${describeInvalidField(named)}`, [named]));
 };
+
+/** `items[2].note` (findUnsafeText's path) as a refusal names a field: `items.2.note`; `(body)` is the body. */
+function dottedPathOf(path: string): string {
+  return path === '(body)' ? 'body' : path.replace(/\[(\d+)\]/g, '.$1');
+}

@@ -1,9 +1,9 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { errorEnvelope, httpStatusOf, isConsoleError, isPkcCode, isPkcError, type ErrorFields, type PkcCode } from '@pwa/errors';
+import { errorEnvelope, errorFieldsOf, httpStatusOf, isConsoleError, isPkcCode, isPkcError, type ErrorFields, type PkcCode } from '@pwa/errors';
 import type { Logger } from '@pwa/logging';
 import { scrubSecrets } from '@pwa/logging';
 import { requestIdOf } from './request-id';
-import { bodyRefusalMessageOf } from './body-rules';
+import { bodyRefusalFieldsOf, bodyRefusalMessageOf } from './body-rules';
 
 export interface ErrorHandlerOptions {
   logger: Logger;
@@ -66,7 +66,9 @@ export function createErrorHandler(options: ErrorHandlerOptions): ErrorRequestHa
     const bodyProblem = describeBodyParserError(error);
     if (bodyProblem !== undefined) {
       const code = options.malformedBodyCodeFor?.(req) ?? options.malformedBodyCode;
-      sendErrorEnvelope(res, httpStatusOf(code), code, bodyProblem);
+      // A field the refusal names is listed only on a validation code (the token endpoint answers PKC_1001, which lists none).
+      const named = code.startsWith('PKC_2') ? bodyRefusalFieldsOf(error) : undefined;
+      sendErrorEnvelope(res, httpStatusOf(code), code, bodyProblem, named === undefined ? undefined : errorFieldsOf(named));
       return;
     }
     if (options.isDependencyUnavailable?.(error) === true) {

@@ -9,13 +9,25 @@ import { textProblemDescriptions, textProblemOf } from './text-safety';
  * undefined when the target is acceptable. Query values are never echoed; names only capped.
  */
 export function requestTargetProblemOf(path: string, rawQuery: string): string | undefined {
+  return requestTargetRefusalOf(path, rawQuery)?.message;
+}
+
+/** What is wrong with a target, and the query parameter whose value broke the rule when one did (a refusal names it, decision 0075). */
+export interface TargetRefusal {
+  message: string;
+  /** The parameter (its decoded name) whose value does not decode or holds a control character. */
+  parameter?: string;
+}
+
+/** requestTargetProblemOf, with the parameter at fault. */
+export function requestTargetRefusalOf(path: string, rawQuery: string): TargetRefusal | undefined {
   for (const segment of path.split('/')) {
     const decoded = decodeComponent(segment);
-    if (decoded === undefined) return 'The path is not valid: percent-encoded bytes must be UTF-8';
+    if (decoded === undefined) return { message: 'The path is not valid: percent-encoded bytes must be UTF-8' };
     const problem = textProblemOf(decoded);
-    if (problem) return `The path is not valid: a path segment ${textProblemDescriptions[problem]}`;
+    if (problem) return { message: `The path is not valid: a path segment ${textProblemDescriptions[problem]}` };
   }
-  return rawQuery === '' ? undefined : encodedPairsProblemOf(rawQuery, { whole: 'The query string', one: 'Query parameter' });
+  return rawQuery === '' ? undefined : encodedPairsRefusalOf(rawQuery, { whole: 'The query string', one: 'Query parameter' });
 }
 
 /**
@@ -23,16 +35,20 @@ export function requestTargetProblemOf(path: string, rawQuery: string): string |
  * names and values decode as UTF-8 ("+" is a space) and hold no control character.
  */
 export function encodedPairsProblemOf(text: string, called: { whole: string; one: string }): string | undefined {
+  return encodedPairsRefusalOf(text, called)?.message;
+}
+
+function encodedPairsRefusalOf(text: string, called: { whole: string; one: string }): TargetRefusal | undefined {
   for (const pair of text.split('&')) {
     const separator = pair.indexOf('=');
     const name = decodeComponent(separator === -1 ? pair : pair.slice(0, separator));
     const value = separator === -1 ? '' : decodeComponent(pair.slice(separator + 1));
-    if (name === undefined) return `${called.whole} is not valid: percent-encoded bytes must be UTF-8`;
+    if (name === undefined) return { message: `${called.whole} is not valid: percent-encoded bytes must be UTF-8` };
     const nameProblem = textProblemOf(name);
-    if (nameProblem) return `${called.whole} is not valid: a parameter name ${textProblemDescriptions[nameProblem]}`;
-    if (value === undefined) return `${called.one} ${echoInput(name)} is not valid: percent-encoded bytes must be UTF-8`;
+    if (nameProblem) return { message: `${called.whole} is not valid: a parameter name ${textProblemDescriptions[nameProblem]}` };
+    if (value === undefined) return { message: `${called.one} ${echoInput(name)} is not valid: percent-encoded bytes must be UTF-8`, parameter: name };
     const valueProblem = textProblemOf(value);
-    if (valueProblem) return `${called.one} ${echoInput(name)} ${textProblemDescriptions[valueProblem]}`;
+    if (valueProblem) return { message: `${called.one} ${echoInput(name)} ${textProblemDescriptions[valueProblem]}`, parameter: name };
   }
   return undefined;
 }

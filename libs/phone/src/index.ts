@@ -9,6 +9,10 @@
  */
 export const liberianMobilePrefixes = ['77', '88', '55'] as const;
 
+/** The accepted forms in words, as a refusal of a phone says what to send (issue 29). */
+export const liberianPhoneForms =
+  'a Liberian mobile number, 0 and 9 digits starting with 77, 88 or 55 (0770123456) or +231 and the same 9 digits (+231770123456); spaces and hyphens are ignored';
+
 const nationalNumber = /^(77|88|55)\d{7}$/;
 const separators = /[\s-]/g;
 const allowedCharacters = /^\+?[\d\s-]+$/;

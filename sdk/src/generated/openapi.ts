@@ -627,7 +627,7 @@ export interface paths {
         put?: never;
         /**
          * Quote a bulk payout
-         * @description Checks and prices 1 to 1000 payouts in one currency, each as a single disbursement quote would (the body, the recipient, the user’s limits; several payouts to one user count together), and answers one result per item: valid with its fee and total debit, or invalid with the first rule it breaks. Nothing moves, no limit budget is used, and nothing but the bulk quote is stored. The bulk quote is valid 10 minutes for one bulk transfer. The whole call is refused when the body or currency is wrong, when no item is valid (400 PKC_2008 with items: every item’s result) or when your balance does not cover the valid items’ total debit (PKC_4002). This is the one route that takes a body over 16 kb: up to 2 MB.
+         * @description Checks and prices 1 to 1000 payouts in one currency, each as a single disbursement quote would (the body, the recipient, the user’s limits; several payouts to one user count together), and answers one result per item: valid with its fee and total debit, or invalid with the first rule it breaks. Nothing moves, no limit budget is used, and nothing but the bulk quote is stored. The bulk quote is valid 10 minutes for one bulk transfer. The whole call is refused when the body or currency is wrong (400 PKC_2008 naming the fields, PKC_2005, PKC_2010), when no item is valid (400 PKC_5005 with items: every item’s result) or when your balance does not cover the valid items’ total debit (PKC_4002). This is the one route that takes a body over 16 kb: up to 2 MB.
          *
          *     Needs the `disbursement` permission (403 PKC_1008 otherwise).
          */
@@ -1362,7 +1362,7 @@ export interface components {
             };
         };
         /**
-         * @description 1 to 1000 payouts in one currency. The whole call is refused (and nothing is stored) when the body is not an object, currency or items are missing, items is not a list of 1 to 1000 (400 PKC_2008), the currency is not LRD or USD (400 PKC_2005) or not enabled (400 PKC_2010), no item is valid (400 PKC_2008, with every item's result), or your balance does not cover the valid items' total debit (400 PKC_4002). Otherwise each item is checked on its own, in this order: fields missing or of the wrong type (PKC_2008), phone (PKC_2001), amount (PKC_2002, PKC_2003, PKC_2004), externalId length (PKC_2006), note length (PKC_2007), externalId repeated in the bulk or held by a pending or completed disbursement of yours (PKC_6001), then the user's account, wallet, KYC and limits (PKC_3001–3005, PKC_4003–4012; several payouts to one user count together).
+         * @description 1 to 1000 payouts in one currency. The whole call is refused (and nothing is stored) when the body is not an object, currency or items are missing, a field other than these two is sent, items is not a list of 1 to 1000 (400 PKC_2008, naming the fields in invalidFields), the currency is not LRD or USD (400 PKC_2005) or not enabled (400 PKC_2010), no item is valid (400 PKC_5005, with every item's result), or your balance does not cover the valid items' total debit (400 PKC_4002). Otherwise each item is checked on its own, in this order: fields missing, of the wrong type or unknown (PKC_2008), phone (PKC_2001), amount (PKC_2002, PKC_2003, PKC_2004), externalId length (PKC_2006), note length (PKC_2007), externalId repeated in the bulk or held by a pending or completed disbursement of yours (PKC_6001), then the user's account, wallet, KYC and limits (PKC_3001–3005, PKC_4003–4012; several payouts to one user count together).
          * @example {
          *       "currency": "USD",
          *       "items": [
@@ -1450,7 +1450,7 @@ export interface components {
             completedAt: string | null;
         };
         /**
-         * @description Pays the valid items of a bulk quote. Errors: 400 PKC_2008, PKC_2009, PKC_2006 (body); PKC_5001 (unknown or expired bulk quote), PKC_5004 (another partner’s), PKC_5002 (already used); 409 PKC_6001 (externalId held by another bulk).
+         * @description Pays the valid items of a bulk quote. Errors: 400 PKC_2008 (missing, wrong or unknown fields), PKC_2009, PKC_2006 (body); PKC_5001 (unknown or expired bulk quote), PKC_5004 (another partner’s), PKC_5002 (already used); 409 PKC_6001 (externalId held by another bulk).
          * @example {
          *       "bulkQuoteId": "2f7d1c4e-5a6b-4c8d-9e0f-1a2b3c4d5e6f",
          *       "externalId": "payroll-2026-11"
@@ -1796,7 +1796,7 @@ export interface components {
             failureReason?: components["schemas"]["FailureReason"];
         };
         /**
-         * @description Confirms a quote. quoteId or externalId missing, null or empty, or a field of the wrong type: 400 PKC_2008. externalId is 1 to 100 characters. A refused body uses neither the quote nor the externalId.
+         * @description Confirms a quote. quoteId or externalId missing, null or empty, a field of the wrong type, or a field other than these three: 400 PKC_2008 (each named in invalidFields). externalId is 1 to 100 characters. A refused body uses neither the quote nor the externalId.
          * @example {
          *       "quoteId": "6f1c2a9e-4b7d-4e3a-9c55-0d2b8e7f1a34",
          *       "externalId": "order-1001",
@@ -2202,6 +2202,26 @@ export interface components {
              */
             basisPoints: number;
         };
+        /** @description One field a validation refusal names, with what was wrong with it. */
+        InvalidField: {
+            /**
+             * @description The field as you sent it: a body field, a query or a path parameter (nested ones dotted, items.3.phone); `body` for the body as a whole. At most 64 characters of a name you sent are repeated.
+             * @example currency
+             */
+            field: string;
+            problem: components["schemas"]["InvalidFieldProblem"];
+            /**
+             * @description What would be accepted, for people (the wording may change); absent for an unknown field.
+             * @example LRD or USD
+             */
+            expected?: string;
+        };
+        /**
+         * @description missing (absent or null, or empty where text is required), unknown (a field this operation does not take: remove it), wrong_type (another JSON type, or a repeated query parameter), wrong_format (the right type in a form that cannot be read: a date, a UUID, a phone, decimals), not_allowed (not one of the accepted values), out_of_range (a number, a period or a count outside its bounds), too_long (text over its maximum). More may be added: treat an unknown problem as wrong_format.
+         * @example missing
+         * @enum {string}
+         */
+        InvalidFieldProblem: "missing" | "unknown" | "wrong_type" | "wrong_format" | "not_allowed" | "out_of_range" | "too_long";
         /** @description Your partner account’s balance per currency; both are always present. */
         PartnerBalance: {
             /**
@@ -2271,7 +2291,7 @@ export interface components {
          */
         Phone: string;
         /**
-         * @description What to quote. A missing field is 400 PKC_2008; an amount that is not a JSON number greater than zero with at most 2 decimals is 400 PKC_2002 (never rounded); a currency other than LRD or USD is 400 PKC_2005. Other fields are ignored.
+         * @description What to quote. A missing field, or a field other than these three, is 400 PKC_2008 (each named in invalidFields, as missing or unknown); an amount that is not a JSON number greater than zero with at most 2 decimals is 400 PKC_2002 (never rounded); a currency other than LRD or USD is 400 PKC_2005.
          * @example {
          *       "phone": "0770000001",
          *       "amount": 25.5,
@@ -2807,6 +2827,17 @@ export interface operations {
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                         /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
+                        /**
                          * @description The OAuth 2.0 error (RFC 6749 §5.2), for OAuth libraries; act on `code`.
                          * @example invalid_client
                          * @enum {string}
@@ -3001,6 +3032,17 @@ export interface operations {
                         code: "PKC_2001" | "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -3186,6 +3228,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -3348,6 +3401,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -3515,6 +3579,17 @@ export interface operations {
                         code: "PKC_2001" | "PKC_2002" | "PKC_2003" | "PKC_2004" | "PKC_2005" | "PKC_2008" | "PKC_2010" | "PKC_4001" | "PKC_4003" | "PKC_4004" | "PKC_4005" | "PKC_4007" | "PKC_4008" | "PKC_4009";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -3705,6 +3780,17 @@ export interface operations {
                         code: "PKC_2006" | "PKC_2007" | "PKC_2008" | "PKC_2009" | "PKC_4001" | "PKC_4003" | "PKC_4004" | "PKC_4005" | "PKC_4007" | "PKC_4008" | "PKC_4009" | "PKC_5001" | "PKC_5002" | "PKC_5003";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                         /**
                          * @description On 409 PKC_6001: the collection that holds the externalId.
                          * @example PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E
@@ -3999,6 +4085,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -4189,6 +4286,17 @@ export interface operations {
                         code: "PKC_2001" | "PKC_2002" | "PKC_2003" | "PKC_2004" | "PKC_2005" | "PKC_2008" | "PKC_2010" | "PKC_4002" | "PKC_4003" | "PKC_4004" | "PKC_4005" | "PKC_4007" | "PKC_4008" | "PKC_4009";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -4379,6 +4487,17 @@ export interface operations {
                         code: "PKC_2006" | "PKC_2007" | "PKC_2008" | "PKC_2009" | "PKC_4002" | "PKC_4003" | "PKC_4004" | "PKC_4005" | "PKC_4007" | "PKC_4008" | "PKC_4009" | "PKC_5001" | "PKC_5002" | "PKC_5003";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                         /**
                          * @description The disbursement the refusal recorded (a failed attempt, an outcome not known yet) or, on 409 PKC_6001, the one that holds the externalId.
                          * @example PKD-1718000000000-4B7E19C2D05A83F6E1B2C3D4
@@ -4706,6 +4825,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -4909,6 +5039,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -5077,6 +5218,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -5267,6 +5419,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -5429,6 +5592,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -5620,6 +5794,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -5857,6 +6042,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -6094,6 +6290,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -6319,6 +6526,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -6449,6 +6667,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -6598,6 +6827,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -6759,6 +6999,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -6950,6 +7201,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -7144,6 +7406,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -7321,6 +7594,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -7489,6 +7773,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -7680,6 +7975,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -7939,6 +8245,17 @@ export interface operations {
                         code: "PKC_2002" | "PKC_2004" | "PKC_2006" | "PKC_2007" | "PKC_2008" | "PKC_4002";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                         /**
                          * @description On 409 PKC_6001: the refund that holds the externalId. On a refusal of the wallet after the refund was recorded (the user can no longer receive, your balance does not cover it): that refund, now failed (read it; its amount is refundable again).
                          * @example PKR-1718003600000-7C2E91A04B3D58F6A1E2D3C4
@@ -8273,6 +8590,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -8487,6 +8815,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };
@@ -8634,7 +8973,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description PKC_2005: Currency must be LRD or USD; PKC_2008: One or more required body fields missing; PKC_2010: Currency not supported for this operation; PKC_4002: Partner balance insufficient for amount plus fee */
+            /** @description PKC_2005: Currency must be LRD or USD; PKC_2008: One or more required body fields missing; PKC_2010: Currency not supported for this operation; PKC_4002: Partner balance insufficient for amount plus fee; PKC_5005: No item of the bulk is valid; nothing was quoted */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8651,10 +8990,21 @@ export interface operations {
                          * @description The PKC code: act on it.
                          * @enum {string}
                          */
-                        code: "PKC_2005" | "PKC_2008" | "PKC_2010" | "PKC_4002";
+                        code: "PKC_2005" | "PKC_2008" | "PKC_2010" | "PKC_4002" | "PKC_5005";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
-                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
+                        /** @description On 400 PKC_5005 (no item is valid): every item’s result (each invalid, with its failureReason), in your order. */
                         items?: components["schemas"]["BulkQuoteItem"][];
                     };
                 };
@@ -8677,7 +9027,7 @@ export interface operations {
                         code: "PKC_1003" | "PKC_1004" | "PKC_1005";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
-                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        /** @description On 400 PKC_5005 (no item is valid): every item’s result (each invalid, with its failureReason), in your order. */
                         items?: components["schemas"]["BulkQuoteItem"][];
                     };
                 };
@@ -8699,7 +9049,7 @@ export interface operations {
                         code: "PKC_1006" | "PKC_1007" | "PKC_1008" | "PKC_1009" | "PKC_6005";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
-                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        /** @description On 400 PKC_5005 (no item is valid): every item’s result (each invalid, with its failureReason), in your order. */
                         items?: components["schemas"]["BulkQuoteItem"][];
                     };
                 };
@@ -8725,7 +9075,7 @@ export interface operations {
                         code: "PKC_7001";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
-                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        /** @description On 400 PKC_5005 (no item is valid): every item’s result (each invalid, with its failureReason), in your order. */
                         items?: components["schemas"]["BulkQuoteItem"][];
                     };
                 };
@@ -8750,7 +9100,7 @@ export interface operations {
                         code: "PKC_7002";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
-                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        /** @description On 400 PKC_5005 (no item is valid): every item’s result (each invalid, with its failureReason), in your order. */
                         items?: components["schemas"]["BulkQuoteItem"][];
                     };
                 };
@@ -8775,7 +9125,7 @@ export interface operations {
                         code: "PKC_7003";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
-                        /** @description On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order. */
+                        /** @description On 400 PKC_5005 (no item is valid): every item’s result (each invalid, with its failureReason), in your order. */
                         items?: components["schemas"]["BulkQuoteItem"][];
                     };
                 };
@@ -8850,6 +9200,17 @@ export interface operations {
                         code: "PKC_2006" | "PKC_2008" | "PKC_2009" | "PKC_5001" | "PKC_5002";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                         /**
                          * @description On 409 PKC_6001: the bulk of yours that holds the externalId.
                          * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
@@ -9081,6 +9442,17 @@ export interface operations {
                         code: "PKC_2008";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
                     };
                 };
             };

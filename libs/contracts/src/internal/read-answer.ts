@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { isPkcCode, type PkcCode } from '@pwa/errors';
+import { PkcError, errorFieldsOf, invalidFieldsName, isInvalidFieldList, isPkcCode, type InvalidField, type PkcCode } from '@pwa/errors';
 import { refusalSchema } from './wire-fields';
 
 /** What an upstream's answer means to its caller under the provider's contract. */
 export type ContractAnswer<T> =
   | { kind: 'answer'; data: T }
-  | { kind: 'refusal'; code: PkcCode; message: string | undefined }
+  | { kind: 'refusal'; code: PkcCode; message: string | undefined; invalidFields?: InvalidField[] }
   | { kind: 'outside_contract'; problem: string };
 
 /**
@@ -25,7 +25,16 @@ export function readContractAnswer<S extends z.ZodType>(
   }
   const refusal = refusalSchema.safeParse(answer.body);
   if (refusal.success && isPkcCode(refusal.data.code) && refusalsPassedOn.has(refusal.data.code)) {
-    return { kind: 'refusal', code: refusal.data.code, message: refusal.data.message };
+    const invalidFields = (answer.body as Record<string, unknown>)[invalidFieldsName];
+    return { kind: 'refusal', code: refusal.data.code, message: refusal.data.message, ...(isInvalidFieldList(invalidFields) ? { invalidFields } : {}) };
   }
   return { kind: 'outside_contract', problem: refusal.success ? `${answer.status} with code ${refusal.data.code}, which this caller does not pass on` : `${answer.status} without the error envelope` };
+}
+
+/**
+ * The upstream's refusal as this service's own error, to pass on to its caller unchanged: the code,
+ * the message and, for a validation refusal, the fields it named (decision 0075).
+ */
+export function passedOnRefusal(refusal: { code: PkcCode; message: string | undefined; invalidFields?: InvalidField[] }): PkcError {
+  return new PkcError(refusal.code, refusal.message, refusal.invalidFields === undefined ? undefined : { fields: errorFieldsOf(refusal.invalidFields) });
 }

@@ -92,7 +92,7 @@ export const bulkExample: PublicBulk = {
 };
 
 const bulkQuoteRefusalFields: ErrorExtraFields = {
-  items: bulkQuoteRefusalItemsSchema.meta({ description: 'On 400 PKC_2008 when no item is valid: every item’s result (each invalid, with its failureReason), in your order.' }),
+  items: bulkQuoteRefusalItemsSchema.meta({ description: 'On 400 PKC_5005 (no item is valid): every item’s result (each invalid, with its failureReason), in your order.' }),
 };
 
 const bulkTransferRefusalFields: ErrorExtraFields = {
@@ -106,16 +106,16 @@ export const bulkOperations = operationFamily([
     pathTemplate: '/partner/v1/disbursement/bulk/quote',
     tag: 'Disbursements',
     summary: 'Quote a bulk payout',
-    description: `Checks and prices 1 to ${bulkItemsMax} payouts in one currency, each as a single disbursement quote would (the body, the recipient, the user’s limits; several payouts to one user count together), and answers one result per item: valid with its fee and total debit, or invalid with the first rule it breaks. Nothing moves, no limit budget is used, and nothing but the bulk quote is stored. The bulk quote is valid 10 minutes for one bulk transfer. The whole call is refused when the body or currency is wrong, when no item is valid (400 PKC_2008 with items: every item’s result) or when your balance does not cover the valid items’ total debit (PKC_4002). This is the one route that takes a body over 16 kb: up to 2 MB.`,
+    description: `Checks and prices 1 to ${bulkItemsMax} payouts in one currency, each as a single disbursement quote would (the body, the recipient, the user’s limits; several payouts to one user count together), and answers one result per item: valid with its fee and total debit, or invalid with the first rule it breaks. Nothing moves, no limit budget is used, and nothing but the bulk quote is stored. The bulk quote is valid 10 minutes for one bulk transfer. The whole call is refused when the body or currency is wrong (400 PKC_2008 naming the fields, PKC_2005, PKC_2010), when no item is valid (400 PKC_5005 with items: every item’s result) or when your balance does not cover the valid items’ total debit (PKC_4002). This is the one route that takes a body over 16 kb: up to 2 MB.`,
     ...partnerAccess('disbursement'),
     request: { body: { schema: bulkQuoteRequestSchema, required: true, mediaTypes: json, description: 'The currency and the payouts.', large: true } },
     success: { status: 200, description: 'The bulk quote, with one result per item.', schema: bulkQuoteSchema, enveloped: true, examples: { quote: example('Two valid payouts and one to an unknown user', bulkQuoteExample) } },
-    errorCodes: codes(anyRoute, permissionAdmission, ['PKC_2005', 'PKC_2010', 'PKC_4002']),
+    errorCodes: codes(anyRoute, permissionAdmission, ['PKC_2005', 'PKC_2010', 'PKC_4002', 'PKC_5005']),
     errorFields: bulkQuoteRefusalFields,
     errorExamples: {
-      PKC_2008: {
-        ...errorExample('PKC_2008', { items: [{ ...invalidItem, index: 0, externalId: 'payroll-2026-11-0001' }] }),
-        message: 'No item of the bulk is valid; items holds each item’s reason',
+      PKC_5005: {
+        ...errorExample('PKC_5005', { items: [{ ...invalidItem, index: 0, externalId: 'payroll-2026-11-0001' }] }),
+        message: 'No item of the bulk is valid; nothing was quoted; items holds each item’s reason',
       },
     },
   },

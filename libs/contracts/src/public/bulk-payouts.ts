@@ -31,6 +31,7 @@ export const bulkQuoteRequestItemSchema = z
     externalId: externalIdField.meta({ description: `Your unique reference for this payout, 1 to ${externalIdLengthMax} characters: unique within the bulk and not held by another pending or completed disbursement of yours (else the item is invalid with PKC_6001).`, example: 'payroll-2026-11-0001' }),
     note: z.string().max(noteLengthMax).nullable().optional().meta({ description: `Shown to the user; at most ${noteLengthMax} characters.`, example: 'November salary' }),
   })
+  .strict()
   .meta({ id: 'BulkQuoteRequestItem', description: 'One payout of a bulk, checked as a single disbursement quote and transfer would check it.' });
 
 export const bulkQuoteRequestSchema = z
@@ -38,9 +39,10 @@ export const bulkQuoteRequestSchema = z
     currency: currencyField,
     items: z.array(bulkQuoteRequestItemSchema).min(1).max(bulkItemsMax),
   })
+  .strict()
   .meta({
     id: 'BulkQuoteRequest',
-    description: `1 to ${bulkItemsMax} payouts in one currency. The whole call is refused (and nothing is stored) when the body is not an object, currency or items are missing, items is not a list of 1 to ${bulkItemsMax} (400 PKC_2008), the currency is not LRD or USD (400 PKC_2005) or not enabled (400 PKC_2010), no item is valid (400 PKC_2008, with every item's result), or your balance does not cover the valid items' total debit (400 PKC_4002). Otherwise each item is checked on its own, in this order: fields missing or of the wrong type (PKC_2008), phone (PKC_2001), amount (PKC_2002, PKC_2003, PKC_2004), externalId length (PKC_2006), note length (PKC_2007), externalId repeated in the bulk or held by a pending or completed disbursement of yours (PKC_6001), then the user's account, wallet, KYC and limits (PKC_3001–3005, PKC_4003–4012; several payouts to one user count together).`,
+    description: `1 to ${bulkItemsMax} payouts in one currency. The whole call is refused (and nothing is stored) when the body is not an object, currency or items are missing, a field other than these two is sent, items is not a list of 1 to ${bulkItemsMax} (400 PKC_2008, naming the fields in invalidFields), the currency is not LRD or USD (400 PKC_2005) or not enabled (400 PKC_2010), no item is valid (400 PKC_5005, with every item's result), or your balance does not cover the valid items' total debit (400 PKC_4002). Otherwise each item is checked on its own, in this order: fields missing, of the wrong type or unknown (PKC_2008), phone (PKC_2001), amount (PKC_2002, PKC_2003, PKC_2004), externalId length (PKC_2006), note length (PKC_2007), externalId repeated in the bulk or held by a pending or completed disbursement of yours (PKC_6001), then the user's account, wallet, KYC and limits (PKC_3001–3005, PKC_4003–4012; several payouts to one user count together).`,
     example: {
       currency: 'USD',
       items: [
@@ -85,7 +87,7 @@ export const bulkQuoteSchema = z
   .meta({ id: 'BulkQuote', description: 'A priced, checked bulk. Only the valid items are paid when it is transferred.' });
 export type PublicBulkQuote = z.infer<typeof bulkQuoteSchema>;
 
-/** The 400 PKC_2008 of a bulk none of whose items is valid carries every item's result. */
+/** The 400 PKC_5005 of a bulk none of whose items is valid carries every item's result. */
 export const bulkQuoteRefusalItemsSchema = z.array(bulkQuoteItemSchema);
 
 // ---- POST /partner/v1/disbursement/bulk/transfer -----------------------------------------------
@@ -95,7 +97,8 @@ export const bulkTransferRequestSchema = z
     bulkQuoteId: uuidField.meta({ description: 'From POST /disbursement/bulk/quote (not a UUID: 400 PKC_2009).' }),
     externalId: externalIdField.meta({ description: 'Your unique reference for the whole bulk. Sending the same bulkQuoteId and externalId again answers the same bulk; another bulk of yours holding the externalId is 409 PKC_6001.', example: 'payroll-2026-11' }),
   })
-  .meta({ id: 'BulkTransferRequest', description: 'Pays the valid items of a bulk quote. Errors: 400 PKC_2008, PKC_2009, PKC_2006 (body); PKC_5001 (unknown or expired bulk quote), PKC_5004 (another partner’s), PKC_5002 (already used); 409 PKC_6001 (externalId held by another bulk).', example: { bulkQuoteId: '2f7d1c4e-5a6b-4c8d-9e0f-1a2b3c4d5e6f', externalId: 'payroll-2026-11' } });
+  .strict()
+  .meta({ id: 'BulkTransferRequest', description: 'Pays the valid items of a bulk quote. Errors: 400 PKC_2008 (missing, wrong or unknown fields), PKC_2009, PKC_2006 (body); PKC_5001 (unknown or expired bulk quote), PKC_5004 (another partner’s), PKC_5002 (already used); 409 PKC_6001 (externalId held by another bulk).', example: { bulkQuoteId: '2f7d1c4e-5a6b-4c8d-9e0f-1a2b3c4d5e6f', externalId: 'payroll-2026-11' } });
 export type PublicBulkTransferRequest = z.infer<typeof bulkTransferRequestSchema>;
 
 const countsSchema = z

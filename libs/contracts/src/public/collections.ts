@@ -19,9 +19,10 @@ export const confirmRequestSchema = z
       .optional()
       .meta({ description: `At most ${noteLengthMax} characters (longer: 400 PKC_2007); absent, null and "" all mean no note. Collections show it to the user in the app; disbursements in the user’s transaction history.`, example: 'Invoice 1001' }),
   })
+  .strict()
   .meta({
     id: 'ConfirmRequest',
-    description: `Confirms a quote. quoteId or externalId missing, null or empty, or a field of the wrong type: 400 PKC_2008. externalId is 1 to ${externalIdLengthMax} characters. A refused body uses neither the quote nor the externalId.`,
+    description: `Confirms a quote. quoteId or externalId missing, null or empty, a field of the wrong type, or a field other than these three: 400 PKC_2008 (each named in invalidFields). externalId is 1 to ${externalIdLengthMax} characters. A refused body uses neither the quote nor the externalId.`,
     example: { quoteId: '6f1c2a9e-4b7d-4e3a-9c55-0d2b8e7f1a34', externalId: 'order-1001', note: 'Invoice 1001' },
   });
 export type PublicConfirmRequest = z.infer<typeof confirmRequestSchema>;

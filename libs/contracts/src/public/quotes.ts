@@ -3,8 +3,9 @@ import { accountStatusField } from './accounts';
 import { amountField, currencyField, feeField, nonNegativeAmountField, phoneField, phoneInputField, uuidField } from './fields';
 
 /**
- * The body of both quote endpoints. Other fields are ignored. Each rule is checked in the order of
- * the guide's table "Which error a quote answers" (PKC_2008, 2001, 2002, 2005, 2010, 2003/2004).
+ * The body of both quote endpoints. Other fields are refused (decision 0075). Each rule is checked
+ * in the order of the guide's table "Which error a quote answers" (PKC_2008, 2001, 2002, 2005,
+ * 2010, 2003/2004); every refusal names its fields in invalidFields.
  */
 export const quoteRequestSchema = z
   .object({
@@ -12,10 +13,11 @@ export const quoteRequestSchema = z
     amount: amountField,
     currency: currencyField,
   })
+  .strict()
   .meta({
     id: 'QuoteRequest',
     description:
-      'What to quote. A missing field is 400 PKC_2008; an amount that is not a JSON number greater than zero with at most 2 decimals is 400 PKC_2002 (never rounded); a currency other than LRD or USD is 400 PKC_2005. Other fields are ignored.',
+      'What to quote. A missing field, or a field other than these three, is 400 PKC_2008 (each named in invalidFields, as missing or unknown); an amount that is not a JSON number greater than zero with at most 2 decimals is 400 PKC_2002 (never rounded); a currency other than LRD or USD is 400 PKC_2005.',
     example: { phone: '0770000001', amount: 25.5, currency: 'USD' },
   });
 export type PublicQuoteRequest = z.infer<typeof quoteRequestSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normaliseLiberianPhone } from '@pwa/phone';
+import { liberianPhoneForms, normaliseLiberianPhone } from '@pwa/phone';
 import { currencyField } from './fields';
 import { pageQueryFields } from './pagination';
 
@@ -35,10 +35,12 @@ export function transactionListFieldsOf<const Statuses extends readonly [string,
 export function createdRangeIsValid<Query extends { createdFrom?: string | undefined; createdTo?: string | undefined }>(query: Query, context: z.RefinementCtx<Query>): void {
   // Year 0000 is ISO 8601 but no date Postgres (or the Gregorian calendar) knows: refused like any bad date.
   for (const field of ['createdFrom', 'createdTo'] as const) {
-    if (query[field]?.startsWith('0000-') === true) context.addIssue({ code: 'custom', path: [field], message: `${field} is out of range` });
+    if (query[field]?.startsWith('0000-') === true) {
+      context.addIssue({ code: 'custom', path: [field], message: `${field} is out of range`, params: { problem: 'out_of_range', expected: 'a date-time from the year 0001 on' } });
+    }
   }
   if (query.createdFrom !== undefined && query.createdTo !== undefined && Date.parse(query.createdFrom) > Date.parse(query.createdTo)) {
-    context.addIssue({ code: 'custom', path: ['createdTo'], message: 'createdTo is before createdFrom' });
+    context.addIssue({ code: 'custom', path: ['createdTo'], message: 'createdTo is before createdFrom', params: { problem: 'out_of_range', expected: 'a time not before createdFrom' } });
   }
 }
 
@@ -53,7 +55,7 @@ export function phoneFilterFieldOf(noun: string) {
     .transform((input, context) => {
       const phone = normaliseLiberianPhone(input);
       if (phone === undefined) {
-        context.addIssue({ code: 'custom', message: 'phone must be a Liberian mobile number (0770123456 or +231770123456)' });
+        context.addIssue({ code: 'custom', message: 'phone must be a Liberian mobile number (0770123456 or +231770123456)', params: { problem: 'wrong_format', expected: liberianPhoneForms } });
         return z.NEVER;
       }
       return phone;

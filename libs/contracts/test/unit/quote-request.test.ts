@@ -1,9 +1,20 @@
 import fc from 'fast-check';
 import type { Currency } from '@pwa/money';
-import { validateQuoteRequest } from '@pwa/contracts';
+import { isPkcError } from '@pwa/errors';
+import { expectedInputs, validateQuoteRequest } from '@pwa/contracts';
 
 const both: Currency[] = ['LRD', 'USD'];
 const valid = { phone: '0770123456', amount: 100, currency: 'USD' };
+
+function refusalOf(body: unknown, enabled: readonly Currency[] = both): { code: string; message: string; invalidFields: unknown } | undefined {
+  try {
+    validateQuoteRequest(body, enabled);
+    return undefined;
+  } catch (error) {
+    if (!isPkcError(error)) throw error;
+    return { code: error.code, message: error.message, invalidFields: error.fields.invalidFields };
+  }
+}
 
 function codeOf(body: unknown, enabled: readonly Currency[] = both): string | undefined {
   try {
@@ -21,7 +32,42 @@ describe('validateQuoteRequest', () => {
       amountMinor: 1005n,
       currency: 'USD',
     });
-    expect(validateQuoteRequest({ phone: '+231 88 012 3456', amount: 50, currency: 'LRD', extra: true }, both).phone).toBe('+231880123456');
+    expect(validateQuoteRequest({ phone: '+231 88 012 3456', amount: 50, currency: 'LRD' }, both).phone).toBe('+231880123456');
+  });
+
+  it('when the body carries a field other than phone, amount and currency, then it is PKC_2008 naming it as unknown, beside any missing one (decision 0075)', () => {
+    expect(refusalOf({ ...valid, extra: true })).toEqual({ code: 'PKC_2008', message: 'extra is not a field of this request: remove it', invalidFields: [{ field: 'extra', problem: 'unknown' }] });
+    expect(refusalOf({ phone: '0770123456', amount: 100, curency: 'USD' })?.invalidFields).toEqual([
+      { field: 'currency', problem: 'missing', expected: 'LRD or USD' },
+      { field: 'curency', problem: 'unknown' },
+    ]);
+  });
+
+  it.each([
+    ['no currency', { phone: '0770123456', amount: 100 }, 'PKC_2008', { field: 'currency', problem: 'missing', expected: 'LRD or USD' }],
+    ['a null amount', { phone: '0770123456', amount: null, currency: 'USD' }, 'PKC_2008', { field: 'amount', problem: 'missing', expected: expectedInputs.amount }],
+    ['a phone without its prefix', { ...valid, phone: '770123456' }, 'PKC_2001', { field: 'phone', problem: 'wrong_format', expected: expectedInputs.phone }],
+    ['a phone that is a number', { ...valid, phone: 770123456 }, 'PKC_2001', { field: 'phone', problem: 'wrong_type', expected: expectedInputs.phone }],
+    ['an amount that is text', { ...valid, amount: '100' }, 'PKC_2002', { field: 'amount', problem: 'wrong_type', expected: expectedInputs.amount }],
+    ['an amount with 3 decimals', { ...valid, amount: 10.005 }, 'PKC_2002', { field: 'amount', problem: 'wrong_format', expected: expectedInputs.amount }],
+    ['a negative amount', { ...valid, amount: -1 }, 'PKC_2002', { field: 'amount', problem: 'out_of_range', expected: expectedInputs.amount }],
+    ['a currency of another case', { ...valid, currency: 'usd' }, 'PKC_2005', { field: 'currency', problem: 'not_allowed', expected: 'LRD or USD' }],
+    ['a currency that is a number', { ...valid, currency: 1 }, 'PKC_2005', { field: 'currency', problem: 'wrong_type', expected: 'LRD or USD' }],
+    ['an amount below the minimum', { ...valid, amount: 0.99 }, 'PKC_2003', { field: 'amount', problem: 'out_of_range', expected: 'from 1.00 to 10,000.00 USD' }],
+    ['an amount above the maximum', { ...valid, currency: 'LRD', amount: 1_850_000.01 }, 'PKC_2004', { field: 'amount', problem: 'out_of_range', expected: 'from 50.00 to 1,850,000.00 LRD' }],
+  ])('when the body has %s, then the refusal (%s) lists exactly that field with its problem and the message names it', (_case, body, code, field) => {
+    const refusal = refusalOf(body);
+    expect({ code: refusal?.code, invalidFields: refusal?.invalidFields }).toEqual({ code, invalidFields: [field] });
+    expect(refusal?.message).toContain(`${field.field} `);
+    expect(refusal?.message).toContain(field.expected);
+  });
+
+  it('when the currency is not enabled, then PKC_2010 names currency and the enabled ones', () => {
+    expect(refusalOf(valid, ['LRD'])).toEqual({
+      code: 'PKC_2010',
+      message: 'USD is not supported for this operation: currency is not an accepted value (expected LRD)',
+      invalidFields: [{ field: 'currency', problem: 'not_allowed', expected: 'LRD' }],
+    });
   });
 
   it.each([

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import express from 'express';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { createCapturedLogger } from '../../../../test/support/captured-logger';
+import { expectedForms } from '@pwa/errors';
 import { createApp, declareBodyTypes, jsonBodyAsWritten, listen, rawJsonBodyOf, type RunningServer } from '../../src';
 
 /**
@@ -70,10 +71,13 @@ function send(method: string, path: string, body?: Buffer | string, headers: Rec
 
 const json = { 'content-type': 'application/json' };
 
-async function expectRefusedBeforeRoute(reply: Promise<Reply>, message: string | RegExp): Promise<void> {
+/** The field a refusal names (decision 0075): a query parameter or a body field whose value breaks the text rule. */
+const textField = (field: string, expected: string = expectedForms.text) => ({ invalidFields: [{ field, problem: 'wrong_format', expected }] });
+
+async function expectRefusedBeforeRoute(reply: Promise<Reply>, message: string | RegExp, fields: Record<string, unknown> = {}): Promise<void> {
   const callsBefore = routeCalls;
   const { status, body } = await reply;
-  expect({ status, body }).toEqual({ status: 400, body: { success: false, code: 'PKC_2008', message: typeof message === 'string' ? message : expect.stringMatching(message) } });
+  expect({ status, body }).toEqual({ status: 400, body: { success: false, code: 'PKC_2008', message: typeof message === 'string' ? message : expect.stringMatching(message), ...fields } });
   expect(routeCalls).toBe(callsBefore);
 }
 
@@ -86,8 +90,10 @@ describe('the input rules of createApp', () => {
   });
 
   it('when a query value holds NUL or bytes that are not UTF-8, then the answer is 400 PKC_2008 naming the parameter', async () => {
-    await expectRefusedBeforeRoute(send('GET', '/echo/1?referenceId=%00'), 'Query parameter referenceId contains a control character');
-    await expectRefusedBeforeRoute(send('GET', '/echo/1?referenceId=%C3'), 'Query parameter referenceId is not valid: percent-encoded bytes must be UTF-8');
+    const expected = `percent-encoded UTF-8 ${expectedForms.text}`;
+    const named = `referenceId has the wrong format (expected ${expected})`;
+    await expectRefusedBeforeRoute(send('GET', '/echo/1?referenceId=%00'), `Query parameter referenceId is not valid: ${named}`, textField('referenceId', expected));
+    await expectRefusedBeforeRoute(send('GET', '/echo/1?referenceId=%C3'), `Query parameter referenceId is not valid: ${named}`, textField('referenceId', expected));
   });
 
   it('when a JSON body is sent as text/plain or without a Content-Type, then the answer names the Content-Type', async () => {
@@ -165,9 +171,10 @@ describe('the input rules of createApp', () => {
 
   it('when a string or field name in the body breaks the text rule, then the field is named and the route never runs', async () => {
     const rule = 'text must not contain control characters (such as NUL, tab or line breaks) or lone surrogates';
-    await expectRefusedBeforeRoute(send('POST', '/echo/1', '{"externalId":"a\\u0000b"}', json), `Field externalId contains a control character: ${rule}`);
-    await expectRefusedBeforeRoute(send('POST', '/echo/1', '{"note":"\\ud800"}', json), `Field note contains a lone surrogate (not valid Unicode): ${rule}`);
-    await expectRefusedBeforeRoute(send('POST', '/echo/1', '{"items":[{"x":"\u0085"}]}', json), `Field items[0].x contains a control character: ${rule}`);
+    const named = (field: string) => `${field} has the wrong format (expected ${expectedForms.text})`;
+    await expectRefusedBeforeRoute(send('POST', '/echo/1', '{"externalId":"a\\u0000b"}', json), `Field externalId contains a control character: ${named('externalId')}`, textField('externalId'));
+    await expectRefusedBeforeRoute(send('POST', '/echo/1', '{"note":"\\ud800"}', json), `Field note contains a lone surrogate (not valid Unicode): ${named('note')}`, textField('note'));
+    await expectRefusedBeforeRoute(send('POST', '/echo/1', '{"items":[{"x":"\u0085"}]}', json), `Field items[0].x contains a control character: ${named('items.0.x')}`, textField('items.0.x'));
     await expectRefusedBeforeRoute(send('POST', '/echo/1', '{"a\\u0000":1}', json), `A field name in (body) contains a control character: ${rule}`);
   });
 

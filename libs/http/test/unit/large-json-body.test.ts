@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { createLogger } from '@pwa/logging';
+import { expectedForms } from '@pwa/errors';
 import { createApp, declareBodyTypes, listen, type RunningServer } from '../../src';
 
 /**
@@ -72,9 +73,9 @@ function bodyOfAbout(bytes: number): { text: string; padLength: number } {
   return { text: JSON.stringify({ pad }), padLength: pad.length };
 }
 
-async function expectRefused(reply: Promise<Reply>, message: string | RegExp): Promise<void> {
+async function expectRefused(reply: Promise<Reply>, message: string | RegExp, fields: Record<string, unknown> = {}): Promise<void> {
   const callsBefore = routeCalls;
-  expect(await reply).toEqual({ status: 400, body: { success: false, code: 'PKC_2008', message: typeof message === 'string' ? message : expect.stringMatching(message) } });
+  expect(await reply).toEqual({ status: 400, body: { success: false, code: 'PKC_2008', message: typeof message === 'string' ? message : expect.stringMatching(message), ...fields } });
   expect(routeCalls).toBe(callsBefore);
 }
 
@@ -118,7 +119,9 @@ describe('a larger JSON body limit for the requests it applies to', () => {
     const withNul = text.replace('😀', '\\u0000');
     const notUtf8 = Buffer.concat([Buffer.from(text.slice(0, -2)), Buffer.from([0xff]), Buffer.from('"}')]);
 
-    await expectRefused(send(server, '/large', withNul), 'Field pad contains a control character: text must not contain control characters (such as NUL, tab or line breaks) or lone surrogates');
+    await expectRefused(send(server, '/large', withNul), `Field pad contains a control character: pad has the wrong format (expected ${expectedForms.text})`, {
+      invalidFields: [{ field: 'pad', problem: 'wrong_format', expected: expectedForms.text }],
+    });
     await expectRefused(send(server, '/large', notUtf8), 'Request body is not valid UTF-8');
     await expectRefused(send(server, '/large', `${'['.repeat(200)}${']'.repeat(200)}`), /^Request body nests JSON/);
   });

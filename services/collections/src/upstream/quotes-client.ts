@@ -1,4 +1,4 @@
-import { consumedQuoteAnswerSchema, quoteConsumeBody, quotesPaths, readContractAnswer } from '@pwa/contracts';
+import { consumedQuoteAnswerSchema, passedOnRefusal, quoteConsumeBody, quotesPaths, readContractAnswer } from '@pwa/contracts';
 import { PkcError, type PkcCode } from '@pwa/errors';
 import { createUpstreamClient, type UpstreamSettings } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
@@ -38,7 +38,7 @@ export function createQuoteConsumer(settings: UpstreamSettings, logger: Logger):
       }
       const read = readContractAnswer(answer, consumedQuoteAnswerSchema, collectionQuoteRefusalsPassedOn);
       if (read.kind === 'answer' && read.data.type === 'collection') return read.data;
-      if (read.kind === 'refusal') throw new PkcError(read.code, read.message);
+      if (read.kind === 'refusal') throw passedOnRefusal(read);
       logger.error({ status: answer.status, body: answer.body, problem: read.kind === 'answer' ? 'a quote of another type' : read.problem }, 'quote consumption answer outside the contract');
       throw new PkcError('PKC_7002');
     },

@@ -1,6 +1,6 @@
-import { decodePageCursor, pageOfRows, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
+import { decodePageCursor, pageOfRows, parsePublicInput, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
 import { statusView } from '../domain/collection-views';
-import { invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
+import { invalidCursorError } from '@pwa/errors';
 import { listPartnerCollections } from '../store/collection-list-store';
 import { listPositionSchema } from '../store/list-position';
 import type { CollectionsDependencies } from './dependencies';
@@ -11,12 +11,10 @@ import type { CollectionsDependencies } from './dependencies';
  * them); the cursor must be this partner's, of this list, with these filters.
  */
 export async function listCollections(dependencies: CollectionsDependencies, partnerId: string, query: unknown): Promise<Page<Record<string, unknown>>> {
-  const parsed = publicApi.collectionListQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues);
-  const { limit, cursor, ...filters } = parsed.data;
+  const { limit, cursor, ...filters } = parsePublicInput(publicApi.collectionListQuerySchema, query, 'query');
   const scope: PageCursorScope = { partnerId, list: 'collections', filters };
   const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, listPositionSchema);
-  if (cursor !== undefined && after === undefined) throw invalidParametersError(['cursor']);
+  if (cursor !== undefined && after === undefined) throw invalidCursorError();
   const rows = await listPartnerCollections(dependencies.pool, { partnerId, ...filters, after, rowCount: limit + 1 });
   return pageOfRows(
     rows,

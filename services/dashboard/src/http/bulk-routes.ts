@@ -93,7 +93,7 @@ export function mountBulkRoutes(app: Express, deps: PeopleDependencies, consoleO
       });
       const refusal = answer.body as { code?: string; items?: QuoteItem[] } | undefined;
       // No valid item: the API refuses the whole bulk with every item's result; the preview shows them, with nothing to confirm.
-      if (answer.status === 400 && refusal?.code === 'PKC_2008' && Array.isArray(refusal.items)) quote = { ...quote, items: refusal.items };
+      if (answer.status === 400 && refusal?.code === 'PKC_5005' && Array.isArray(refusal.items)) quote = { ...quote, items: refusal.items };
       else quote = dataOf(answer) as typeof quote;
     }
     const lines = previewLines(payouts, problems, quote.items);

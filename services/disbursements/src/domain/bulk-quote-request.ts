@@ -1,6 +1,9 @@
-import { bulkItemsMax, externalIdLengthMax, isUnsafeText, noteLengthMax, unsafeTextRule, validateQuoteRequest } from '@pwa/contracts';
-import { echoInput, isPkcError, PkcError, type PkcCode } from '@pwa/errors';
+import { bulkItemsMax, expectedInputs, externalIdLengthMax, noteLengthMax, refuseUnsafeText, unknownFields, validateQuoteRequest } from '@pwa/contracts';
+import { echoInput, invalidFieldError, invalidFieldsError, isPkcError, type InvalidField, type PkcCode } from '@pwa/errors';
 import { isCurrency, type Currency } from '@pwa/money';
+
+/** The longest message of a failureReason (libs/contracts event-fields). */
+const failureReasonMessageLengthMax = 300;
 
 /** An item whose own fields passed: what the bulk quote prices and checks with the wallet. */
 export interface CheckedBulkItem {
@@ -31,9 +34,11 @@ export interface BulkQuoteRequest {
 
 /**
  * Checks a bulk quote body (issue 20, decision 0055). The whole call is refused only for what no
- * item can be judged without: not an object, currency or items missing, items not a list of 1 to
- * 1,000 (PKC_2008), a currency that is not LRD or USD (PKC_2005). Then each item on its own, in one
- * fixed order, so the same item always earns the same code: the single quote's rules
+ * item can be judged without: not an object, currency or items missing, a field other than these
+ * two, items not a list of 1 to 1,000 (PKC_2008, the fields named in invalidFields), a currency
+ * that is not LRD or USD (PKC_2005). Then each item on its own, in one fixed order, so the same
+ * item always earns the same code: a field other than phone, amount, externalId and note (PKC_2008;
+ * unknown fields are refused everywhere, decision 0075), the single quote's rules
  * (validateQuoteRequest: fields missing PKC_2008, phone PKC_2001, amount PKC_2002, bounds PKC_2003
  * and PKC_2004), then the transfer's (externalId missing or not a string PKC_2008, longer than 100
  * PKC_2006, note not a string PKC_2008, longer than 200 PKC_2007, control characters PKC_2008), then
@@ -41,48 +46,58 @@ export interface BulkQuoteRequest {
  * be known). Pure: nothing is read or written.
  */
 export function parseBulkQuoteRequest(body: unknown): BulkQuoteRequest {
-  if (!isPlainObject(body)) throw new PkcError('PKC_2008', 'Body must be a JSON object with currency and items');
+  if (!isPlainObject(body)) throw invalidFieldError('PKC_2008', 'body', 'wrong_type', `${expectedInputs.jsonObject} with currency and items`);
+  const itemsExpected = `a list of 1 to ${bulkItemsMax} payouts`;
   const missing = (['currency', 'items'] as const).filter((name) => body[name] === undefined || body[name] === null);
-  if (missing.length > 0) throw new PkcError('PKC_2008', `Missing required field(s): ${missing.join(', ')}`);
+  const problems: InvalidField[] = [
+    ...missing.map((field): InvalidField => ({ field, problem: 'missing', expected: field === 'currency' ? expectedInputs.currency : itemsExpected })),
+    ...unknownFields(body, bulkFields),
+  ];
   const { items } = body;
-  if (!Array.isArray(items) || items.length === 0 || items.length > bulkItemsMax) {
-    throw new PkcError('PKC_2008', `items must be a list of 1 to ${bulkItemsMax} payouts`);
-  }
+  if (items !== undefined && items !== null && !Array.isArray(items)) problems.push({ field: 'items', problem: 'wrong_type', expected: itemsExpected });
+  else if (Array.isArray(items) && (items.length === 0 || items.length > bulkItemsMax)) problems.push({ field: 'items', problem: 'out_of_range', expected: itemsExpected });
+  if (problems.length > 0 || !Array.isArray(items)) throw invalidFieldsError('PKC_2008', problems);
   const { currency } = body;
-  if (!isCurrency(currency)) throw new PkcError('PKC_2005');
+  if (!isCurrency(currency)) throw invalidFieldError('PKC_2005', 'currency', typeof currency === 'string' ? 'not_allowed' : 'wrong_type', expectedInputs.currency);
   const checked = items.map((item: unknown, index) => checkItem(item, index, currency));
   return { currency, items: refuseSharedExternalIds(checked) };
 }
 
+const bulkFields: ReadonlySet<string> = new Set(['currency', 'items']);
+const itemFields: ReadonlySet<string> = new Set(['phone', 'amount', 'externalId', 'note']);
+
 function checkItem(item: unknown, index: number, currency: Currency): BulkItemCheck {
   const externalId = isPlainObject(item) && typeof item.externalId === 'string' ? item.externalId : null;
   try {
-    if (!isPlainObject(item)) throw new PkcError('PKC_2008', 'Each item must be a JSON object with phone, amount and externalId');
+    if (!isPlainObject(item)) throw invalidFieldError('PKC_2008', `items.${index}`, 'wrong_type', `${expectedInputs.jsonObject} with phone, amount and externalId`);
+    const unknown = unknownFields(item, itemFields);
+    if (unknown.length > 0) throw invalidFieldsError('PKC_2008', unknown);
     const quoted = validateQuoteRequest({ phone: item.phone, amount: item.amount, currency }, [currency]);
     const note = noteOf(item.note);
     checkExternalIdAndNote(item.externalId, note);
     return { index, outcome: 'checked', externalId: item.externalId, phone: quoted.phone, amountMinor: quoted.amountMinor, note };
   } catch (error) {
     if (!isPkcError(error)) throw error;
-    return { index, outcome: 'invalid', externalId, code: error.code, message: error.message };
+    // An item's reason is a failureReason (at most 300 characters): a long list of fields is cut.
+    return { index, outcome: 'invalid', externalId, code: error.code, message: echoInput(error.message, failureReasonMessageLengthMax - 1) };
   }
 }
 
 /** Absent, null and "" all mean no note (as for a single transfer). */
 function noteOf(note: unknown): string | null {
   if (note === undefined || note === null || note === '') return null;
-  if (typeof note !== 'string') throw new PkcError('PKC_2008', 'note must be a string');
+  if (typeof note !== 'string') throw invalidFieldError('PKC_2008', 'note', 'wrong_type', expectedInputs.optionalText(noteLengthMax));
   return note;
 }
 
 /** The transfer body's rules on externalId and note (parseConfirmRequestBody's order). */
 function checkExternalIdAndNote(externalId: unknown, note: string | null): asserts externalId is string {
-  if (externalId === undefined || externalId === null || externalId === '') throw new PkcError('PKC_2008', 'Missing required field(s): externalId');
-  if (typeof externalId !== 'string') throw new PkcError('PKC_2008', 'externalId must be a string');
-  if ([...externalId].length > externalIdLengthMax) throw new PkcError('PKC_2006');
-  if (note !== null && [...note].length > noteLengthMax) throw new PkcError('PKC_2007');
-  if (isUnsafeText(externalId)) throw new PkcError('PKC_2008', `externalId ${unsafeTextRule}`);
-  if (note !== null && isUnsafeText(note)) throw new PkcError('PKC_2008', `note ${unsafeTextRule}`);
+  const expected = expectedInputs.externalId(externalIdLengthMax);
+  if (externalId === undefined || externalId === null || externalId === '') throw invalidFieldError('PKC_2008', 'externalId', 'missing', expected);
+  if (typeof externalId !== 'string') throw invalidFieldError('PKC_2008', 'externalId', 'wrong_type', expected);
+  if ([...externalId].length > externalIdLengthMax) throw invalidFieldError('PKC_2006', 'externalId', 'too_long', `at most ${externalIdLengthMax} characters`);
+  if (note !== null && [...note].length > noteLengthMax) throw invalidFieldError('PKC_2007', 'note', 'too_long', `at most ${noteLengthMax} characters`);
+  refuseUnsafeText({ externalId, note });
 }
 
 function refuseSharedExternalIds(items: BulkItemCheck[]): BulkItemCheck[] {

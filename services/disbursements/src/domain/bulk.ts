@@ -1,5 +1,5 @@
-import { externalIdLengthMax, isUnsafeText, isUuid, unsafeTextRule, type BulkStatus } from '@pwa/contracts';
-import { PkcError } from '@pwa/errors';
+import { expectedInputs, externalIdLengthMax, isUuid, refuseUnsafeText, requiredTextFields, unknownFields, type BulkStatus } from '@pwa/contracts';
+import { invalidFieldError, invalidFieldsError } from '@pwa/errors';
 import { toApiAmount, type Currency } from '@pwa/money';
 
 /** A bulk payout (issue 20, decision 0055): one partner's accepted bulk quote, its items being disbursements. */
@@ -72,21 +72,27 @@ export interface BulkTransferRequest {
 }
 
 /**
- * Checks a bulk transfer body in one fixed order, as the single transfer's: PKC_2008 (not an
- * object; bulkQuoteId or externalId missing, null or ""; externalId not a string), PKC_2009
+ * Checks a bulk transfer body in one fixed order, as the single transfer's, naming the fields in
+ * invalidFields (decision 0075): PKC_2008 (not an object; a field other than bulkQuoteId and
+ * externalId; bulkQuoteId or externalId missing, null or ""; externalId not a string), PKC_2009
  * (bulkQuoteId not a UUID), PKC_2006 (externalId longer than 100 characters), PKC_2008 (a control
- * character in externalId). Other fields are ignored. Pure.
+ * character in externalId). Pure.
  */
 export function parseBulkTransferRequest(body: unknown): BulkTransferRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new PkcError('PKC_2008', 'Body must be a JSON object with bulkQuoteId and externalId');
+    throw invalidFieldError('PKC_2008', 'body', 'wrong_type', `${expectedInputs.jsonObject} with bulkQuoteId and externalId`);
   }
   const fields = body as Record<string, unknown>;
-  const missing = (['bulkQuoteId', 'externalId'] as const).filter((name) => fields[name] === undefined || fields[name] === null || fields[name] === '');
-  if (missing.length > 0) throw new PkcError('PKC_2008', `Missing required field(s): ${missing.join(', ')}`);
-  if (typeof fields.externalId !== 'string') throw new PkcError('PKC_2008', 'externalId must be a string');
-  if (!isUuid(fields.bulkQuoteId)) throw new PkcError('PKC_2009', 'bulkQuoteId must be a UUID');
-  if ([...fields.externalId].length > externalIdLengthMax) throw new PkcError('PKC_2006');
-  if (isUnsafeText(fields.externalId)) throw new PkcError('PKC_2008', `externalId ${unsafeTextRule}`);
-  return { bulkQuoteId: fields.bulkQuoteId.toLowerCase(), externalId: fields.externalId };
+  const bulkQuoteIdExpected = `the bulkQuoteId of your bulk quote: ${expectedInputs.uuid}`;
+  const externalIdExpected = expectedInputs.externalId(externalIdLengthMax);
+  const problems = [...requiredTextFields(fields, { bulkQuoteId: bulkQuoteIdExpected, externalId: externalIdExpected }), ...unknownFields(fields, bulkTransferFields)];
+  if (fields.externalId !== undefined && fields.externalId !== null && fields.externalId !== '' && typeof fields.externalId !== 'string') problems.push({ field: 'externalId', problem: 'wrong_type', expected: externalIdExpected });
+  if (problems.length > 0) throw invalidFieldsError('PKC_2008', problems);
+  const { bulkQuoteId, externalId } = fields as { bulkQuoteId: unknown; externalId: string };
+  if (!isUuid(bulkQuoteId)) throw invalidFieldError('PKC_2009', 'bulkQuoteId', typeof bulkQuoteId === 'string' ? 'wrong_format' : 'wrong_type', bulkQuoteIdExpected, { lead: 'bulkQuoteId is not a valid UUID' });
+  if ([...externalId].length > externalIdLengthMax) throw invalidFieldError('PKC_2006', 'externalId', 'too_long', `at most ${externalIdLengthMax} characters`);
+  refuseUnsafeText({ externalId });
+  return { bulkQuoteId: bulkQuoteId.toLowerCase(), externalId };
 }
+
+const bulkTransferFields: ReadonlySet<string> = new Set(['bulkQuoteId', 'externalId']);

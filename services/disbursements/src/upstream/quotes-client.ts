@@ -4,6 +4,7 @@ import {
   consumedQuoteAnswerSchema,
   quoteConsumeBody,
   quotesPaths,
+  passedOnRefusal,
   readContractAnswer,
   type BulkQuoteAnswer,
   type ConsumedBulkQuoteAnswer,
@@ -64,7 +65,7 @@ export function createQuotesClient(settings: UpstreamSettings, logger: Logger): 
       });
       const read = readContractAnswer(answer, consumedQuoteAnswerSchema, disbursementQuoteRefusalsPassedOn);
       if (read.kind === 'answer' && read.data.type === 'disbursement') return read.data;
-      if (read.kind === 'refusal') throw new PkcError(read.code, read.message);
+      if (read.kind === 'refusal') throw passedOnRefusal(read);
       logger.error({ status: answer.status, body: answer.body, problem: read.kind === 'answer' ? 'a quote of another type' : read.problem }, 'quote consumption answer outside the contract');
       throw new PkcError('PKC_7002');
     },
@@ -86,7 +87,7 @@ export function createQuotesClient(settings: UpstreamSettings, logger: Logger): 
 
   function passedOnOrThrow<T>(read: ContractAnswer<T>, answer: { status: number; body: unknown }, what: string): T {
     if (read.kind === 'answer') return read.data;
-    if (read.kind === 'refusal') throw new PkcError(read.code, read.message);
+    if (read.kind === 'refusal') throw passedOnRefusal(read);
     logger.error({ status: answer.status, body: answer.body, problem: read.problem }, `${what} answer outside the contract`);
     throw new PkcError('PKC_7002');
   }

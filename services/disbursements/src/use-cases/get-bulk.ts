@@ -1,7 +1,7 @@
-import { decodePageCursor, pageOfRows, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
+import { decodePageCursor, pageOfRows, parsePublicInput, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import type { Pool } from '@pwa/db';
-import { invalidParametersError, invalidParametersErrorOf, PkcError } from '@pwa/errors';
+import { invalidCursorError, PkcError } from '@pwa/errors';
 import { bulkSummaryView, type Bulk, type BulkSummaryView } from '../domain/bulk';
 import { statusView, type StatusView } from '../domain/disbursement';
 import { isBulkId } from '../domain/reference-id';
@@ -26,13 +26,11 @@ export async function findPartnerBulk(pool: Pool, partnerId: string, bulkId: str
  * its items in the partner's order (limit, cursor; a cursor is good for this bulk only).
  */
 export async function getBulk(pool: Pool, partnerId: string, bulkId: string, query: unknown): Promise<BulkView> {
-  const parsed = publicApi.bulkQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues);
+  const { limit, cursor } = parsePublicInput(publicApi.bulkQuerySchema, query, 'query');
   const bulk = await findPartnerBulk(pool, partnerId, bulkId);
-  const { limit, cursor } = parsed.data;
   const scope: PageCursorScope = { partnerId, list: `bulk ${bulk.bulkId}`, filters: {} };
   const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, positionSchema);
-  if (cursor !== undefined && after === undefined) throw invalidParametersError(['cursor']);
+  if (cursor !== undefined && after === undefined) throw invalidCursorError();
   const [progress, rows] = await Promise.all([readBulkProgress(pool, bulk.bulkId), listBulkItems(pool, bulk.bulkId, after?.index, limit + 1)]);
   const items = pageOfRows(
     rows,

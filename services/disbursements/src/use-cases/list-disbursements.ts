@@ -1,8 +1,8 @@
-import { decodePageCursor, pageOfRows, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
+import { decodePageCursor, pageOfRows, parsePublicInput, publicApi, type Page, type PageCursorScope } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import type { Pool } from '@pwa/db';
 import { statusView, type StatusView } from '../domain/disbursement';
-import { invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
+import { invalidCursorError } from '@pwa/errors';
 import { listPartnerDisbursements, type DisbursementListPosition } from '../store/disbursement-list-store';
 
 /** What a cursor of this list carries: the last row's created_at (microseconds, UTC) and id. */
@@ -18,12 +18,10 @@ const positionSchema: z.ZodType<DisbursementListPosition> = z.strictObject({
  * naming them); the cursor must be this partner's, of this list, with these filters.
  */
 export async function listDisbursements(pool: Pool, partnerId: string, query: unknown): Promise<Page<StatusView>> {
-  const parsed = publicApi.disbursementListQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues);
-  const { limit, cursor, ...filters } = parsed.data;
+  const { limit, cursor, ...filters } = parsePublicInput(publicApi.disbursementListQuerySchema, query, 'query');
   const scope: PageCursorScope = { partnerId, list: 'disbursements', filters };
   const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, positionSchema);
-  if (cursor !== undefined && after === undefined) throw invalidParametersError(['cursor']);
+  if (cursor !== undefined && after === undefined) throw invalidCursorError();
   const rows = await listPartnerDisbursements(pool, { partnerId, ...filters, after, rowCount: limit + 1 });
   return pageOfRows(
     rows,

@@ -126,6 +126,7 @@ function totalsOf(quoted: readonly CheckedBulkItem[], answer: BulkQuoteAnswer): 
   );
 }
 
+/** A bulk none of whose items passed: 400 PKC_5005 (a business outcome, not a malformed body; decision 0075) with every item's result. */
 function noValidItem(items: readonly BulkQuoteItemView[]): PkcError {
-  return new PkcError('PKC_2008', 'No item of the bulk is valid; items holds each item’s reason', { fields: { items: items.map((item) => ({ ...item })) } });
+  return new PkcError('PKC_5005', 'No item of the bulk is valid; nothing was quoted; items holds each item’s reason', { fields: { items: items.map((item) => ({ ...item })) } });
 }

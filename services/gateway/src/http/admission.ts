@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { PkcError } from '@pwa/errors';
+import { expectedForms, invalidFieldError } from '@pwa/errors';
 import { declareBodyTypes, notFoundHandler } from '@pwa/http';
 import { admitPartnerRequest, type AdmissionPorts, type AdmissionSettings } from '../domain/admit-partner-request';
 import { admitTokenRequestFromSource, type TokenEndpointPorts } from '../domain/guard-token-endpoint';
@@ -23,7 +23,7 @@ export function matchPublicRoute(table: readonly RouteDefinition[]): RequestHand
     const match = matchRoute(table, req.method, rawPath);
     if (match.kind === 'invalid_parameter') {
       res.locals.routeTemplate = `${publicPathPrefix}${match.route.pathTemplate}`;
-      throw new PkcError('PKC_2008', `Path parameter ${match.parameterName} is not valid: it must be percent-encoded UTF-8 without control characters`);
+      throw invalidFieldError('PKC_2008', match.parameterName, 'wrong_format', `percent-encoded UTF-8 ${expectedForms.text}`, { lead: `Path parameter ${match.parameterName} is not valid` });
     }
     if (match.kind !== 'matched') {
       notFoundHandler(req, res, next);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { bulkQuoteRequestSchema, type BulkQuoteItemResult } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
-import { PkcError } from '@pwa/errors';
+import { PkcError, alternatives, invalidFieldError } from '@pwa/errors';
 import type { Currency, MinorUnits } from '@pwa/money';
 import { decideBulkQuote, priceBulkItems } from '../domain/bulk-quote';
 import { withScheduleInForce, type FeeScheduleCache } from '../store/fee-schedule-cache';
@@ -42,7 +42,10 @@ export async function issueBulkQuote(dependencies: IssueBulkQuoteDependencies, b
     throw new PkcError('PKC_2008', `Invalid bulk quote fields: ${fields.join(', ')}`);
   }
   const request = parsed.data;
-  if (!settings.enabledCurrencies.disbursement.includes(request.currency)) throw new PkcError('PKC_2010');
+  const enabled = settings.enabledCurrencies.disbursement;
+  if (!enabled.includes(request.currency)) {
+    throw invalidFieldError('PKC_2010', 'currency', 'not_allowed', enabled.length === 0 ? 'none is enabled for this operation' : alternatives(enabled), { lead: `${request.currency} is not supported for this operation` });
+  }
   return withScheduleInForce(feeSchedules, 'disbursement', request.currency, async (schedule): Promise<IssuedBulkQuote | undefined> => {
     const priced = priceBulkItems(schedule, request.items);
     const checked = await wallet.checkBatch({ partnerId: request.partnerId, currency: request.currency, items: priced, ...(requestId ? { requestId } : {}) });

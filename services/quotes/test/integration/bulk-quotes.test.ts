@@ -153,7 +153,10 @@ describe('bulk disbursement quotes (POST /internal/bulk-quotes, POST /internal/b
     const partnerId = randomUUID();
     const lrdOnly = await harness.startSibling({ QUOTES_DISBURSEMENT_CURRENCIES: 'LRD' });
     try {
-      expect(await bulkQuote({ partnerId, currency: 'USD', items: threeItems }, lrdOnly.baseUrl)).toEqual(refusal(400, 'PKC_2010'));
+      expect(await bulkQuote({ partnerId, currency: 'USD', items: threeItems }, lrdOnly.baseUrl)).toEqual({
+        status: 400,
+        body: { success: false, code: 'PKC_2010', message: expect.any(String), invalidFields: [{ field: 'currency', problem: 'not_allowed', expected: 'LRD' }] },
+      });
       expect(harness.wallet.batchReceived).toEqual([]);
       expect(await storedBulkQuotesOf(partnerId)).toBe(0);
     } finally {

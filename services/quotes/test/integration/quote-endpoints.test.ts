@@ -78,19 +78,21 @@ describe('quote endpoints (quotes in-process, wallet stand-in)', () => {
   });
 
   test.each([
-    [{ amount: 100, currency: 'USD' }, 'PKC_2008'],
-    [{ phone: '12345', amount: 100, currency: 'USD' }, 'PKC_2001'],
-    [{ phone: '0770123456', amount: '100', currency: 'USD' }, 'PKC_2002'],
-    [{ phone: '0770123456', amount: 10.005, currency: 'USD' }, 'PKC_2002'],
-    [{ phone: '0770123456', amount: 100, currency: 'EUR' }, 'PKC_2005'],
-    [{ phone: '0770123456', amount: 0.5, currency: 'USD' }, 'PKC_2003'],
-    [{ phone: '0770123456', amount: 1_850_000.01, currency: 'LRD' }, 'PKC_2004'],
-  ])('when the body is %j, then the answer is 400 %s, the wallet is not asked and nothing is stored', async (body, code) => {
+    [{ amount: 100, currency: 'USD' }, 'PKC_2008', 'phone', 'missing'],
+    [{ phone: '12345', amount: 100, currency: 'USD' }, 'PKC_2001', 'phone', 'wrong_format'],
+    [{ phone: '0770123456', amount: '100', currency: 'USD' }, 'PKC_2002', 'amount', 'wrong_type'],
+    [{ phone: '0770123456', amount: 10.005, currency: 'USD' }, 'PKC_2002', 'amount', 'wrong_format'],
+    [{ phone: '0770123456', amount: 100, currency: 'EUR' }, 'PKC_2005', 'currency', 'not_allowed'],
+    [{ phone: '0770123456', amount: 0.5, currency: 'USD' }, 'PKC_2003', 'amount', 'out_of_range'],
+    [{ phone: '0770123456', amount: 1_850_000.01, currency: 'LRD' }, 'PKC_2004', 'amount', 'out_of_range'],
+    [{ phone: '0770123456', amount: 100, currency: 'USD', reference: 'x' }, 'PKC_2008', 'reference', 'unknown'],
+  ])('when the body is %j, then the answer is 400 %s naming %s as %s, the wallet is not asked and nothing is stored', async (body, code, field, problem) => {
     const before = await countQuotes(harness.database);
 
     const response = await quote('collection', body);
 
-    expect(response).toEqual({ status: 400, body: { success: false, code, message: expect.any(String) } });
+    const named = problem === 'unknown' ? { field, problem } : { field, problem, expected: expect.any(String) };
+    expect(response).toEqual({ status: 400, body: { success: false, code, message: expect.stringContaining(field), invalidFields: [named] } });
     expect(harness.wallet.received).toEqual([]);
     expect(await countQuotes(harness.database)).toBe(before);
   });
@@ -179,7 +181,7 @@ describe('quote endpoints (quotes in-process, wallet stand-in)', () => {
     try {
       const body = { phone: '0770123456', amount: 100, currency: 'USD' };
       const refused = await quote('disbursement', body, randomUUID(), sibling.baseUrl);
-      expect(refused).toEqual({ status: 400, body: { success: false, code: 'PKC_2010', message: expect.any(String) } });
+      expect(refused).toEqual({ status: 400, body: { success: false, code: 'PKC_2010', message: expect.any(String), invalidFields: [{ field: 'currency', problem: 'not_allowed', expected: 'LRD' }] } });
       expect((await quote('collection', body, randomUUID(), sibling.baseUrl)).status).toBe(200);
       expect((await quote('disbursement', { ...body, currency: 'LRD' }, randomUUID(), sibling.baseUrl)).status).toBe(200);
     } finally {

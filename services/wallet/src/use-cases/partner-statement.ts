@@ -2,6 +2,7 @@ import { z } from '@pwa/config';
 import {
   decodePageCursor,
   encodePageCursor,
+  parsePublicInput,
   statementCsvColumns,
   statementPeriodDaysMax,
   statementQuerySchema,
@@ -10,7 +11,7 @@ import {
   type PublicStatementPage,
 } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
-import { invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
+import { invalidCursorError, invalidFieldError } from '@pwa/errors';
 import { toApiAmount, type MinorUnits } from '@pwa/money';
 import { isAfter, movementsOfLine, type MovementPosition, type StatementMovement } from '../domain/statement-lines';
 import { csvOf } from '../domain/statement-csv';
@@ -40,15 +41,14 @@ export interface StatementAnswer {
 
 
 function parseQuery(query: unknown) {
-  const parsed = statementQuerySchema.safeParse(query);
-  if (!parsed.success) {
-    throw invalidParametersErrorOf(parsed.error.issues);
-  }
-  const from = new Date(parsed.data.from);
-  const to = new Date(parsed.data.to);
+  const parsed = parsePublicInput(statementQuerySchema, query, 'query');
+  const from = new Date(parsed.from);
+  const to = new Date(parsed.to);
   // from inclusive, to exclusive: an empty or reversed period, or one longer than the limit, is the caller's mistake.
-  if (to.getTime() <= from.getTime() || to.getTime() - from.getTime() > statementPeriodDaysMax * dayMs) throw invalidParametersError(['to']);
-  return { ...parsed.data, from, to };
+  if (to.getTime() <= from.getTime() || to.getTime() - from.getTime() > statementPeriodDaysMax * dayMs) {
+    throw invalidFieldError('PKC_2008', 'to', 'out_of_range', `a time after from and at most ${statementPeriodDaysMax} days after it`);
+  }
+  return { ...parsed, from, to };
 }
 
 /**
@@ -64,7 +64,7 @@ export async function partnerStatement(pool: Pool, partnerId: string, query: unk
     filters: { currency: request.currency, from: request.from.toISOString(), to: request.to.toISOString() },
   };
   const position = request.cursor === undefined ? undefined : decodePageCursor(scope, request.cursor, positionSchema);
-  if (request.cursor !== undefined && (position === undefined || !isWithin(position, request.from, request.to))) throw invalidParametersError(['cursor']);
+  if (request.cursor !== undefined && (position === undefined || !isWithin(position, request.from, request.to))) throw invalidCursorError();
   const until = position !== undefined ? new Date(position.until) : periodEnd(request.from, request.to, await databaseNow(pool));
 
   const read = await readStatementPage(pool, {

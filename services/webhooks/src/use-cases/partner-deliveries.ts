@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { withTransaction } from '@pwa/db';
 import { currentLogContext } from '@pwa/logging';
 import { currentTraceparent } from '@pwa/telemetry';
-import { isUuid, webhookDeliveryListQuerySchema, webhookRedeliverRequestSchema } from '@pwa/contracts';
-import { PkcError, invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
+import { isUuid, parsePublicInput, webhookDeliveryListQuerySchema, webhookRedeliverRequestSchema } from '@pwa/contracts';
+import { PkcError, invalidCursorError } from '@pwa/errors';
 import { z } from '@pwa/config';
 import {
   attemptsOf,
@@ -56,9 +56,7 @@ export async function listPartnerDeliveries(
   partnerId: string,
   query: unknown,
 ): Promise<{ deliveries: DeliveryView[]; nextCursor: string | null }> {
-  const parsed = listQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues, 'body');
-  const filters = parsed.data;
+  const filters = parsePublicInput(listQuerySchema, query, 'query');
   const after = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor);
   const deliveries = await listDeliveries(dependencies.pool, {
     partnerId,
@@ -100,10 +98,9 @@ export async function redeliverFailedDeliveries(
   partnerId: string,
   body: unknown,
 ): Promise<{ redelivered: number; deliveryIds: string[]; more: boolean }> {
-  const parsed = redeliverBodySchema.safeParse(body ?? {});
-  if (!parsed.success) throw invalidParametersErrorOf(parsed.error.issues, 'body');
+  const request = parsePublicInput(redeliverBodySchema, body ?? {}, 'body');
   const max = dependencies.settings.redeliverBatchMax;
-  const deliveryIds = await redeliverFailedSince(dependencies.pool, partnerId, new Date(parsed.data.since), max);
+  const deliveryIds = await redeliverFailedSince(dependencies.pool, partnerId, new Date(request.since), max);
   if (deliveryIds.length > 0) dependencies.wakeWorker();
   return { redelivered: deliveryIds.length, deliveryIds, more: deliveryIds.length === max };
 }
@@ -172,6 +169,6 @@ function decodeCursor(cursor: string): { createdAt: Date; deliveryId: string } {
     const parsed = cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
     return { createdAt: new Date(parsed.createdAt), deliveryId: parsed.deliveryId };
   } catch {
-    throw invalidParametersError(['cursor']);
+    throw invalidCursorError();
   }
 }

@@ -4,11 +4,12 @@ import {
   pageOfRows,
   partnerEventListQuerySchema,
   partnerEventRetentionDays,
+  parsePublicInput,
   type Page,
   type PageCursorScope,
   type PublicPartnerEvent,
 } from '@pwa/contracts';
-import { PkcError, invalidParametersError, invalidParametersErrorOf } from '@pwa/errors';
+import { PkcError, invalidCursorError } from '@pwa/errors';
 import { z } from '@pwa/config';
 import { findLoggedEvent, listLoggedEvents, pruneSettledDeliveries, type LoggedEvent } from '../store/event-log-store';
 import type { WebhooksDependencies } from './dependencies';
@@ -39,15 +40,11 @@ function eventView(event: LoggedEvent): PublicPartnerEvent {
  * a client catching up reads in), filtered by type and since, keyset-paginated.
  */
 export async function listPartnerEvents(dependencies: WebhooksDependencies, partnerId: string, query: unknown, now = new Date()): Promise<Page<PublicPartnerEvent>> {
-  const parsed = partnerEventListQuerySchema.safeParse(query);
-  if (!parsed.success) {
-    throw invalidParametersErrorOf(parsed.error.issues);
-  }
-  const request = parsed.data;
+  const request = parsePublicInput(partnerEventListQuerySchema, query, 'query');
   const since = request.since === undefined ? undefined : new Date(request.since);
   const scope: PageCursorScope = { partnerId, list: 'events', filters: { type: request.type, since: since?.toISOString() } };
   const after = request.cursor === undefined ? undefined : decodePageCursor(scope, request.cursor, positionSchema);
-  if (request.cursor !== undefined && after === undefined) throw invalidParametersError(['cursor']);
+  if (request.cursor !== undefined && after === undefined) throw invalidCursorError();
   const events = await listLoggedEvents(dependencies.pool, {
     partnerId,
     notBefore: retentionStart(now),

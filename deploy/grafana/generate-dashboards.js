@@ -9,6 +9,9 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+// The SLOs of deploy/prometheus/slos.yaml: the overview shows their budgets and burn rates from the
+// series their rules record (deploy/prometheus/alerts/slo.yml).
+const { loadSlos, budgetOf } = require('../prometheus/generate-slo-rules.js');
 
 const datasource = { type: 'prometheus', uid: 'prometheus' };
 const probeRoutes = 'route!~"/healthz|/readyz|/metrics"';
@@ -740,6 +743,39 @@ function serviceDashboard(service) {
   });
 }
 
+/**
+ * The SLO panels of the overview: per SLO, the share of its 30-day error budget left, and its burn
+ * rate over the last hour (1 spends the budget in exactly 30 days; the fast-burn alert pages above
+ * 14.4 with the 5-minute ratio agreeing). One query per SLO: each divides by its own budget.
+ */
+function sloPanels() {
+  const slos = loadSlos().slos;
+  const perSlo = (expression) => slos.map((slo) => q(expression(`{slo="${slo.name}"}`, budgetOf(slo)), slo.title));
+  return [
+    panel({
+      title: 'SLOs: error budget left over 30 days',
+      description: 'docs/slos.md. 1 - (the mean 5-minute error ratio over 30 days) / (1 - objective). Below 0: the objective is missed for the period.',
+      type: 'bargauge',
+      unit: 'percentunit',
+      w: 12,
+      h: 10,
+      max: 1,
+      decimals: 1,
+      thresholds: { mode: 'absolute', steps: [{ color: 'red', value: null }, { color: 'orange', value: 0.25 }, { color: 'green', value: 0.5 }] },
+      queries: perSlo((selector, budget) => `1 - max(pwa_slo:sli_error:ratio_rate30d${selector}) / ${budget}`),
+    }),
+    panel({
+      title: 'SLOs: burn rate over the last hour',
+      description: 'The error ratio over 1 hour divided by the error budget. 1 spends the 30-day budget in 30 days; the FastBurn alerts page above 14.4 (1h and 5m) or 6 (6h and 30m), the SlowBurn tickets above 3 (1d and 2h) or 1 (3d and 6h).',
+      unit: 'short',
+      w: 12,
+      h: 10,
+      min: 0,
+      queries: perSlo((selector, budget) => `max(pwa_slo:sli_error:ratio_rate1h${selector}) / ${budget}`),
+    }),
+  ];
+}
+
 function overviewDashboard() {
   const svc = 'service=~"$service"';
   return dashboard({
@@ -879,6 +915,7 @@ function overviewDashboard() {
         thresholds: breakerThresholds,
         queries: [q(`max by (service, breaker) (circuit_breaker_state{${svc},service!="gateway"})`, '{{service}} → {{breaker}}')],
       }),
+      ...sloPanels(),
     ],
   });
 }

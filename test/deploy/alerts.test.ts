@@ -1,9 +1,11 @@
 // Checks the Prometheus alert rules (deploy/prometheus/alerts) with promtool: `check rules`,
 // `check config` of deploy/prometheus/prometheus.yml (which loads them), and the rule unit tests
-// `test rules` of deploy/prometheus/alerts-tests, which make every alert fire and not fire. Also
-// checks each alert's shape (severity, summary, description, a runbook_url whose anchor exists in
-// docs/runbooks.md) and that every dashboard query parses as PromQL. promtool comes from Debian's
-// `prometheus` package (.ci/run installs it); without it the suite fails, it never skips.
+// `test rules` of deploy/prometheus/alerts-tests (one <file>.test.yml per rules file), which make
+// every alert fire and not fire. Also checks each alert's shape (severity, summary, description, a
+// runbook_url whose anchor exists in docs/runbooks.md), that a service whose scrape targets vanish
+// is down (absent), and that every dashboard query parses as PromQL. The SLO rules (slo.yml) are
+// generated: test/deploy/slo-rules.test.ts checks them against their source. promtool comes from
+// Debian's `prometheus` package (.ci/run installs it); without it the suite fails, it never skips.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +89,14 @@ describe('Prometheus alert rules deploy/prometheus/alerts', () => {
     expect(result.output).not.toContain('FAILED');
   });
 
+  it('then every rules file has its own unit test file, <name>.test.yml, which loads that file', () => {
+    expect(testFiles).toEqual(ruleFiles.map((file) => file.replace(/\.yml$/, '.test.yml')));
+    for (const file of ruleFiles) {
+      const content = parseYaml(readFileSync(path.join(alertTestsDirectory, file.replace(/\.yml$/, '.test.yml')), 'utf8')) as { rule_files: string[] };
+      expect({ file, loads: content.rule_files }).toEqual({ file, loads: [`../alerts/${file}`] });
+    }
+  });
+
   it('then every alert has a unit test in which it fires and one in which it does not', () => {
     const firing = new Set<string>();
     const quiet = new Set<string>();
@@ -147,6 +157,21 @@ describe('Prometheus alert rules deploy/prometheus/alerts', () => {
     // The dashboard answers to its own 5xx alert, not to the partner API's.
     expect(byName.get('PwaHighErrorRatio')!.expr).toContain('service!="dashboard"');
     expect(byName.get('PwaDashboardUnavailable')!.labels?.severity).toBe('critical');
+  });
+
+  it('when a service has no scrape target at all, then its down alert fires: absent(up{service=...}) for each service, beside every target failing', () => {
+    const byName = new Map(alerts.map((alert) => [alert.alert!, alert]));
+    const expected: [string, string[]][] = [
+      ['PwaServiceDown', ['gateway', 'auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks']],
+      ['PwaBackofficeUnavailable', ['backoffice']],
+      ['PwaDashboardUnavailable', ['dashboard']],
+    ];
+    for (const [name, services] of expected) {
+      const expr = byName.get(name)!.expr;
+      const absent = [...expr.matchAll(/absent\(up\{service="([a-z]+)"\}\)/g)].map((match) => match[1]);
+      expect({ name, absent }).toEqual({ name, absent: services });
+      expect({ name, everyTargetFailing: /sum by \(namespace, service\) \(up\{[^}]*\}\) == 0/.test(expr) }).toEqual({ name, everyTargetFailing: true });
+    }
   });
 
   it('then every dashboard query parses as PromQL (checked by promtool as recording rules)', () => {

@@ -1,20 +1,29 @@
 // Validates every manifest that deploy/helm/partner-wallet renders against the JSON schema of its
-// apiVersion/kind: the Kubernetes OpenAPI schemas that `kubernetes-models` ships, and the Prometheus
-// Operator CRD schemas (ServiceMonitor, PrometheusRule) of `@kubernetes-models/prometheus-operator`.
-// A manifest whose apiVersion/kind has no schema fails; it is never skipped.
+// apiVersion/kind: the Kubernetes OpenAPI schemas that `kubernetes-models` ships, the Prometheus
+// Operator CRD schemas (ServiceMonitor, PrometheusRule) of `@kubernetes-models/prometheus-operator`,
+// and for the Gateway API's HTTPRoute (no model package of it is installed) the openAPIV3Schema of
+// its v1.6.1 CRD, kept in test/deploy/fixtures and checked with ajv; its CEL rules
+// (x-kubernetes-validations) are the API server's alone. A manifest whose apiVersion/kind has no
+// schema fails; it is never skipped.
 //
 // Limit: the schemas check types, required fields, enums and formats, but the Kubernetes OpenAPI
 // does not forbid unknown fields (only the API server's strict field validation does), so a
 // misspelt optional field is not caught here. Nor do they check that a port named by a probe, a
 // Service, a NetworkPolicy, a ServiceMonitor or an Ingress exists where it points (the API server
 // does not either: a probe or a scrape would just fail), so danglingPortNames below does.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import * as prometheusOperatorModels from '@kubernetes-models/prometheus-operator';
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
 import * as kubernetesModels from 'kubernetes-models';
-import { renderChart } from '../support/helm-chart';
+import { gatewayApi, monitoringApi, renderChart, repoRoot } from '../support/helm-chart';
 
 type Manifest = Record<string, unknown> & { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
 
-const render = (environment: string, extra: string[] = []): Manifest[] => renderChart<Manifest>(environment, extra);
+const render = (environment: string, extra: string[] = [], apiVersions?: readonly string[]): Manifest[] => renderChart<Manifest>(environment, extra, { apiVersions });
+const fixtures = path.join(repoRoot, 'test/deploy/fixtures');
+const everyOptionValues = path.join(fixtures, 'every-option-values.yaml');
 
 interface ModelClass {
   readonly apiVersion: string;
@@ -55,6 +64,16 @@ function collectModels(namespace: unknown, keep: (apiVersion: string) => boolean
 const isGa = (apiVersion: string) => /^(?:[a-z0-9.-]+\/)?v\d+$/.test(apiVersion);
 const models = collectModels(prometheusOperatorModels, () => true, collectModels(kubernetesModels, isGa, new Map()));
 
+// The Gateway API's HTTPRoute: its CRD's openAPIV3Schema (Kubernetes formats int32/int64 added to ajv's).
+const crdAjv = new Ajv({ strict: false, allErrors: true });
+addFormats(crdAjv);
+crdAjv.addFormat('int32', { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 });
+crdAjv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isInteger(value) });
+const crdValidators = new Map([
+  [gvk('gateway.networking.k8s.io/v1', 'HTTPRoute'), crdAjv.compile(JSON.parse(readFileSync(path.join(fixtures, 'gateway-api-v1.6.1-httproute-v1.schema.json'), 'utf8')) as object)],
+]);
+const describeAjvError = (entry: ErrorObject) => `${entry.instancePath || '/'} ${entry.message ?? entry.keyword} ${JSON.stringify(entry.params)}`;
+
 const describeManifest = (manifest: Manifest) =>
   `${typeof manifest.kind === 'string' ? manifest.kind : '<no kind>'}/${typeof manifest.metadata?.name === 'string' ? manifest.metadata.name : '<no name>'}`;
 
@@ -62,6 +81,8 @@ const describeManifest = (manifest: Manifest) =>
 function schemaErrors(manifest: Manifest): string[] {
   const { apiVersion, kind } = manifest;
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return ['has no apiVersion/kind'];
+  const crdValidator = crdValidators.get(gvk(apiVersion, kind));
+  if (crdValidator) return crdValidator(manifest) ? [] : (crdValidator.errors ?? []).map(describeAjvError);
   const Model = models.get(gvk(apiVersion, kind));
   if (!Model) return [`no schema for apiVersion ${apiVersion} kind ${kind}`];
   try {
@@ -148,12 +169,33 @@ function danglingPortNames(manifests: Manifest[]): string[] {
       for (const service of picked) if (!servicePortNames(service).has(endpoint.port)) dangling.push(`${describeManifest(monitor)}: endpoint -> ${endpoint.port} (not a port of ${describeManifest(service)})`);
     }
   }
+  for (const route of manifests.filter((manifest) => manifest.kind === 'HTTPRoute')) {
+    const rules = specOf<{ rules?: { backendRefs?: { name: string; port?: number }[] }[] }>(route).rules ?? [];
+    for (const backend of rules.flatMap((rule) => rule.backendRefs ?? [])) {
+      const service = services.find((candidate) => candidate.metadata?.name === backend.name);
+      const ports = new Set((service ? (specOf<NamedPorts>(service).ports ?? []) : []).map((port) => port.port));
+      if (!ports.has(backend.port)) dangling.push(`${describeManifest(route)}: backendRef ${backend.name} -> ${String(backend.port)}`);
+    }
+  }
   for (const ingress of manifests.filter((manifest) => manifest.kind === 'Ingress')) {
     const rules = specOf<{ rules?: { http?: { paths: { backend: { service?: { name: string; port: { name?: string } } } }[] } }[] }>(ingress).rules ?? [];
     for (const backend of rules.flatMap((rule) => rule.http?.paths ?? []).map((path) => path.backend.service)) {
       if (backend?.port.name === undefined) continue;
       const service = services.find((candidate) => candidate.metadata?.name === backend.name);
       if (!service || !servicePortNames(service).has(backend.port.name)) dangling.push(`${describeManifest(ingress)}: backend ${backend.name} -> ${backend.port.name}`);
+    }
+  }
+  return dangling;
+}
+
+/** Every container's volumeMount that names no volume of its pod, as "<kind>/<name>: <container> -> <volume>". */
+function danglingVolumeMounts(manifests: Manifest[]): string[] {
+  const dangling: string[] = [];
+  for (const workload of manifests.filter((manifest) => manifest.kind === 'Deployment' || manifest.kind === 'Job')) {
+    const spec = specOf<{ template: { spec: { volumes?: { name: string }[]; containers: { name: string; volumeMounts?: { name: string }[] }[] } } }>(workload).template.spec;
+    const volumes = new Set((spec.volumes ?? []).map((volume) => volume.name));
+    for (const container of spec.containers) {
+      for (const mount of container.volumeMounts ?? []) if (!volumes.has(mount.name)) dangling.push(`${describeManifest(workload)}: ${container.name} -> ${mount.name}`);
     }
   }
   return dangling;
@@ -205,8 +247,26 @@ const adapted = [
   '--set', 'services.wallet.database.ownerKey=owner-url',
 ];
 
-const variants: [string, string, string[], string[]][] = [
+const withoutMonitoring = (kinds: string[]) => kinds.filter((kind) => kind !== 'ServiceMonitor' && kind !== 'PrometheusRule');
+
+/** [label, environment, extra helm arguments, the kinds expected, the APIs the cluster serves (default: the Prometheus Operator's)]. */
+const variants: [string, string, string[], string[], (readonly string[])?][] = [
   ['values-sandbox.yaml', 'sandbox', [], sandboxKinds],
+  ['values-sandbox.yaml on a cluster without the Prometheus Operator (no ServiceMonitor, no PrometheusRule)', 'sandbox', [], withoutMonitoring(sandboxKinds), []],
+  [
+    'values-production.yaml with every key that adapts the chart to a cluster (fixtures/every-option-values.yaml), on a cluster serving the Prometheus Operator and the Gateway API',
+    'production',
+    ['-f', everyOptionValues],
+    [...renderedKinds, 'Ingress', 'HTTPRoute'],
+    [monitoringApi, gatewayApi],
+  ],
+  [
+    'values-production.yaml with every key that adapts the chart to a cluster, on a cluster serving neither (no ServiceMonitor, PrometheusRule nor HTTPRoute)',
+    'production',
+    ['-f', everyOptionValues],
+    [...withoutMonitoring(renderedKinds), 'Ingress'],
+    [],
+  ],
   ['values-production.yaml', 'production', [], renderedKinds],
   ['values-production.yaml with tracing.enabled=true', 'production', ['--set', 'tracing.enabled=true'], renderedKinds],
   [
@@ -259,8 +319,8 @@ const variants: [string, string, string[], string[]][] = [
 ];
 
 describe('rendered manifests of deploy/helm/partner-wallet against the Kubernetes schemas', () => {
-  describe.each(variants)('when rendered with %s', (_label, environment, extra, expectedKinds) => {
-    const manifests = render(environment, extra);
+  describe.each(variants)('when rendered with %s', (_label, environment, extra, expectedKinds, apiVersions) => {
+    const manifests = render(environment, extra, apiVersions);
 
     it('then it renders exactly the kinds expected for these values', () => {
       expect([...new Set(manifests.map((manifest) => manifest.kind))].sort()).toEqual([...expectedKinds].sort());
@@ -270,8 +330,12 @@ describe('rendered manifests of deploy/helm/partner-wallet against the Kubernete
       expect(invalidManifests(manifests)).toEqual([]);
     });
 
-    it('then every port named by a probe, a Service, a NetworkPolicy, a ServiceMonitor or an Ingress is declared where it points', () => {
+    it('then every port named by a probe, a Service, a NetworkPolicy, a ServiceMonitor, an Ingress or an HTTPRoute is declared where it points', () => {
       expect(danglingPortNames(manifests)).toEqual([]);
+    });
+
+    it('then every container mounts only volumes of its own pod', () => {
+      expect(danglingVolumeMounts(manifests)).toEqual([]);
     });
   });
 
@@ -336,6 +400,28 @@ describe('rendered manifests of deploy/helm/partner-wallet against the Kubernete
       expect(danglingPortNames(production.map((manifest) => (manifest.kind === 'ServiceMonitor' && isDashboard(manifest) ? monitor : manifest)))).toEqual([
         'ServiceMonitor/pwa-partner-wallet-dashboard: endpoint -> metrics (not a port of Service/pwa-partner-wallet-dashboard)',
       ]);
+    });
+
+    it('accepts the rendered HTTPRoutes and rejects one that breaks the Gateway API CRD schema', () => {
+      const routes = render('production', ['-f', everyOptionValues], [monitoringApi, gatewayApi]).filter((manifest) => manifest.kind === 'HTTPRoute');
+      expect(routes).toHaveLength(3);
+      for (const route of routes) expect(schemaErrors(route)).toEqual([]);
+      const broken = structuredClone(routes[0]!) as any;
+      broken.spec.rules[0].backendRefs[0].port = 'https';
+      broken.spec.rules[0].matches[0].path.type = 'Prefix';
+      expect(schemaErrors(broken)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^\/spec\/rules\/0\/backendRefs\/0\/port must be integer/), expect.stringMatching(/^\/spec\/rules\/0\/matches\/0\/path\/type must be equal to one of the allowed values/)]),
+      );
+    });
+
+    it('reports an HTTPRoute on a Service port that does not exist, and a volumeMount of a volume the pod lacks', () => {
+      const manifests = render('production', ['-f', everyOptionValues], [monitoringApi, gatewayApi]);
+      const route = structuredClone(manifests.find((manifest) => manifest.kind === 'HTTPRoute')!) as any;
+      route.spec.rules[0].backendRefs[0].port = 8443;
+      expect(danglingPortNames([...manifests.filter((manifest) => manifest.kind !== 'HTTPRoute'), route])).toEqual([`HTTPRoute/${String(route.metadata.name)}: backendRef ${String(route.spec.rules[0].backendRefs[0].name)} -> 8443`]);
+      const deployment = structuredClone(manifests.find((manifest) => manifest.kind === 'Deployment')!) as any;
+      deployment.spec.template.spec.volumes = deployment.spec.template.spec.volumes.filter((volume: { name: string }) => volume.name !== 'private-ca');
+      expect(danglingVolumeMounts([deployment])).toEqual([`Deployment/${String(deployment.metadata.name)}: ${String(deployment.spec.template.spec.containers[0].name)} -> private-ca`]);
     });
 
     it('fails a manifest whose apiVersion/kind has no schema instead of skipping it', () => {

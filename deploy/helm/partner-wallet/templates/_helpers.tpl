@@ -1,9 +1,27 @@
-{{/* Release-wide name prefix (63-char DNS limit, leaving room for "-disbursements"). */}}
+{{/*
+The chart's name: nameOverride, else partner-wallet. It is the app.kubernetes.io/name label, which
+the selectors use, so it is chosen at the first install and never changed (a Deployment's selector
+is immutable).
+*/}}
+{{- define "pwa.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 41 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/*
+Release-wide name prefix: fullnameOverride, else <release>-<name> (just <release> when it already
+contains the name). 41 characters at most, so the longest name built on it,
+"<prefix>-disbursements-migrate" (a Job, whose name is a label value), stays within 63.
+*/}}
 {{- define "pwa.fullname" -}}
-{{- if contains .Chart.Name .Release.Name -}}
-{{- .Release.Name | trunc 48 | trimSuffix "-" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 41 | trimSuffix "-" -}}
 {{- else -}}
-{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 48 | trimSuffix "-" -}}
+{{- $name := include "pwa.name" . -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 41 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 41 | trimSuffix "-" -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 
@@ -13,12 +31,13 @@
 {{- end -}}
 
 {{- define "pwa.selectorLabels" -}}
-app.kubernetes.io/name: {{ .root.Chart.Name }}
+app.kubernetes.io/name: {{ include "pwa.name" .root }}
 app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .name }}
 {{- end -}}
 
-{{- define "pwa.labels" -}}
+{{/* The chart's own labels of an object (the selector's and the release's). */}}
+{{- define "pwa.ownLabels" -}}
 {{ include "pwa.selectorLabels" . }}
 app.kubernetes.io/part-of: partner-wallet-api
 app.kubernetes.io/managed-by: {{ .root.Release.Service }}
@@ -26,12 +45,41 @@ app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
 helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- end -}}
 
+{{/*
+An object's labels (call with (dict "root" $ "name" <component>), and "extra" for labels of its own
+kind, e.g. serviceMonitor.labels): the chart's own, over "extra", over commonLabels. The chart's
+own always win: the selectors use them.
+*/}}
+{{- define "pwa.labels" -}}
+{{- $labels := merge (include "pwa.ownLabels" . | fromYaml) (.extra | default dict) (.root.Values.commonLabels | default dict) -}}
+{{- toYaml $labels -}}
+{{- end -}}
+
+{{/*
+The image's repository: image.repository, or with global.imageRegistry set, the same path on that
+registry (a mirror): the repository's own registry host, when it names one (a first part with a
+dot or a colon, or localhost), is replaced by global.imageRegistry; otherwise it is prefixed.
+*/}}
+{{- define "pwa.imageRepository" -}}
+{{- $repository := .Values.image.repository -}}
+{{- $registry := (.Values.global | default dict).imageRegistry | default "" | trimSuffix "/" -}}
+{{- if $registry -}}
+{{- $parts := splitList "/" $repository -}}
+{{- $first := first $parts -}}
+{{- if and (gt (len $parts) 1) (or (contains "." $first) (contains ":" $first) (eq $first "localhost")) -}}
+{{- $repository = rest $parts | join "/" -}}
+{{- end -}}
+{{- $repository = printf "%s/%s" $registry $repository -}}
+{{- end -}}
+{{- $repository -}}
+{{- end -}}
+
 {{/* The one image of every service: repository@digest when image.digest is set, else repository:tag. */}}
 {{- define "pwa.image" -}}
 {{- if .Values.image.digest -}}
-{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- printf "%s@%s" (include "pwa.imageRepository" .) .Values.image.digest -}}
 {{- else -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- printf "%s:%s" (include "pwa.imageRepository" .) (default .Chart.AppVersion .Values.image.tag) -}}
 {{- end -}}
 {{- end -}}
 
@@ -55,13 +103,23 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 
 {{/*
 Pod labels: the chart's labels (call with (dict "root" $ "name" <component> "service" <service>)),
-over the service's podLabels, over the global podLabels. The chart's own always win: the selectors
-use them. Without "service" (a pod of no service: the database-roles hook), the global ones only.
+over "extra" (labels of the chart's too), over the service's podLabels, over the global podLabels,
+over commonLabels. The chart's own always win: the selectors use them. Without "service" (a pod of no service: the database-roles hook), the
+global ones only.
 */}}
 {{- define "pwa.podLabels" -}}
 {{- $svc := index .root.Values.services (.service | default "") | default dict -}}
-{{- $labels := merge (include "pwa.labels" . | fromYaml) ($svc.podLabels | default dict) (.root.Values.podLabels | default dict) -}}
+{{- $labels := merge (include "pwa.ownLabels" . | fromYaml) (.extra | default dict) ($svc.podLabels | default dict) (.root.Values.podLabels | default dict) (.root.Values.commonLabels | default dict) -}}
 {{- toYaml $labels -}}
+{{- end -}}
+
+{{/* A Deployment's own annotations (not its pods'): the service's deploymentAnnotations over the global ones. */}}
+{{- define "pwa.deploymentAnnotations" -}}
+{{- $svc := index .root.Values.services .service | default dict -}}
+{{- $annotations := merge (deepCopy ($svc.deploymentAnnotations | default dict)) (.root.Values.deploymentAnnotations | default dict) -}}
+{{- if $annotations -}}
+{{- toYaml $annotations -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Pod annotations: the given ones (a dict in .own), over the service's, over the global ones. */}}
@@ -345,4 +403,170 @@ and the NetworkPolicy's metricsFrom rule all use it.
 */}}
 {{- define "pwa.operationalPortName" -}}
 {{- if eq . "gateway" }}admin{{ else if eq . "dashboard" }}internal{{ else }}http{{ end -}}
+{{- end -}}
+
+{{/*
+What an SRE adds to a service's containers and pods (docs/chart-adaptation.md). Each helper is
+called with (dict "root" $ "service" <service>), or without "service" for a pod of no service (the
+database-roles hook), which then gets the global values only; each renders a YAML list (or map),
+or nothing.
+
+pwa.extraEnv: the global extraEnv, then the service's; an entry of the service replaces a global
+one of the same name. values.schema.json refuses the chart's own names (secrets, ports, TLS, URLs).
+*/}}
+{{- define "pwa.extraEnv" -}}
+{{- $svc := index .root.Values.services (.service | default "") | default dict -}}
+{{- $own := $svc.extraEnv | default list -}}
+{{- $ownNames := list -}}
+{{- range $own }}{{ $ownNames = append $ownNames .name }}{{ end -}}
+{{- $entries := list -}}
+{{- range (.root.Values.extraEnv | default list) -}}
+{{- if not (has .name $ownNames) }}{{ $entries = append $entries . }}{{ end -}}
+{{- end -}}
+{{- $entries = concat $entries $own -}}
+{{- if $entries -}}
+{{- toYaml $entries -}}
+{{- end -}}
+{{- end -}}
+
+{{/* pwa.extraEnvFrom: the global extraEnvFrom, then the service's (rendered before the chart's ConfigMap, whose keys therefore win). */}}
+{{- define "pwa.extraEnvFrom" -}}
+{{- $svc := index .root.Values.services (.service | default "") | default dict -}}
+{{- $entries := concat (.root.Values.extraEnvFrom | default list) ($svc.extraEnvFrom | default list) -}}
+{{- if $entries -}}
+{{- toYaml $entries -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+pwa.extraVolumes and pwa.extraVolumeMounts: the global ones, then the service's; a volume of the
+service replaces a global one of the same name, a mount one at the same mountPath. values.schema.json
+admits only the volume types of the restricted Pod Security Standard (configMap, secret, projected,
+emptyDir, downwardAPI, csi, ephemeral, persistentVolumeClaim) and refuses the chart's own names
+(tmp, tls) and paths (/tmp, /etc/partner-wallet/tls).
+*/}}
+{{- define "pwa.extraVolumes" -}}
+{{- include "pwa.mergedList" (dict "global" .root.Values.extraVolumes "service" (index .root.Values.services (.service | default "") | default dict).extraVolumes "key" "name") -}}
+{{- end -}}
+
+{{- define "pwa.extraVolumeMounts" -}}
+{{- include "pwa.mergedList" (dict "global" .root.Values.extraVolumeMounts "service" (index .root.Values.services (.service | default "") | default dict).extraVolumeMounts "key" "mountPath") -}}
+{{- end -}}
+
+{{/* The global list then the service's, an entry of the service replacing a global one with the same .key; YAML, or nothing. */}}
+{{- define "pwa.mergedList" -}}
+{{- $key := .key -}}
+{{- $own := .service | default list -}}
+{{- $ownKeys := list -}}
+{{- range $own }}{{ $ownKeys = append $ownKeys (index . $key) }}{{ end -}}
+{{- $entries := list -}}
+{{- range (.global | default list) -}}
+{{- if not (has (index . $key) $ownKeys) }}{{ $entries = append $entries . }}{{ end -}}
+{{- end -}}
+{{- $entries = concat $entries $own -}}
+{{- if $entries -}}
+{{- toYaml $entries -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The timing of one probe (call with (dict "root" $ "service" <service> "probe" "livenessProbe"
+"defaults" <dict>)): the chart's defaults, under the global <probe> values, under the service's.
+Only timing: the path and the port stay the chart's (values.schema.json admits nothing else).
+*/}}
+{{- define "pwa.probeTiming" -}}
+{{- $svc := index .root.Values.services .service | default dict -}}
+{{- $timing := merge (deepCopy (index $svc .probe | default dict)) (index .root.Values .probe | default dict) .defaults -}}
+{{- toYaml $timing -}}
+{{- end -}}
+
+{{/*
+A value of the service when it sets the key (an empty value clears the global one), else the global
+value, as YAML, or nothing when empty: lifecycle.
+*/}}
+{{- define "pwa.serviceOrGlobal" -}}
+{{- $svc := index .root.Values.services .service | default dict -}}
+{{- $value := ternary (index $svc .key) (index .root.Values .key) (hasKey $svc .key) -}}
+{{- if $value -}}
+{{- toYaml $value -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A Deployment's topologySpreadConstraints: the service's topologySpreadConstraints when it sets the
+key (an empty list clears the global ones), else the global ones, each without a labelSelector given
+the service's selector labels; and first the chart's own (one replica per node where possible),
+unless one of those already spreads over kubernetes.io/hostname (it then replaces the chart's).
+*/}}
+{{- define "pwa.topologySpreadConstraints" -}}
+{{- $root := .root -}}
+{{- $svc := index $root.Values.services .service | default dict -}}
+{{- $selector := include "pwa.selectorLabels" (dict "root" $root "name" .service) | fromYaml -}}
+{{- $given := ternary $svc.topologySpreadConstraints $root.Values.topologySpreadConstraints (hasKey $svc "topologySpreadConstraints") | default list -}}
+{{- $constraints := list -}}
+{{- $byHostname := false -}}
+{{- range $given -}}
+{{- $constraint := deepCopy . -}}
+{{- if not (hasKey $constraint "labelSelector") -}}
+{{- $_ := set $constraint "labelSelector" (dict "matchLabels" $selector) -}}
+{{- end -}}
+{{- if eq $constraint.topologyKey "kubernetes.io/hostname" }}{{ $byHostname = true }}{{ end -}}
+{{- $constraints = append $constraints $constraint -}}
+{{- end -}}
+{{- if not $byHostname -}}
+{{- $constraints = prepend $constraints (dict "maxSkew" 1 "topologyKey" "kubernetes.io/hostname" "whenUnsatisfiable" "ScheduleAnyway" "labelSelector" (dict "matchLabels" $selector)) -}}
+{{- end -}}
+{{- toYaml $constraints -}}
+{{- end -}}
+
+{{/*
+A Deployment's sidecars: the global sidecars, then the service's, each with the chart's restricted
+containerSecurityContext under its own securityContext (values.schema.json refuses any field there
+that would weaken it: privilege escalation, privileged, root, a writable root filesystem, added
+capabilities). A name used twice in the pod fails the render.
+*/}}
+{{- define "pwa.sidecars" -}}
+{{- $root := .root -}}
+{{- $service := .service -}}
+{{- $svc := index $root.Values.services $service | default dict -}}
+{{- $names := list $service -}}
+{{- $sidecars := list -}}
+{{- range $sidecar := concat ($root.Values.sidecars | default list) ($svc.sidecars | default list) -}}
+{{- if has $sidecar.name $names -}}
+{{- fail (printf "sidecars of services.%s: the pod already has a container named %q (global sidecars and the service's share one pod)" $service $sidecar.name) -}}
+{{- end -}}
+{{- $names = append $names $sidecar.name -}}
+{{- $copy := deepCopy $sidecar -}}
+{{- $_ := set $copy "securityContext" (mustMergeOverwrite (deepCopy $root.Values.containerSecurityContext) (deepCopy ($sidecar.securityContext | default dict))) -}}
+{{- $sidecars = append $sidecars $copy -}}
+{{- end -}}
+{{- if $sidecars -}}
+{{- toYaml $sidecars -}}
+{{- end -}}
+{{- end -}}
+
+{{/* "true" when the cluster (or helm template's --api-versions) serves the Prometheus Operator's API, else empty. */}}
+{{- define "pwa.monitoringApi" -}}
+{{- if .Capabilities.APIVersions.Has "monitoring.coreos.com/v1" }}true{{ end -}}
+{{- end -}}
+
+{{/* "true" when the cluster (or helm template's --api-versions) serves the Gateway API's v1, else empty. */}}
+{{- define "pwa.gatewayApi" -}}
+{{- if .Capabilities.APIVersions.Has "gateway.networking.k8s.io/v1" }}true{{ end -}}
+{{- end -}}
+
+{{/*
+Fails unless the gateway can sit behind an ingress or a Gateway API Gateway (call with (dict "root"
+$ "what" <the setting>)): gateway.tlsMode proxy (the proxy terminates TLS; the gateway serves plain
+HTTP) and gateway.trustedProxies naming the proxy's addresses, not the default loopback (in a
+cluster that trusts no one, so every partner would share the proxy's address in the per-IP limits
+and no request would count as HTTPS).
+*/}}
+{{- define "pwa.gatewayBehindProxy" -}}
+{{- if ne .root.Values.gateway.tlsMode "proxy" -}}
+{{- fail (printf "%s needs gateway.tlsMode proxy (the ingress or Gateway terminates TLS)" .what) -}}
+{{- end -}}
+{{- if eq .root.Values.gateway.trustedProxies "loopback" -}}
+{{- fail (printf "%s needs gateway.trustedProxies set to the ingress controller's or Gateway's addresses (e.g. its pods' CIDR): loopback trusts no proxy in a cluster" .what) -}}
+{{- end -}}
 {{- end -}}

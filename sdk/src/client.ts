@@ -341,20 +341,29 @@ export class PartnerApiClient {
     return this.call('transferBulkDisbursement', { body }, options);
   }
 
-  /** The bulk as it is now, with one page of its items (limit, cursor). */
+  /** The bulk as it is now: status, counts and totals (its `items`, a nested page, is deprecated: use listBulkDisbursementItems). */
   getBulkDisbursement(bulkId: PathOf<'getBulkDisbursement'>['bulkId'], query: QueryOf<'getBulkDisbursement'> = {}, options?: CallOptions): Promise<AnswerOf<'getBulkDisbursement'>> {
     return this.call('getBulkDisbursement', { path: { bulkId }, query }, options);
   }
 
+  /** One page of the bulk's items in your order: `{ items, nextCursor, hasMore }`, as every list. */
+  listBulkDisbursementItems(
+    bulkId: PathOf<'listBulkDisbursementItems'>['bulkId'],
+    query: QueryOf<'listBulkDisbursementItems'> = {},
+    options?: CallOptions,
+  ): Promise<AnswerOf<'listBulkDisbursementItems'>> {
+    return this.call('listBulkDisbursementItems', { path: { bulkId }, query }, options);
+  }
+
   /** Every item of the bulk, in your order, each the disbursement it became, fetching pages as you iterate. */
   iterateBulkItems(
-    bulkId: PathOf<'getBulkDisbursement'>['bulkId'],
-    query: Omit<QueryOf<'getBulkDisbursement'>, 'cursor'> = {},
+    bulkId: PathOf<'listBulkDisbursementItems'>['bulkId'],
+    query: Omit<QueryOf<'listBulkDisbursementItems'>, 'cursor'> = {},
     options?: CallOptions & PaginateOptions,
-  ): AsyncGenerator<AnswerOf<'getBulkDisbursement'>['items']['items'][number], void, undefined> {
+  ): AsyncGenerator<AnswerOf<'listBulkDisbursementItems'>['items'][number], void, undefined> {
     return paginate(
-      (cursor) => this.getBulkDisbursement(bulkId, { ...query, ...(cursor === undefined ? {} : { cursor }) }, options),
-      (bulk) => itemsPage(bulk.items),
+      (cursor) => this.listBulkDisbursementItems(bulkId, { ...query, ...(cursor === undefined ? {} : { cursor }) }, options),
+      (page) => itemsPage(page),
       options,
     );
   }
@@ -411,14 +420,14 @@ export class PartnerApiClient {
     return this.call('listWebhookDeliveries', { query }, options);
   }
 
-  /** Every delivery matching the filters (this list pages as `{ deliveries, nextCursor }`). */
+  /** Every delivery matching the filters, newest first, fetching pages as you iterate. */
   iterateWebhookDeliveries(
     query: Omit<QueryOf<'listWebhookDeliveries'>, 'cursor'> = {},
     options?: CallOptions & PaginateOptions,
-  ): AsyncGenerator<AnswerOf<'listWebhookDeliveries'>['deliveries'][number], void, undefined> {
+  ): AsyncGenerator<AnswerOf<'listWebhookDeliveries'>['items'][number], void, undefined> {
     return paginate(
       (cursor) => this.listWebhookDeliveries({ ...query, ...(cursor === undefined ? {} : { cursor }) }, options),
-      (page) => ({ items: page.deliveries, nextCursor: page.nextCursor }),
+      (page) => itemsPage(page),
       options,
     );
   }

@@ -71,4 +71,5 @@ export const operationTable = {
   quoteBulkDisbursement: { method: 'POST', path: '/partner/v1/disbursement/bulk/quote', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   transferBulkDisbursement: { method: 'POST', path: '/partner/v1/disbursement/bulk/transfer', authentication: 'bearer', retryClass: 'money', answer: 'envelope' },
   getBulkDisbursement: { method: 'GET', path: '/partner/v1/disbursement/bulk/{bulkId}', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
+  listBulkDisbursementItems: { method: 'GET', path: '/partner/v1/disbursement/bulk/{bulkId}/items', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
 } as const satisfies Record<OperationId, OperationSpec>;

@@ -46,7 +46,7 @@ const expectedWebhookSamples = ['collection.completed', 'disbursement.reversed',
  * 500), where the test's receiver can only answer 500.
  */
 const illustrativePaths: Readonly<Record<string, readonly string[]>> = {
-  'webhook-deliveries': ['data.deliveries[].attempts'],
+  'webhook-deliveries': ['data.items[].attempts', 'data.deliveries[].attempts'],
 };
 
 interface Fence {

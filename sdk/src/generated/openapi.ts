@@ -669,11 +669,33 @@ export interface paths {
         };
         /**
          * Read a bulk payout
-         * @description A bulk payout as it is now: status (processing until every item is final), counts, totals, and one page of its items in your order, each the disbursement it became. Pages of limit items (1 to 100, default 20); pass nextCursor as cursor for the next page. Another partner’s bulk is 403 PKC_6005; an unknown or malformed bulkId 404 PKC_6002; an invalid limit or cursor 400 PKC_2008 naming it.
+         * @description A bulk payout as it is now: status (processing until every item is final), counts and totals. Its items are listed by GET /disbursement/bulk/{bulkId}/items; the nested page in items (data.items.items) stays for one version, deprecated. Pages of limit items (1 to 100, default 20); pass nextCursor as cursor for the next page. Another partner’s bulk is 403 PKC_6005; an unknown or malformed bulkId 404 PKC_6002; an invalid limit or cursor 400 PKC_2008 naming it.
          *
          *     Needs the `disbursement` permission (403 PKC_1008 otherwise).
          */
         get: operations["getBulkDisbursement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/disbursement/bulk/{bulkId}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a bulk payout’s items
+         * @description The bulk’s items in your order (index 0 first), each the disbursement it became, in the one shape of every list (items, nextCursor, hasMore). Pages of limit items (1 to 100, default 20); pass nextCursor as cursor for the next page. Another partner’s bulk is 403 PKC_6005; an unknown or malformed bulkId 404 PKC_6002; an invalid limit or cursor 400 PKC_2008 naming it.
+         *
+         *     Needs the `disbursement` permission (403 PKC_1008 otherwise).
+         */
+        get: operations["listBulkDisbursementItems"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1061,7 +1083,7 @@ export interface components {
          * @example 25.5
          */
         Amount: number;
-        /** @description A bulk payout as it is now, with one page of its items (limit and cursor page them). */
+        /** @description A bulk payout as it is now: status, counts and totals; its items are the list at /disbursement/bulk/{bulkId}/items. */
         Bulk: {
             bulkId: components["schemas"]["BulkId"];
             externalId: components["schemas"]["ExternalId"];
@@ -1106,7 +1128,18 @@ export interface components {
              * @example 2024-06-10T06:15:02.000Z
              */
             completedAt: string | null;
-            items: components["schemas"]["BulkItemPage"];
+            /**
+             * @deprecated
+             * @description Deprecated, kept for one version: one page of the items, nested (data.items.items). Read the items from GET /partner/v1/disbursement/bulk/{bulkId}/items, which answers the one shape of every list (decision 0077).
+             */
+            items: {
+                /** @description This page, in the list’s order. */
+                items: components["schemas"]["BulkItem"][];
+                /** @description Opaque; pass it as cursor for the next page. null on the last page. */
+                nextCursor: string | null;
+                /** @description true when there is a next page (then nextCursor is set). */
+                hasMore: boolean;
+            };
         };
         /** @description The body of bulk.completed. */
         BulkCompletedEvent: {
@@ -2698,12 +2731,19 @@ export interface components {
             /** @description Why the attempt failed (HTTP 500, deadline of 10000 ms exceeded, target refused: …); null after a success. */
             error: string | null;
         };
-        /** @description A page of your deliveries. */
+        /** @description A page of your deliveries, in the one shape of every list: items, nextCursor, hasMore. */
         WebhookDeliveryPage: {
-            /** @description Newest first. */
-            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description This page of your deliveries, newest first. */
+            items: components["schemas"]["WebhookDelivery"][];
             /** @description Opaque; pass it as cursor for the next page. null on the last page. */
             nextCursor: string | null;
+            /** @description true when there is a next page (then nextCursor is set). */
+            hasMore: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated alias of items (the same deliveries), kept for one version so integrations written against it keep working; read items (decision 0077).
+             */
+            deliveries: components["schemas"]["WebhookDelivery"][];
         };
         /**
          * @description pending (waiting for its next attempt), delivering (an attempt is under way), delivered, failed (all attempts failed), skipped (no URL was registered).
@@ -9419,6 +9459,213 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Bulk"];
+                    };
+                };
+            };
+            /** @description PKC_2008: One or more required body fields missing */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2008";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1008: Partner lacks permission for this operation; PKC_1009: Partner account not active; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1008" | "PKC_1009" | "PKC_6005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_6002: Not found for this referenceId */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_6002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listBulkDisbursementItems: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description The nextCursor of the previous page. Keep the same filters: a cursor is only good for the list and filters it came from, and only for you (anything else is 400 PKC_2008). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The bulkId the bulk transfer returned (PKB-…).
+                 * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
+                 */
+                bulkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the bulk’s items. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BulkItemPage"];
                     };
                 };
             };

@@ -440,14 +440,16 @@ describe('bulk payouts', () => {
     expect(api.sent.filter((request) => request.path.startsWith(bulkPath)).map((request) => request.path)).toEqual([`${bulkPath}?limit=5&cursor=c1`]);
   });
 
-  test('when a bulk’s items are iterated, then every page of the bulk is followed until the last', async () => {
-    const api = new FakeApi().script(bulkPath, ok(bulkWith({}, [item(0, 'completed'), item(1, 'pending')], 'c1')), ok(bulkWith({}, [item(2, 'failed')])));
+  test('when a bulk’s items are iterated, then the bulk’s items list is followed page after page until the last', async () => {
+    const itemsPath = `${bulkPath}/items`;
+    const page = (items: unknown[], nextCursor: string | null = null) => ({ items, nextCursor, hasMore: nextCursor !== null });
+    const api = new FakeApi().script(itemsPath, ok(page([item(0, 'completed'), item(1, 'pending')], 'c1')), ok(page([item(2, 'failed')])));
     const seen: number[] = [];
 
     for await (const bulkItem of clientOf(api).iterateBulkItems(bulkId, { limit: 2 })) seen.push(bulkItem.index);
 
     expect(seen).toEqual([0, 1, 2]);
-    expect(api.sent.filter((request) => request.path.startsWith(bulkPath)).map((request) => request.path)).toEqual([`${bulkPath}?limit=2`, `${bulkPath}?limit=2&cursor=c1`]);
+    expect(api.sent.filter((request) => request.path.startsWith(bulkPath)).map((request) => request.path)).toEqual([`${itemsPath}?limit=2`, `${itemsPath}?limit=2&cursor=c1`]);
   });
 
   test('when a bulk is watched, then each read’s summary (without items) is yielded, reads are intervalMs apart, and it returns after the final status', async () => {

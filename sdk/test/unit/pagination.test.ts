@@ -26,10 +26,10 @@ describe('auto-pagination', () => {
     expect(api.sent.map((request) => request.path)).toEqual(['/partner/auth/token', '/partner/v1/disbursements']);
   });
 
-  test('when the webhook deliveries list pages as { deliveries, nextCursor }, then its iterator follows it too', async () => {
+  test('when the webhook deliveries list pages as every list does (its deprecated deliveries alias beside), then its iterator reads items', async () => {
     const api = new FakeApi()
-      .script('/partner/v1/webhooks/deliveries?status=failed', ok({ deliveries: [{ deliveryId: '1' }], nextCursor: 'n1' }))
-      .script('/partner/v1/webhooks/deliveries?status=failed&cursor=n1', ok({ deliveries: [{ deliveryId: '2' }], nextCursor: null }));
+      .script('/partner/v1/webhooks/deliveries?status=failed', ok({ items: [{ deliveryId: '1' }], nextCursor: 'n1', hasMore: true, deliveries: [{ deliveryId: '1' }] }))
+      .script('/partner/v1/webhooks/deliveries?status=failed&cursor=n1', ok({ items: [{ deliveryId: '2' }], nextCursor: null, hasMore: false, deliveries: [{ deliveryId: '2' }] }));
     const seen: string[] = [];
 
     for await (const delivery of clientOf(api).iterateWebhookDeliveries({ status: 'failed' })) seen.push(delivery.deliveryId);

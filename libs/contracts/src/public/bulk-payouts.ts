@@ -145,6 +145,12 @@ export type PublicBulkItem = z.infer<typeof bulkItemSchema>;
 export const bulkItemPageSchema = pageSchemaOf(bulkItemSchema, 'BulkItemPage', 'A page of the bulk’s items, in your order.');
 
 export const bulkSchema = bulkSummarySchema
-  .extend({ items: bulkItemPageSchema })
-  .meta({ id: 'Bulk', description: 'A bulk payout as it is now, with one page of its items (limit and cursor page them).' });
+  .extend({
+    items: bulkItemPageSchema.meta({
+      description:
+        'Deprecated, kept for one version: one page of the items, nested (data.items.items). Read the items from GET /partner/v1/disbursement/bulk/{bulkId}/items, which answers the one shape of every list (decision 0077).',
+      deprecated: true,
+    }),
+  })
+  .meta({ id: 'Bulk', description: 'A bulk payout as it is now: status, counts and totals; its items are the list at /disbursement/bulk/{bulkId}/items.' });
 export type PublicBulk = z.infer<typeof bulkSchema>;

@@ -113,10 +113,15 @@ export type PublicWebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 export const webhookDeliveryPageSchema = z
   .strictObject({
-    deliveries: z.array(webhookDeliverySchema).meta({ description: 'Newest first.' }),
+    items: z.array(webhookDeliverySchema).meta({ description: 'This page of your deliveries, newest first.' }),
     nextCursor: z.string().min(1).nullable().meta({ description: 'Opaque; pass it as cursor for the next page. null on the last page.' }),
+    hasMore: z.boolean().meta({ description: 'true when there is a next page (then nextCursor is set).' }),
+    deliveries: z.array(webhookDeliverySchema).meta({
+      description: 'Deprecated alias of items (the same deliveries), kept for one version so integrations written against it keep working; read items (decision 0077).',
+      deprecated: true,
+    }),
   })
-  .meta({ id: 'WebhookDeliveryPage', description: 'A page of your deliveries.' });
+  .meta({ id: 'WebhookDeliveryPage', description: 'A page of your deliveries, in the one shape of every list: items, nextCursor, hasMore.' });
 export type PublicWebhookDeliveryPage = z.infer<typeof webhookDeliveryPageSchema>;
 
 export const redeliveryBatchSchema = z
@@ -163,7 +168,7 @@ export const webhookTestDeliveryExample: PublicWebhookDelivery = {
   attempts: [],
 };
 
-export const deliveryPageExample: PublicWebhookDeliveryPage = { deliveries: [failedDeliveryExample], nextCursor: null };
+export const deliveryPageExample: PublicWebhookDeliveryPage = { items: [failedDeliveryExample], nextCursor: null, hasMore: false, deliveries: [failedDeliveryExample] };
 
 export const redeliveredDeliveryExample: PublicWebhookDelivery = {
   ...failedDeliveryExample,

@@ -141,11 +141,11 @@ export function mountBulkRoutes(app: Express, deps: PeopleDependencies, consoleO
     const rows: string[] = [`${header.join(',')}\r\n`];
     let cursor: string | null = null;
     for (let page = 0; page < 50; page += 1) {
-      const answer = await callForMember(res, { owner: 'disbursements', method: 'GET', path: `/partner/v1/disbursement/bulk/${encodeURIComponent(bulkId)}?limit=100${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}` });
+      const answer = await callForMember(res, { owner: 'disbursements', method: 'GET', path: `/partner/v1/disbursement/bulk/${encodeURIComponent(bulkId)}/items?limit=100${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}` });
       if (isNotTheirs(answer)) throw new ConsoleError('CON_4017', `No bulk ${bulkId} among your partner’s records: check the id`);
-      const data = dataOf(answer) as { items: { items: OutcomeItem[]; nextCursor: string | null } };
-      for (const item of data.items.items) rows.push(outcomeLine(item));
-      cursor = data.items.nextCursor;
+      const page = dataOf(answer) as { items: OutcomeItem[]; nextCursor: string | null };
+      for (const item of page.items) rows.push(outcomeLine(item));
+      cursor = page.nextCursor;
       if (cursor === null) break;
     }
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');

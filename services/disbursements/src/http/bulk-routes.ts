@@ -4,7 +4,7 @@ import { successEnvelope } from '@pwa/errors';
 import { jsonBodyAsWritten, requestIdOf } from '@pwa/http';
 import { writtenNumber } from '@pwa/money';
 import { bulkSummaryView } from '../domain/bulk';
-import { getBulk } from '../use-cases/get-bulk';
+import { getBulk, listBulkItemsOfPartner } from '../use-cases/get-bulk';
 import { quoteBulk, type QuoteBulkDependencies } from '../use-cases/quote-bulk';
 import { transferBulk, type TransferBulkDependencies } from '../use-cases/transfer-bulk';
 
@@ -25,6 +25,10 @@ export function mountBulkRoutes(app: Express, dependencies: QuoteBulkDependencie
   app.post('/partner/v1/disbursement/bulk/transfer', async (req, res) => {
     const accepted = await transferBulk(dependencies, { partnerId: assertedPartnerOf(req.headers).partnerId, body: req.body, requestId: requestIdOf(res) });
     res.status(accepted.replayed ? 200 : 202).json(successEnvelope(bulkSummaryView(accepted.bulk, accepted.progress)));
+  });
+
+  app.get('/partner/v1/disbursement/bulk/:bulkId/items', async (req, res) => {
+    res.status(200).json(successEnvelope(await listBulkItemsOfPartner(dependencies.pool, assertedPartnerOf(req.headers).partnerId, req.params.bulkId, req.query)));
   });
 
   app.get('/partner/v1/disbursement/bulk/:bulkId', async (req, res) => {

@@ -22,22 +22,36 @@ export async function findPartnerBulk(pool: Pool, partnerId: string, bulkId: str
 }
 
 /**
- * GET /partner/v1/disbursement/bulk/{bulkId}: the bulk's status, counts and totals, and one page of
- * its items in the partner's order (limit, cursor; a cursor is good for this bulk only).
+ * GET /partner/v1/disbursement/bulk/{bulkId}/items: the bulk's items in the partner's order, in the
+ * one shape of every list (limit, cursor; a cursor is good for this bulk only).
+ */
+export async function listBulkItemsOfPartner(pool: Pool, partnerId: string, bulkId: string, query: unknown): Promise<Page<BulkItemView>> {
+  const { limit, cursor } = parsePublicInput(publicApi.bulkQuerySchema, query, 'query');
+  const bulk = await findPartnerBulk(pool, partnerId, bulkId);
+  return itemsPageOf(pool, partnerId, bulk, { limit, cursor });
+}
+
+/**
+ * GET /partner/v1/disbursement/bulk/{bulkId}: the bulk's status, counts and totals, and (kept for
+ * one version, deprecated: decision 0077) one page of its items nested in `items`.
  */
 export async function getBulk(pool: Pool, partnerId: string, bulkId: string, query: unknown): Promise<BulkView> {
   const { limit, cursor } = parsePublicInput(publicApi.bulkQuerySchema, query, 'query');
   const bulk = await findPartnerBulk(pool, partnerId, bulkId);
+  const [progress, items] = await Promise.all([readBulkProgress(pool, bulk.bulkId), itemsPageOf(pool, partnerId, bulk, { limit, cursor })]);
+  return { ...bulkSummaryView(bulk, progress), items };
+}
+
+async function itemsPageOf(pool: Pool, partnerId: string, bulk: Bulk, page: { limit: number; cursor: string | undefined }): Promise<Page<BulkItemView>> {
   const scope: PageCursorScope = { partnerId, list: `bulk ${bulk.bulkId}`, filters: {} };
-  const after = cursor === undefined ? undefined : decodePageCursor(scope, cursor, positionSchema);
-  if (cursor !== undefined && after === undefined) throw invalidCursorError();
-  const [progress, rows] = await Promise.all([readBulkProgress(pool, bulk.bulkId), listBulkItems(pool, bulk.bulkId, after?.index, limit + 1)]);
-  const items = pageOfRows(
+  const after = page.cursor === undefined ? undefined : decodePageCursor(scope, page.cursor, positionSchema);
+  if (page.cursor !== undefined && after === undefined) throw invalidCursorError();
+  const rows = await listBulkItems(pool, bulk.bulkId, after?.index, page.limit + 1);
+  return pageOfRows(
     rows,
-    limit,
+    page.limit,
     scope,
     (row) => ({ index: row.bulkIndex ?? 0 }),
     (row): BulkItemView => ({ ...statusView(row), index: row.bulkIndex ?? 0 }),
   );
-  return { ...bulkSummaryView(bulk, progress), items };
 }

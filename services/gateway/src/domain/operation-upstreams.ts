@@ -51,4 +51,5 @@ export const operationUpstreams: Readonly<Record<publicApi.PublicOperationId, Op
   quoteBulkDisbursement: { upstream: 'disbursements', timeoutClass: 'standard' },
   transferBulkDisbursement: { upstream: 'disbursements', timeoutClass: 'standard' },
   getBulkDisbursement: { upstream: 'disbursements', timeoutClass: 'standard' },
+  listBulkDisbursementItems: { upstream: 'disbursements', timeoutClass: 'standard' },
 };

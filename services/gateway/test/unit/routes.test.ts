@@ -165,6 +165,7 @@ describe('matchRoute', () => {
       'POST /partner/v1/disbursement/bulk/quote',
       'POST /partner/v1/disbursement/bulk/transfer',
       'GET /partner/v1/disbursement/bulk/:bulkId',
+      'GET /partner/v1/disbursement/bulk/:bulkId/items',
     ]);
     for (const route of bulkRoutes) {
       expect(route).toMatchObject({ upstream: 'disbursements', authentication: 'bearer', requiredPermission: 'disbursement', timeoutClass: 'standard' });
@@ -175,7 +176,8 @@ describe('matchRoute', () => {
   test('when a bulk path is asked for, then the single disbursement status route never takes it, and a bulk id is one segment', () => {
     expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/disbursement/bulk/quote')).toMatchObject({ kind: 'matched', route: { pathTemplate: '/partner/v1/disbursement/bulk/:bulkId' } });
     expect(matchRoute(routeTable, 'POST', '/api/v1/partner/v1/disbursement/bulk/PKB-1-AB')).toEqual({ kind: 'method_not_allowed', allowedMethods: ['GET'] });
-    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/disbursement/bulk/PKB-1-AB/items')).toEqual({ kind: 'not_found' });
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/disbursement/bulk/PKB-1-AB/items')).toMatchObject({ kind: 'matched', route: { pathTemplate: '/partner/v1/disbursement/bulk/:bulkId/items' }, upstreamPath: '/partner/v1/disbursement/bulk/PKB-1-AB/items' });
+    expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/disbursement/bulk/PKB-1-AB/items/more')).toEqual({ kind: 'not_found' });
     expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/disbursement/bulk/..')).toEqual({ kind: 'not_found' });
     expect(matchRoute(routeTable, 'GET', '/api/v1/partner/v1/disbursement/bulk/%00')).toEqual({
       kind: 'invalid_parameter',

@@ -50,12 +50,12 @@ const redeliverBodySchema = webhookRedeliverRequestSchema;
 const cursorSchema = z.object({ createdAt: z.iso.datetime(), deliveryId: z.uuid() });
 
 
-/** The partner's deliveries, newest first, with every attempt; `nextCursor` continues the list. */
+/** The partner's deliveries, newest first, with every attempt, in the one shape of every list. */
 export async function listPartnerDeliveries(
   dependencies: WebhooksDependencies,
   partnerId: string,
   query: unknown,
-): Promise<{ deliveries: DeliveryView[]; nextCursor: string | null }> {
+): Promise<{ items: DeliveryView[]; nextCursor: string | null; hasMore: boolean; deliveries: DeliveryView[] }> {
   const filters = parsePublicInput(listQuerySchema, query, 'query');
   const after = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor);
   const deliveries = await listDeliveries(dependencies.pool, {
@@ -71,10 +71,10 @@ export async function listPartnerDeliveries(
   const page = deliveries.slice(0, filters.limit);
   const attempts = await attemptsOf(dependencies.pool, page.map((delivery) => delivery.deliveryId));
   const last = page[page.length - 1];
-  return {
-    deliveries: page.map((delivery) => deliveryView(delivery, attempts.get(delivery.deliveryId) ?? [])),
-    nextCursor: deliveries.length > filters.limit && last ? encodeCursor(last) : null,
-  };
+  const items = page.map((delivery) => deliveryView(delivery, attempts.get(delivery.deliveryId) ?? []));
+  const hasMore = deliveries.length > filters.limit && last !== undefined;
+  // The one shape of every list; `deliveries`, the same array, stays one version as a deprecated alias (decision 0077).
+  return { items, nextCursor: hasMore && last ? encodeCursor(last) : null, hasMore, deliveries: items };
 }
 
 /**

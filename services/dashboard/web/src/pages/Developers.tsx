@@ -165,8 +165,8 @@ function WebhookSettingsSection(props: { admin: boolean; mayTest: boolean }): Re
       // Follow it for a while: the first attempt is made at once, retries later (see its story in the deliveries).
       for (let check = 0; check < 10; check += 1) {
         await new Promise((resolve) => setTimeout(resolve, 1_000));
-        const page = await api<{ deliveries: TestDelivery[] }>('GET', `/api/v1/transactions/deliveries?referenceId=${encodeURIComponent(sent.referenceId)}`);
-        const now = page.deliveries[0];
+        const page = await api<{ items: TestDelivery[] }>('GET', `/api/v1/transactions/deliveries?referenceId=${encodeURIComponent(sent.referenceId)}`);
+        const now = page.items[0];
         if (now !== undefined) setTest(now);
         if (now !== undefined && now.attempts.length > 0) break;
       }

@@ -26,10 +26,11 @@ const kinds: [TransactionKind, string][] = [
   ['deliveries', 'Webhook deliveries'],
 ];
 
+/** Every list the API gives: its one shape (decision 0077). */
 interface ListPage {
-  items?: TransactionRow[];
-  deliveries?: TransactionRow[];
+  items: TransactionRow[];
   nextCursor: string | null;
+  hasMore: boolean;
 }
 
 export function TransactionRows(props: { kind: TransactionKind; rows: TransactionRow[]; label: string; onRedeliver?: (deliveryId: string) => void }): ReactNode {
@@ -117,7 +118,7 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
     setCursors([]);
     setApplied(next);
   };
-  const rows = page?.items ?? page?.deliveries ?? [];
+  const rows = page?.items ?? [];
   const session = useSession();
   const [notice, setNotice] = useState<string>();
   const redeliver = (deliveryId: string): void => {
@@ -280,7 +281,7 @@ function TransactionStory(props: { referenceId: string }): ReactNode {
   const [notice, setNotice] = useState<string>();
   const isCollection = props.referenceId.toUpperCase().startsWith('PKC-');
   const load = useCallback(() => {
-    api<{ deliveries: DeliveryStory[] }>('GET', `/api/v1/transactions/deliveries${queryOf({ referenceId: props.referenceId, limit: '50' })}`).then((page) => setDeliveries(page.deliveries), setError);
+    api<{ items: DeliveryStory[] }>('GET', `/api/v1/transactions/deliveries${queryOf({ referenceId: props.referenceId, limit: '50' })}`).then((page) => setDeliveries(page.items), setError);
     if (isCollection) api<{ items: TransactionRow[] }>('GET', `/api/v1/transactions/refunds${queryOf({ collectionReferenceId: props.referenceId, limit: '50' })}`).then((page) => setRefunds(page.items), setError);
   }, [props.referenceId, isCollection]);
   useEffect(load, [load]);

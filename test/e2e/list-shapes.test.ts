@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { publicApi } from '@pwa/contracts';
+import { createCollection } from '../support/collection-flow';
+import { disbursementQuote, transfer } from '../support/disbursement-helpers';
+import type { JsonResponse } from '../support/https-client';
+import { accessTokenFor, onboardPartner, pollUntil, type OnboardedPartner } from '../support/partners';
+import { startStack, type Stack } from '../support/stack';
+import { createWalletUser, creditWallet, fundPartner, type WalletUser } from '../support/wallet-users';
+
+/**
+ * Every list of the partner API answers one shape, `data: { items, nextCursor, hasMore }` (decision
+ * 0077), through the gateway over HTTPS: the lists are found in the contract (every GET operation
+ * that takes a cursor), so a new list is checked without touching this file; paged one item at a
+ * time, each list gives every item once, hasMore true exactly while nextCursor is set. The two
+ * deprecated aliases answer while they last: the deliveries' `deliveries` (the same array as
+ * items) and the bulk status's nested page (the same items as the bulk's /items list).
+ */
+describe('one shape for every list', () => {
+  let stack: Stack;
+  let partner: OnboardedPartner;
+  let token: string;
+  let user: WalletUser;
+  let bulkId = '';
+  let collectionReferenceId = '';
+
+  beforeAll(async () => {
+    stack = await startStack({ logLevel: 'warn' });
+    partner = await onboardPartner(stack, { rateLimitPerMinute: 10_000 });
+    user = await createWalletUser(stack, { tier: 'Gold', currencies: ['USD'] });
+    await Promise.all([creditWallet(stack, user, 'USD', '500'), fundPartner(stack, partner.partnerId, 'USD', '500.00')]);
+    token = await accessTokenFor(stack.client, partner);
+    // Two of each kind: every list has a second page at limit=1.
+    for (const amount of [3, 4]) {
+      collectionReferenceId = await createCollection(stack.client, token, { phone: user.phone, amount, currency: 'USD', externalId: `order-${randomUUID()}` });
+      expect((await stack.client.post(`/partner/v1/sandbox/collection/${collectionReferenceId}/approve`, {}, { bearer: token })).status).toBe(200);
+      const quote = await disbursementQuote(stack.client, token, user, amount);
+      expect((await transfer(stack.client, token, { quoteId: quote.quoteId, externalId: `payout-${randomUUID()}` })).status).toBe(200);
+    }
+    for (const amount of [1, 2]) {
+      expect((await stack.client.post(`/partner/v1/collection/${collectionReferenceId}/refund`, { externalId: `refund-${randomUUID()}`, amount }, { bearer: token })).status).toBeLessThan(300);
+    }
+    const bulkQuote = await stack.client.post('/partner/v1/disbursement/bulk/quote', { currency: 'USD', items: [{ phone: user.phone, amount: 5, externalId: `bulk-${randomUUID()}` }, { phone: user.phone, amount: 6, externalId: `bulk-${randomUUID()}` }] }, { bearer: token });
+    expect(bulkQuote.status).toBe(200);
+    const bulk = await stack.client.post('/partner/v1/disbursement/bulk/transfer', { bulkQuoteId: bulkQuote.body.data.bulkQuoteId, externalId: `bulk-${randomUUID()}` }, { bearer: token });
+    expect(bulk.status).toBe(202);
+    bulkId = bulk.body.data.bulkId as string;
+    await pollUntil(() => stack.client.get(`/partner/v1/disbursement/bulk/${bulkId}`, { bearer: token }), (answer) => answer.body?.data?.status !== 'processing', 20_000);
+    // The deliveries and events lists fill from the bus: wait until each has at least two.
+    await pollUntil(() => stack.client.get('/partner/v1/webhooks/deliveries', { bearer: token }), (answer) => (answer.body?.data?.items?.length ?? 0) >= 2, 20_000);
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /** Each list of the contract, with the query that makes it answer (the statement needs its period and currency). */
+  const listPaths = (): Map<string, string> => {
+    const now = Date.now();
+    const queryFor: Record<string, string> = {
+      getStatement: `currency=USD&from=${encodeURIComponent(new Date(now - 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(now + 3_600_000).toISOString())}`,
+    };
+    const paths = new Map<string, string>();
+    for (const operation of publicApi.publicOperations) {
+      const query = operation.request?.query;
+      if (operation.method !== 'GET' || query === undefined || !('cursor' in query.shape)) continue;
+      const path = operation.pathTemplate.replace(':bulkId', bulkId);
+      paths.set(operation.operationId, `${path}?${queryFor[operation.operationId] ?? ''}`);
+    }
+    return paths;
+  };
+
+  test('when the contract lists its lists, then they are the eight the guide names', () => {
+    expect([...listPaths().keys()].sort()).toEqual(['getBulkDisbursement', 'getStatement', 'listBulkDisbursementItems', 'listCollections', 'listDisbursements', 'listEvents', 'listRefunds', 'listWebhookDeliveries'].sort());
+  });
+
+  test('when every list is paged one item at a time, then each page is { items, nextCursor, hasMore } and the pages give every item once', async () => {
+    for (const [operationId, path] of listPaths()) {
+      if (operationId === 'getBulkDisbursement') continue; // a summary whose nested page is the deprecated alias, below
+      const whole: JsonResponse = await stack.client.get(`${path}&limit=100`, { bearer: token });
+      expect([operationId, whole.status]).toEqual([operationId, 200]);
+      const all = whole.body.data.items as unknown[];
+      expect([operationId, all.length >= 2, whole.body.data.hasMore, whole.body.data.nextCursor]).toEqual([operationId, true, false, null]);
+      const paged: unknown[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 60; page += 1) {
+        const answer: JsonResponse = await stack.client.get(`${path}&limit=1${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, { bearer: token });
+        const data = answer.body.data as { items: unknown[]; nextCursor: string | null; hasMore: boolean };
+        expect([operationId, Array.isArray(data.items), typeof data.hasMore, data.hasMore === (data.nextCursor !== null)]).toEqual([operationId, true, 'boolean', true]);
+        paged.push(...data.items);
+        cursor = data.nextCursor;
+        if (!data.hasMore) break;
+      }
+      expect([operationId, paged]).toEqual([operationId, all]);
+    }
+  });
+
+  test('when the deprecated aliases are read, then they hold what the one shape holds', async () => {
+    const deliveries = await stack.client.get('/partner/v1/webhooks/deliveries?limit=100', { bearer: token });
+    expect(deliveries.body.data.deliveries).toEqual(deliveries.body.data.items);
+    const status = await stack.client.get(`/partner/v1/disbursement/bulk/${bulkId}?limit=100`, { bearer: token });
+    const items = await stack.client.get(`/partner/v1/disbursement/bulk/${bulkId}/items?limit=100`, { bearer: token });
+    expect(status.body.data.items).toEqual(items.body.data);
+    expect((items.body.data.items as { index: number }[]).map((item) => item.index)).toEqual([0, 1]);
+    // Another partner's bulk is theirs alone, on the new list as on the status.
+    const stranger = await onboardPartner(stack);
+    const strangerToken = await accessTokenFor(stack.client, stranger);
+    expect((await stack.client.get(`/partner/v1/disbursement/bulk/${bulkId}/items`, { bearer: strangerToken })).body.code).toBe('PKC_6005');
+  });
+});

@@ -1113,7 +1113,7 @@ export interface components {
             completedAmount: number;
             /**
              * @description The fees of the items paid so far.
-             * @example 0.7
+             * @example 0.51
              */
             completedFee: number;
             /**
@@ -1185,7 +1185,7 @@ export interface components {
             totalAmount: number;
             /**
              * @description The accepted items’ fees added up.
-             * @example 0.7
+             * @example 1.16
              */
             totalFee: number;
             /**
@@ -1195,7 +1195,7 @@ export interface components {
             completedAmount: number;
             /**
              * @description The paid items’ fees added up (what the bulk cost you beside completedAmount).
-             * @example 0.26
+             * @example 0.51
              */
             completedFee: number;
             /**
@@ -1406,9 +1406,14 @@ export interface components {
          *           "note": "November salary"
          *         },
          *         {
-         *           "phone": "0770000002",
-         *           "amount": 40,
+         *           "phone": "0770009999",
+         *           "amount": 10,
          *           "externalId": "payroll-2026-11-0002"
+         *         },
+         *         {
+         *           "phone": "0770000011",
+         *           "amount": 40,
+         *           "externalId": "payroll-2026-11-0003"
          *         }
          *       ]
          *     }
@@ -1466,7 +1471,7 @@ export interface components {
             completedAmount: number;
             /**
              * @description The fees of the items paid so far.
-             * @example 0.7
+             * @example 0.51
              */
             completedFee: number;
             /**

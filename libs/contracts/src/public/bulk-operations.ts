@@ -35,15 +35,16 @@ const validItem: PublicBulkQuoteItem = {
   phone: '+231770000001',
   recipientName: 'Comfort Gold',
   amount: 25.5,
-  fee: 0.26,
-  totalDebit: 25.76,
+  // The sandbox's default USD disbursement schedule: 0.25 + 1 % of 25.50 (0.255, so 0.26).
+  fee: 0.51,
+  totalDebit: 26.01,
 };
 
 const invalidItem: PublicBulkQuoteItem = {
   index: 1,
   externalId: 'payroll-2026-11-0002',
   status: 'invalid',
-  failureReason: { code: 'PKC_3001', message: 'User account not found' },
+  failureReason: { code: 'PKC_3001', message: 'No account for this phone number' },
 };
 
 export const bulkQuoteExample: PublicBulkQuote = {
@@ -54,10 +55,10 @@ export const bulkQuoteExample: PublicBulkQuote = {
   validCount: 2,
   invalidCount: 1,
   totalAmount: 65.5,
-  totalFee: 0.7,
-  totalDebit: 66.2,
+  totalFee: 1.16,
+  totalDebit: 66.66,
   partnerBalance: 12500,
-  items: [validItem, invalidItem, { ...validItem, index: 2, externalId: 'payroll-2026-11-0003', phone: '+231770000003', recipientName: 'Joseph Kollie', amount: 40, fee: 0.44, totalDebit: 40.44 }],
+  items: [validItem, invalidItem, { ...validItem, index: 2, externalId: 'payroll-2026-11-0003', phone: '+231770000011', recipientName: 'Aaron Approves', amount: 40, fee: 0.65, totalDebit: 40.65 }],
 };
 
 export const bulkSummaryExample: PublicBulkSummary = {
@@ -67,8 +68,8 @@ export const bulkSummaryExample: PublicBulkSummary = {
   currency: 'USD',
   counts: { total: 2, pending: 2, completed: 0, failed: 0 },
   totalAmount: 65.5,
-  totalFee: 0.7,
-  totalDebit: 66.2,
+  totalFee: 1.16,
+  totalDebit: 66.66,
   completedAmount: 0,
   completedFee: 0,
   createdAt: '2024-06-10T06:14:02.000Z',
@@ -80,12 +81,12 @@ export const bulkExample: PublicBulk = {
   status: 'completed_with_failures',
   counts: { total: 2, pending: 0, completed: 1, failed: 1 },
   completedAmount: 25.5,
-  completedFee: 0.26,
+  completedFee: 0.51,
   completedAt: '2024-06-10T06:14:04.518Z',
   items: {
     items: [
-      { ...disbursementStatusExample, referenceId: 'PKD-1718000042000-1A2B3C4D5E6F708192A3B4C5', externalId: 'payroll-2026-11-0001', amount: 25.5, currency: 'USD', fee: 0.26, totalDebit: 25.76, netAmount: 25.5, createdAt: '2024-06-10T06:14:02.000Z', completedAt: '2024-06-10T06:14:03.210Z', bulkId, index: 0 },
-      { ...failedDisbursementStatusExample, referenceId: 'PKD-1718000042000-2B3C4D5E6F708192A3B4C5D6', externalId: 'payroll-2026-11-0003', amount: 40, currency: 'USD', fee: 0.44, totalDebit: 40.44, createdAt: '2024-06-10T06:14:02.000Z', bulkId, index: 2 },
+      { ...disbursementStatusExample, referenceId: 'PKD-1718000042000-1A2B3C4D5E6F708192A3B4C5', externalId: 'payroll-2026-11-0001', amount: 25.5, currency: 'USD', fee: 0.51, totalDebit: 26.01, netAmount: 25.5, createdAt: '2024-06-10T06:14:02.000Z', completedAt: '2024-06-10T06:14:03.210Z', bulkId, index: 0 },
+      { ...failedDisbursementStatusExample, referenceId: 'PKD-1718000042000-2B3C4D5E6F708192A3B4C5D6', externalId: 'payroll-2026-11-0003', amount: 40, currency: 'USD', fee: 0.65, totalDebit: 40.65, createdAt: '2024-06-10T06:14:02.000Z', bulkId, index: 2 },
     ],
     nextCursor: null,
     hasMore: false,
@@ -139,7 +140,7 @@ export const bulkOperations = operationFamily([
       alsoAnswered: {
         status: 200,
         description: 'The same bulkQuoteId and externalId were sent before: the bulk they made, as it is now.',
-        examples: { again: example('Sent again after a lost answer', { ...bulkSummaryExample, counts: { total: 2, pending: 1, completed: 1, failed: 0 }, completedAmount: 25.5, completedFee: 0.26 }) },
+        examples: { again: example('Sent again after a lost answer', { ...bulkSummaryExample, counts: { total: 2, pending: 1, completed: 1, failed: 0 }, completedAmount: 25.5, completedFee: 0.51 }) },
       },
     },
     errorCodes: codes(anyRoute, permissionAdmission, ['PKC_2006', 'PKC_2009', 'PKC_5001', 'PKC_5002', 'PKC_5004', 'PKC_6001']),

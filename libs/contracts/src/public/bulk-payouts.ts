@@ -47,7 +47,8 @@ export const bulkQuoteRequestSchema = z
       currency: 'USD',
       items: [
         { phone: '0770000001', amount: 25.5, externalId: 'payroll-2026-11-0001', note: 'November salary' },
-        { phone: '0770000002', amount: 40, externalId: 'payroll-2026-11-0002' },
+        { phone: '0770009999', amount: 10, externalId: 'payroll-2026-11-0002' },
+        { phone: '0770000011', amount: 40, externalId: 'payroll-2026-11-0003' },
       ],
     },
   });
@@ -121,7 +122,7 @@ export const bulkSummarySchema = z
     totalFee: feeField,
     totalDebit: amountField.meta({ description: 'totalAmount + totalFee.' }),
     completedAmount: nonNegativeAmountField.meta({ description: 'What reached users so far.', example: 65.5 }),
-    completedFee: nonNegativeAmountField.meta({ description: 'The fees of the items paid so far.', example: 0.7 }),
+    completedFee: nonNegativeAmountField.meta({ description: 'The fees of the items paid so far.', example: 0.51 }),
     createdAt: instantField,
     completedAt: instantField.nullable().meta({ description: 'When the last item became final; null while processing.' }),
   })

@@ -75,9 +75,9 @@ export const bulkCompletedPayloadSchema = z.strictObject({
   completedCount: countField('How many were paid.', 1),
   failedCount: countField('How many failed (no money moved for them).', 1),
   totalAmount: bulkMoneyField('The accepted items’ amounts added up (major units).', 65.5),
-  totalFee: bulkMoneyField('The accepted items’ fees added up.', 0.7),
+  totalFee: bulkMoneyField('The accepted items’ fees added up.', 1.16),
   completedAmount: bulkMoneyField('What reached users: the paid items’ amounts added up.', 25.5),
-  completedFee: bulkMoneyField('The paid items’ fees added up (what the bulk cost you beside completedAmount).', 0.26),
+  completedFee: bulkMoneyField('The paid items’ fees added up (what the bulk cost you beside completedAmount).', 0.51),
   timestamp: instantField.meta({ description: 'When the last item became final, UTC.' }),
 });
 
@@ -225,9 +225,9 @@ const bulkCompletedExample = {
   completedCount: 1,
   failedCount: 1,
   totalAmount: 65.5,
-  totalFee: 0.7,
+  totalFee: 1.16,
   completedAmount: 25.5,
-  completedFee: 0.26,
+  completedFee: 0.51,
   timestamp: '2024-06-10T06:20:04.518Z',
 };
 

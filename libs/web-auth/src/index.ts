@@ -93,6 +93,7 @@ export {
   type PasskeySignInOptions,
 } from './passkeys/passkey-factor';
 export { passkeyAuthenticationBody, passkeyRegistrationBody } from './passkeys/passkey-bodies';
+export { passkeySignInRefusalError, type PasskeySignInRefusal } from './passkeys/passkey-refusals';
 export { newSetupToken, setupTokenDigest, setupLinkUrl, setupLinkLifetimeSeconds, normalisedEmail, type SetupToken } from './links/setup-links';
 export { listenConsole, requireForwardedHttps, type ConsoleListenerSettings, type PlainHttpOutcome } from './http/console-listener';
 export { mountConsolePages } from './http/console-pages';

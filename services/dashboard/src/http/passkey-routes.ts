@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { isUuid } from '@pwa/contracts';
 import { ConsoleError } from '@pwa/errors';
-import { passkeyAuthenticationBody, passkeyRegistrationBody, passkeysPerPersonMax } from '@pwa/web-auth';
+import { passkeyAuthenticationBody, passkeyRegistrationBody, passkeySignInRefusalError, passkeysPerPersonMax } from '@pwa/web-auth';
 import { completeSignInWithPasskey, listOwnPasskeys, passkeyRegistrationOptions, passkeySignInOptions, registerPasskey, removeOwnPasskey } from '../use-cases/member-passkeys';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { originOf, parsedInput } from './console-request';
@@ -71,28 +71,14 @@ export function mountPasskeyRoutes(app: Express, deps: PeopleDependencies, conso
 
   app.post(passkeyPaths.signInOptions, pending, async (_req, res) => {
     const outcome = await passkeySignInOptions(deps, sessionOf(res).sessionId);
-    if (outcome.kind === 'refused') {
-      if (outcome.reason === 'no-passkeys') throw new ConsoleError('CON_1009', 'No passkey is registered for this account: enter the code from your authenticator app');
-      throw new ConsoleError('CON_1004');
-    }
+    if (outcome.kind === 'refused') throw passkeySignInRefusalError(outcome);
     res.json({ success: true, data: { options: outcome.options } });
   });
 
   app.post(passkeyPaths.signIn, pending, async (req, res) => {
     const body = parsedInput(passkeyAuthenticationBody, req.body);
     const outcome = await completeSignInWithPasskey(deps, { sessionId: sessionOf(res).sessionId, response: body.response }, originOf(req, res));
-    if (outcome.kind === 'refused') {
-      switch (outcome.reason) {
-        case 'throttled':
-          throw new ConsoleError('CON_1002', undefined, { headers: { 'Retry-After': String(outcome.retryAfterSeconds) } });
-        case 'challenge-unusable':
-          throw new ConsoleError('CON_1010');
-        case 'not-verified':
-          throw new ConsoleError('CON_1009');
-        case 'no-pending-sign-in':
-          throw new ConsoleError('CON_1004');
-      }
-    }
+    if (outcome.kind === 'refused') throw passkeySignInRefusalError(outcome);
     setSessionCookie(res, outcome.sessionId);
     res.json({ success: true, data: { stage: 'signed_in', csrfToken: outcome.csrfToken } });
   });

@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { startRegistration } from '@simplewebauthn/browser';
 import { api } from '../api';
+import { PasskeyList } from '../../../../../libs/console-web/pages/passkey-list';
 import { useSession } from '../session';
 import { ErrorNotice, Field, SuccessNotice, dateTime } from '../ui';
 import { useReloadable } from '../use-reloadable';
@@ -78,36 +79,7 @@ export function AccountPage(): ReactNode {
       <h2>Passkeys</h2>
       {notice === undefined ? null : <SuccessNotice>{notice}</SuccessNotice>}
       <ErrorNotice error={error} />
-      {passkeys === undefined ? null : passkeys.length === 0 ? (
-        <p className="empty">No passkey yet.</p>
-      ) : (
-        <table aria-label="Passkeys">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Added</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {passkeys.map((passkey) => (
-              <tr key={passkey.passkeyId}>
-                <td>{passkey.name}</td>
-                <td>{dateTime(passkey.createdAt)}</td>
-                <td>{dateTime(passkey.lastUsedAt)}</td>
-                <td>
-                  <button type="button" className="danger small" onClick={() => setRemoving(passkey)}>
-                    Remove {passkey.name}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <PasskeyList passkeys={passkeys} onRemove={setRemoving} />
       {removing === undefined ? null : (
         <div className="confirm" role="group" aria-label="Confirm removal">
           <p>Remove the passkey {removing.name}? It will no longer sign you in.</p>

@@ -117,6 +117,9 @@ const tools = [
   // install started is stopped again by its pid file.
   { id: 'promtool', name: 'promtool', debianPackage: 'prometheus', brewFormula: 'prometheus', command: 'promtool', stopPidFile: '/run/prometheus/prometheus.pid', neededFor: 'ci' },
   { id: 'chromium', name: "chromium at /usr/bin/chromium (the reference page's browser test)", debianPackage: 'chromium', brewFormula: '--cask chromium', command: '/usr/bin/chromium', neededFor: 'tests' },
+  // The Sentinel failover test starts its own redis-server processes (and `redis-server --sentinel`),
+  // also when the shared Redis is elsewhere.
+  { id: 'redis-server', name: 'redis-server (the Sentinel failover test starts its own)', debianPackage: 'redis-server', brewFormula: 'redis', command: 'redis-server', neededFor: 'tests' },
 ];
 
 /** The tools a run judges: the CI ones with --ci, the tests' ones for --for tests. */

@@ -253,8 +253,8 @@ describe('preflight decisions: tests with a Docker engine, CI tools, the Postgre
 
   test('npm test and .ci/run (--for tests, with or without --ci) install a missing chromium with apt for the browser test; npm start does not judge it; a system that cannot install is refused with the commands', () => {
     const chromium = [{ id: 'chromium', installed: false }];
-    expect(preflight.toolsFor('tests', false).map((tool: any) => tool.id)).toEqual(['chromium']);
-    expect(preflight.toolsFor('tests', true).map((tool: any) => tool.id)).toEqual(['compose', 'promtool', 'chromium']);
+    expect(preflight.toolsFor('tests', false).map((tool: any) => tool.id)).toEqual(['chromium', 'redis-server']);
+    expect(preflight.toolsFor('tests', true).map((tool: any) => tool.id)).toEqual(['compose', 'promtool', 'chromium', 'redis-server']);
     expect(preflight.toolsFor('stack', false)).toEqual([]);
 
     const tests = decide('Debian as root', factsWith('redis', 'running'), { mode: 'tests', tools: chromium });

@@ -1,4 +1,5 @@
 import { baseServiceConfigSchema, breakerConfigFields, consolePublicUrlField, consoleTlsConfigFields, consoleTlsProblems, fields, loadConfig, resolvedConsoleTlsMode, z } from '@pwa/config';
+import { redisSentinelConfigFields } from '@pwa/redis';
 
 /** A sealing key of libs/sealing: base64 of exactly 32 bytes. */
 const sealingKey = z
@@ -56,6 +57,7 @@ export function readBackofficeSetupConfig(env: Record<string, string | undefined
 export const backofficeConfigSchema = baseServiceConfigSchema.extend({
   PORT: fields.port(4107),
   REDIS_URL: fields.redisUrl,
+  ...redisSentinelConfigFields,
   REDIS_KEY_PREFIX: fields.redisKeyPrefix,
   /** A Redis command unanswered this long fails (the session read answers an error rather than waiting). */
   REDIS_COMMAND_TIMEOUT_MS: fields.milliseconds(1_000),

@@ -2,7 +2,7 @@ import { Counter } from 'prom-client';
 import { isDatabaseUnavailable } from '@pwa/db';
 import { createApp, createHttpMetrics, servedCertificateObserver } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
-import { closeRedis, connectRedis } from '@pwa/redis';
+import { closeRedis, connectRedis, isRedisUnavailable, redisSentinelOf } from '@pwa/redis';
 import { databaseAndRedisReadiness, prepareService, startPeriodicTask, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
 import { listenConsole, requireForwardedHttps } from '@pwa/web-auth';
 import type { BackofficeConfig } from './config';
@@ -22,7 +22,7 @@ import { peopleDependenciesOf } from './wiring/people-dependencies';
  */
 export async function startBackofficeService(config: Readonly<BackofficeConfig>, options: { logger?: Logger } = {}): Promise<HostedService> {
   const logger = options.logger ?? createLogger({ service: 'backoffice', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
-  const redis = connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
+  const redis = connectRedis({ url: config.REDIS_URL, sentinel: redisSentinelOf(config), commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
   const upstream = createAdminClients(config, logger);
   let prepared: PreparedService | undefined;
   try {
@@ -55,7 +55,7 @@ export async function startBackofficeService(config: Readonly<BackofficeConfig>,
       logger,
       metrics,
       readinessChecks: databaseAndRedisReadiness(pool, redis),
-      isDependencyUnavailable: isDatabaseUnavailable,
+      isDependencyUnavailable: (error) => isDatabaseUnavailable(error) || isRedisUnavailable(error),
       routes: (routes) => {
         routes.set('trust proxy', config.BACKOFFICE_TRUSTED_PROXY_HOPS);
         // Behind a trusted ingress, a console request that reached it over plain HTTP is sent to https, never served.

@@ -1,4 +1,5 @@
 import { baseServiceConfigSchema, breakerConfigFields, consolePublicUrlField, consoleTlsConfigFields, consoleTlsProblems, fields, loadConfig, resolvedConsoleTlsMode, z } from '@pwa/config';
+import { redisSentinelConfigFields } from '@pwa/redis';
 
 /** A sealing key of libs/sealing: base64 of exactly 32 bytes. */
 const sealingKey = z
@@ -47,6 +48,7 @@ export const dashboardConfigSchema = baseServiceConfigSchema
     DASHBOARD_INTERNAL_PORT: fields.port(4118),
     DASHBOARD_INTERNAL_HOST: fields.host('127.0.0.1'),
     REDIS_URL: fields.redisUrl,
+    ...redisSentinelConfigFields,
     REDIS_KEY_PREFIX: fields.redisKeyPrefix,
     REDIS_COMMAND_TIMEOUT_MS: fields.milliseconds(1_000),
     DASHBOARD_PUBLIC_URL: consolePublicUrlField,

@@ -2,7 +2,7 @@ import { Counter } from 'prom-client';
 import { isDatabaseUnavailable } from '@pwa/db';
 import { createApp, createHttpMetrics, listen, servedCertificateObserver } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
-import { closeRedis, connectRedis } from '@pwa/redis';
+import { closeRedis, connectRedis, isRedisUnavailable, redisSentinelOf } from '@pwa/redis';
 import { databaseAndRedisReadiness, prepareService, stopInOrder, type HostedService, type PreparedService } from '@pwa/runtime';
 import { listenConsole, requireForwardedHttps, type PlainHttpOutcome } from '@pwa/web-auth';
 import type { DashboardConfig } from './config';
@@ -23,7 +23,7 @@ import { peopleDependenciesOf } from './wiring/people-dependencies';
  */
 export async function startDashboardService(config: Readonly<DashboardConfig>, options: { logger?: Logger } = {}): Promise<HostedService> {
   const logger = options.logger ?? createLogger({ service: 'dashboard', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
-  const redis = connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
+  const redis = connectRedis({ url: config.REDIS_URL, sentinel: redisSentinelOf(config), commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
   const partnerApi = createPartnerApi(config);
   let prepared: PreparedService | undefined;
   try {
@@ -53,7 +53,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
       logger,
       metrics,
       mountOperationalRoutes: false,
-      isDependencyUnavailable: isDatabaseUnavailable,
+      isDependencyUnavailable: (error) => isDatabaseUnavailable(error) || isRedisUnavailable(error),
       largeJsonBody: bulkUploadBodyLimit,
       routes: (routes) => {
         routes.set('trust proxy', config.DASHBOARD_TRUSTED_PROXY_HOPS);

@@ -1,4 +1,5 @@
 import { breakerConfigFields, defineTestHooks, fields, loadConfig, shutdownConfigFields, telemetryConfigFields, tlsReloadIntervalField, z } from '@pwa/config';
+import { redisSentinelConfigFields } from '@pwa/redis';
 
 /**
  * The gateway's whole configuration, parsed once at boot. Nothing else reads process.env.
@@ -22,6 +23,7 @@ export const gatewayConfigSchema = z
     ENVIRONMENT: fields.environment,
     LOG_LEVEL: fields.logLevel,
     REDIS_URL: fields.redisUrl,
+    ...redisSentinelConfigFields,
     REDIS_KEY_PREFIX: fields.redisKeyPrefix,
     REDIS_COMMAND_TIMEOUT_MS: fields.milliseconds(500),
     AMQP_URL: fields.amqpUrl,

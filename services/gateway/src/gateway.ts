@@ -14,7 +14,7 @@ import { createRateLimitMetrics, registerRateLimitFallbackMetrics } from './http
 import { createAuthDirectory } from './upstream/auth-directory';
 import { PartnerCache } from './partners/partner-cache';
 import { SigningKeySet } from './partners/signing-keys';
-import { closeRedis, connectRedis } from '@pwa/redis';
+import { closeRedis, connectRedis, redisSentinelOf } from '@pwa/redis';
 import { followRedisConnection, RedisFallback } from '@pwa/redis';
 import { createRedisPorts } from './redis/redis-ports';
 import { createUpstreamClients, shutdownUpstreamClients } from './upstream/upstream-clients';
@@ -82,7 +82,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     maxEntries: config.PARTNER_CACHE_MAX_ENTRIES,
     nowMs: Date.now,
   });
-  const redis = connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
+  const redis = connectRedis({ url: config.REDIS_URL, sentinel: redisSentinelOf(config), commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
   const redisFallback = new RedisFallback({
     nowMs: Date.now,
     onEnter: () => logger.warn({ dependency: 'redis' }, "redis unavailable; rate limits are counted in this instance's memory until it answers again"),

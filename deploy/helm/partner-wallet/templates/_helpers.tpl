@@ -166,6 +166,7 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- end -}}
 {{- if $svc.database -}}
 {{- $_ := set $env "MIGRATION_LOCK_TIMEOUT_MS" (toString $root.Values.migrations.lockTimeoutMs) -}}
+{{- $_ := set $env "DATABASE_POOL_MAX" (include "pwa.databasePoolMax" $svc) -}}
 {{- end -}}
 {{- $_ := set $env "OTEL_ENABLED" (toString $root.Values.tracing.enabled) -}}
 {{- if $root.Values.tracing.enabled -}}
@@ -271,14 +272,48 @@ true
 {{- end -}}
 
 {{/*
-The back-office's optional secrets by reference: the previous sealing key while it is replaced
-(when secretRefs names it), and the identity provider's client secret (when OIDC is on). Only the
-Deployment gets them: its migration Job has no use for either.
+The previous key of each rotation and the one service that reads it (services/<name>/src/config.ts):
+auth decrypts its signing keys with AUTH_KEY_ENCRYPTION_KEY_PREVIOUS, the webhooks service opens
+webhook secrets with WEBHOOK_SECRET_SEALING_KEY_PREVIOUS (auth seals with the current key only and
+does not read it), the back-office opens TOTP secrets with BACKOFFICE_SEALING_KEY_PREVIOUS.
+*/}}
+{{- define "pwa.previousKeyReaders" -}}
+AUTH_KEY_ENCRYPTION_KEY_PREVIOUS: auth
+WEBHOOK_SECRET_SEALING_KEY_PREVIOUS: webhooks
+BACKOFFICE_SEALING_KEY_PREVIOUS: backoffice
+{{- end -}}
+
+{{/*
+A service's previous keys (call with (dict "root" $ "name" <service>)), by secretKeyRef on the
+Secret that secretRefs names, each only while secretRefs names it (a rotation's overlap). Only the
+Deployment gets them: a migration Job reads no key, and no key is ever in a ConfigMap
+(values.schema.json refuses these names, and every *_KEY, *_SECRET and *_PASSWORD, in env and
+extraEnv).
+*/}}
+{{- define "pwa.previousKeySecretEnv" -}}
+{{- $root := .root -}}
+{{- $service := .name -}}
+{{- $readers := include "pwa.previousKeyReaders" . | fromYaml -}}
+{{- range $envName := keys $readers | sortAlpha }}
+{{- if and (eq (index $readers $envName) $service) (hasKey $root.Values.secretRefs $envName) }}
+{{- $ref := index $root.Values.secretRefs $envName }}
+- name: {{ $envName }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $ref.secretName }}
+      key: {{ $ref.key }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/*
+The back-office's optional secret by reference: the identity provider's client secret (when OIDC
+is on). Only the Deployment gets it: its migration Job has no use for it. (Its previous sealing key
+comes from pwa.previousKeySecretEnv.)
 */}}
 {{- define "pwa.backofficeOptionalSecretEnv" -}}
 {{- $root := . -}}
 {{- $names := list -}}
-{{- if hasKey $root.Values.secretRefs "BACKOFFICE_SEALING_KEY_PREVIOUS" }}{{ $names = append $names "BACKOFFICE_SEALING_KEY_PREVIOUS" }}{{ end -}}
 {{- if include "pwa.backofficeOidcEnabled" $root }}{{ $names = append $names "BACKOFFICE_OIDC_CLIENT_SECRET" }}{{ end -}}
 {{- range $envName := $names }}
 {{- $ref := index $root.Values.secretRefs $envName }}

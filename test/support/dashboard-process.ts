@@ -3,6 +3,7 @@ import { runOperatorCli } from '../../scripts/lib/operator-cli';
 import { repoRoot } from '../../scripts/lib/settings';
 import type { LocalStack, StartedBackoffice } from '../../scripts/lib/stack';
 import { ConsoleHttpsClient } from './https-client';
+import { ReusedSessions } from './reused-sessions';
 import { currentTotpStep, spkiSha256Of, totpCodeOfStep, totpCodes } from './totp-person';
 
 export type MemberRole = 'admin' | 'developer' | 'finance' | 'support';
@@ -40,11 +41,14 @@ export interface DashboardProcess {
   seedAdmin(partnerId: string, name?: string): Promise<SeededMember>;
   /** A member invited by `invitedBy` (an admin of the partner) through the API, invitation accepted. */
   seedMember(invitedBy: SeededMember, role: MemberRole, name?: string): Promise<SeededMember>;
+  /** The member's kept session (signed in once, then reused; see reused-sessions.ts), for calls that are not about signing in. */
+  sessionOf(member: SeededMember): Promise<ConsoleHttpsClient>;
 }
 
 const emailOf = (name: string): string => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.')}.${randomBytes(4).toString('hex')}@partner.example`;
 
 export function dashboardProcess(local: LocalStack, started: StartedBackoffice, certificatePem: string, clients: ConsoleHttpsClient[], timeoutMs: number): DashboardProcess {
+  const keptSessions = new ReusedSessions<SeededMember>();
   const client = (): ConsoleHttpsClient => {
     const made = new ConsoleHttpsClient({ port: started.port, certificatePem, publicUrl: started.publicUrl });
     clients.push(made);
@@ -93,10 +97,9 @@ export function dashboardProcess(local: LocalStack, started: StartedBackoffice, 
   };
 
   const seedMember: DashboardProcess['seedMember'] = async (invitedBy, role, name = `Partner ${role}`) => {
-    const session = await invitedBy.signIn();
     const email = emailOf(name);
-    // Right after the sign-in, the invitation needs no new code (DASHBOARD_FRESH_MFA_MINUTES).
-    const invited = await session.post('/api/v1/members', { email, displayName: name, role });
+    // Within DASHBOARD_FRESH_MFA_MINUTES of its sign-in, the admin's session invites without a new code.
+    const invited = await keptSessions.post(invitedBy, '/api/v1/members', { email, displayName: name, role });
     if (invited.status !== 201) throw new Error(`invitation of ${email} answered ${invited.status}: ${invited.text}`);
     const data = invited.body.data as { member: { memberId: string }; invitationLink: string };
     return acceptInvitation(data.invitationLink, { memberId: data.member.memberId, partnerId: invitedBy.partnerId, email, displayName: name, role });
@@ -113,5 +116,6 @@ export function dashboardProcess(local: LocalStack, started: StartedBackoffice, 
     acceptInvitation,
     seedAdmin,
     seedMember,
+    sessionOf: (member) => keptSessions.session(member),
   };
 }

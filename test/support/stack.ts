@@ -16,6 +16,7 @@ import { describeEnding, type ChildRecord } from '../../scripts/lib/process-grou
 import { internalServiceNames, repoRoot, type InternalServiceName, type ServiceName } from '../../scripts/lib/settings';
 import { LocalStack, entryOf, settingsWithFreePorts, type StartedBackoffice, type StartedGateway } from '../../scripts/lib/stack';
 import { ConsoleHttpsClient, HttpsJsonClient } from './https-client';
+import { ReusedSessions } from './reused-sessions';
 import { currentTotpStep, spkiSha256Of, totpCodeOfStep, totpCodes } from './totp-person';
 import { dashboardProcess, type DashboardProcess } from './dashboard-process';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -107,6 +108,11 @@ export interface BackofficeProcess {
    * that admin through the console API and completes set-up as a person would.
    */
   seedOperator(request: { name: string; roles: OperatorRole[]; email?: string; invitedBy?: SeededOperator }): Promise<SeededOperator>;
+  /**
+   * The operator's kept API session (signed in once, then reused; see reused-sessions.ts): for
+   * calls that are not about signing in, so a file's second look does not wait for the next TOTP step.
+   */
+  sessionOf(operator: SeededOperator): Promise<ConsoleHttpsClient>;
   /**
    * Another back-office process on the same database, Redis prefix and owners, on a free port, with
    * its environment changed by the overrides (TLS_MODE=proxy and BACKOFFICE_TRUSTED_PROXY_HOPS, say).
@@ -408,6 +414,7 @@ function backofficeProcess(local: LocalStack, started: StartedBackoffice, certif
   };
   let seedAdmin: Promise<SeededOperator> | undefined;
   let extraCount = 0;
+  const keptSessions = new ReusedSessions<SeededOperator>();
 
   const setupCli = async (args: string[]): Promise<{ exitCode: number | null; json: Record<string, unknown> | undefined; output: string }> => {
     const result = await runOperatorCli(args, local.backofficeSetupEnvironment({ publicUrl: started.publicUrl }), { cwd: repoRoot, timeoutMs: operatorTimeoutMs });
@@ -464,9 +471,8 @@ function backofficeProcess(local: LocalStack, started: StartedBackoffice, certif
         throw error;
       }
     }
-    const session = await inviter.signIn();
     const address = email ?? `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.')}.${randomBytes(4).toString('hex')}@operator.example`;
-    const invited = await session.post('/api/v1/operators', { email: address, displayName: name, roles });
+    const invited = await keptSessions.post(inviter, '/api/v1/operators', { email: address, displayName: name, roles });
     if (invited.status !== 201) throw new Error(`invitation of ${address} answered ${invited.status}: ${invited.text}`);
     const data = invited.body.data as { operator: { operatorId: string; email: string }; setupLink: string };
     return completeSetup(data.setupLink, { operatorId: data.operator.operatorId, email: data.operator.email, displayName: name, roles });
@@ -482,6 +488,7 @@ function backofficeProcess(local: LocalStack, started: StartedBackoffice, certif
     bootstrapAdmin,
     completeSetup,
     seedOperator,
+    sessionOf: (operator) => keptSessions.session(operator),
     setupCli,
     startExtra: async (envOverrides) => {
       extraCount += 1;

@@ -17,17 +17,20 @@ const signInsTimeoutMs = 150_000;
 describe('the back-office console: a funding with four eyes in the browser', () => {
   let stack: BackofficeStack;
   let browser: Browser;
-  let maker: SeededOperator;
-  let checker: SeededOperator;
+  let reader: SeededOperator;
   let partnerId: string;
+  // A person's authenticator gives one new code at once and the next one a TOTP step (30 s) later:
+  // each test signs in its own maker and checker in the pages, and the API reads go through one
+  // kept session of a reader.
+  // The maker also holds the checker role, so the page offers the approval that the API must refuse.
+  const newMaker = (): Promise<SeededOperator> => stack.backoffice.seedOperator({ name: 'Mara Maker', roles: ['maker', 'checker'] });
+  const newChecker = (): Promise<SeededOperator> => stack.backoffice.seedOperator({ name: 'Chidi Checker', roles: ['checker'] });
 
   beforeAll(async () => {
     requireBuiltConsole();
     stack = await startBackofficeStack();
     browser = await launchChromium(stack);
-    // The maker also holds the checker role, so the page offers the approval that the API must refuse.
-    maker = await stack.backoffice.seedOperator({ name: 'Mara Maker', roles: ['maker', 'checker'] });
-    checker = await stack.backoffice.seedOperator({ name: 'Chidi Checker', roles: ['checker'] });
+    reader = await stack.backoffice.seedOperator({ name: 'Rui Reader', roles: ['checker'] });
     partnerId = (await onboardPartner(stack)).partnerId;
   }, 180_000);
 
@@ -37,7 +40,9 @@ describe('the back-office console: a funding with four eyes in the browser', () 
   });
 
   it('when a maker requests 1,234.56 USD and another person approves it in the page, then the balance moves by exactly 123456 minor units, once', async () => {
-    const api = await checker.signIn();
+    const maker = await newMaker();
+    const checker = await newChecker();
+    const api = await stack.backoffice.sessionOf(reader);
     const before = await api.get(`/api/v1/partners/${partnerId}/balances`);
     expect(before.status).toBe(200);
     const usdBefore = BigInt(before.body.data.balances.find((balance: { currency: string }) => balance.currency === 'USD')?.balanceMinor ?? '0');
@@ -106,6 +111,7 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     }
   }, signInsTimeoutMs);
   it('when the maker onboards a partner and asks for a tier limit in the pages, then the secrets show once and the request holds exactly the typed limit in minor units', async () => {
+    const maker = await newMaker();
     const makerPage = await watchedPage(browser);
     const { page } = makerPage;
     await signInThroughThePage(page, stack.backoffice.baseUrl, maker);
@@ -121,7 +127,7 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     await page.getByRole('link', { name: 'Open the partner' }).click();
     await page.getByRole('heading', { level: 1, name }).waitFor();
     await expect(page.locator('main').textContent()).resolves.not.toContain(clientSecret);
-    const api = await checker.signIn();
+    const api = await stack.backoffice.sessionOf(reader);
     const found = await api.get(`/api/v1/partners?q=${encodeURIComponent(name)}`);
     expect(found.body.data.partners.map((partner: { name: string }) => partner.name)).toEqual([name]);
 
@@ -147,6 +153,8 @@ describe('the back-office console: a funding with four eyes in the browser', () 
   }, signInsTimeoutMs);
 
   it('when a maker rotates a partner\'s client secret in the page, then it says what will happen first, shows the new secret once, the new one gets a token and the old one does not, and after a reload the secret is gone', async () => {
+    const maker = await newMaker();
+    const checker = await newChecker();
     const partner = await onboardPartner(stack);
     const makerPage = await watchedPage(browser);
     const { page } = makerPage;
@@ -185,6 +193,7 @@ describe('the back-office console: a funding with four eyes in the browser', () 
   }, signInsTimeoutMs);
 
   it('when a maker sets a fee schedule with tiers in the form, then a wrong tier is named, the review says the tiers in words, and once a checker approves the schedule quotes with it', async () => {
+    const maker = await newMaker();
     const makerPage = await watchedPage(browser);
     const { page } = makerPage;
     await signInThroughThePage(page, stack.backoffice.baseUrl, maker);
@@ -209,7 +218,7 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     await page.getByRole('button', { name: 'Submit for approval' }).click();
     await page.getByRole('status').filter({ hasText: 'Requested: Set the fee schedule disbursement LRD' }).waitFor();
 
-    const api = await checker.signIn();
+    const api = await stack.backoffice.sessionOf(reader);
     const pending = await api.get('/api/v1/approval-requests?status=pending');
     const request = (pending.body.data.requests as { requestId: string; action: string; parameters: unknown }[]).find((each) => each.action === 'fee_schedule.set');
     expect(request?.parameters).toEqual({

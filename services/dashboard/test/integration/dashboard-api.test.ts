@@ -44,7 +44,7 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     developerA = await stack.dashboard.seedMember(adminA, 'developer', 'Dev Eloper');
     financeA = await stack.dashboard.seedMember(adminA, 'finance', 'Fin Ance');
     supportA = await stack.dashboard.seedMember(adminA, 'support', 'Sup Port');
-    [sessions.admin, sessions.developer, sessions.finance, sessions.support, sessions.adminB] = await Promise.all([adminA.signIn(), developerA.signIn(), financeA.signIn(), supportA.signIn(), adminB.signIn()]);
+    [sessions.admin, sessions.developer, sessions.finance, sessions.support, sessions.adminB] = await Promise.all([stack.dashboard.sessionOf(adminA), developerA.signIn(), financeA.signIn(), supportA.signIn(), adminB.signIn()]);
   }, 300_000);
 
   afterAll(async () => {
@@ -251,6 +251,7 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     const audit = await admin.get('/api/v1/audit-log?action=member.role.change');
     expect(audit.body.data.entries[0]).toMatchObject({ actor: { id: adminA.memberId }, target: { kind: 'member', id: supportA.memberId }, before: { role: 'support' }, after: { role: 'finance' }, outcome: 'done' });
     const again = await supportA.signIn();
+    sessions.support = again;
     expect((await again.get('/api/v1/session')).body.data.member).toMatchObject({ role: 'finance', allowedActions: expect.arrayContaining(['download_statement']) });
   });
 
@@ -297,8 +298,8 @@ describe('the partner dashboard API: roles and partner isolation', () => {
   });
 
   test('when a developer approves a pending collection in the sandbox or redelivers, then it acts on their own partner only; support and partner B are refused', async () => {
-    const support = await supportA.signIn();
-    // supportA was promoted to finance above: finance may not simulate either.
+    // supportA was promoted to finance above (and signed in again): finance may not simulate either.
+    const support = session('support');
     expect(await support.post(`/api/v1/sandbox/collections/${collectionA}/approve`, {})).toMatchObject({ status: 403, body: { code: 'CON_3004' } });
     expect(await session('adminB').post(`/api/v1/sandbox/collections/${collectionA}/approve`, {})).toMatchObject({ status: 404, body: { code: 'CON_4017' } });
     expect(await session('developer').post(`/api/v1/sandbox/collections/${collectionA}/accept`, {})).toMatchObject({ status: 400, body: { code: 'CON_2001' } });

@@ -221,6 +221,36 @@ describe('deploy/helm/partner-wallet: rotation keys from Secrets', () => {
     expect(result.status).not.toBe(0);
   });
 
+  it('when secretRefs names the Redis Sentinels’ password, then exactly the Deployments that read Redis get it by secretKeyRef, and no ConfigMap or Job names it', () => {
+    const manifests = render('production', ['--set', 'secretRefs.REDIS_SENTINEL_PASSWORD.secretName=pwa-redis-sentinel', '--set', 'secretRefs.REDIS_SENTINEL_PASSWORD.key=password']);
+    const readers = ofKind(manifests, 'Deployment')
+      .filter((deployment) => envOf(deployment).some((variable) => variable.name === 'REDIS_SENTINEL_PASSWORD'))
+      .map((deployment) => [component(deployment) ?? '', envOf(deployment).find((variable) => variable.name === 'REDIS_SENTINEL_PASSWORD')] as const)
+      .sort(([left], [right]) => left.localeCompare(right));
+    const expected = { name: 'REDIS_SENTINEL_PASSWORD', valueFrom: { secretKeyRef: { name: 'pwa-redis-sentinel', key: 'password' } } };
+    expect(readers).toEqual([
+      ['backoffice', expected],
+      ['dashboard', expected],
+      ['gateway', expected],
+    ]);
+    for (const manifest of [...ofKind(manifests, 'ConfigMap'), ...ofKind(manifests, 'Job')]) expect([manifest.metadata.name, JSON.stringify(manifest).includes('REDIS_SENTINEL_PASSWORD')]).toEqual([manifest.metadata.name, false]);
+    expect(invalidManifests(manifests)).toEqual([]);
+  });
+
+  it('when a service has a RabbitMQ credential of its own (amqpSecretRef), then its Deployment reads AMQP_URL from it and the others keep the shared one', () => {
+    const manifests = render('production', ['--set', 'services.auth.amqpSecretRef.secretName=pwa-amqp-auth', '--set', 'services.auth.amqpSecretRef.key=AMQP_URL', '--set-string', 'extraEnv[0].name=AMQP_HOSTS', '--set-string', 'extraEnv[0].value=rabbit-0:5672\\,rabbit-1:5672']);
+    const amqpOf = (deployment: Manifest) => envOf(deployment).find((variable) => variable.name === 'AMQP_URL')?.valueFrom?.secretKeyRef?.name;
+    const users = Object.fromEntries(ofKind(manifests, 'Deployment').filter((deployment) => amqpOf(deployment) !== undefined).map((deployment) => [component(deployment), amqpOf(deployment)]));
+    expect(users.auth).toBe('pwa-amqp-auth');
+    const others = Object.entries(users).filter(([service]) => service !== 'auth');
+    expect(others.length).toBeGreaterThanOrEqual(4);
+    for (const [service, secretName] of others) expect([service, secretName]).toEqual([service, 'partner-wallet-production-amqp']);
+    expect(envOf(one(manifests, 'Deployment', 'auth')).find((variable) => variable.name === 'AMQP_HOSTS')).toEqual({ name: 'AMQP_HOSTS', value: 'rabbit-0:5672,rabbit-1:5672' });
+    expect(invalidManifests(manifests)).toEqual([]);
+    const quotes = helmTemplate('production', ['--set', 'services.quotes.amqpSecretRef.secretName=pwa-amqp-quotes', '--set', 'services.quotes.amqpSecretRef.key=AMQP_URL']);
+    expect([quotes.status === 0, quotes.stderr]).toEqual([false, expect.stringContaining('services.quotes.amqpSecretRef is set but AMQP_URL is not in its secretEnv')]);
+  });
+
   it('when a plain setting merely contains _KEY_ or TOKEN (REDIS_KEY_PREFIX, TOKEN_TTL_SECONDS), then the schema admits it into the ConfigMap', () => {
     const manifests = render('production', ['--set-string', 'services.backoffice.env.REDIS_KEY_PREFIX=pwa-bo:', '--set-string', 'services.auth.env.TOKEN_TTL_SECONDS=900']);
     expect(one(manifests, 'ConfigMap', 'backoffice').data?.REDIS_KEY_PREFIX).toBe('pwa-bo:');
@@ -311,6 +341,17 @@ services:
     expect(one(manifests, 'HorizontalPodAutoscaler', 'wallet').spec?.maxReplicas).toBe(40);
     expect(budgetOf(manifests).total).toBe(399);
     expect(invalidManifests(manifests)).toEqual([]);
+    // The migration Jobs migrate; the pods only verify, holding no session lock through the pooler.
+    const plainEnvs = ofKind(manifests, 'ConfigMap').filter((configMap) => configMap.data?.DATABASE_POOL_MAX !== undefined);
+    expect(plainEnvs).toHaveLength(8);
+    for (const configMap of plainEnvs) expect([configMap.metadata.name, configMap.data?.MIGRATIONS_AT_BOOT]).toEqual([configMap.metadata.name, 'verify']);
+  });
+
+  it('when the migration Jobs are off, then the pods migrate at boot themselves', () => {
+    const manifests = parseManifests<Manifest>(helmTemplate('production', ['--set', 'migrations.enabled=false']).stdout);
+    expect(ofKind(manifests, 'Job').filter((job) => job.metadata.name.endsWith('-migrate'))).toEqual([]);
+    const migrating = ofKind(manifests, 'ConfigMap').flatMap((configMap) => (configMap.data?.MIGRATIONS_AT_BOOT === undefined ? [] : [configMap.data.MIGRATIONS_AT_BOOT]));
+    expect(migrating).toEqual(Array.from({ length: 8 }, () => 'apply'));
   });
 
   it('when helm lint --strict checks the production values, then they pass, and it reports a budget overrun', () => {

@@ -1,7 +1,7 @@
 /**
  * A private PostgreSQL server for the fault tests, so the shared server (127.0.0.1:5432) is never
  * restarted. The installed binaries (/usr/lib/postgresql/<newest>/bin) make a cluster with initdb
- * in a temporary directory (trust authentication, superuser `postgres`), and `postgres` runs it as
+ * in a temporary directory (trust authentication, or passwords over TCP; superuser `postgres`), and `postgres` runs it as
  * a child process on a free port, with its socket in that directory. PostgreSQL refuses to run as
  * root, so when the tests run as root both run as the machine's `postgres` user, which then owns
  * the directory. stop() is a fast shutdown (SIGINT: sessions are ended, a checkpoint is written),
@@ -9,7 +9,8 @@
  * Only the process started here (and its own process group) is ever signalled.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -34,14 +35,23 @@ export interface PrivatePostgresServer {
   output(): string;
 }
 
-export async function startPrivatePostgresServer(): Promise<PrivatePostgresServer> {
+export interface PrivatePostgresOptions {
+  /**
+   * Connections over TCP authenticate with a password (scram-sha-256), as a production server's
+   * do, and `url` carries the superuser's; the socket stays trust. Off: trust everywhere.
+   */
+  passwordAuthentication?: boolean;
+}
+
+export async function startPrivatePostgresServer(options: PrivatePostgresOptions = {}): Promise<PrivatePostgresServer> {
   const binaries = newestBinaryDirectory();
   const port = await freePort();
   const directory = mkdtempSync(path.join(os.tmpdir(), 'pwa-postgres-'));
   const dataDirectory = path.join(directory, 'data');
   const identity = runAsIdentity();
   if (identity) chownSync(directory, identity.uid, identity.gid);
-  const url = `postgres://postgres@127.0.0.1:${String(port)}/postgres`;
+  const superuserPassword = options.passwordAuthentication ? randomBytes(12).toString('hex') : undefined;
+  const url = `postgres://postgres${superuserPassword === undefined ? '' : `:${superuserPassword}`}@127.0.0.1:${String(port)}/postgres`;
   let output = '';
   let server: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
@@ -69,7 +79,7 @@ export async function startPrivatePostgresServer(): Promise<PrivatePostgresServe
   };
 
   try {
-    await initialiseCluster(binaries, dataDirectory, directory, identity);
+    await initialiseCluster(binaries, dataDirectory, directory, identity, superuserPassword);
     await launch();
   } catch (error) {
     if (server) killGroup(server);
@@ -108,8 +118,15 @@ function runAsIdentity(): { uid: number; gid: number } | undefined {
   return { uid: id('-u'), gid: id('-g') };
 }
 
-function initialiseCluster(binaries: string, dataDirectory: string, cwd: string, identity: { uid: number; gid: number } | undefined): Promise<void> {
-  const args = ['-D', dataDirectory, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'];
+function initialiseCluster(binaries: string, dataDirectory: string, cwd: string, identity: { uid: number; gid: number } | undefined, superuserPassword: string | undefined): Promise<void> {
+  const authentication = ['--auth=trust'];
+  if (superuserPassword !== undefined) {
+    const passwordFile = path.join(cwd, 'superuser-password');
+    writeFileSync(passwordFile, `${superuserPassword}\n`, { mode: 0o600 });
+    if (identity) chownSync(passwordFile, identity.uid, identity.gid);
+    authentication.splice(0, 1, '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${passwordFile}`);
+  }
+  const args = ['-D', dataDirectory, '-U', 'postgres', ...authentication, '--encoding=UTF8', '--locale=C', '--no-sync'];
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(binaries, 'initdb'), args, { ...identity, cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: initTimeoutMs });
     let output = '';

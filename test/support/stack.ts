@@ -43,6 +43,11 @@ export interface StackOptions {
    */
   servers?: Partial<ServerUrls>;
   /**
+   * Gives the services' database roles passwords, kept in this file (made once, owner-only), as
+   * `npm start` does; for a server that checks passwords. Default: roles without passwords.
+   */
+  databaseRolePasswordsFile?: string;
+  /**
    * Starts the operator's back-office too (HTTPS on its own port with the stack's certificate, its
    * own database roles, the stack's Redis prefix, executing through the stack's auth, wallet and
    * quotes); `env` adds to its environment. Off by default; startBackofficeStack turns it on.
@@ -234,7 +239,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const local = new LocalStack({
     settings,
     isolation: { databaseUrl: withDatabase(servers.postgres, `pwa_e2e_${runId}`), busExchange, redisKeyPrefix },
-    databaseRoles: {},
+    databaseRoles: options.databaseRolePasswordsFile === undefined ? {} : { passwordsFile: options.databaseRolePasswordsFile },
     keys: { authKeyEncryptionKey: randomBytes(32).toString('base64'), webhookSecretSealingKey, backofficeSealingKey: randomBytes(32).toString('base64'), dashboardSealingKey: randomBytes(32).toString('base64') },
     serviceEnv: serviceEnvironments(options),
     backofficeEnv: { ...testStopSettings, BACKOFFICE_SWEEP_INTERVAL_MS: '1000', ...(typeof options.backoffice === 'object' ? options.backoffice.env : {}) },

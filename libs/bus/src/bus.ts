@@ -4,7 +4,7 @@ import { parseEventEnvelope, type EventEnvelope } from '@pwa/contracts';
 import type { Logger } from '@pwa/logging';
 import { BusError } from './bus-error';
 import { busMetricsOf, initialiseConsumedCounts, withTimeout, type BusMetrics, type QueueSample, type QueueSamples, type SampledBus } from './bus-metrics';
-import { connectWithTimeout } from './connect-with-timeout';
+import { brokerAddressOf, brokerUrls, connectToFirstBroker, type BrokerAddress } from './connect-with-timeout';
 import { startConsumer, type RunningConsumer, type SubscribeOptions } from './consumer';
 import { encodeEnvelope, publishOptions } from './message-codec';
 import { reconnectDelayMs, reconnectDelayMsMaxDefault } from './reconnect-delay';
@@ -12,7 +12,10 @@ import { databaseRetryDefaults, type DatabaseRetrySettings } from './retry-while
 import { assertExchangeTopology, deadLetterNames } from './topology';
 
 export interface BusOptions {
+  /** AMQP_URL: credentials, virtual host, scheme; and the broker, unless `hosts` lists a cluster's nodes. */
   url: string;
+  /** AMQP_HOSTS: the cluster's nodes, tried in turn with `url`'s credentials; a lost connection moves on to the next. */
+  hosts?: readonly BrokerAddress[] | undefined;
   /** The durable topic exchange every event goes through; dead-letter names derive from it. */
   exchange: string;
   serviceName: string;
@@ -92,6 +95,8 @@ class ReconnectingBus implements Bus, SampledBus {
   private sampling: Promise<QueueSamples> | undefined;
   /** When the current outage began (Date.now()); undefined while connected. */
   private disconnectedSinceMs: number | undefined;
+  /** Which of the cluster's nodes (AMQP_HOSTS) the next connection attempt starts from. */
+  private nextBroker = 0;
 
   constructor(private readonly options: BusOptions) {
     if (options.registry) busMetricsOf(options.registry).buses.add(this);
@@ -244,7 +249,11 @@ class ReconnectingBus implements Bus, SampledBus {
 
   private async openConnection(): Promise<Connection> {
     const { logger } = this.options;
-    const model = await connectWithTimeout(this.options.url, this.options.connectTimeoutMs ?? connectTimeoutMsDefault, this.options.serviceName);
+    const urls = brokerUrls(this.options.url, this.options.hosts);
+    const { model, index } = await connectToFirstBroker(urls, this.nextBroker, this.options.connectTimeoutMs ?? connectTimeoutMsDefault, this.options.serviceName);
+    // After a loss, start from the node after this one: the one that went away is tried last.
+    this.nextBroker = (index + 1) % urls.length;
+    if (urls.length > 1) logger.info({ broker: brokerAddressOf(urls[index] ?? ''), dependency: 'rabbitmq' }, 'bus connected to a cluster node');
     try {
       const publishChannel = await model.createConfirmChannel();
       const connection: Connection = { model, publishChannel, consumers: new Map(), lost: false };

@@ -38,3 +38,49 @@ function withHeartbeat(url: string): string {
   if (!parsed.searchParams.has('heartbeat')) parsed.searchParams.set('heartbeat', String(heartbeatSeconds));
   return parsed.toString();
 }
+
+/** A broker address of a cluster (AMQP_HOSTS). */
+export interface BrokerAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * The URLs to try, one per node: AMQP_URL with each address's host and port (its credentials,
+ * virtual host, scheme and query kept), or AMQP_URL alone when no address is given.
+ */
+export function brokerUrls(url: string, hosts: readonly BrokerAddress[] | undefined): string[] {
+  if (hosts === undefined || hosts.length === 0) return [url];
+  return hosts.map(({ host, port }) => {
+    const parsed = new URL(url);
+    parsed.hostname = host.includes(':') ? `[${host}]` : host;
+    parsed.port = String(port);
+    return parsed.toString();
+  });
+}
+
+/** A URL as a log line or an error may show it: scheme, host and port, never the credentials. */
+export function brokerAddressOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}`;
+}
+
+/**
+ * Connects to the first node that answers, trying them in turn from `startAt` (the node after the
+ * one a lost connection was on, so a node that went down is tried last). Rejects when none does,
+ * naming each node (never the credentials) and why.
+ */
+export async function connectToFirstBroker(urls: readonly string[], startAt: number, timeoutMs: number, connectionName: string): Promise<{ model: ChannelModel; index: number }> {
+  const failures: string[] = [];
+  for (let offset = 0; offset < urls.length; offset += 1) {
+    const index = (startAt + offset) % urls.length;
+    const url = urls[index] ?? '';
+    try {
+      return { model: await connectWithTimeout(url, timeoutMs, connectionName), index };
+    } catch (error) {
+      if (urls.length === 1) throw error;
+      failures.push(`${brokerAddressOf(url)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  throw new Error(`no RabbitMQ node answered (${failures.join('; ')})`);
+}

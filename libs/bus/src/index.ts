@@ -9,3 +9,4 @@ export { listParkedOutboxRows, replayParkedOutboxRows, type ParkedOutboxRow } fr
 export { processOnce, type ProcessOutcome } from './process-once';
 export { deadLetterNames, deliveryLimit, type DeadLetterNames, type QueueKind } from './topology';
 export { busMigrationsDirectory } from './migrations-directory';
+export { brokerPermissionsOf, type BrokerPermissions } from './broker-permissions';

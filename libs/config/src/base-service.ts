@@ -21,6 +21,13 @@ export const baseServiceConfigSchema = z.object({
   DATABASE_POOL_MAX: fields.positiveInt(10),
   /** lock_timeout of the migration session (libs/db migrate); 0 waits for ever. */
   MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  /**
+   * What the service does with its migrations at boot: `apply` them (under a per-schema advisory
+   * lock, as npm start and compose run it), or `verify` that a migration Job applied every one it
+   * ships and refuse to start otherwise (the Helm chart, whose pre-upgrade Jobs migrate: one read
+   * through DATABASE_URL, so a transaction-mode PgBouncer in front of it holds no session lock).
+   */
+  MIGRATIONS_AT_BOOT: z.enum(['apply', 'verify']).default('apply'),
   ...shutdownConfigFields,
   ...telemetryConfigFields,
 });

@@ -11,3 +11,5 @@ export { telemetryConfigFields } from './telemetry';
 export { renamedKeysIn, warnOfRenamedKeys, withRenamedKeys, type RenamedKey, type WarningLogger } from './renamed-keys';
 export { defineTestHooks, outboxRelayTestHooks, type TestHooks } from './test-hooks';
 export { consoleTlsConfigFields, tlsReloadIntervalField, consolePublicUrlField, consoleTlsProblems, resolvedConsoleTlsMode, type ConsoleTlsSettings } from './console-tls';
+export { addressListField, parseAddressList, unsetWhenBlank, type AddressListShape, type NetworkAddress } from './address-list';
+export { amqpConfigFields, type AmqpConfig } from './amqp';

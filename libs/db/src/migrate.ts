@@ -3,6 +3,7 @@ import path from 'node:path';
 import type * as NodePgMigrate from 'node-pg-migrate';
 import { Client } from 'pg';
 import { assertSafeIdentifier } from './pool';
+import type { Queryable } from './queryable';
 
 export interface MigrateOptions {
   databaseUrl: string;
@@ -77,6 +78,66 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
   }
 }
 
+/**
+ * The migrations in these folders that the schema has not recorded, in file order; none when a
+ * migration run (a boot's or the deployment's Job) applied them all. One read of the bookkeeping
+ * table, which the runtime role may read (it has SELECT on its schema's tables), and nothing
+ * session-scoped, so it works through a transaction-mode pooler.
+ */
+export async function pendingMigrations(queryable: Queryable, options: Pick<MigrateOptions, 'schema' | 'directories'>): Promise<string[]> {
+  assertSafeIdentifier(options.schema);
+  const shipped = migrationFileNames(options.directories);
+  const recorded = await queryable
+    .query<{ name: string }>(`SELECT name FROM ${options.schema}.schema_migrations`)
+    .then((result) => new Set(result.rows.map((row) => row.name)))
+    .catch((error: { code?: string }) => {
+      if (error.code === '42P01' || error.code === '3F000') return new Set<string>(); // no table or no schema: nothing applied
+      throw error;
+    });
+  return shipped.filter((name) => !recorded.has(name));
+}
+
+/** The names node-pg-migrate records (each file's name without its extension), ordered as it runs them. */
+function migrationFileNames(directories: readonly string[]): string[] {
+  const names = directories.flatMap((directory) => migrationFilesIn(directory).map((file) => path.parse(file).name));
+  return names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
+
+/** The migration files of one folder: its files and links, not its hidden ones. */
+function migrationFilesIn(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true })
+    .filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && !entry.name.startsWith('.'))
+    .map((entry) => entry.name);
+}
+
+export type MigrationsAtStart = 'apply' | 'verify';
+
+/**
+ * What a process that uses the schema does first (a service's boot, an operator CLI): `apply` the
+ * pending migrations (migrate), or `verify` that a deployment's migration Job applied every one it
+ * ships, failing with what to run when one is missing. Verifying is one read on a connection of
+ * its own, nothing session-scoped, so it works through a transaction-mode pooler. Returns what
+ * was applied (none when verifying).
+ */
+export async function prepareSchema(mode: MigrationsAtStart, options: MigrateOptions & { service: string }): Promise<string[]> {
+  if (mode === 'apply') return migrate(options);
+  const client = new Client({ connectionString: options.databaseUrl });
+  await client.connect();
+  const pending = await pendingMigrations(client, options).finally(() => client.end());
+  if (pending.length > 0) {
+    throw new Error(
+      `MIGRATIONS_AT_BOOT=verify: the ${options.schema} schema lacks ${pending.length} migration(s) this build ships (${pending.join(', ')}); ` +
+        `run the service's migration Job (node services/${options.service}/dist/migrate.js) first, or set MIGRATIONS_AT_BOOT=apply`,
+    );
+  }
+  return [];
+}
+
+/** MIGRATIONS_AT_BOOT of an environment the process did not validate (the operator CLIs'): `verify` only when it says so. */
+export function migrationsAtStartOf(env: Record<string, string | undefined>): MigrationsAtStart {
+  return env.MIGRATIONS_AT_BOOT === 'verify' ? 'verify' : 'apply';
+}
+
 /** Characters a glob pattern gives a meaning to; node-pg-migrate reads several folders only as patterns. */
 const globCharacters = /[*?[\]{}()!+@\\]/;
 
@@ -90,8 +151,7 @@ function migrationFilePatterns(directories: readonly string[]): string[] {
   const folderOf = new Map<string, string>();
   for (const directory of directories) {
     if (globCharacters.test(directory)) throw new Error(`Migrations folder ${directory} has a glob character in its path`);
-    const files = readdirSync(directory, { withFileTypes: true }).filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && !entry.name.startsWith('.'));
-    for (const { name: file } of files) {
+    for (const file of migrationFilesIn(directory)) {
       const earlier = folderOf.get(file);
       if (earlier !== undefined) throw new Error(`Migration ${file} is in both ${earlier} and ${directory}`);
       folderOf.set(file, directory);

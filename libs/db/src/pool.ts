@@ -12,6 +12,15 @@ export interface CreatePoolOptions {
   statementTimeoutMs?: number;
 }
 
+/** Every service statement's limit: the pools set it at connect, and provisioning sets it on each runtime role (for a pooler that drops startup parameters). */
+export const serviceStatementTimeoutMs = 15_000;
+
+/** The search path of a service's connections: its own schema, then public. */
+export function serviceSearchPath(schema: string): string {
+  assertSafeIdentifier(schema);
+  return `${schema},public`;
+}
+
 export function createPool(options: CreatePoolOptions): Pool {
   assertSafeIdentifier(options.schema);
   const pool = new Pool({
@@ -20,8 +29,8 @@ export function createPool(options: CreatePoolOptions): Pool {
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    statement_timeout: options.statementTimeoutMs ?? 15_000,
-    options: `-c search_path=${options.schema},public`,
+    statement_timeout: options.statementTimeoutMs ?? serviceStatementTimeoutMs,
+    options: `-c search_path=${serviceSearchPath(options.schema)}`,
   });
   // An idle client that loses its connection emits 'error' on the pool; without a listener it would
   // crash the process. The next checkout reconnects, so it is only worth a debug note.

@@ -1,6 +1,6 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { Client, escapeLiteral } from 'pg';
-import { assertSafeIdentifier } from './pool';
+import { assertSafeIdentifier, serviceSearchPath, serviceStatementTimeoutMs } from './pool';
 
 /**
  * Least privilege in PostgreSQL: every service that owns a schema gets two roles of its own.
@@ -11,6 +11,7 @@ import { assertSafeIdentifier } from './pool';
  *   SELECT, INSERT, UPDATE, DELETE on its tables (and USAGE, SELECT, UPDATE on its sequences),
  *   given now and, through default privileges, on every table a later migration creates. No DDL
  *   (it owns nothing and has no CREATE), no TRUNCATE, nothing in another schema.
+ *   Its sessions in this database start with the service's search path and statement timeout.
  *
  * Provisioning is run by a database administrator (a role with CREATEROLE and ownership of the
  * database, or a superuser) once per database, and again after adding a service; it is idempotent.
@@ -99,6 +100,11 @@ export async function provisionServiceRoles(options: ProvisionServiceRolesOption
         await client.query(
           `ALTER DEFAULT PRIVILEGES FOR ROLE ${roles.owner} IN SCHEMA ${schema} GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO ${roles.runtime}`,
         );
+        // What the pools send as startup parameters, also on the role in this database: a pooler
+        // that drops startup parameters (PgBouncer's ignore_startup_parameters) still gives every
+        // session the service's search path and statement timeout.
+        await client.query(`ALTER ROLE ${roles.runtime} IN DATABASE ${database} SET search_path = ${serviceSearchPath(schema)}`);
+        await client.query(`ALTER ROLE ${roles.runtime} IN DATABASE ${database} SET statement_timeout = ${serviceStatementTimeoutMs}`);
         await client.query('COMMIT');
         provisioned.push({ service, schema, ...roles, adopted });
       } catch (error) {

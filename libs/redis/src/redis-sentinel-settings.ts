@@ -1,10 +1,7 @@
-import { ConfigError, z } from '@pwa/config';
+import { ConfigError, addressListField, parseAddressList, unsetWhenBlank, z, type AddressListShape, type NetworkAddress } from '@pwa/config';
 
 /** One sentinel's address. */
-export interface RedisAddress {
-  host: string;
-  port: number;
-}
+export type RedisAddress = NetworkAddress;
 
 /**
  * How to reach Redis through Sentinel (docs/redis-topologies.md): any sentinel that answers names
@@ -20,58 +17,15 @@ export interface RedisSentinelSettings {
   password?: string | undefined;
 }
 
-const sentinelPortDefault = 26379;
-/** A Sentinel deployment has three or five; the bound only catches a pasted list gone wrong. */
-const sentinelsMax = 16;
-const hostShape = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-const ipv6Shape = /^[0-9A-Fa-f:.]+$/;
-
-/** An unset variable and an empty one (as compose and Helm render an unset value) mean the same. */
-function unsetWhenBlank(value: unknown): unknown {
-  return typeof value === 'string' && value.trim() === '' ? undefined : value;
-}
-
-/** `host:port` (port optional, 26379), `[ipv6]:port`; the problem with it, or the address. */
-function parseAddress(entry: string): RedisAddress | string {
-  const match = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(entry);
-  if (match === null) return `"${entry}" is not host:port`;
-  const [, ipv6, name, portText] = match;
-  const host = ipv6 ?? name ?? '';
-  if (ipv6 !== undefined ? !ipv6Shape.test(ipv6) : !hostShape.test(host)) return `"${entry}" has no valid host name or address`;
-  const port = portText === undefined ? sentinelPortDefault : Number(portText);
-  if (port < 1 || port > 65_535) return `"${entry}" has a port outside 1-65535`;
-  return { host, port };
-}
+const sentinelList: AddressListShape = { defaultPort: 26379, max: 16, noun: 'sentinels' };
 
 /**
  * REDIS_SENTINELS as written: comma-separated `host:port` (IPv6 in brackets, port 26379 when
- * left out), no duplicates, at most 16. Answers the addresses, or the problems (naming the
- * entries, which are addresses, not secrets).
+ * left out), no duplicates, at most 16 (a Sentinel deployment has three or five).
  */
 export function parseSentinelAddresses(text: string): { addresses: RedisAddress[]; problems: string[] } {
-  const entries = text.split(',').map((entry) => entry.trim());
-  const problems: string[] = [];
-  const addresses: RedisAddress[] = [];
-  if (entries.length > sentinelsMax) problems.push(`at most ${String(sentinelsMax)} sentinels`);
-  for (const entry of entries.slice(0, sentinelsMax)) {
-    if (entry === '') {
-      problems.push('an empty entry (two commas, or a comma at an end)');
-      continue;
-    }
-    const parsed = parseAddress(entry);
-    if (typeof parsed === 'string') problems.push(parsed);
-    else if (addresses.some((known) => known.host === parsed.host && known.port === parsed.port)) problems.push(`"${entry}" is listed twice`);
-    else addresses.push(parsed);
-  }
-  return { addresses, problems };
+  return parseAddressList(text, sentinelList);
 }
-
-const sentinelAddressesField = z
-  .string()
-  .superRefine((text, context) => {
-    for (const problem of parseSentinelAddresses(text).problems) context.addIssue({ code: 'custom', message: `comma-separated host:port of the sentinels: ${problem}` });
-  })
-  .transform((text) => parseSentinelAddresses(text).addresses);
 
 /**
  * The Sentinel settings, the same in every service that uses Redis: spread into the service's
@@ -79,7 +33,7 @@ const sentinelAddressesField = z
  */
 export const redisSentinelConfigFields = {
   /** Comma-separated host:port of the sentinels (port 26379 when left out). Set: connect through them. */
-  REDIS_SENTINELS: z.preprocess(unsetWhenBlank, sentinelAddressesField.optional()),
+  REDIS_SENTINELS: addressListField(sentinelList),
   /** The master name the sentinels monitor (`sentinel monitor <name> …`); required with REDIS_SENTINELS. */
   REDIS_SENTINEL_MASTER_NAME: z.preprocess(unsetWhenBlank, z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "_" or "-", up to 64').optional()),
   /** The sentinels' own password (sentinel.conf `requirepass`), a secret; unset when they have none. */

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { createApp, createHttpMetrics, listen, type CreateAppOptions, type HttpMetrics, type ReadinessCheck } from '@pwa/http';
-import { createPool, isDatabaseUnavailable, migrate, pingDatabase, type Pool } from '@pwa/db';
+import { createPool, isDatabaseUnavailable, pingDatabase, prepareSchema, type Pool } from '@pwa/db';
 import { createLogger, type Logger } from '@pwa/logging';
 import type { BaseServiceEnv } from '@pwa/config';
 import { stopInOrder, type ShutdownSequence } from './graceful-shutdown';
@@ -82,8 +82,9 @@ export interface PreparedService extends ServiceContext {
 export async function prepareService(options: PrepareServiceOptions): Promise<PreparedService> {
   const logger =
     options.logger ?? createLogger({ service: options.name, level: options.env.LOG_LEVEL, environment: options.env.ENVIRONMENT });
-  const applied = await migrate({
-    databaseUrl: options.env.MIGRATION_DATABASE_URL ?? options.env.DATABASE_URL,
+  const applied = await prepareSchema(options.env.MIGRATIONS_AT_BOOT, {
+    service: options.name,
+    databaseUrl: options.env.MIGRATIONS_AT_BOOT === 'apply' ? (options.env.MIGRATION_DATABASE_URL ?? options.env.DATABASE_URL) : options.env.DATABASE_URL,
     schema: options.schema,
     directories: options.migrationDirectories,
     lockTimeoutMs: options.env.MIGRATION_LOCK_TIMEOUT_MS,
@@ -138,3 +139,4 @@ export async function prepareService(options: PrepareServiceOptions): Promise<Pr
     },
   };
 }
+

@@ -1,4 +1,4 @@
-import { baseServiceConfigSchema, fields, loadConfig, outboxConfigFields, z } from '@pwa/config';
+import { amqpConfigFields, baseServiceConfigSchema, fields, loadConfig, outboxConfigFields, z } from '@pwa/config';
 
 const encryptionKeySchema = z
   .string({ error: 'AUTH_KEY_ENCRYPTION_KEY is required (base64 of 32 random bytes)' })
@@ -24,7 +24,7 @@ export const authStoreConfigSchema = z.object({
 export const authConfigSchema = baseServiceConfigSchema
   .extend({
     PORT: fields.port(4101),
-    AMQP_URL: fields.amqpUrl,
+    ...amqpConfigFields,
     BUS_EXCHANGE: fields.busExchange,
     TOKEN_ISSUER: z.string().min(1).optional(),
     TOKEN_AUDIENCE: z.string().min(1).optional(),

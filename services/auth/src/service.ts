@@ -25,7 +25,7 @@ export interface AuthService extends HostedService {
 /** Starts auth: migrations, the signing keyring, the token and internal routes, and the outbox relay. */
 export async function startAuthService(config: Readonly<AuthConfig>, options: { logger?: Logger } = {}): Promise<AuthService> {
   const logger = options.logger ?? createLogger({ service: 'auth', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
-  const bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'auth', logger });
+  const bus = await connectBus({ url: config.AMQP_URL, hosts: config.AMQP_HOSTS, exchange: config.BUS_EXCHANGE, serviceName: 'auth', logger });
   const settings: TokenSettings = {
     issuer: config.TOKEN_ISSUER,
     audience: config.TOKEN_AUDIENCE,

@@ -1,8 +1,8 @@
-import { baseServiceConfigSchema, breakerConfigFields, breakerKeysRenamedFrom, fields, loadConfig, outboxConfigFields, outboxRelayTestHooks, z } from '@pwa/config';
+import { amqpConfigFields, baseServiceConfigSchema, breakerConfigFields, breakerKeysRenamedFrom, fields, loadConfig, outboxConfigFields, outboxRelayTestHooks, z } from '@pwa/config';
 
 export const collectionsConfigSchema = baseServiceConfigSchema.extend({
   PORT: fields.port(4104),
-  AMQP_URL: fields.amqpUrl,
+  ...amqpConfigFields,
   BUS_EXCHANGE: fields.busExchange,
   ...outboxConfigFields,
   QUOTES_URL: fields.url.default('http://127.0.0.1:4103'),

@@ -53,7 +53,7 @@ export async function startCollectionsService(config: Readonly<CollectionsConfig
   };
   let bus: Bus;
   try {
-    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'collections', logger });
+    bus = await connectBus({ url: config.AMQP_URL, hosts: config.AMQP_HOSTS, exchange: config.BUS_EXCHANGE, serviceName: 'collections', logger });
   } catch (error) {
     shutdownClients();
     throw error;

@@ -1,12 +1,12 @@
 import { walletTransferBatchItemsMax } from '@pwa/contracts';
-import { ConfigError, baseServiceConfigSchema, breakerConfigFields, breakerKeysRenamedFrom, fields, loadConfig, outboxConfigFields, outboxRelayTestHooks, z } from '@pwa/config';
+import { amqpConfigFields, baseServiceConfigSchema, breakerConfigFields, breakerKeysRenamedFrom, ConfigError, fields, loadConfig, outboxConfigFields, outboxRelayTestHooks, z } from '@pwa/config';
 
 /** The spec's processing budget of one transfer call; the gateway's transfer timeout (30 s) stays above it. */
 export const disbursementBudgetMsDefault = 25_000;
 
 export const disbursementsConfigSchema = baseServiceConfigSchema.extend({
   PORT: fields.port(4105),
-  AMQP_URL: fields.amqpUrl,
+  ...amqpConfigFields,
   BUS_EXCHANGE: fields.busExchange,
   ...outboxConfigFields,
   QUOTES_URL: fields.url.default('http://127.0.0.1:4103'),

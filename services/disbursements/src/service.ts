@@ -57,7 +57,7 @@ export async function startDisbursementsService(config: Readonly<DisbursementsCo
   };
   let bus: Bus;
   try {
-    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'disbursements', logger });
+    bus = await connectBus({ url: config.AMQP_URL, hosts: config.AMQP_HOSTS, exchange: config.BUS_EXCHANGE, serviceName: 'disbursements', logger });
   } catch (error) {
     shutdownClients();
     throw error;

@@ -1,4 +1,4 @@
-import { breakerConfigFields, defineTestHooks, fields, loadConfig, shutdownConfigFields, telemetryConfigFields, tlsReloadIntervalField, z } from '@pwa/config';
+import { amqpConfigFields, breakerConfigFields, defineTestHooks, fields, loadConfig, shutdownConfigFields, telemetryConfigFields, tlsReloadIntervalField, z } from '@pwa/config';
 import { redisSentinelConfigFields } from '@pwa/redis';
 
 /**
@@ -26,7 +26,7 @@ export const gatewayConfigSchema = z
     ...redisSentinelConfigFields,
     REDIS_KEY_PREFIX: fields.redisKeyPrefix,
     REDIS_COMMAND_TIMEOUT_MS: fields.milliseconds(500),
-    AMQP_URL: fields.amqpUrl,
+    ...amqpConfigFields,
     BUS_EXCHANGE: fields.busExchange,
     TOKEN_ISSUER: z.string().min(1).optional(),
     TOKEN_AUDIENCE: z.string().min(1).optional(),

@@ -106,6 +106,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, options: { l
     // The bus only invalidates partner cache entries: the gateway starts and serves without it.
     bus = await connectBus({
       url: config.AMQP_URL,
+      hosts: config.AMQP_HOSTS,
       exchange: config.BUS_EXCHANGE,
       serviceName: 'gateway',
       logger,

@@ -1,4 +1,4 @@
-import { baseServiceConfigSchema, defineTestHooks, fields, loadConfig, outboxConfigFields, z } from '@pwa/config';
+import { amqpConfigFields, baseServiceConfigSchema, defineTestHooks, fields, loadConfig, outboxConfigFields, z } from '@pwa/config';
 
 /**
  * Where the sandbox fault-injection delay of a posting sits. before_claim: after the checks pass,
@@ -27,6 +27,7 @@ export const walletConfigSchema = baseServiceConfigSchema.extend({
    * nobody configured.
    */
   AMQP_URL: z.string().url().optional(),
+  AMQP_HOSTS: amqpConfigFields.AMQP_HOSTS,
   BUS_EXCHANGE: fields.busExchange,
   ...outboxConfigFields,
 });

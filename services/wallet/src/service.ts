@@ -77,7 +77,7 @@ async function startEventRelay(hosted: HostedService, config: Readonly<WalletCon
   try {
     // The ledger serves every money flow and must not wait for the broker: without one at start it
     // connects in the background, and the relay leaves the rows untouched until it does.
-    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'wallet', logger: hosted.logger, registry: hosted.registry, startWithoutBroker: true });
+    bus = await connectBus({ url: config.AMQP_URL, hosts: config.AMQP_HOSTS, exchange: config.BUS_EXCHANGE, serviceName: 'wallet', logger: hosted.logger, registry: hosted.registry, startWithoutBroker: true });
   } catch (error) {
     await hosted.stop();
     throw error;

@@ -1,4 +1,4 @@
-import { baseServiceConfigSchema, breakerConfigFields, fields, loadConfig, z } from '@pwa/config';
+import { amqpConfigFields, baseServiceConfigSchema, breakerConfigFields, fields, loadConfig, z } from '@pwa/config';
 import { sealingKeyLengthBytes } from '@pwa/sealing';
 
 /** "10000,60000,300000": the delay before each retry, in order; their count is the number of retries. */
@@ -21,7 +21,7 @@ const sealingKey = z.string().refine((value) => Buffer.from(value, 'base64').len
 export const webhooksConfigSchema = baseServiceConfigSchema
   .extend({
     PORT: fields.port(4106),
-    AMQP_URL: fields.amqpUrl,
+    ...amqpConfigFields,
     BUS_EXCHANGE: fields.busExchange,
     /** Opens the partners' webhook secrets carried sealed in partner events; the same key as auth's. No default. */
     WEBHOOK_SECRET_SEALING_KEY: sealingKey,

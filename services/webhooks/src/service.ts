@@ -38,7 +38,7 @@ export async function startWebhooksService(config: Readonly<WebhooksConfig>): Pr
   let worker: DeliveryWorker | undefined;
   let directorySync: DirectorySyncLoop | undefined;
   try {
-    bus = await connectBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, serviceName: 'webhooks', logger, registry });
+    bus = await connectBus({ url: config.AMQP_URL, hosts: config.AMQP_HOSTS, exchange: config.BUS_EXCHANGE, serviceName: 'webhooks', logger, registry });
     const connectedBus = bus;
     const dependencies: WebhooksDependencies = {
       pool,

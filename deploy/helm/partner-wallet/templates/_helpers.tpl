@@ -166,6 +166,8 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- end -}}
 {{- if $svc.database -}}
 {{- $_ := set $env "MIGRATION_LOCK_TIMEOUT_MS" (toString $root.Values.migrations.lockTimeoutMs) -}}
+{{- /* The pre-upgrade Jobs migrate; the pods only check that they did (no session lock through a pooler). */ -}}
+{{- $_ := set $env "MIGRATIONS_AT_BOOT" (ternary "verify" "apply" (and $root.Values.migrations.enabled true)) -}}
 {{- $_ := set $env "DATABASE_POOL_MAX" (include "pwa.databasePoolMax" $svc) -}}
 {{- end -}}
 {{- $_ := set $env "OTEL_ENABLED" (toString $root.Values.tracing.enabled) -}}
@@ -233,12 +235,19 @@ migrations Job sets inline (the ConfigMap does not exist yet when a pre-install 
 {{- toYaml $env -}}
 {{- end -}}
 
-{{/* env entries that read the service's secrets by reference (secretKeyRef), never by value. */}}
+{{/*
+env entries that read the service's secrets by reference (secretKeyRef), never by value. AMQP_URL
+comes from the service's own amqpSecretRef when it has one (one RabbitMQ user per service).
+*/}}
 {{- define "pwa.secretEnv" -}}
 {{- $root := .root -}}
 {{- $svc := index $root.Values.services .name -}}
+{{- if and $svc.amqpSecretRef (not (has "AMQP_URL" ($svc.secretEnv | default list))) -}}
+{{- fail (printf "services.%s.amqpSecretRef is set but AMQP_URL is not in its secretEnv: the service does not use the bus" .name) -}}
+{{- end -}}
 {{- range $envName := $svc.secretEnv }}
 {{- $ref := index $root.Values.secretRefs $envName }}
+{{- if and (eq $envName "AMQP_URL") $svc.amqpSecretRef }}{{ $ref = $svc.amqpSecretRef }}{{ end }}
 - name: {{ $envName }}
   valueFrom:
     secretKeyRef:
@@ -303,6 +312,24 @@ extraEnv).
       name: {{ $ref.secretName }}
       key: {{ $ref.key }}
 {{- end }}
+{{- end }}
+{{- end -}}
+
+{{/*
+The Redis Sentinels' password by reference (docs/redis-topologies.md), only while secretRefs names
+it, to the Deployments that read Redis (REDIS_URL in their secretEnv). The sentinels' addresses and
+master name are plain settings (extraEnv: REDIS_SENTINELS, REDIS_SENTINEL_MASTER_NAME).
+*/}}
+{{- define "pwa.redisSentinelSecretEnv" -}}
+{{- $root := .root -}}
+{{- $svc := index $root.Values.services .name -}}
+{{- if and (has "REDIS_URL" ($svc.secretEnv | default list)) (hasKey $root.Values.secretRefs "REDIS_SENTINEL_PASSWORD") }}
+{{- $ref := $root.Values.secretRefs.REDIS_SENTINEL_PASSWORD }}
+- name: REDIS_SENTINEL_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $ref.secretName }}
+      key: {{ $ref.key }}
 {{- end }}
 {{- end -}}
 

@@ -11,11 +11,14 @@ export interface TcpProxy {
   dropConnections(): void;
   /** While refusing, new connections are closed at once (as if the broker were down). */
   setRefusing(refusing: boolean): void;
+  /** How many clients it relays now. */
+  relayedClients(): number;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  const clients = new Set<net.Socket>();
   let refusing = false;
   const track = (socket: net.Socket): void => {
     sockets.add(socket);
@@ -28,6 +31,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       client.destroy();
       return;
     }
+    clients.add(client);
+    client.on('close', () => clients.delete(client));
     const upstream = net.connect({ host: targetHost, port: targetPort });
     track(upstream);
     client.pipe(upstream);
@@ -45,6 +50,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     setRefusing: (value) => {
       refusing = value;
     },
+    relayedClients: () => clients.size,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createPool, dropDatabase, ensureDatabase, migrate, withTransaction } from '../../src';
+import { createPool, dropDatabase, ensureDatabase, migrate, prepareSchema, withTransaction } from '../../src';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
 
@@ -126,5 +126,28 @@ describe('per-service migrations', () => {
 
   it('when a folder’s path holds a glob character, then the run is refused rather than reading files the pattern would match elsewhere', async () => {
     await expect(migrate({ databaseUrl, schema: 'glob_folder', directories: [folderWith(ownFiles, 'pwa-[migrations]-')] })).rejects.toThrow('glob character');
+  });
+
+  it('when a process starts with MIGRATIONS_AT_BOOT=verify, then it applies nothing, refuses a schema that lacks a shipped migration naming it, and passes once a run applied them', async () => {
+    const shared = folderWith(sharedFiles);
+    const own = folderWith(ownFiles);
+    const options = { service: 'notes', databaseUrl, schema: 'verified_at_boot', directories: [shared, own] };
+    await expect(prepareSchema('verify', options)).rejects.toThrow(
+      'the verified_at_boot schema lacks 3 migration(s) this build ships (1700000000000_ledger, 1700000000100_notes, 1700000000900_ledger-note); run the service\'s migration Job (node services/notes/dist/migrate.js) first',
+    );
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      expect((await client.query("SELECT 1 FROM pg_namespace WHERE nspname = 'verified_at_boot'")).rowCount).toBe(0);
+      expect(await prepareSchema('apply', options)).toEqual(['1700000000000_ledger', '1700000000100_notes', '1700000000900_ledger-note']);
+      expect(await prepareSchema('verify', options)).toEqual([]);
+      // A newer build ships one more: verifying names it and leaves the schema as it was.
+      writeFileSync(path.join(own, '1700000001000_notes-body.sql'), '-- Up Migration\nALTER TABLE notes ADD COLUMN body text;\n-- Down Migration\nALTER TABLE notes DROP COLUMN body;\n');
+      await expect(prepareSchema('verify', options)).rejects.toThrow('lacks 1 migration(s) this build ships (1700000001000_notes-body)');
+      const columns = await client.query("SELECT column_name FROM information_schema.columns WHERE table_schema = 'verified_at_boot' AND table_name = 'notes' ORDER BY column_name");
+      expect(columns.rows.map((row) => row.column_name)).toEqual(['id', 'ledger_id']);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -90,6 +90,11 @@ describe('provision-database-roles', () => {
     await query(urlOf(roles.walletRuntime), 'INSERT INTO wallet.sample VALUES (1)');
     await expect(query(urlOf(roles.quotesRuntime), 'SELECT * FROM wallet.sample')).rejects.toMatchObject({ code: '42501' });
     await expect(query(urlOf(roles.walletRuntime), 'CREATE TABLE wallet.other (id int)')).rejects.toMatchObject({ code: '42501' });
+    // Without the pools' startup parameters (a pooler that drops them), a runtime session still has
+    // its service's search path and statement timeout: the role carries them in this database.
+    const settings = await query(urlOf(roles.walletRuntime), "SELECT current_setting('search_path') AS path, current_setting('statement_timeout') AS timeout, (SELECT count(*) FROM sample)::int AS rows");
+    expect(settings.rows).toEqual([{ path: 'wallet, public', timeout: '15s', rows: 1 }]);
+    expect((await query(urlOf(roles.quotesRuntime), "SELECT current_setting('search_path') AS path")).rows).toEqual([{ path: 'quotes, public' }]);
   });
 
   it('when a service has only one of its two URLs, then it refuses naming the variables, creates no role and prints no value', async () => {

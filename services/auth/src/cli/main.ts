@@ -1,4 +1,4 @@
-import { createPool, migrate } from '@pwa/db';
+import { createPool, migrationsAtStartOf, prepareSchema } from '@pwa/db';
 // The runner alone, not the runtime barrel (the service host, express, the bus): every CLI call starts faster.
 import { runOperatorCli } from '@pwa/runtime/operator-cli';
 import { readAuthStoreConfig } from '../config';
@@ -12,7 +12,7 @@ runOperatorCli<OperatorContext>({
   isUsageError: (error) => error instanceof OperatorUsageError,
   open: async () => {
     const config = readAuthStoreConfig(process.env);
-    await migrate({ databaseUrl: config.DATABASE_URL, schema: authSchema, directories: authMigrationDirectories });
+    await prepareSchema(migrationsAtStartOf(process.env), { service: 'auth', databaseUrl: config.DATABASE_URL, schema: authSchema, directories: authMigrationDirectories });
     const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'operator-cli', schema: authSchema, maxConnections: 2 });
     return { context: { pool, config, environmentVariable: (name: string) => process.env[name] }, close: () => pool.end() };
   },

@@ -1,4 +1,4 @@
-import { createPool, migrate } from '@pwa/db';
+import { createPool, migrationsAtStartOf, prepareSchema } from '@pwa/db';
 // The runner alone, not the runtime barrel: every CLI call starts faster.
 import { runOperatorCli } from '@pwa/runtime/operator-cli';
 import { readBackofficeSetupConfig, totpSealingKeysOf } from '../config';
@@ -12,7 +12,7 @@ runOperatorCli<SetupContext>({
   isUsageError: (error) => error instanceof OperatorUsageError,
   open: async () => {
     const config = readBackofficeSetupConfig(process.env);
-    await migrate({ databaseUrl: config.DATABASE_URL, schema: backofficeSchema, directories: backofficeMigrationDirectories });
+    await prepareSchema(migrationsAtStartOf(process.env), { service: 'backoffice', databaseUrl: config.DATABASE_URL, schema: backofficeSchema, directories: backofficeMigrationDirectories });
     const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'backoffice-setup-cli', schema: backofficeSchema, maxConnections: 2 });
     const { BACKOFFICE_SEALING_KEY: current, BACKOFFICE_SEALING_KEY_PREVIOUS: previous } = config;
     const sealingKeys = current === undefined ? undefined : totpSealingKeysOf({ BACKOFFICE_SEALING_KEY: current, BACKOFFICE_SEALING_KEY_PREVIOUS: previous });

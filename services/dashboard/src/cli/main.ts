@@ -1,4 +1,4 @@
-import { createPool, migrate } from '@pwa/db';
+import { createPool, migrationsAtStartOf, prepareSchema } from '@pwa/db';
 import { createInternalJsonClient } from '@pwa/http';
 // The runner alone, not the runtime barrel: every CLI call starts faster.
 import { runOperatorCli } from '@pwa/runtime/operator-cli';
@@ -16,7 +16,7 @@ runOperatorCli<SetupContext>({
   isUsageError: (error) => error instanceof OperatorUsageError,
   open: async () => {
     const config = readDashboardSetupConfig(process.env);
-    await migrate({ databaseUrl: config.DATABASE_URL, schema: dashboardSchema, directories: dashboardMigrationDirectories });
+    await prepareSchema(migrationsAtStartOf(process.env), { service: 'dashboard', databaseUrl: config.DATABASE_URL, schema: dashboardSchema, directories: dashboardMigrationDirectories });
     const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'dashboard-setup-cli', schema: dashboardSchema, maxConnections: 2 });
     const auth = createInternalJsonClient({ baseUrl: config.AUTH_URL });
     const partnerExists = (partnerId: string): Promise<boolean> => partnerExistsAt(auth, partnerId, 5_000);

@@ -1,4 +1,4 @@
-import { createPool, migrate, type Pool } from '@pwa/db';
+import { createPool, migrationsAtStartOf, prepareSchema, type Pool } from '@pwa/db';
 // The runner alone, not the runtime barrel (the service host, express, the bus): every CLI call starts faster.
 import { runOperatorCli } from '@pwa/runtime/operator-cli';
 import { readQuotesStoreConfig } from '../config';
@@ -12,7 +12,7 @@ runOperatorCli<Pool>({
   isUsageError: (error) => error instanceof OperatorUsageError,
   open: async () => {
     const config = readQuotesStoreConfig();
-    await migrate({ databaseUrl: config.DATABASE_URL, schema: quotesSchema, directories: quotesMigrationDirectories });
+    await prepareSchema(migrationsAtStartOf(process.env), { service: 'quotes', databaseUrl: config.DATABASE_URL, schema: quotesSchema, directories: quotesMigrationDirectories });
     const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'quotes-operator-cli', schema: quotesSchema, maxConnections: 2 });
     return { context: pool, close: () => pool.end() };
   },

@@ -1,4 +1,4 @@
-import { createPool, migrate } from '@pwa/db';
+import { createPool, migrationsAtStartOf, prepareSchema } from '@pwa/db';
 // The runner alone, not the runtime barrel (the service host, express, the bus): every CLI call starts faster.
 import { runOperatorCli } from '@pwa/runtime/operator-cli';
 import { readWalletStoreConfig } from '../config';
@@ -21,7 +21,7 @@ runOperatorCli<OperatorContext>({
   open: async () => {
     const config = readWalletStoreConfig(process.env);
     const partners = authPartnerLookup(readOperatorAuthUrl(process.env));
-    await migrate({ databaseUrl: config.DATABASE_URL, schema: walletSchema, directories: walletMigrationDirectories });
+    await prepareSchema(migrationsAtStartOf(process.env), { service: 'wallet', databaseUrl: config.DATABASE_URL, schema: walletSchema, directories: walletMigrationDirectories });
     const pool = createPool({ connectionString: config.DATABASE_URL, applicationName: 'wallet-operator-cli', schema: walletSchema, maxConnections: 2 });
     return { context: { pool, config, partners }, close: () => pool.end() };
   },

@@ -1,15 +1,14 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Pool } from 'pg';
 import { databaseUrlForRole, dropDatabase, ensureDatabase, serviceRoleNames } from '@pwa/db';
 import { actAsUser, createCollection, nextExternalId } from '../support/collection-flow';
-import { databaseFingerprint, type DatabaseFingerprint } from '../support/database-fingerprint';
+import { databaseFingerprint } from '../support/database-fingerprint';
+import { allLedgerBalances, quietFingerprint, runOperator, serviceSchemas } from '../support/database-restore';
 import { disbursementQuote, transfer } from '../support/disbursement-helpers';
 import { accessTokenFor, onboardPartner } from '../support/partners';
-import { repoRoot, startStack, type Stack } from '../support/stack';
+import { startStack, type Stack } from '../support/stack';
 import { createWalletUser, creditWallet, fundPartner } from '../support/wallet-users';
 
 /**
@@ -19,48 +18,7 @@ import { createWalletUser, creditWallet, fundPartner } from '../support/wallet-u
  * balances are equal account by account, the wallet's ledger check passes on it, each service's
  * schema is back with its own roles, and a wallet service runs on it.
  */
-const schemas = ['auth', 'wallet', 'quotes', 'collections', 'disbursements', 'webhooks', 'backoffice', 'dashboard'];
-
-function operator(args: string[], env: Record<string, string>): Promise<{ code: number; json: Record<string, unknown>; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [path.join(repoRoot, 'scripts', 'operator.js'), ...args, '--json'],
-      { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env }, timeout: 120_000 },
-      (error, stdout, stderr) => {
-        try {
-          resolve({ code: error ? Number(error.code ?? 1) : 0, json: JSON.parse(stdout) as Record<string, unknown>, stderr });
-        } catch {
-          reject(new Error(`operator ${args.join(' ')} printed no JSON: ${stdout}${stderr}`));
-        }
-      },
-    );
-  });
-}
-
-async function balancesOf(databaseUrl: string): Promise<Record<string, string>> {
-  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
-  try {
-    const rows = await pool.query<{ account_id: string; kind: string; currency: string; balance_minor: string }>(
-      'SELECT account_id::text, kind, currency, balance_minor::text FROM wallet.ledger_accounts ORDER BY account_id',
-    );
-    return Object.fromEntries(rows.rows.map((row) => [`${row.account_id} ${row.kind} ${row.currency}`, row.balance_minor]));
-  } finally {
-    await pool.end();
-  }
-}
-
-/** Waits until the relays and consumers are done: two fingerprints a second apart agree. */
-async function quietFingerprint(databaseUrl: string): Promise<DatabaseFingerprint> {
-  let previous = await databaseFingerprint(databaseUrl, schemas);
-  for (let attempt = 0; attempt < 30; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const current = await databaseFingerprint(databaseUrl, schemas);
-    if (JSON.stringify(current) === JSON.stringify(previous)) return current;
-    previous = current;
-  }
-  throw new Error('the stack did not come to rest within 30 s');
-}
+const schemas = serviceSchemas;
 
 describe('backup and restore of the ledger', () => {
   let stack: Stack;
@@ -98,28 +56,28 @@ describe('backup and restore of the ledger', () => {
 
     const before = await quietFingerprint(stack.databaseUrl);
     const file = path.join(workDirectory, 'partner-wallet.dump');
-    const backup = await operator(['backup-database', '--file', file], { DATABASE_URL: stack.databaseUrl });
+    const backup = await runOperator(['backup-database', '--file', file], { DATABASE_URL: stack.databaseUrl });
     expect(backup).toMatchObject({ code: 0, json: { file, schemas: [...schemas].sort() } });
     expect(await databaseFingerprint(stack.databaseUrl, schemas)).toEqual(before);
 
     await ensureDatabase(restoredUrl);
-    const restore = await operator(['restore-database', '--file', file], { DATABASE_URL: restoredUrl });
+    const restore = await runOperator(['restore-database', '--file', file], { DATABASE_URL: restoredUrl });
     expect(restore.code).toBe(0);
     expect(restore.json).toMatchObject({
       schemas: [...schemas].sort(),
       roles: [...schemas].sort().map((schema) => ({ schema, ...serviceRoleNames(schema) })),
     });
     expect(await databaseFingerprint(restoredUrl, schemas)).toEqual(before);
-    const balances = await balancesOf(stack.databaseUrl);
+    const balances = await allLedgerBalances(stack.databaseUrl);
     expect(Object.keys(balances).length).toBeGreaterThan(5);
-    expect(await balancesOf(restoredUrl)).toEqual(balances);
+    expect(await allLedgerBalances(restoredUrl)).toEqual(balances);
 
     // The ledger check, as the wallet's runtime role of the restored database.
     const restoredWallet = {
       runtime: databaseUrlForRole(restoredUrl, serviceRoleNames('wallet').runtime),
       owner: databaseUrlForRole(restoredUrl, serviceRoleNames('wallet').owner),
     };
-    const ledger = await operator(['check-ledger'], { DATABASE_URL: restoredWallet.runtime, ENVIRONMENT: stack.environment });
+    const ledger = await runOperator(['check-ledger'], { DATABASE_URL: restoredWallet.runtime, ENVIRONMENT: stack.environment });
     expect(ledger).toMatchObject({ code: 0, json: { ok: true } });
 
     // A wallet service starts on the restored database as its own roles and answers balances from it.
@@ -134,9 +92,9 @@ describe('backup and restore of the ledger', () => {
 
   test('when the target database already holds a service schema, then restore-database refuses it and changes nothing', async () => {
     const file = path.join(workDirectory, 'refused.dump');
-    expect((await operator(['backup-database', '--file', file], { DATABASE_URL: stack.databaseUrl })).code).toBe(0);
+    expect((await runOperator(['backup-database', '--file', file], { DATABASE_URL: stack.databaseUrl })).code).toBe(0);
     const before = await databaseFingerprint(restoredUrl, schemas);
-    const refused = await operator(['restore-database', '--file', file], { DATABASE_URL: restoredUrl });
+    const refused = await runOperator(['restore-database', '--file', file], { DATABASE_URL: restoredUrl });
     expect(refused.code).toBe(1);
     expect(String(refused.json.error)).toContain('the target database is not empty');
     expect(await databaseFingerprint(restoredUrl, schemas)).toEqual(before);

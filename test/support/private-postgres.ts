@@ -10,7 +10,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -41,6 +41,34 @@ export interface PrivatePostgresOptions {
    * do, and `url` carries the superuser's; the socket stays trust. Off: trust everywhere.
    */
   passwordAuthentication?: boolean;
+  /** More server settings (`name=value`, each a `-c`): WAL archiving, say. */
+  settings?: readonly string[];
+  /**
+   * Instead of initdb, the data directory is a copy of this one (a base backup); `prepare` then
+   * writes into it what the start needs (recovery.signal and the recovery settings).
+   */
+  fromDataDirectory?: { source: string; prepare(dataDirectory: string): void };
+}
+
+/** Runs a PostgreSQL client program of the server's version (pg_basebackup, say) as the user the server runs as. */
+export function runPostgresProgram(program: string, args: readonly string[]): Promise<string> {
+  const identity = runAsIdentity();
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(newestBinaryDirectory(), program), args, { ...identity, stdio: ['ignore', 'pipe', 'pipe'], timeout: initTimeoutMs });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${program} exited ${String(code)}:\n${output.slice(-2_000)}`))));
+  });
+}
+
+/** A directory the server's user owns (the server writes WAL archives into it; pg_basebackup writes there). */
+export function directoryForTheServer(prefix: string): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const identity = runAsIdentity();
+  if (identity) chownSync(directory, identity.uid, identity.gid);
+  return directory;
 }
 
 export async function startPrivatePostgresServer(options: PrivatePostgresOptions = {}): Promise<PrivatePostgresServer> {
@@ -58,7 +86,7 @@ export async function startPrivatePostgresServer(options: PrivatePostgresOptions
   let disposed = false;
 
   const launch = async (): Promise<void> => {
-    const settings = ['listen_addresses=127.0.0.1', 'max_connections=200', 'fsync=off', 'full_page_writes=off', 'shared_buffers=64MB'];
+    const settings = ['listen_addresses=127.0.0.1', 'max_connections=200', 'fsync=off', 'full_page_writes=off', 'shared_buffers=64MB', ...(options.settings ?? [])];
     const args = ['-D', dataDirectory, '-p', String(port), '-k', directory, ...settings.flatMap((setting) => ['-c', setting])];
     // Its own process group, so a server that will not halt can be killed with its backends.
     const child = spawn(path.join(binaries, 'postgres'), args, { ...identity, cwd: directory, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -79,7 +107,13 @@ export async function startPrivatePostgresServer(options: PrivatePostgresOptions
   };
 
   try {
-    await initialiseCluster(binaries, dataDirectory, directory, identity, superuserPassword);
+    if (options.fromDataDirectory === undefined) await initialiseCluster(binaries, dataDirectory, directory, identity, superuserPassword);
+    else {
+      cpSync(options.fromDataDirectory.source, dataDirectory, { recursive: true });
+      options.fromDataDirectory.prepare(dataDirectory);
+      if (identity) execFileSync('chown', ['-R', `${identity.uid}:${identity.gid}`, dataDirectory]);
+      chmodSync(dataDirectory, 0o700);
+    }
     await launch();
   } catch (error) {
     if (server) killGroup(server);

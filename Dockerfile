@@ -12,7 +12,7 @@
 
 # Node.js 24, the current LTS (20 reached its end of life on 2026-04-30), pinned by digest: the
 # same bytes on every build until someone moves the pin (Renovate or Dependabot's docker ecosystem
-# proposes the new digest; docs/operations.md, "Supply chain"). Both stages use it.
+# proposes the new digest; docs/operations.md, "Supply chain"). Every stage uses it.
 ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 
 FROM ${NODE_IMAGE} AS build
@@ -61,6 +61,26 @@ RUN mkdir /out \
       services/*/package.json services/*/dist services/*/migrations \
       /out/ \
  && find /out/libs /out/services -name '*.tsbuildinfo' -delete
+
+# The backup image (`docker build --target backup -t partner-wallet-api:<tag>-backup .`): the
+# runtime's code and user plus PostgreSQL's client programs (pg_dump, pg_restore), which the runtime
+# image leaves out, for the chart's backup CronJob (backup-database) and a restore from a pod.
+# pg_dump must be of the server's major version or newer: Debian bookworm's postgresql-client is
+# 15; for a newer server pass a package from the PostgreSQL apt repository (PGDG), e.g.
+# --build-arg POSTGRESQL_CLIENT=postgresql-client-17 with that repository added (docs/operations.md,
+# "Backup and restore").
+FROM ${NODE_IMAGE} AS backup
+ARG POSTGRESQL_CLIENT=postgresql-client
+ENV NODE_ENV=production
+RUN apt-get update \
+ && apt-get install --yes --no-install-recommends "${POSTGRESQL_CLIENT}" \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system --gid 10001 pwa \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin pwa
+WORKDIR /app
+COPY --from=build --chown=root:root /out/ /app/
+USER 10001:10001
+CMD ["node", "libs/runtime/dist/database-backup/main.js"]
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production

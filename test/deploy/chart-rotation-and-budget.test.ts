@@ -6,13 +6,14 @@
 // the pools at the maximum replicas, plus a rolling update's extra pod, and the migration Jobs are
 // added up from the rendered objects and kept within database.maxConnections - reservedConnections,
 // and values that exceed it fail the render with the sum and each service's share, unless
-// database.pooler.enabled. Every object rendered here is validated against the Kubernetes schemas.
+// database.pooler.enabled. The optional backup CronJob (pg_dump into a claim, the backup image).
+// Every object rendered here is validated against the Kubernetes schemas.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
-import { Job } from 'kubernetes-models/batch/v1';
+import { CronJob, Job } from 'kubernetes-models/batch/v1';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Service, ServiceAccount } from 'kubernetes-models/v1';
@@ -26,6 +27,7 @@ interface EnvVar {
 }
 interface Container {
   name: string;
+  image?: string;
   command?: string[];
   env?: EnvVar[];
 }
@@ -98,6 +100,7 @@ const migrationJobs = (manifests: Manifest[]) => ofKind(manifests, 'Job').filter
 const kubernetesModels: Record<string, new (data: any) => { validate(): void }> = {
   'apps/v1 Deployment': Deployment,
   'autoscaling/v2 HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'batch/v1 CronJob': CronJob,
   'batch/v1 Job': Job,
   'networking.k8s.io/v1 NetworkPolicy': NetworkPolicy,
   'policy/v1 PodDisruptionBudget': PodDisruptionBudget,
@@ -392,5 +395,37 @@ services:
       expect(pooled).toContain('the hook Jobs 8 direct ones');
       expect(pooled).toContain('within the 280 that database.maxConnections (300)');
     });
+  });
+});
+
+describe('deploy/helm/partner-wallet: the backup CronJob', () => {
+  it('when backup is off (the default), then nothing of it renders', () => {
+    const manifests = render('production');
+    expect(ofKind(manifests, 'CronJob')).toEqual([]);
+    expect(ofKind(manifests, 'NetworkPolicy').filter((policy) => component(policy) === 'backup')).toEqual([]);
+  });
+
+  it('when backup is on with a claim, then a CronJob runs backup-database with the backup image as the administrator’s URL from its Secret, into the claim, with egress to PostgreSQL only, and every object is valid', () => {
+    const manifests = render('production', ['--set', 'backup.enabled=true', '--set', 'backup.existingClaim=pwa-backups', '--set', 'backup.keep=7']);
+    const [cronJob] = ofKind(manifests, 'CronJob');
+    const spec = cronJob?.spec as { schedule: string; concurrencyPolicy: string; jobTemplate: { spec: { template: PodTemplate } } };
+    expect([spec.schedule, spec.concurrencyPolicy]).toEqual(['17 2 * * *', 'Forbid']);
+    const pod = spec.jobTemplate.spec.template.spec as PodTemplate['spec'] & { volumes: { name: string; persistentVolumeClaim?: { claimName: string } }[] };
+    const [container] = pod.containers;
+    expect(container?.image).toMatch(/^registry\.example\.com\/partner-wallet-api:.+-backup$/);
+    expect(container?.command?.join(' ')).toContain('node libs/runtime/dist/database-backup/main.js backup-database --file "$file"');
+    expect(container?.env).toEqual(expect.arrayContaining([
+      { name: 'BACKUP_KEEP', value: '7' },
+      { name: 'ADMIN_DATABASE_URL', valueFrom: { secretKeyRef: { name: 'partner-wallet-production-database-admin', key: 'ADMIN_DATABASE_URL' } } },
+    ]));
+    expect(pod.volumes.find((volume) => volume.name === 'backups')?.persistentVolumeClaim).toEqual({ claimName: 'pwa-backups' });
+    const policy = ofKind(manifests, 'NetworkPolicy').find((candidate) => component(candidate) === 'backup');
+    expect(JSON.stringify(policy?.spec)).toContain('"ingress":[]');
+    expect(invalidManifests(manifests)).toEqual([]);
+  });
+
+  it('when backup is on without a claim, then the render fails saying what to create', () => {
+    const result = helmTemplate('production', ['--set', 'backup.enabled=true']);
+    expect([result.status === 0, result.stderr]).toEqual([false, expect.stringContaining('backup.enabled needs backup.existingClaim')]);
   });
 });

@@ -74,8 +74,22 @@ describe('Dockerfile', () => {
   const npmCi = indexOf(build, (instruction) => instruction.keyword === 'RUN' && /\bnpm ci\b/.test(instruction.args));
   const copySources = indexOf(build, (instruction) => instruction.keyword === 'COPY' && /^\.\s+\.$/.test(instruction.args.trim()));
 
-  it('when parsed, then it has a build stage and a runtime stage, the runtime stage last', () => {
-    expect(stages.map((candidate) => candidate.name)).toEqual(['build', 'runtime']);
+  it('when parsed, then it has a build stage, a backup stage and a runtime stage, the runtime stage last (the default target)', () => {
+    expect(stages.map((candidate) => candidate.name)).toEqual(['build', 'backup', 'runtime']);
+  });
+
+  it('when the backup stage is read, then it adds PostgreSQL’s client programs to the same code and runs as the same fixed uid/gid, after everything that writes', () => {
+    const backup = stage('backup').instructions;
+    const install = backup.find((instruction) => instruction.keyword === 'RUN' && /apt-get install/.test(instruction.args));
+    expect(install?.args).toContain('${POSTGRESQL_CLIENT}');
+    expect(backup.find((instruction) => instruction.keyword === 'ARG')?.args).toBe('POSTGRESQL_CLIENT=postgresql-client');
+    expect(install?.args).toMatch(/useradd .*--uid 10001 .*--gid 10001\b/);
+    const copy = backup.find((instruction) => instruction.keyword === 'COPY');
+    expect(copy?.args).toBe(stage('runtime').instructions.find((instruction) => instruction.keyword === 'COPY')?.args);
+    const users = backup.filter((instruction) => instruction.keyword === 'USER');
+    expect(users.map((instruction) => instruction.args)).toEqual(['10001:10001']);
+    const lastWrite = Math.max(...backup.map((instruction, index) => (['RUN', 'COPY', 'ADD'].includes(instruction.keyword) ? index : -1)));
+    expect(backup.indexOf(users[0]!)).toBeGreaterThan(lastWrite);
   });
 
   it('when the build stage installs dependencies, then npm ci runs after copying only the lockfile and every workspace’s package.json, and before the sources are copied', () => {

@@ -632,3 +632,36 @@ and no request would count as HTTPS).
 {{- fail (printf "%s needs gateway.trustedProxies set to the ingress controller's or Gateway's addresses (e.g. its pods' CIDR): loopback trusts no proxy in a cluster" .what) -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+The egress of a pod that only talks to PostgreSQL (the migration and database-roles hooks, the
+backup CronJob): DNS, and PostgreSQL's ports and peers (networkPolicy.dns, .dependencies.postgres).
+*/}}
+{{- define "pwa.databaseJobEgress" -}}
+{{- $np := .Values.networkPolicy -}}
+- ports:
+    {{- range $np.dns.ports }}
+    - { port: {{ . }}, protocol: UDP }
+    - { port: {{ . }}, protocol: TCP }
+    {{- end }}
+  {{- with $np.dns.peers }}
+  to:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+- ports:
+    {{- range $np.dependencies.postgres.ports }}
+    - { port: {{ . }}, protocol: TCP }
+    {{- end }}
+  {{- with $np.dependencies.postgres.peers }}
+  to:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+{{- end -}}
+
+{{/* The backup image: backup.image, else image.repository with the image's tag and "-backup". */}}
+{{- define "pwa.backupImage" -}}
+{{- $image := .Values.backup.image | default dict -}}
+{{- $repository := $image.repository | default (include "pwa.imageRepository" .) -}}
+{{- $tag := $image.tag | default (printf "%s-backup" (default .Chart.AppVersion .Values.image.tag)) -}}
+{{- printf "%s:%s" $repository $tag -}}
+{{- end -}}

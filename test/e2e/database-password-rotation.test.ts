@@ -8,7 +8,8 @@ import { Client } from 'pg';
 import { databaseUrlForRole } from '@pwa/db';
 import type { HttpsJsonClient } from '../support/https-client';
 import { startPrivatePostgresServer, type PrivatePostgresServer } from '../support/private-postgres';
-import { repoRoot, startStack, type Stack } from '../support/stack';
+import { repoRoot, startStack, type ExtraServiceProcess, type GatewayProcess, type Stack } from '../support/stack';
+import { startTokenTraffic, type TokenTraffic } from '../support/token-traffic';
 
 /**
  * A service's database password rotated with two runtime roles in turn (docs/operations.md,
@@ -50,6 +51,26 @@ describe('database password rotation with two roles in turn', () => {
   }
 
   /** The auth service's sessions (its pools' application_name; the stack's operator CLI holds its own) by role. */
+  /**
+   * A rolling update of auth onto a runtime role's URL: a replica on it and its gateway join the one
+   * in service (`before`), which then leaves service and drains (`retire`).
+   */
+  async function rollAuthOnto(
+    traffic: TokenTraffic,
+    databaseUrl: string,
+    phases: { before: HttpsJsonClient; both: string; after: string },
+    retire: () => Promise<void>,
+  ): Promise<{ auth: ExtraServiceProcess; gateway: GatewayProcess }> {
+    const auth = await stack.startExtraService('auth', { DATABASE_URL: databaseUrl });
+    const gateway = await stack.startExtraGateway({ AUTH_URL: auth.url });
+    traffic.serve(phases.both, [phases.before, gateway.client]);
+    await pause(3_000);
+    traffic.serve(phases.after, [gateway.client]);
+    await pause(300);
+    await retire();
+    return { auth, gateway };
+  }
+
   async function sessionsByRole(): Promise<Record<string, number>> {
     const client = new Client({ connectionString: stack.databaseUrl });
     await client.connect();
@@ -83,37 +104,13 @@ describe('database password rotation with two roles in turn', () => {
     const second = databaseUrlForRole(first, secondRole, randomBytes(12).toString('hex'));
     const phaseMs = 3_000;
 
-    // Token requests to every replica in service, ten a second, the whole time.
-    let targets: HttpsJsonClient[] = [stack.client];
-    const refused: string[] = [];
-    const issued = new Map<string, number>();
-    let phase = '1 replicas on the first role';
-    let sending = true;
-    const traffic = (async () => {
-      const deadline = Date.now() + 120_000;
-      while (sending && Date.now() < deadline) {
-        const answers = await Promise.all(targets.map((client) => client.post('/partner/auth/token', partner)));
-        for (const answer of answers) {
-          if (answer.status === 200) issued.set(phase, (issued.get(phase) ?? 0) + 1);
-          else refused.push(`${phase}: ${answer.status} ${answer.text.slice(0, 200)}`);
-        }
-        await pause(100);
-      }
-    })();
+    const traffic = startTokenTraffic(partner, '1 replicas on the first role', [stack.client]);
     await pause(phaseMs);
 
     // 1. The second runtime role, with the same rights as the first, and a password of its own.
     await provisionAuthRoles(second, owner);
     // 2. The rolling update: a replica on the second role joins, the one on the first drains and stops.
-    const onSecond = await stack.startExtraService('auth', { DATABASE_URL: second });
-    const onSecondGateway = await stack.startExtraGateway({ AUTH_URL: onSecond.url });
-    phase = '2 replicas on both roles';
-    targets = [stack.client, onSecondGateway.client];
-    await pause(phaseMs);
-    phase = '3 replicas on the second role';
-    targets = [onSecondGateway.client];
-    await pause(300);
-    await stack.stopService('auth');
+    const onSecond = await rollAuthOnto(traffic, second, { before: stack.client, both: '2 replicas on both roles', after: '3 replicas on the second role' }, () => stack.stopService('auth'));
     await pause(phaseMs);
     const duringSecond = await sessionsByRole();
     expect([duringSecond[secondRole] !== undefined && duringSecond[secondRole] > 0, duringSecond[firstRole] ?? 0]).toEqual([true, 0]);
@@ -121,25 +118,18 @@ describe('database password rotation with two roles in turn', () => {
     // 3. The first role's password changes: its old password opens nothing, while traffic carries on.
     const firstRenewed = databaseUrlForRole(first, firstRole, randomBytes(12).toString('hex'));
     await provisionAuthRoles(firstRenewed, owner);
-    phase = '4 the first role’s password changed';
+    traffic.serve('4 the first role’s password changed', [onSecond.gateway.client]);
     await pause(phaseMs);
     expect(await opensSession(first)).toBe('28P01');
     expect(await opensSession(firstRenewed)).toBe(true);
 
     // 4. The next rotation goes back: replicas on the first role (its new password) join, the second's drain.
-    const onFirst = await stack.startExtraService('auth', { DATABASE_URL: firstRenewed });
-    const onFirstGateway = await stack.startExtraGateway({ AUTH_URL: onFirst.url });
-    phase = '5 replicas on both roles again';
-    targets = [onSecondGateway.client, onFirstGateway.client];
+    const onFirst = await rollAuthOnto(traffic, firstRenewed, { before: onSecond.gateway.client, both: '5 replicas on both roles again', after: '6 replicas on the renewed first role' }, async () => {
+      await onSecond.gateway.stop();
+      await onSecond.auth.stop();
+    });
     await pause(phaseMs);
-    phase = '6 replicas on the renewed first role';
-    targets = [onFirstGateway.client];
-    await pause(300);
-    await onSecondGateway.stop();
-    await onSecond.stop();
-    await pause(phaseMs);
-    sending = false;
-    await traffic;
+    const { issued, refused } = await traffic.stop();
 
     expect(refused).toEqual([]);
     expect([...issued.keys()].sort()).toEqual([
@@ -152,7 +142,7 @@ describe('database password rotation with two roles in turn', () => {
     ]);
     const afterwards = await sessionsByRole();
     expect([afterwards[firstRole] !== undefined && afterwards[firstRole] > 0, afterwards[secondRole] ?? 0]).toEqual([true, 0]);
-    await onFirstGateway.stop();
-    await onFirst.stop();
+    await onFirst.gateway.stop();
+    await onFirst.auth.stop();
   }, 180_000);
 });

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createCollection } from '../support/collection-flow';
 import { accessTokenFor } from '../support/partners';
-import type { HttpsJsonClient } from '../support/https-client';
 import { repoRoot, startStack, type Stack } from '../support/stack';
+import { startTokenTraffic } from '../support/token-traffic';
 import { decodeToken } from '../support/tokens';
 import { createWalletUser, creditWallet, type WalletUser } from '../support/wallet-users';
 import { startWebhookReceiver, verifiesServiceSignature, verifiesStandardSignature, type WebhookReceiver } from '../support/webhook-receiver';
@@ -104,22 +104,8 @@ describe('operator key rotation', () => {
     const phaseMs = 6_000;
 
     // Token requests to every replica in service, ten a second, the whole time.
-    let targets: HttpsJsonClient[] = [stack.client];
-    const refused: string[] = [];
-    const issued = new Map<string, number>();
-    let phase = '1 old replica';
-    let sending = true;
-    const traffic = (async () => {
-      const deadline = Date.now() + 90_000;
-      while (sending && Date.now() < deadline) {
-        const answers = await Promise.all(targets.map((client) => client.post('/partner/auth/token', { client_id: partner.clientId, client_secret: partner.clientSecret })));
-        for (const answer of answers) {
-          if (answer.status === 200) issued.set(phase, (issued.get(phase) ?? 0) + 1);
-          else refused.push(`${phase}: ${answer.status} ${answer.text.slice(0, 200)}`);
-        }
-        await pause(100);
-      }
-    })();
+    const credentials = { client_id: partner.clientId, client_secret: partner.clientSecret };
+    const traffic = startTokenTraffic(credentials, '1 old replica', [stack.client], 90_000);
 
     // Without the previous key, a replica on the new key alone cannot open the stored signing key: the gap the overlap closes.
     const tooEarly = await stack.startExtraService('auth', { AUTH_KEY_ENCRYPTION_KEY: newKeyEncryptionKey });
@@ -131,11 +117,9 @@ describe('operator key rotation', () => {
     // 1. The rolling update: a replica on the new key that still decrypts with the old one joins; the old replica drains and stops.
     const overlap = await stack.startExtraService('auth', { AUTH_KEY_ENCRYPTION_KEY: newKeyEncryptionKey, AUTH_KEY_ENCRYPTION_KEY_PREVIOUS: oldKeyEncryptionKey });
     const overlapGateway = await stack.startExtraGateway({ AUTH_URL: overlap.url });
-    phase = '2 old and overlapping replicas';
-    targets = [stack.client, overlapGateway.client];
+    traffic.serve('2 old and overlapping replicas', [stack.client, overlapGateway.client]);
     await pause(phaseMs);
-    phase = '3 overlapping replica';
-    targets = [overlapGateway.client];
+    traffic.serve('3 overlapping replica', [overlapGateway.client]);
     await pause(300);
     await stack.stopService('auth');
 
@@ -143,23 +127,20 @@ describe('operator key rotation', () => {
     const keys = { AUTH_KEY_ENCRYPTION_KEY: newKeyEncryptionKey, OLD_AUTH_KEY_ENCRYPTION_KEY: oldKeyEncryptionKey };
     expect(await authCli(keys, 'reencrypt-signing-keys', '--from-key-env', 'OLD_AUTH_KEY_ENCRYPTION_KEY')).toMatchObject({ keys: 1, reencrypted: 1, alreadyUnderNewKey: 0 });
     expect(await authCli(keys, 'reencrypt-signing-keys', '--from-key-env', 'OLD_AUTH_KEY_ENCRYPTION_KEY')).toMatchObject({ reencrypted: 0, alreadyUnderNewKey: 1 });
-    phase = '4 overlapping replica after reencrypt';
+    traffic.serve('4 overlapping replica after reencrypt', [overlapGateway.client]);
     await pause(phaseMs);
 
     // 3. The second rolling update: replicas on the new key alone; the overlapping one drains and stops.
     const newOnly = await stack.startExtraService('auth', { AUTH_KEY_ENCRYPTION_KEY: newKeyEncryptionKey });
     const newOnlyGateway = await stack.startExtraGateway({ AUTH_URL: newOnly.url });
-    phase = '5 overlapping and new replicas';
-    targets = [overlapGateway.client, newOnlyGateway.client];
+    traffic.serve('5 overlapping and new replicas', [overlapGateway.client, newOnlyGateway.client]);
     await pause(phaseMs);
-    phase = '6 new replica';
-    targets = [newOnlyGateway.client];
+    traffic.serve('6 new replica', [newOnlyGateway.client]);
     await pause(300);
     await overlapGateway.stop();
     await overlap.stop();
     await pause(1_000);
-    sending = false;
-    await traffic;
+    const { issued, refused } = await traffic.stop();
 
     expect(refused).toEqual([]);
     expect([...issued.keys()].sort()).toEqual(['1 old replica', '2 old and overlapping replicas', '3 overlapping replica', '4 overlapping replica after reencrypt', '5 overlapping and new replicas', '6 new replica']);

@@ -49,6 +49,9 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
   const client = new Client({ connectionString: options.databaseUrl });
   await client.connect();
   try {
+    // Nearly every start finds nothing to apply: one read says so, without the lock or loading the
+    // runner (a replica, an operator CLI's every command). What is pending is applied under the lock.
+    if ((await pendingMigrations(client, options)).length === 0) return [];
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`pwa-migrate:${options.schema}`]);
     // SET takes no bind parameters; the value is a checked integer.
     await client.query(`SET lock_timeout = ${lockTimeoutMs}`);

@@ -150,4 +150,25 @@ describe('per-service migrations', () => {
       await client.end();
     }
   });
+
+  it('when a schema has every shipped migration, then a start applies nothing without waiting for the lock a running migration holds', async () => {
+    const directory = migrationsFolder();
+    await migrate({ databaseUrl, schema: 'up_to_date', directories: [directory] });
+    const holder = new Client({ connectionString: databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(hashtext($1))', ['pwa-migrate:up_to_date']);
+      const startedAt = Date.now();
+      await expect(migrate({ databaseUrl, schema: 'up_to_date', directories: [directory] })).resolves.toEqual([]);
+      // Another file shipped: that start needs the lock, and waits for it.
+      writeFileSync(path.join(directory, '1700000000500_more.sql'), '-- Up Migration\nCREATE TABLE more (id integer PRIMARY KEY);\n-- Down Migration\nDROP TABLE more;\n');
+      const waiting = migrate({ databaseUrl, schema: 'up_to_date', directories: [directory] });
+      const outcome = await Promise.race([waiting.then(() => 'applied'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 1_000))]);
+      expect([outcome, Date.now() - startedAt < 30_000]).toEqual(['waiting', true]);
+      await holder.query('SELECT pg_advisory_unlock(hashtext($1))', ['pwa-migrate:up_to_date']);
+      await expect(waiting).resolves.toEqual(['1700000000500_more']);
+    } finally {
+      await holder.end();
+    }
+  });
 });

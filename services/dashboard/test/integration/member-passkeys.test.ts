@@ -98,7 +98,7 @@ describe('the dashboard: passkeys as a member’s second factor', () => {
   });
 
   test('when a member offers another member’s credential, or another partner’s admin removes a passkey that is not theirs, then it is refused and nothing changes', async () => {
-    const adminSession = await admin.signIn();
+    const adminSession = await stack.dashboard.sessionOf(admin);
     const adminCredential = await addPasskey(adminSession, 'Admin key');
     const strangerSession = await strangerAdmin.signIn();
     const strangerCredential = await addPasskey(strangerSession, 'Stranger key');
@@ -124,7 +124,7 @@ describe('the dashboard: passkeys as a member’s second factor', () => {
   });
 
   test('when the registration is answered without options, or for another origin, then it is refused and no passkey is stored', async () => {
-    const session = await admin.signIn();
+    const session = await stack.dashboard.sessionOf(admin);
     const stale = authenticator.register({ challenge: Buffer.from('never-asked-for').toString('base64url'), rp: { id: 'localhost', name: 'x' }, user: { id: 'AAAA', name: admin.email, displayName: admin.displayName } });
     expect(await session.post('/api/v1/passkeys', { response: stale.response })).toMatchObject({ status: 400, body: { code: 'CON_1010' } });
     const options = await session.post('/api/v1/passkeys/registration-options', {});

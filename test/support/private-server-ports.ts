@@ -1,15 +1,10 @@
 /** Ports and waits shared by the private servers of the fault tests (private-redis, private-postgres). */
-import net from 'node:net';
+import { freePorts } from '../../scripts/lib/ports';
 
-/** A free port on 127.0.0.1 (the kernel's choice, released at once for the server to take). */
+/** A free port on 127.0.0.1, below the kernel's ephemeral range (scripts/lib/ports.ts says why). */
 export async function freePort(): Promise<number> {
-  const server = await new Promise<net.Server>((resolve, reject) => {
-    const candidate = net.createServer();
-    candidate.once('error', reject);
-    candidate.listen(0, '127.0.0.1', () => resolve(candidate));
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
+  const [port] = await freePorts(1);
+  if (port === undefined) throw new Error('no free port');
   return port;
 }
 

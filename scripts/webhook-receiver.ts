@@ -16,6 +16,7 @@ import path from 'node:path';
 import { endProcess } from './lib/end-process';
 import { asRecord } from './lib/http';
 import { repoRoot } from './lib/repo-root';
+import { deliveryPayloadText } from './lib/webhook-delivery-line';
 
 const host = process.env.WEBHOOK_RECEIVER_HOST || '127.0.0.1';
 const port = Number(process.env.WEBHOOK_RECEIVER_PORT || 8088);
@@ -64,28 +65,6 @@ function verifySignature(header: string | string[] | undefined, body: Buffer, se
   return 'INVALID (does not match the recorded webhookSecret; if you rotated it with npm run operator, record the new one in the sandbox file)';
 }
 
-/** A payload field as log text: strings as they are, anything else as JSON (a body may be anything). */
-function fieldText(value: unknown): string {
-  return typeof value === 'string' ? value : String(JSON.stringify(value));
-}
-
-/**
- * The id the event names, as `name=value`: bulk.completed names its bulk by bulkId and has no
- * referenceId; every other kind (a collection's, disbursement's or refund's events, webhook.test)
- * has a referenceId. A kind newer than this receiver shows whichever of the two it carries.
- */
-function idOf(payload: Record<string, unknown>): string {
-  if (payload.referenceId === undefined && payload.bulkId !== undefined) return `bulkId=${fieldText(payload.bulkId)}`;
-  return `referenceId=${fieldText(payload.referenceId)}`;
-}
-
-/** What follows the id: the status, and for a refund the refunded collection (webhook.test has no status). */
-function detailsOf(payload: Record<string, unknown>): string {
-  const status = payload.status === undefined ? '' : ` status=${fieldText(payload.status)}`;
-  const collection = payload.collectionReferenceId === undefined ? '' : ` collectionReferenceId=${fieldText(payload.collectionReferenceId)}`;
-  return `${status}${collection}`;
-}
-
 function describeDelivery(request: http.IncomingMessage, body: Buffer): string {
   const facts = readSandboxFacts();
   let payload: Record<string, unknown> | undefined;
@@ -97,7 +76,7 @@ function describeDelivery(request: http.IncomingMessage, body: Buffer): string {
   const partnerId = request.headers['x-service-partner-id'];
   const partner = facts.clientId && partnerId !== facts.clientId ? ` partner=${String(partnerId)} (not the sandbox partner)` : '';
   const what = payload
-    ? `event=${String(payload.event)} ${idOf(payload)}${detailsOf(payload)}`
+    ? deliveryPayloadText(payload)
     : `unparseable body (${body.length} bytes)`;
   return `delivery ${what}${partner} signature=${verifySignature(request.headers['x-service-signature'], body, facts.webhookSecret)}`;
 }

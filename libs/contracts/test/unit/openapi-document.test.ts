@@ -141,6 +141,12 @@ describe('the OpenAPI document', () => {
     for (const event of webhookEventTypes) expect(webhookPayloadSchemas[event].parse(webhookPayloadExamples[event])).toEqual(webhookPayloadExamples[event]);
   });
 
+  test('when its text is read, then it names none of the repository’s insides: no libs/contracts, zod, npm start or localhost (partners read it)', () => {
+    const text = openApiDocumentText();
+    const insides = [/libs\/contracts/i, /zod/i, /npm start/i, /localhost/i];
+    expect(insides.filter((inside) => inside.test(text)).map(String)).toEqual([]);
+  });
+
   test('when the webhook example is verified with the example secret, then both signatures match (the scheme the document describes)', () => {
     const headers = webhookHeadersSchema.parse(webhookExampleHeaders);
     const standardKey = Buffer.from(webhookExampleSecret.slice('whsec_'.length), 'base64');

@@ -279,7 +279,7 @@ describe('the partner guide’s examples against the sandbox', () => {
       }
       case 'webhook-deliveries': {
         const collection = liveIdOf('PKC-1718000000000-9F3A6C1E84B25D07A1C3E5F7092B4D6E');
-        await pollUntil(() => read(`/partner/v1/webhooks/deliveries?referenceId=${collection}&event=collection.completed`), (answer) => answer.body?.data?.deliveries?.[0]?.status === 'failed', 30_000);
+        await pollUntil(() => read(`/partner/v1/webhooks/deliveries?referenceId=${collection}&event=collection.completed`), (answer) => answer.body?.data?.items?.[0]?.status === 'failed', 30_000);
         return;
       }
       default:

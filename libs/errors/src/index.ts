@@ -20,6 +20,7 @@ export {
   errorFieldsOf,
   invalidFieldError,
   invalidCursorError,
+  invalidFieldsNestedUnder,
   invalidFieldsOf,
   invalidFieldsErrorOf,
   invalidFieldsOfError,

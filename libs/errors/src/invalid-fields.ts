@@ -95,6 +95,24 @@ export function invalidFieldError(code: PkcCode, field: string, problem: FieldPr
   return invalidFieldsError(code, [expected === undefined ? { field, problem } : { field, problem, expected }], options);
 }
 
+/**
+ * The same refusal with its fields named under a parent, dotted (`items.3` and `phone` make
+ * `items.3.phone`): for a part of a body checked on its own (a bulk's item) by the rules of a whole
+ * body. The code and the message's lead stay; the message names the nested fields. An error that
+ * lists no fields is given back as it is.
+ */
+export function invalidFieldsNestedUnder(error: PkcError, parent: string): PkcError {
+  const listed = invalidFieldsOfError(error);
+  if (listed === undefined) return error;
+  const nested = listed.map((invalid): InvalidField => ({ ...invalid, field: `${parent}.${invalid.field}` }));
+  // The message is the lead, then the listed fields in words, then any "; and N more" (invalidFieldsError).
+  const details = listed.map(describeInvalidField).join('; ');
+  const at = error.message.lastIndexOf(details);
+  if (at < 0) return invalidFieldsError(error.code, nested);
+  const message = `${error.message.slice(0, at)}${nested.map(describeInvalidField).join('; ')}${error.message.slice(at + details.length)}`;
+  return new PkcError(error.code, message, { headers: { ...error.headers }, fields: { ...error.fields, ...errorFieldsOf(nested) } });
+}
+
 /** A cursor that is not this partner's, this list's or these filters', or not made here: 400 PKC_2008 naming it. */
 export function invalidCursorError(): PkcError {
   return invalidFieldError('PKC_2008', 'cursor', 'not_allowed', expectedForms.cursor);

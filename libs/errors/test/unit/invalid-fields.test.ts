@@ -8,10 +8,12 @@ import {
   invalidFieldError,
   invalidFieldsError,
   invalidFieldsErrorOf,
+  invalidFieldsNestedUnder,
   invalidFieldsOf,
   invalidFieldsOfError,
   invalidParametersErrorOf,
   isInvalidFieldList,
+  PkcError,
   type InvalidField,
 } from '../../src';
 
@@ -93,6 +95,30 @@ describe('the refusal of a request’s fields (invalidFieldsError)', () => {
     expect(isInvalidFieldList([{ field: 'a', problem: 'gone' }])).toBe(false);
     expect(isInvalidFieldList([{ field: 1, problem: 'missing' }])).toBe(false);
     expect(isInvalidFieldList('a')).toBe(false);
+  });
+});
+
+describe('a refusal nested under a parent (invalidFieldsNestedUnder)', () => {
+  test('when a part of a body is refused, then its fields are dotted under the parent, in the list and the message, and the code and lead stay', () => {
+    const nested = invalidFieldsNestedUnder(invalidFieldError('PKC_2002', 'amount', 'wrong_format', 'at most 2 decimals', { lead: 'Amount must have at most 2 decimal places' }), 'items.3');
+    expect({ code: nested.code, message: nested.message, fields: nested.fields }).toEqual({
+      code: 'PKC_2002',
+      message: 'Amount must have at most 2 decimal places: items.3.amount has the wrong format (expected at most 2 decimals)',
+      fields: { invalidFields: [{ field: 'items.3.amount', problem: 'wrong_format', expected: 'at most 2 decimals' }] },
+    });
+  });
+
+  test('when several fields and more than ten are nested, then each is dotted and the count of the rest is kept', () => {
+    const unknown = Array.from({ length: 12 }, (_, index): InvalidField => ({ field: `extra${index}`, problem: 'unknown' }));
+    const nested = invalidFieldsNestedUnder(invalidFieldsError('PKC_2008', [{ field: 'phone', problem: 'missing', expected: 'a phone' }, ...unknown]), 'items.0');
+    expect(nested.message).toMatch(/^items\.0\.phone is missing \(expected a phone\); items\.0\.extra0 is not a field/);
+    expect(nested.message).toMatch(/items\.0\.extra8 is not a field of this request: remove it; and 3 more$/);
+    expect(invalidFieldsOfError(nested)?.map((invalid) => invalid.field)).toEqual(['items.0.phone', ...unknown.slice(0, 9).map((invalid) => `items.0.${invalid.field}`)]);
+  });
+
+  test('when the refusal names no field, then it is given back unchanged', () => {
+    const refusal = new PkcError('PKC_3001');
+    expect(invalidFieldsNestedUnder(refusal, 'items.1')).toBe(refusal);
   });
 });
 

@@ -32,6 +32,8 @@ export interface KeysetPageRead {
   /** The order's columns as the statement names them: `created_at` and `id`, or `r.created_at` and `r.id`. */
   createdAtColumn: string;
   idColumn: string;
+  /** The id column's type, as the position's id is cast: a UUID (the default), or text (a bulk's PKB-… id). */
+  idType?: 'uuid' | 'text';
   /**
    * What every row of the list is (the partner whose list it is): the leading column of the list's
    * indexes. Its value is always $1, so a filter may name it too.
@@ -59,7 +61,7 @@ export function keysetPageQuery(read: KeysetPageRead): { sql: string; values: un
   if (read.after !== undefined) {
     const createdAt = placeholderOf(read.after.createdAt);
     const id = placeholderOf(read.after.id);
-    conditions.push(`(${read.createdAtColumn}, ${read.idColumn}) < (${createdAt}::timestamptz, ${id}::uuid)`);
+    conditions.push(`(${read.createdAtColumn}, ${read.idColumn}) < (${createdAt}::timestamptz, ${id}::${read.idType ?? 'uuid'})`);
   }
   const limit = placeholderOf(read.rowCount);
   const sql = `SELECT ${read.columns}

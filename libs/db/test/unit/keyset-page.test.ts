@@ -52,6 +52,12 @@ describe('a keyset page query', () => {
     expect(values).toEqual(['owner-1', 'red', createdAt, 'row-9', 21]);
   });
 
+  test('when the id column is text, then the position’s id is compared as text', () => {
+    const { sql } = keysetPageQuery(readOf({ idType: 'text', after: { createdAt: '2024-06-10T00:00:00.123456Z', id: 'PKB-1-AB' } }));
+
+    expect(oneLine(sql)).toContain('(t.created_at, t.id) < ($2::timestamptz, $3::text)');
+  });
+
   test('when a filter names $1, then it is the scope value, whatever filters come before it', () => {
     const read = readOf({ colour: 'red' });
     const { sql, values } = keysetPageQuery({ ...read, filters: [...read.filters, [(p) => `t.parent = (SELECT id FROM parents WHERE name = ${p} AND owner_id = $1)`, 'p']] });

@@ -165,6 +165,17 @@ describe('bulk payouts', () => {
     ]);
     expect(quote.items.map((result: any) => result.index)).toEqual(items.map((_, index) => index));
     expect([quote.itemCount, quote.validCount, quote.invalidCount]).toEqual([14, 3, 11]);
+    // Each item refused for its own fields names them under the item, in invalidFields and in its message (issue 29); the others name none.
+    const fieldsOf = (result: any) => result.failureReason?.invalidFields?.map((invalid: any) => `${invalid.field}:${invalid.problem}`);
+    expect(quote.items.map(fieldsOf)).toEqual([
+      undefined, undefined, undefined, ['items.3.phone:wrong_format'], ['items.4.amount:wrong_format'], ['items.5.amount:out_of_range'], ['items.6.externalId:too_long'], ['items.7.externalId:missing'],
+      undefined, undefined, undefined, undefined, ['items.12:wrong_type'], undefined,
+    ]);
+    for (const result of quote.items.filter((entry: any) => entry.failureReason?.invalidFields !== undefined)) {
+      for (const invalid of result.failureReason.invalidFields) expect([invalid.field, result.failureReason.message]).toEqual([invalid.field, expect.stringContaining(`${invalid.field} `)]);
+      expect(result.failureReason.invalidFields.every((invalid: any) => typeof invalid.expected === 'string')).toBe(true);
+    }
+
     const valid = quote.items.filter((result: any) => result.status === 'valid');
     expect(valid[0]).toMatchObject({ index: 0, phone: first.phone, recipientName: first.name, amount: 10.5 });
     const amountCents = valid.reduce((sum: bigint, result: any) => sum + centsOfApiAmount(result.amount), 0n);
@@ -223,6 +234,7 @@ describe('bulk payouts', () => {
     const none = await quoteBulk(stack.client, partner, { currency: 'USD', items: [{ phone: '12', amount: 1, externalId: 'a' }, { phone: users[0]!.localPhone, amount: -1, externalId: 'b' }] });
     // No valid item is a business outcome with its own code (PKC_5005, decision 0075), not a malformed body.
     expect([none.status, none.body.code, none.body.items?.map((entry: any) => entry.failureReason.code)]).toEqual([400, 'PKC_5005', ['PKC_2001', 'PKC_2002']]);
+    expect(none.body.items.map((entry: any) => entry.failureReason.invalidFields.map((invalid: any) => invalid.field))).toEqual([['items.0.phone'], ['items.1.amount']]);
     for (const [body, code] of [
       [[], 'PKC_2008'],
       [{ currency: 'USD' }, 'PKC_2008'],

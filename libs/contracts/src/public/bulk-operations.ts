@@ -1,3 +1,5 @@
+import { invalidFieldError, invalidFieldsOfError } from '@pwa/errors';
+import { expectedInputs } from '../input-refusals';
 import {
   bulkIdParamsSchema,
   bulkItemPageSchema,
@@ -45,6 +47,15 @@ const invalidItem: PublicBulkQuoteItem = {
   externalId: 'payroll-2026-11-0002',
   status: 'invalid',
   failureReason: { code: 'PKC_3001', message: 'No account for this phone number' },
+};
+
+/** An item refused for its own field: the phone, named under the item as a refusal names it. */
+const phoneRefusal = invalidFieldError('PKC_2001', 'items.1.phone', 'wrong_format', expectedInputs.phone);
+const invalidPhoneItem: PublicBulkQuoteItem = {
+  index: 1,
+  externalId: 'payroll-2026-11-0002',
+  status: 'invalid',
+  failureReason: { code: 'PKC_2001', message: phoneRefusal.message, invalidFields: invalidFieldsOfError(phoneRefusal) ?? [] },
 };
 
 export const bulkQuoteExample: PublicBulkQuote = {
@@ -116,7 +127,7 @@ export const bulkOperations = operationFamily([
     errorFields: bulkQuoteRefusalFields,
     errorExamples: {
       PKC_5005: {
-        ...errorExample('PKC_5005', { items: [{ ...invalidItem, index: 0, externalId: 'payroll-2026-11-0001' }] }),
+        ...errorExample('PKC_5005', { items: [{ ...invalidItem, index: 0, externalId: 'payroll-2026-11-0001' }, invalidPhoneItem] }),
         message: 'No item of the bulk is valid; nothing was quoted; items holds each item’s reason',
       },
     },

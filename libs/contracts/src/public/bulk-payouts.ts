@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { bulkItemsMax } from '../internal/quotes';
 import { bulkReferenceIdPattern, bulkStatuses } from '../bulk-events';
 import { externalIdLengthMax, noteLengthMax } from '../confirm-request';
+import { expectedInputs } from '../input-refusals';
 import { disbursementStatusSchema } from './disbursements';
+import { invalidFieldsSchema } from './envelopes';
 import { amountField, currencyField, externalIdField, failureReasonSchema, feeField, instantField, nonNegativeAmountField, phoneField, phoneInputField, uuidField } from './fields';
 import { pageQueryFields, pageSchemaOf } from './pagination';
 
@@ -54,6 +56,20 @@ export const bulkQuoteRequestSchema = z
   });
 export type PublicBulkQuoteRequest = z.infer<typeof bulkQuoteRequestSchema>;
 
+/** An item's failureReason: the code and message, and for a refusal of the item's own fields, those fields named under the item. */
+export const bulkQuoteItemFailureReasonSchema = failureReasonSchema
+  .extend({
+    invalidFields: invalidFieldsSchema.optional().meta({
+      description: 'Only when the item was refused for its own fields (PKC_2001 to PKC_2008): each field named under the item, dotted (items.3.phone, items.0.memo for a field no item takes; items.2 when the item is not an object), with its problem and what is expected, as a validation refusal’s invalidFields. The message names the same fields.',
+      example: [{ field: 'items.1.phone', problem: 'wrong_format', expected: expectedInputs.phone }],
+    }),
+  })
+  .meta({
+    id: 'BulkQuoteItemFailureReason',
+    description: 'Why an item of a bulk quote is invalid: `code`, a PKC code of the catalogue, and `message`, for people (at most 300 characters; the wording may change); `invalidFields` when its own fields were refused.',
+    example: { code: 'PKC_3001', message: 'No account for this phone number' },
+  });
+
 const indexField = z.number().int().min(0).max(bulkItemsMax - 1).meta({ description: 'The item’s place in your list, from 0.', example: 0 });
 
 export const bulkQuoteItemSchema = z
@@ -66,7 +82,7 @@ export const bulkQuoteItemSchema = z
     amount: amountField.optional().meta({ description: 'Only when valid.' }),
     fee: feeField.optional().meta({ description: 'Only when valid: the fee of this payout.' }),
     totalDebit: amountField.optional().meta({ description: 'Only when valid: amount + fee.' }),
-    failureReason: failureReasonSchema.optional().meta({ description: 'Only when invalid: the first rule the item breaks.' }),
+    failureReason: bulkQuoteItemFailureReasonSchema.optional().meta({ description: 'Only when invalid: the first rule the item breaks.' }),
   })
   .meta({ id: 'BulkQuoteItem', description: 'One item of a bulk quote: valid with its fee, or invalid with why.' });
 export type PublicBulkQuoteItem = z.infer<typeof bulkQuoteItemSchema>;

@@ -1,5 +1,5 @@
 import { bulkItemsMax, expectedInputs, externalIdLengthMax, noteLengthMax, refuseUnsafeText, unknownFields, validateQuoteRequest } from '@pwa/contracts';
-import { echoInput, invalidFieldError, invalidFieldsError, isPkcError, type InvalidField, type PkcCode } from '@pwa/errors';
+import { echoInput, invalidFieldError, invalidFieldsError, invalidFieldsNestedUnder, invalidFieldsOfError, isPkcError, type InvalidField, type PkcCode, type PkcError } from '@pwa/errors';
 import { isCurrency, type Currency } from '@pwa/money';
 
 /** The longest message of a failureReason (libs/contracts event-fields). */
@@ -23,6 +23,8 @@ export interface InvalidBulkItem {
   externalId: string | null;
   code: PkcCode;
   message: string;
+  /** Only for a refusal of the item's own fields: each named under the item (`items.3.phone`), as a refusal's invalidFields. */
+  invalidFields?: InvalidField[];
 }
 
 export type BulkItemCheck = CheckedBulkItem | InvalidBulkItem;
@@ -66,10 +68,16 @@ export function parseBulkQuoteRequest(body: unknown): BulkQuoteRequest {
 const bulkFields: ReadonlySet<string> = new Set(['currency', 'items']);
 const itemFields: ReadonlySet<string> = new Set(['phone', 'amount', 'externalId', 'note']);
 
+/**
+ * One item, judged by the single quote's and transfer's rules. A refusal names its fields under
+ * the item (`items.3.phone`), in its invalidFields and its message, so a partner fixing a file of
+ * a thousand lines knows which line and which field.
+ */
 function checkItem(item: unknown, index: number, currency: Currency): BulkItemCheck {
-  const externalId = isPlainObject(item) && typeof item.externalId === 'string' ? item.externalId : null;
+  const itemField = `items.${index}`;
+  if (!isPlainObject(item)) return refusedItem(index, null, invalidFieldError('PKC_2008', itemField, 'wrong_type', `${expectedInputs.jsonObject} with phone, amount and externalId`));
+  const externalId = typeof item.externalId === 'string' ? item.externalId : null;
   try {
-    if (!isPlainObject(item)) throw invalidFieldError('PKC_2008', `items.${index}`, 'wrong_type', `${expectedInputs.jsonObject} with phone, amount and externalId`);
     const unknown = unknownFields(item, itemFields);
     if (unknown.length > 0) throw invalidFieldsError('PKC_2008', unknown);
     const quoted = validateQuoteRequest({ phone: item.phone, amount: item.amount, currency }, [currency]);
@@ -78,9 +86,14 @@ function checkItem(item: unknown, index: number, currency: Currency): BulkItemCh
     return { index, outcome: 'checked', externalId: item.externalId, phone: quoted.phone, amountMinor: quoted.amountMinor, note };
   } catch (error) {
     if (!isPkcError(error)) throw error;
-    // An item's reason is a failureReason (at most 300 characters): a long list of fields is cut.
-    return { index, outcome: 'invalid', externalId, code: error.code, message: echoInput(error.message, failureReasonMessageLengthMax - 1) };
+    return refusedItem(index, externalId, invalidFieldsNestedUnder(error, itemField));
   }
+}
+
+/** The item refused for its own fields: the code, the message (a failureReason's, at most 300 characters: a long list is cut) and the fields. */
+function refusedItem(index: number, externalId: string | null, refusal: PkcError): InvalidBulkItem {
+  const invalidFields = invalidFieldsOfError(refusal);
+  return { index, outcome: 'invalid', externalId, code: refusal.code, message: echoInput(refusal.message, failureReasonMessageLengthMax - 1), ...(invalidFields === undefined ? {} : { invalidFields }) };
 }
 
 /** Absent, null and "" all mean no note (as for a single transfer). */

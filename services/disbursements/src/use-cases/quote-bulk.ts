@@ -1,6 +1,6 @@
 import type { BulkQuoteAnswer } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
-import { PkcError, type PkcCode } from '@pwa/errors';
+import { errorFieldsOf, PkcError, type ErrorFields, type PkcCode } from '@pwa/errors';
 import { isUpstreamFailure } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import { toApiAmount, type Currency } from '@pwa/money';
@@ -17,7 +17,7 @@ export interface QuoteBulkDependencies {
 
 export type BulkQuoteItemView =
   | { index: number; externalId: string; status: 'valid'; phone: string; recipientName: string; amount: number; fee: number; totalDebit: number }
-  | { index: number; externalId: string | null; status: 'invalid'; failureReason: { code: string; message: string } };
+  | { index: number; externalId: string | null; status: 'invalid'; failureReason: ErrorFields & { code: string; message: string } };
 
 export interface BulkQuoteView {
   bulkQuoteId: string;
@@ -94,7 +94,9 @@ function mergedViews(items: readonly BulkItemCheck[], answer: BulkQuoteAnswer): 
 }
 
 function invalidView(item: Extract<BulkItemCheck, { outcome: 'invalid' }>): BulkQuoteItemView {
-  return { index: item.index, externalId: item.externalId, status: 'invalid', failureReason: { code: item.code, message: item.message } };
+  // invalidFields only for a refusal of the item's own fields, written as a refusal writes them.
+  const invalidFields = item.invalidFields === undefined ? {} : errorFieldsOf(item.invalidFields);
+  return { index: item.index, externalId: item.externalId, status: 'invalid', failureReason: { code: item.code, message: item.message, ...invalidFields } };
 }
 
 function quoteView(bulkQuoteId: string, answer: BulkQuoteAnswer, items: BulkQuoteItemView[], totals: { amountMinor: bigint; feeMinor: bigint }): BulkQuoteView {

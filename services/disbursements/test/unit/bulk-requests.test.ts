@@ -62,6 +62,43 @@ describe('the bulk quote body', () => {
     expect(parsed.items[8]).toMatchObject({ externalId: null });
   });
 
+  test('when an item is refused for its own fields, then its invalidFields and message name each field under the item, and the code stays', () => {
+    const items = [
+      valid,
+      'text',
+      { phone: '12345', amount: 10, externalId: 'b' },
+      { phone: '0770000001', amount: writtenNumber('10.005'), externalId: 'c' },
+      { phone: '0770000001', amount: 10, externalId: 'x'.repeat(101) },
+      { phone: '0770000001', amount: 10, externalId: 'f', note: 'n'.repeat(201) },
+      { phone: '0770000001', amount: 10, externalId: 'g', memo: 'no item takes it' },
+      { amount: 10 },
+    ];
+    const parsed = parseBulkQuoteRequest({ currency: 'USD', items });
+    const refusals = parsed.items.map((item) => (item.outcome === 'checked' ? 'checked' : { code: item.code, fields: item.invalidFields?.map(({ field, problem }) => `${field}:${problem}`) }));
+    expect(refusals).toEqual([
+      'checked',
+      { code: 'PKC_2008', fields: ['items.1:wrong_type'] },
+      { code: 'PKC_2001', fields: ['items.2.phone:wrong_format'] },
+      { code: 'PKC_2002', fields: ['items.3.amount:wrong_format'] },
+      { code: 'PKC_2006', fields: ['items.4.externalId:too_long'] },
+      { code: 'PKC_2007', fields: ['items.5.note:too_long'] },
+      { code: 'PKC_2008', fields: ['items.6.memo:unknown'] },
+      { code: 'PKC_2008', fields: ['items.7.phone:missing'] },
+    ]);
+    for (const item of parsed.items) {
+      if (item.outcome === 'invalid') for (const { field } of item.invalidFields ?? []) expect(item.message).toContain(field);
+    }
+    expect(parsed.items[2]).toMatchObject({ message: expect.stringMatching(/^Invalid Liberian phone number: items\.2\.phone has the wrong format \(expected /) });
+  });
+
+  test('when an item is refused for something other than its fields, then it lists no invalidFields', () => {
+    const parsed = parseBulkQuoteRequest({ currency: 'LRD', items: [{ phone: '0770000001', amount: 100, externalId: 'same' }, { phone: '0770000002', amount: 100, externalId: 'same' }] });
+    expect(parsed.items.map((item) => (item.outcome === 'invalid' ? [item.code, item.invalidFields] : item.outcome))).toEqual([
+      ['PKC_6001', undefined],
+      ['PKC_6001', undefined],
+    ]);
+  });
+
   test('when two or more items share an externalId, then every one of them is refused PKC_6001 and an invalid item does not count', () => {
     const parsed = parseBulkQuoteRequest({
       currency: 'LRD',

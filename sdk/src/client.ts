@@ -368,6 +368,16 @@ export class PartnerApiClient {
     );
   }
 
+  /** One page of your bulk payouts, newest first, each as its summary: `{ items, nextCursor, hasMore }`, as every list. */
+  listBulkDisbursements(query: QueryOf<'listBulkDisbursements'> = {}, options?: CallOptions): Promise<AnswerOf<'listBulkDisbursements'>> {
+    return this.call('listBulkDisbursements', { query }, options);
+  }
+
+  /** Every bulk payout of yours matching the filters, newest first, each as its summary, fetching pages as you iterate. */
+  iterateBulkDisbursements(query: ListQuery<'listBulkDisbursements'> = {}, options?: CallOptions & PaginateOptions): AsyncGenerator<ItemOf<'listBulkDisbursements'>, void, undefined> {
+    return this.paginate('listBulkDisbursements', query, options);
+  }
+
   /**
    * The bulk's progress, read every `intervalMs` (default 2 s): yields its summary (status, counts,
    * totals; no items) after each read, the first at once, and returns after yielding a final one

@@ -72,4 +72,5 @@ export const operationTable = {
   transferBulkDisbursement: { method: 'POST', path: '/partner/v1/disbursement/bulk/transfer', authentication: 'bearer', retryClass: 'money', answer: 'envelope' },
   getBulkDisbursement: { method: 'GET', path: '/partner/v1/disbursement/bulk/{bulkId}', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
   listBulkDisbursementItems: { method: 'GET', path: '/partner/v1/disbursement/bulk/{bulkId}/items', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
+  listBulkDisbursements: { method: 'GET', path: '/partner/v1/disbursement/bulks', authentication: 'bearer', retryClass: 'safe', answer: 'envelope' },
 } as const satisfies Record<OperationId, OperationSpec>;

@@ -704,6 +704,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partner/v1/disbursement/bulks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your bulk payouts
+         * @description Your bulk payouts, newest first (by creation time), each as its summary: bulkId, externalId, status, currency, counts and totals, as GET /disbursement/bulk/{bulkId} answers them (its items are at GET /disbursement/bulk/{bulkId}/items), in the one shape of every list (items, nextCursor, hasMore). Filters combine: status, createdFrom (inclusive) and createdTo (exclusive). Pages of limit items (1 to 100, default 20); pass nextCursor as cursor, with the same filters, for the next page. Keyset pagination: a bulk sent while you page appears on a new first page and never shifts the pages you are reading. Unknown or invalid parameters, createdFrom after createdTo, and a cursor that is another partner’s, another list’s, made with other filters or not made by us are 400 PKC_2008 naming the parameter. You never see another partner’s bulks.
+         *
+         *     Needs the `disbursement` permission (403 PKC_1008 otherwise).
+         */
+        get: operations["listBulkDisbursements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "collection.completed": {
@@ -1385,13 +1407,24 @@ export interface components {
             /**
              * @description Only when invalid: the first rule the item breaks.
              * @example {
-             *       "code": "PKC_4002",
-             *       "message": "Partner balance insufficient for amount plus fee"
+             *       "code": "PKC_3001",
+             *       "message": "No account for this phone number"
              *     }
              */
             failureReason?: {
                 code: string;
                 message: string;
+                /**
+                 * @description Only when the item was refused for its own fields (PKC_2001 to PKC_2008): each field named under the item, dotted (items.3.phone, items.0.memo for a field no item takes; items.2 when the item is not an object), with its problem and what is expected, as a validation refusal’s invalidFields. The message names the same fields.
+                 * @example [
+                 *       {
+                 *         "field": "items.1.phone",
+                 *         "problem": "wrong_format",
+                 *         "expected": "a Liberian mobile number, 0 and 9 digits starting with 77, 88 or 55 (0770123456) or +231 and the same 9 digits (+231770123456); spaces and hyphens are ignored"
+                 *       }
+                 *     ]
+                 */
+                invalidFields?: components["schemas"]["InvalidField"][];
             };
         };
         /**
@@ -1486,6 +1519,15 @@ export interface components {
              * @example 2024-06-10T06:15:02.000Z
              */
             completedAt: string | null;
+        };
+        /** @description A page of your bulk payouts, newest first, each as its summary (its items are at /disbursement/bulk/{bulkId}/items). */
+        BulkSummaryPage: {
+            /** @description This page, in the list’s order. */
+            items: components["schemas"]["BulkSummary"][];
+            /** @description Opaque; pass it as cursor for the next page. null on the last page. */
+            nextCursor: string | null;
+            /** @description true when there is a next page (then nextCursor is set). */
+            hasMore: boolean;
         };
         /**
          * @description Pays the valid items of a bulk quote. Errors: 400 PKC_2008 (missing, wrong or unknown fields), PKC_2009, PKC_2006 (body); PKC_5001 (unknown or expired bulk quote), PKC_5004 (another partner’s), PKC_5002 (already used); 409 PKC_6001 (externalId held by another bulk).
@@ -9767,6 +9809,196 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PKC_6002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7001: Rate limit exceeded; wait and retry with exponential backoff */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7001";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7002: Internal error; retry */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7002";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_7003: Service temporarily unavailable; nothing was created */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_7003";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listBulkDisbursements: {
+        parameters: {
+            query?: {
+                /** @description Only bulk payouts in this status: processing, completed or completed_with_failures. */
+                status?: "processing" | "completed" | "completed_with_failures";
+                /**
+                 * @description Created at or after this time (inclusive; ISO 8601 with Z or an offset).
+                 * @example 2024-06-10T00:00:00Z
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Created before this time (exclusive; ISO 8601 with Z or an offset). Not before createdFrom.
+                 * @example 2024-06-11T00:00:00Z
+                 */
+                createdTo?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description The nextCursor of the previous page. Keep the same filters: a cursor is only good for the list and filters it came from, and only for you (anything else is 400 PKC_2008). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of your bulk payouts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BulkSummaryPage"];
+                    };
+                };
+            };
+            /** @description PKC_2008: One or more required body fields missing */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_2008";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                        /**
+                         * @description On a validation refusal (PKC_2001 to PKC_2010) caused by named fields: the offending fields, each with its problem and what is expected, in the order checked (at most 10; the message counts any more). The message names the same fields in words. Absent when the body as a whole cannot be read (not JSON, a wrong Content-Type, too large).
+                         * @example [
+                         *       {
+                         *         "field": "currency",
+                         *         "problem": "missing",
+                         *         "expected": "LRD or USD"
+                         *       }
+                         *     ]
+                         */
+                        invalidFields?: components["schemas"]["InvalidField"][];
+                    };
+                };
+            };
+            /** @description PKC_1003: Access token expired; request a new token; PKC_1004: Access token malformed, tampered with, or issued elsewhere; PKC_1005: Authorization header missing or not of the form Bearer <token> */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1003" | "PKC_1004" | "PKC_1005";
+                        /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description PKC_1006: Partner account suspended; PKC_1007: Partner account pending activation; PKC_1008: Partner lacks permission for this operation; PKC_1009: Partner account not active; PKC_6005: Not authorized for this action on this resource */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description The PKC code: act on it.
+                         * @enum {string}
+                         */
+                        code: "PKC_1006" | "PKC_1007" | "PKC_1008" | "PKC_1009" | "PKC_6005";
                         /** @description For people; the wording may change. It repeats at most 64 characters of a value you sent. */
                         message: string;
                     };

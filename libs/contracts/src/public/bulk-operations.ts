@@ -4,18 +4,21 @@ import {
   bulkIdParamsSchema,
   bulkItemPageSchema,
   bulkItemsMax,
+  bulkListQuerySchema,
   bulkQuerySchema,
   bulkQuoteRefusalItemsSchema,
   bulkQuoteRequestSchema,
   bulkQuoteSchema,
   bulkReferenceIdField,
   bulkSchema,
+  bulkSummaryPageSchema,
   bulkSummarySchema,
   bulkTransferRequestSchema,
   type PublicBulk,
   type PublicBulkQuote,
   type PublicBulkQuoteItem,
   type PublicBulkSummary,
+  type PublicBulkSummaryPage,
 } from './bulk-payouts';
 import { disbursementStatusExample, failedDisbursementStatusExample } from './disbursements';
 import { errorExample, type ErrorExtraFields } from './envelopes';
@@ -104,6 +107,29 @@ export const bulkExample: PublicBulk = {
   },
 };
 
+/** Two bulks of a partner, newest first: one still being paid, one paid in full. */
+export const bulkSummaryPageExample: PublicBulkSummaryPage = {
+  items: [
+    { ...bulkSummaryExample, counts: { total: 2, pending: 1, completed: 1, failed: 0 }, completedAmount: 25.5, completedFee: 0.51 },
+    {
+      ...bulkSummaryExample,
+      bulkId: 'PKB-1717900000000-5D7F9B1C3E5A7C9E0B2D4F6A',
+      externalId: 'payroll-2026-10',
+      status: 'completed',
+      counts: { total: 1, pending: 0, completed: 1, failed: 0 },
+      totalAmount: 40,
+      totalFee: 0.65,
+      totalDebit: 40.65,
+      completedAmount: 40,
+      completedFee: 0.65,
+      createdAt: '2024-06-09T06:14:02.000Z',
+      completedAt: '2024-06-09T06:14:03.902Z',
+    },
+  ],
+  nextCursor: 'eyJ2IjoxLCJzIjoiYnVsa3MifQ',
+  hasMore: true,
+};
+
 const bulkQuoteRefusalFields: ErrorExtraFields = {
   items: bulkQuoteRefusalItemsSchema.meta({ description: 'On 400 PKC_5005 (no item is valid): every item’s result (each invalid, with its failureReason), in your order.' }),
 };
@@ -183,5 +209,16 @@ export const bulkOperations = operationFamily([
     request: { params: bulkIdParamsSchema, query: bulkQuerySchema },
     success: { status: 200, description: 'A page of the bulk’s items.', schema: bulkItemPageSchema, enveloped: true, examples: { done: example('One paid, one failed', bulkExample.items) } },
     errorCodes: codes(anyRoute, permissionAdmission, ownTransactionRead),
+  },  {
+    operationId: 'listBulkDisbursements',
+    method: 'GET',
+    pathTemplate: '/partner/v1/disbursement/bulks',
+    tag: 'Disbursements',
+    summary: 'List your bulk payouts',
+    description: `Your bulk payouts, newest first (by creation time), each as its summary: bulkId, externalId, status, currency, counts and totals, as GET /disbursement/bulk/{bulkId} answers them (its items are at GET /disbursement/bulk/{bulkId}/items), in the one shape of every list (items, nextCursor, hasMore). Filters combine: status, createdFrom (inclusive) and createdTo (exclusive). Pages of limit items (1 to ${pageLimitMax}, default ${pageLimitDefault}); pass nextCursor as cursor, with the same filters, for the next page. Keyset pagination: a bulk sent while you page appears on a new first page and never shifts the pages you are reading. Unknown or invalid parameters, createdFrom after createdTo, and a cursor that is another partner’s, another list’s, made with other filters or not made by us are 400 PKC_2008 naming the parameter. You never see another partner’s bulks.`,
+    ...partnerAccess('disbursement'),
+    request: { query: bulkListQuerySchema },
+    success: { status: 200, description: 'A page of your bulk payouts.', schema: bulkSummaryPageSchema, enveloped: true, examples: { page: example('One bulk being paid and one paid in full', bulkSummaryPageExample) } },
+    errorCodes: codes(anyRoute, permissionAdmission),
   },
 ]);

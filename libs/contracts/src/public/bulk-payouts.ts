@@ -7,6 +7,7 @@ import { disbursementStatusSchema } from './disbursements';
 import { invalidFieldsSchema } from './envelopes';
 import { amountField, currencyField, externalIdField, failureReasonSchema, feeField, instantField, nonNegativeAmountField, phoneField, phoneInputField, uuidField } from './fields';
 import { pageQueryFields, pageSchemaOf } from './pagination';
+import { createdRangeIsValid, transactionListFieldsOf } from './transaction-list-fields';
 
 /**
  * Bulk payouts (issue 20, decision 0055): POST /partner/v1/disbursement/bulk/quote checks and
@@ -171,3 +172,27 @@ export const bulkSchema = bulkSummarySchema
   })
   .meta({ id: 'Bulk', description: 'A bulk payout as it is now: status, counts and totals; its items are the list at /disbursement/bulk/{bulkId}/items.' });
 export type PublicBulk = z.infer<typeof bulkSchema>;
+
+// ---- GET /partner/v1/disbursement/bulks --------------------------------------------------------
+
+const bulkListFields = transactionListFieldsOf(bulkStatuses, 'bulk payout');
+
+/**
+ * The query of the partner's list of bulk payouts: status, createdFrom and createdTo as the other
+ * lists take them, limit and cursor. Unknown parameters and invalid values are 400 PKC_2008 naming
+ * them; createdFrom after createdTo is 400 PKC_2008 naming createdTo.
+ */
+export const bulkListQuerySchema = z
+  .object({
+    status: bulkListFields.status.meta({ param: { description: 'Only bulk payouts in this status: processing, completed or completed_with_failures.' } }),
+    createdFrom: bulkListFields.createdFrom,
+    createdTo: bulkListFields.createdTo,
+    limit: bulkListFields.limit,
+    cursor: bulkListFields.cursor,
+  })
+  .strict()
+  .superRefine(createdRangeIsValid);
+export type BulkListQuery = z.output<typeof bulkListQuerySchema>;
+
+export const bulkSummaryPageSchema = pageSchemaOf(bulkSummarySchema, 'BulkSummaryPage', 'A page of your bulk payouts, newest first, each as its summary (its items are at /disbursement/bulk/{bulkId}/items).');
+export type PublicBulkSummaryPage = z.infer<typeof bulkSummaryPageSchema>;

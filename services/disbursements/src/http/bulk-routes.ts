@@ -5,6 +5,7 @@ import { jsonBodyAsWritten, requestIdOf } from '@pwa/http';
 import { writtenNumber } from '@pwa/money';
 import { bulkSummaryView } from '../domain/bulk';
 import { getBulk, listBulkItemsOfPartner } from '../use-cases/get-bulk';
+import { listBulks } from '../use-cases/list-bulks';
 import { quoteBulk, type QuoteBulkDependencies } from '../use-cases/quote-bulk';
 import { transferBulk, type TransferBulkDependencies } from '../use-cases/transfer-bulk';
 
@@ -25,6 +26,11 @@ export function mountBulkRoutes(app: Express, dependencies: QuoteBulkDependencie
   app.post('/partner/v1/disbursement/bulk/transfer', async (req, res) => {
     const accepted = await transferBulk(dependencies, { partnerId: assertedPartnerOf(req.headers).partnerId, body: req.body, requestId: requestIdOf(res) });
     res.status(accepted.replayed ? 200 : 202).json(successEnvelope(bulkSummaryView(accepted.bulk, accepted.progress)));
+  });
+
+  // Before the disbursements' GET /partner/v1/disbursement/:referenceId (mounted after these), which would read "bulks" as a referenceId.
+  app.get('/partner/v1/disbursement/bulks', async (req, res) => {
+    res.status(200).json(successEnvelope(await listBulks(dependencies.pool, assertedPartnerOf(req.headers).partnerId, req.query)));
   });
 
   app.get('/partner/v1/disbursement/bulk/:bulkId/items', async (req, res) => {

@@ -13,7 +13,7 @@ import { disbursementColumns, toDisbursement, type DisbursementRow } from './dis
  * statements that settle a whole batch of items (with their events) at once.
  */
 
-interface BulkRow {
+export interface BulkRow {
   bulk_id: string;
   partner_id: string;
   external_id: string;
@@ -25,9 +25,9 @@ interface BulkRow {
   completed_at: Date | null;
 }
 
-const bulkColumns = 'bulk_id, partner_id, external_id, bulk_quote_id, currency, item_count, status, created_at, completed_at';
+export const bulkColumns = 'bulk_id, partner_id, external_id, bulk_quote_id, currency, item_count, status, created_at, completed_at';
 
-function toBulk(row: BulkRow): Bulk {
+export function toBulk(row: BulkRow): Bulk {
   return {
     bulkId: row.bulk_id,
     partnerId: row.partner_id,
@@ -233,21 +233,26 @@ export async function settleBulkItems(db: Queryable, settlements: readonly ItemS
   return Number(result.rows[0]?.settled ?? 0);
 }
 
-/** The bulk's counts and money, from its items. */
-export async function readBulkProgress(db: Queryable, bulkId: string): Promise<BulkProgress> {
-  const result = await db.query<{ pending: string; completed: string; failed: string; amount: string; fee: string; completed_amount: string; completed_fee: string }>(
-    `SELECT count(*) FILTER (WHERE status = 'processing')::text AS pending,
+interface ProgressRow {
+  pending: string;
+  completed: string;
+  failed: string;
+  amount: string;
+  fee: string;
+  completed_amount: string;
+  completed_fee: string;
+}
+
+/** A bulk's counts and money, summed over its items (with the bulk_id they are grouped by, when asked). */
+const progressColumnsSql = `count(*) FILTER (WHERE status = 'processing')::text AS pending,
             count(*) FILTER (WHERE status = 'completed')::text AS completed,
             count(*) FILTER (WHERE status IN ('failed', 'timed_out'))::text AS failed,
             coalesce(sum(amount_minor), 0)::text AS amount,
             coalesce(sum(fee_minor), 0)::text AS fee,
             coalesce(sum(amount_minor) FILTER (WHERE status = 'completed'), 0)::text AS completed_amount,
-            coalesce(sum(fee_minor) FILTER (WHERE status = 'completed'), 0)::text AS completed_fee
-       FROM disbursements WHERE bulk_id = $1`,
-    [bulkId],
-  );
-  const row = result.rows[0];
-  if (!row) throw new Error(`bulk ${bulkId} has no progress row`);
+            coalesce(sum(fee_minor) FILTER (WHERE status = 'completed'), 0)::text AS completed_fee`;
+
+function toProgress(row: ProgressRow): BulkProgress {
   return {
     pending: Number(row.pending),
     completed: Number(row.completed),
@@ -257,6 +262,27 @@ export async function readBulkProgress(db: Queryable, bulkId: string): Promise<B
     completedAmountMinor: minorFromDatabase(row.completed_amount),
     completedFeeMinor: minorFromDatabase(row.completed_fee),
   };
+}
+
+/** The bulk's counts and money, from its items. */
+export async function readBulkProgress(db: Queryable, bulkId: string): Promise<BulkProgress> {
+  const result = await db.query<ProgressRow>(`SELECT ${progressColumnsSql} FROM disbursements WHERE bulk_id = $1`, [bulkId]);
+  const row = result.rows[0];
+  if (!row) throw new Error(`bulk ${bulkId} has no progress row`);
+  return toProgress(row);
+}
+
+/**
+ * The counts and money of several bulks in one statement (a page of the partner's bulks), by
+ * bulkId: each bulk's items are one range of the index on (bulk_id, bulk_index).
+ */
+export async function readBulksProgress(db: Queryable, bulkIds: readonly string[]): Promise<Map<string, BulkProgress>> {
+  if (bulkIds.length === 0) return new Map();
+  const result = await db.query<ProgressRow & { bulk_id: string }>(
+    `SELECT bulk_id, ${progressColumnsSql} FROM disbursements WHERE bulk_id = ANY ($1::text[]) GROUP BY bulk_id`,
+    [bulkIds],
+  );
+  return new Map(result.rows.map((row) => [row.bulk_id, toProgress(row)]));
 }
 
 /**

@@ -52,4 +52,5 @@ export const operationUpstreams: Readonly<Record<publicApi.PublicOperationId, Op
   transferBulkDisbursement: { upstream: 'disbursements', timeoutClass: 'standard' },
   getBulkDisbursement: { upstream: 'disbursements', timeoutClass: 'standard' },
   listBulkDisbursementItems: { upstream: 'disbursements', timeoutClass: 'standard' },
+  listBulkDisbursements: { upstream: 'disbursements', timeoutClass: 'standard' },
 };

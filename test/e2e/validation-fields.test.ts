@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { publicApi } from '@pwa/contracts';
 import type { JsonResponse } from '../support/https-client';
 import { accessTokenFor, onboardPartner } from '../support/partners';
 import { startStack, type Stack } from '../support/stack';
@@ -12,7 +13,10 @@ import { startStack, type Stack } from '../support/stack';
  * and name the field in its message. The client validates every answer against the OpenAPI
  * document, so `invalidFields` is also held to its documented shape. Unknown fields are refused on
  * every body (decision 0075). Nothing here needs a real quote, collection or bulk: each body or query
- * is refused before anything is looked up.
+ * is refused before anything is looked up. A bulk quote's items are judged one by one: an item
+ * refused for its own fields names them under the item (items.0.phone) in its failureReason. Every
+ * operation of the contract that takes a body, a query or a path parameter has rows here (a test
+ * below reads the contract), so a new route cannot go untested.
  */
 
 type Problem = 'missing' | 'unknown' | 'wrong_type' | 'wrong_format' | 'not_allowed' | 'out_of_range' | 'too_long';
@@ -38,7 +42,7 @@ const queryText = (query: Query): string => {
 /** One refusal per variant of a body field: the field missing, or replaced by the given value. */
 function bodyCases(route: string, path: string, valid: Body, variants: readonly (readonly [field: string, problem: Problem, value: unknown, code: string])[]): Refusal[] {
   return variants.map(([field, problem, value, code]) => ({
-    label: `${route}: ${field} ${problem}`,
+    label: `${route}: ${field} ${problem} (${code})`,
     method: 'POST',
     path,
     body: problem === 'missing' ? without(valid, field) : { ...valid, [field]: value },
@@ -68,6 +72,7 @@ const quoteVariants = [
   ['amount', 'wrong_type', '100', 'PKC_2002'],
   ['amount', 'wrong_format', 10.005, 'PKC_2002'],
   ['amount', 'out_of_range', 0.5, 'PKC_2003'],
+  ['amount', 'out_of_range', 10_001, 'PKC_2004'],
   ['currency', 'missing', undefined, 'PKC_2008'],
   ['currency', 'wrong_type', 1, 'PKC_2005'],
   ['currency', 'not_allowed', 'EUR', 'PKC_2005'],
@@ -104,6 +109,12 @@ const listVariants = (statusExample: string) =>
 
 const statementQuery: Query = { currency: 'USD', from: instant, to: '2026-11-29T00:00:00Z' };
 
+/** A path parameter holding a control character (%00): the gateway refuses it, naming the parameter, before any lookup. */
+const pathCase = (route: string, method: Refusal['method'], path: string, field: string): Refusal => ({ label: `${route}: ${field} with a control character`, method, path, code: 'PKC_2008', field, problem: 'wrong_format' });
+
+const bulkId = 'PKB-1718000000000-1A2B3C4D';
+const pageCursorTooLong = 'x'.repeat(501);
+
 const refusals: Refusal[] = [
   ...(['collection', 'disbursement'] as const).flatMap((type) => bodyCases(`${type} quote`, `/partner/v1/${type}/quote`, { phone: '0770000001', amount: 100, currency: 'USD' }, quoteVariants)),
   ...bodyCases('collection request', '/partner/v1/collection/request', { quoteId: randomUUID(), externalId: 'order-1', note: 'Invoice 1' }, confirmVariants),
@@ -127,6 +138,17 @@ const refusals: Refusal[] = [
     ['items', 'out_of_range', [], 'PKC_2008'],
     ['reference', 'unknown', 'payroll', 'PKC_2008'],
   ]),
+  ...bodyCases('collection quote', '/partner/v1/collection/quote', { phone: '0770000001', amount: 100, currency: 'USD' }, [['currency', 'not_allowed', 'LRD', 'PKC_2010']]),
+  {
+    // Text with a control character is refused for the whole body, wherever it is: in an item, the field is named dotted.
+    label: 'bulk quote: an item’s externalId with a control character',
+    method: 'POST',
+    path: '/partner/v1/disbursement/bulk/quote',
+    body: { currency: 'USD', items: [{ phone: '0770000001', amount: 10, externalId: 'pay\u0000-1' }] },
+    code: 'PKC_2008',
+    field: 'items.0.externalId',
+    problem: 'wrong_format',
+  },
   ...bodyCases('bulk transfer', '/partner/v1/disbursement/bulk/transfer', { bulkQuoteId: randomUUID(), externalId: 'bulk-1' }, [
     ['bulkQuoteId', 'missing', undefined, 'PKC_2008'],
     ['bulkQuoteId', 'wrong_type', 7, 'PKC_2009'],
@@ -181,21 +203,110 @@ const refusals: Refusal[] = [
     ['cursor', 'not_allowed', 'Zm9yZ2Vk'],
     ['foo', 'unknown', '1'],
   ]),
-  ...queryCases('bulk status', '/partner/v1/disbursement/bulk/PKB-1718000000000-1A2B3C4D', {}, [
+  ...queryCases('bulk status', `/partner/v1/disbursement/bulk/${bulkId}`, {}, [
     ['limit', 'out_of_range', '101'],
     ['limit', 'wrong_type', ['1', '2']],
+    ['cursor', 'too_long', pageCursorTooLong],
     ['foo', 'unknown', '1'],
   ]),
+  ...queryCases('bulk items', `/partner/v1/disbursement/bulk/${bulkId}/items`, {}, [
+    ['limit', 'wrong_format', 'ten'],
+    ['limit', 'out_of_range', '101'],
+    ['limit', 'wrong_type', ['1', '2']],
+    ['cursor', 'too_long', pageCursorTooLong],
+    ['foo', 'unknown', '1'],
+  ]),
+  ...queryCases('bulks list', '/partner/v1/disbursement/bulks', {}, [
+    ['status', 'not_allowed', 'failed'],
+    ['status', 'wrong_type', ['completed', 'processing']],
+    ['createdFrom', 'wrong_format', day],
+    ['createdTo', 'wrong_format', day],
+    ['createdTo', 'out_of_range', '2026-11-27T00:00:00Z', { createdFrom: instant }],
+    ['limit', 'wrong_format', 'ten'],
+    ['limit', 'out_of_range', '500'],
+    ['cursor', 'not_allowed', 'Zm9yZ2Vk'],
+    ['currency', 'unknown', 'USD'],
+    ['foo', 'unknown', '1'],
+  ]),
+  pathCase('collection status', 'GET', '/partner/v1/collection/PKC-1%00', 'referenceId'),
+  pathCase('collection cancel', 'POST', '/partner/v1/collection/PKC-1%00/cancel', 'referenceId'),
+  pathCase('refund', 'POST', '/partner/v1/collection/PKC-1%00/refund', 'referenceId'),
+  pathCase('refund status', 'GET', '/partner/v1/refund/PKR-1%00', 'referenceId'),
+  pathCase('disbursement status', 'GET', '/partner/v1/disbursement/PKD-1%00', 'referenceId'),
+  pathCase('bulk status', 'GET', '/partner/v1/disbursement/bulk/PKB-1%00', 'bulkId'),
+  pathCase('bulk items', 'GET', '/partner/v1/disbursement/bulk/PKB-1%00/items', 'bulkId'),
+  pathCase('event', 'GET', '/partner/v1/events/1%00', 'eventId'),
+  pathCase('delivery redelivery', 'POST', '/partner/v1/webhooks/deliveries/1%00/redeliver', 'deliveryId'),
+  ...(['approve', 'decline', 'expire'] as const).map((decision) => pathCase(`sandbox ${decision}`, 'POST', `/partner/v1/sandbox/collection/PKC-1%00/${decision}`, 'referenceId')),
   { label: 'account lookup: phone wrong_format', method: 'GET', path: '/partner/v1/account/12345', code: 'PKC_2001', field: 'phone', problem: 'wrong_format' },
   { label: 'account lookup: phone with a control character', method: 'GET', path: '/partner/v1/account/0770%00', code: 'PKC_2008', field: 'phone', problem: 'wrong_format' },
 ];
+
+/** One item of a bulk quote refused for its own field: the bulk is 400 PKC_5005 (no valid item) and the item's failureReason names the field under it. */
+interface ItemRefusal {
+  label: string;
+  item: unknown;
+  code: string;
+  field: string;
+  problem: Problem;
+}
+
+const validItem: Body = { phone: '0770000001', amount: 10, externalId: 'pay-1', note: 'Salary' };
+const itemRefusals: ItemRefusal[] = (
+  [
+    ['phone', 'missing', undefined, 'PKC_2008'],
+    ['phone', 'wrong_type', 770000001, 'PKC_2001'],
+    ['phone', 'wrong_format', '12345', 'PKC_2001'],
+    ['amount', 'missing', undefined, 'PKC_2008'],
+    ['amount', 'wrong_type', '10', 'PKC_2002'],
+    ['amount', 'wrong_format', 10.005, 'PKC_2002'],
+    ['amount', 'out_of_range', 0.5, 'PKC_2003'],
+    ['amount', 'out_of_range', 10_001, 'PKC_2004'],
+    ['externalId', 'missing', undefined, 'PKC_2008'],
+    ['externalId', 'wrong_type', 12, 'PKC_2008'],
+    ['externalId', 'too_long', tooLong(100), 'PKC_2006'],
+    ['note', 'wrong_type', 5, 'PKC_2008'],
+    ['note', 'too_long', tooLong(200), 'PKC_2007'],
+    ['memo', 'unknown', 'a field no item takes', 'PKC_2008'],
+  ] as const
+).map(([field, problem, value, code]) => ({
+  label: `${field} ${problem} (${code})`,
+  item: problem === 'missing' ? without(validItem, field) : { ...validItem, [field]: value },
+  code,
+  field: `items.0.${field}`,
+  problem,
+}));
+itemRefusals.push({ label: 'an item that is not an object', item: 'one payout', code: 'PKC_2008', field: 'items.0', problem: 'wrong_type' });
+
+/**
+ * Which operation of the contract a row sends: the one of that method whose path template fits
+ * the path, literal segments winning over parameters (as the gateway routes).
+ */
+function operationIdOf(method: string, path: string): string | undefined {
+  const segments = (path.split('?')[0] ?? '').split('/').slice(1);
+  let best: { operationId: string; literalCount: number } | undefined;
+  for (const operation of publicApi.publicOperations) {
+    const template = operation.pathTemplate.split('/').slice(1);
+    if (operation.method !== method || template.length !== segments.length) continue;
+    if (!template.every((part, index) => part.startsWith(':') || part === segments[index])) continue;
+    const literalCount = template.filter((part) => !part.startsWith(':')).length;
+    if (best === undefined || literalCount > best.literalCount) best = { operationId: operation.operationId, literalCount };
+  }
+  return best?.operationId;
+}
+
+/** The operations that take input but have no row, each with why: their refusals are not validation refusals of named fields. */
+const withoutRows: Readonly<Record<string, string>> = {
+  getAccessToken: 'the token endpoint answers OAuth 2.0 refusals (RFC 6749 error), tested in token-endpoint.test.ts',
+};
 
 describe('every validation refusal names its fields', () => {
   let stack: Stack;
   let token: string;
 
   beforeAll(async () => {
-    stack = await startStack({ logLevel: 'warn' });
+    // LRD collections switched off, so a collection quote in LRD is PKC_2010 (every other row uses USD).
+    stack = await startStack({ logLevel: 'warn', serviceEnv: { quotes: { QUOTES_COLLECTION_CURRENCIES: 'USD' } } });
     // Two hundred refusals in a few seconds: far above the default 60 a minute.
     const partner = await onboardPartner(stack, { rateLimitPerMinute: 100_000 });
     token = await accessTokenFor(stack.client, partner);
@@ -215,6 +326,26 @@ describe('every validation refusal names its fields', () => {
     expect(answer.body.invalidFields).toEqual([expectedEntry]);
     expect(answer.body.message).toContain(refusal.field);
     if (refusal.problem !== 'unknown') expect(answer.body.message).toContain(answer.body.invalidFields[0].expected);
+  });
+
+  test.each(itemRefusals)('when a bulk quote item has $label, then the bulk is 400 PKC_5005 and the item is invalid with $code naming $field as $problem', async (refusal) => {
+    const answer = await stack.client.post('/partner/v1/disbursement/bulk/quote', { currency: 'USD', items: [refusal.item] }, { bearer: token });
+    expect({ status: answer.status, code: answer.body?.code }).toEqual({ status: 400, code: 'PKC_5005' });
+    const failureReason = answer.body.items[0].failureReason;
+    const expectedEntry = refusal.problem === 'unknown' ? { field: refusal.field, problem: 'unknown' } : { field: refusal.field, problem: refusal.problem, expected: expect.any(String) };
+    expect({ code: failureReason.code, invalidFields: failureReason.invalidFields }).toEqual({ code: refusal.code, invalidFields: [expectedEntry] });
+    expect(failureReason.message).toContain(`${refusal.field} `);
+  });
+
+  test('when the contract’s operations are compared with the table, then every one that takes a body, a query or a path parameter has rows (or a stated reason not to)', () => {
+    const rows = [...refusals.map(({ method, path }) => ({ method, path })), { method: 'POST', path: '/partner/v1/disbursement/bulk/quote' }];
+    const unmatched = rows.filter((row) => operationIdOf(row.method, row.path) === undefined);
+    expect(unmatched).toEqual([]);
+    const covered = new Set(rows.map((row) => operationIdOf(row.method, row.path)));
+    const takingInput = publicApi.publicOperations.filter(({ request }) => request?.body !== undefined || request?.query !== undefined || request?.params !== undefined).map(({ operationId }) => operationId);
+    expect(takingInput.filter((operationId) => !covered.has(operationId) && withoutRows[operationId] === undefined)).toEqual([]);
+    // A stated reason is for an operation that takes input and has no row.
+    expect(Object.keys(withoutRows).filter((operationId) => !takingInput.includes(operationId as publicApi.PublicOperationId) || covered.has(operationId))).toEqual([]);
   });
 
   test('when a quote has no currency, then the answer says currency is missing and which currencies are accepted', async () => {

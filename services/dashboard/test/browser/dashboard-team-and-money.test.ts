@@ -12,6 +12,8 @@ import { createWalletUser, creditWallet, fundPartner } from '../../../../test/su
 
 const builtPages = path.join(__dirname, '..', '..', 'dist', 'console', 'index.html');
 const hostileExternalId = '<script>window.__injected = 1</script><img src=x onerror="window.__injected = 2">';
+/** A bulk line's note as a spreadsheet might hold it: markup that must stay text on every page that shows the note. */
+const hostileNote = '<script>window.__injected = 3</script><img src=x onerror="alert(4)">';
 
 /** A person of the partner's team in the browser: their page and their authenticator app. */
 interface PagePerson {
@@ -25,7 +27,7 @@ interface PagePerson {
  * The partner dashboard in headless Chromium against the running stack: the first admin invited by
  * the operator signs up with TOTP and invites a finance and a support member in the pages; finance
  * downloads a statement whose lines add up to the closing balance; support reaches no write action;
- * an externalId with markup renders as text; axe-core finds no serious violation on any page.
+ * an externalId and a bulk line's note with markup render as text; axe-core finds no serious violation on any page.
  */
 describe('the partner dashboard in the browser', () => {
   let stack: DashboardStack;
@@ -163,7 +165,7 @@ describe('the partner dashboard in the browser', () => {
     await support.watched.context.close();
   });
 
-  test('when finance uploads a bulk file of 50 lines with 3 bad ones, then the preview shows each line’s result, the confirmation pays the 47 others once and the bulk is followed to the end', async () => {
+  test('when finance uploads a bulk file of 50 lines with 3 bad ones and a note with markup, then the preview shows each line’s result and the note as text, the confirmation pays the 47 others once and the bulk is followed to the end', async () => {
     if (financePerson === undefined) throw new Error('the first test signs finance in');
     const { page } = financePerson.watched;
     const lines = ['phone,amount,externalId,note'];
@@ -172,6 +174,7 @@ describe('the partner dashboard in the browser', () => {
       if (index === 7) lines.push(`${payee},ten dollars,payroll-${index},bad amount`);
       else if (index === 21) lines.push(`0779999999,1.00,payroll-${index},nobody has this phone`);
       else if (index === 42) lines.push(`,1.00,payroll-${index},no phone`);
+      else if (index === 0) lines.push(`${payee},1.00,payroll-${index},"${hostileNote.replace(/"/g, '""')}"`);
       else lines.push(`${payee},${(1 + (index % 5) / 10).toFixed(2)},payroll-${index},"November, line ${index + 2}"`);
     }
     await page.goto(`${stack.dashboard.baseUrl}/bulk-payouts`);
@@ -184,6 +187,11 @@ describe('the partner dashboard in the browser', () => {
     for (const [line, reason] of [[9, 'amount'], [23, 'not paid'], [44, 'phone is empty']] as const) {
       await expect(table.getByRole('row').filter({ has: page.getByRole('cell', { name: String(line), exact: true }) }).textContent()).resolves.toContain(reason);
     }
+    // The note with markup is a cell of text: nothing ran, no element was made of it, no dialog opened.
+    expect(await table.getByRole('cell', { name: hostileNote, exact: true }).count()).toBe(1);
+    expect(await page.evaluate(() => (globalThis as { __injected?: unknown }).__injected)).toBeUndefined();
+    expect(await page.locator('main script, main img').count()).toBe(0);
+    expect(financePerson.watched.dialogs).toEqual([]);
     await screenshotOf(page, 'dashboard', 'bulk-preview');
     const before = await stack.client.get('/partner/v1/balance', { bearer: await accessTokenFor(stack.client, partner) });
     await page.getByRole('button', { name: 'Confirm and pay 47 payouts' }).click();

@@ -9,6 +9,8 @@ interface PreviewLine {
   phone: string | null;
   amount: number | null;
   externalId: string | null;
+  /** The file's note for the payout (shown to the user): text, never markup. */
+  note: string | null;
   status: 'valid' | 'invalid';
   recipientName: string | null;
   fee: number | null;
@@ -118,6 +120,7 @@ export function BulkPayoutsPage(): ReactNode {
                 <th scope="col">Phone</th>
                 <th scope="col">Recipient</th>
                 <th scope="col">externalId</th>
+                <th scope="col">Note</th>
                 <th scope="col">Amount</th>
                 <th scope="col">Fee</th>
                 <th scope="col">Result</th>
@@ -130,6 +133,7 @@ export function BulkPayoutsPage(): ReactNode {
                   <td>{line.phone ?? '—'}</td>
                   <td>{line.recipientName ?? '—'}</td>
                   <td>{line.externalId ?? '—'}</td>
+                  <td>{line.note ?? '—'}</td>
                   <td>{money(line.amount)}</td>
                   <td>{money(line.fee)}</td>
                   <td>{line.status === 'valid' ? 'will be paid' : `not paid: ${line.problem ?? 'invalid'}`}</td>
@@ -153,7 +157,7 @@ interface BulkView {
   completedAmount: number;
   createdAt: string;
   completedAt: string | null;
-  items: { items: { index: number; externalId: string | null; status: string; amount: number; referenceId?: string; failureReason?: { code: string; message: string } | null }[]; nextCursor: string | null };
+  items: { items: { index: number; externalId: string | null; note?: string | null; status: string; amount: number; referenceId?: string; failureReason?: { code: string; message: string } | null }[]; nextCursor: string | null };
 }
 
 /** One bulk as it is now, read again every two seconds while it is processing. */
@@ -179,6 +183,8 @@ export function BulkDetailPage(props: { bulkId: string }): ReactNode {
       if (timer !== undefined) clearTimeout(timer);
     };
   }, [props.bulkId]);
+  // The API's bulk item (a DisbursementStatus) carries no note today: the column appears once the owner's record gives one.
+  const withNotes = bulk?.items.items.some((item) => typeof item.note === 'string') === true;
   return (
     <section aria-labelledby="bulk-detail-title">
       <h1 id="bulk-detail-title">{props.bulkId}</h1>
@@ -218,6 +224,7 @@ export function BulkDetailPage(props: { bulkId: string }): ReactNode {
               <tr>
                 <th scope="col">#</th>
                 <th scope="col">externalId</th>
+                {withNotes ? <th scope="col">Note</th> : null}
                 <th scope="col">Amount</th>
                 <th scope="col">Status</th>
                 <th scope="col">Reference</th>
@@ -228,6 +235,7 @@ export function BulkDetailPage(props: { bulkId: string }): ReactNode {
                 <tr key={item.index}>
                   <td>{item.index + 1}</td>
                   <td>{item.externalId ?? '—'}</td>
+                  {withNotes ? <td>{item.note ?? '—'}</td> : null}
                   <td>{item.amount.toFixed(2)}</td>
                   <td>{item.failureReason ? `${item.status}: ${item.failureReason.message}` : item.status}</td>
                   <td>{item.referenceId === undefined ? '—' : <Link to={`/transactions/${encodeURIComponent(item.referenceId)}`}>{item.referenceId}</Link>}</td>

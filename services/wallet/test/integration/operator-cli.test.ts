@@ -48,7 +48,16 @@ async function operatorWith(extraEnv: Record<string, string>, environment: 'sand
   }
 }
 
-const sandbox = (...args: string[]): Promise<{ code: number; json: any }> => operator('sandbox', ...args);
+/**
+ * The sandbox commands with the usual settings go through one `batch` process (the CLI's own parsing
+ * and code per command, one process start and migration check for the file); the tests about the
+ * process itself (production settings, stderr notices, exit codes without AUTH_URL) start one each.
+ */
+let sandboxBatch: OperatorBatch;
+async function sandbox(...args: string[]): Promise<{ code: number; json: any }> {
+  const { exitCode, json } = await sandboxBatch.run(args);
+  return { code: exitCode ?? -1, json };
+}
 
 beforeAll(async () => {
   await ensureDatabase(databaseUrl);
@@ -60,10 +69,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => authServer.listen(0, '127.0.0.1', resolve));
   authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
+  sandboxBatch = new OperatorBatch('wallet', { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent', AUTH_URL: authUrl });
 });
 
 afterAll(async () => {
-  const ledger = await sandbox('check-ledger');
+  await sandboxBatch.close();
+  const ledger = await operator('sandbox', 'check-ledger');
   expect(ledger).toMatchObject({ code: 0, json: { ok: true, problems: [] } });
   await dropDatabase(databaseUrl);
   await new Promise((resolve) => authServer.close(resolve));

@@ -1,10 +1,11 @@
-import type { Express } from 'express';
+import type { Express, Request, Response } from 'express';
 import { z } from '@pwa/config';
 import { publicApi } from '@pwa/contracts';
 import { ConsoleError } from '@pwa/errors';
-import type { PartnerApi, PartnerCall } from '../upstream/partner-api';
+import type { PartnerAnswer, PartnerApi, PartnerCall } from '../upstream/partner-api';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { statementClosingLine, statementFileName, statementHeaderLines, statementMovementLines, type StatementPageRead } from '../use-cases/statement-csv';
+import { statusChangesOf, type StoryDelivery, type StoryRecord, type StoryRefund } from '../domain/transaction-story';
 import { parsedInput } from './console-request';
 import { requireMember } from './member-session';
 import { dataOf, hasMoreOf, isNotTheirs, listOf, partnerCallerOf, passOn } from './partner-calls';
@@ -13,6 +14,8 @@ export const partnerDataPaths = {
   overview: '/api/v1/overview',
   transactions: '/api/v1/transactions/:kind',
   transaction: '/api/v1/transaction/:referenceId',
+  story: '/api/v1/transaction/:referenceId/story',
+  events: '/api/v1/events',
   statement: '/api/v1/statement.csv',
 } as const;
 
@@ -40,6 +43,19 @@ const listQuerySchema = z
     cursor: z.string().max(512).optional(),
   })
   .strict();
+
+/** The event log's filters (the API's GET /partner/v1/events: type, since, keyset pages); the webhook service checks each and names a bad one. */
+const eventListQuerySchema = z
+  .object({
+    type: z.string().max(60).optional(),
+    since: z.string().max(40).optional(),
+    limit: z.string().max(3).optional(),
+    cursor: z.string().max(512).optional(),
+  })
+  .strict();
+
+/** How many deliveries and refunds a story shows (the API's page maximum); more are in the lists, said on the page. */
+const storyListLimit = 100;
 
 /** A referenceId names its kind: PKC- a collection, PKD- a disbursement, PKR- a refund (the spec's prefixes). */
 const detailOwners: readonly { prefix: string; owner: PartnerCall['owner']; path: (referenceId: string) => string }[] = [
@@ -87,14 +103,50 @@ export function mountPartnerDataRoutes(app: Express, deps: PeopleDependencies, c
     passOn(res, answer);
   });
 
-  app.get(partnerDataPaths.transaction, ...requireMember(deps, consoleOrigin, 'read'), async (req, res) => {
+  // The partner's events (every webhook sent or to be sent, whatever became of its delivery), oldest first, as the API lists them.
+  app.get(partnerDataPaths.events, ...requireMember(deps, consoleOrigin, 'read'), async (req, res) => {
+    const query = parsedInput(eventListQuerySchema, req.query, 'query parameters');
+    const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '')).toString();
+    const answer = await callForMember(res, { owner: 'webhooks', method: 'GET', path: search === '' ? '/partner/v1/events' : `/partner/v1/events?${search}` });
+    passOn(res, answer);
+  });
+
+  const recordOf = async (req: Request, res: Response): Promise<{ referenceId: string; answer: PartnerAnswer }> => {
     const { referenceId } = parsedInput(z.object({ referenceId: z.string().min(5).max(80).regex(/^[A-Za-z0-9-]+$/, 'a referenceId such as PKC-…, PKD-… or PKR-…') }), req.params, 'query parameters');
     const owner = detailOwners.find((candidate) => referenceId.toUpperCase().startsWith(candidate.prefix));
     if (!owner) throw new ConsoleError('CON_2001', 'Missing or invalid query parameters: referenceId (starts with PKC-, PKD- or PKR-)');
     const answer = await callForMember(res, { owner: owner.owner, method: 'GET', path: owner.path(referenceId) });
     // Unknown and another partner's (the API's 403 PKC_6005) read the same: nothing says the id exists.
     if (isNotTheirs(answer)) throw new ConsoleError('CON_4017', `No transaction ${referenceId} among your partner’s records: check the id`);
-    passOn(res, answer);
+    return { referenceId, answer };
+  };
+
+  app.get(partnerDataPaths.transaction, ...requireMember(deps, consoleOrigin, 'read'), async (req, res) => {
+    passOn(res, (await recordOf(req, res)).answer);
+  });
+
+  // The whole story in one answer: the record, when its status changed, its refunds and every webhook sent about it with each attempt.
+  app.get(partnerDataPaths.story, ...requireMember(deps, consoleOrigin, 'read'), async (req, res) => {
+    const { referenceId, answer } = await recordOf(req, res);
+    const transaction = dataOf(answer) as StoryRecord & Record<string, unknown>;
+    const isCollection = referenceId.toUpperCase().startsWith('PKC-');
+    const [deliveriesAnswer, refundsAnswer] = await Promise.all([
+      callForMember(res, { owner: 'webhooks', method: 'GET', path: `/partner/v1/webhooks/deliveries?${new URLSearchParams({ referenceId, limit: String(storyListLimit) }).toString()}` }),
+      isCollection ? callForMember(res, { owner: 'collections', method: 'GET', path: `/partner/v1/refunds?${new URLSearchParams({ collectionReferenceId: referenceId, limit: String(storyListLimit) }).toString()}` }) : undefined,
+    ]);
+    const deliveries = listOf(deliveriesAnswer, 'items') as StoryDelivery[];
+    const refunds = refundsAnswer === undefined ? [] : (listOf(refundsAnswer, 'items') as StoryRefund[]);
+    res.json({
+      success: true,
+      data: {
+        transaction,
+        statusChanges: statusChangesOf(transaction, deliveries, refunds),
+        refunds: isCollection ? refunds : null,
+        refundsMore: refundsAnswer === undefined ? false : hasMoreOf(refundsAnswer),
+        deliveries,
+        deliveriesMore: hasMoreOf(deliveriesAnswer),
+      },
+    });
   });
 
   // The whole period as one CSV, page after page as the owner gives them (never the whole period in memory).

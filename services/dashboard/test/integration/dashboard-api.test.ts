@@ -217,6 +217,79 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     expect(audit.body.data.entries.map((entry: { action: string; actor: { id: string } }) => [entry.action, entry.actor.id])).toEqual(expect.arrayContaining([['bulk.upload', financeA.memberId], ['bulk.confirm', financeA.memberId]]));
   });
 
+  /** Waits (at most 10 s) until the read gives what is wanted; answers the last read. */
+  async function eventually<T>(read: () => Promise<T>, wanted: (value: T) => boolean): Promise<T> {
+    let value = await read();
+    for (let check = 0; check < 50 && !wanted(value); check += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      value = await read();
+    }
+    return value;
+  }
+
+  test('when members read the events and a transaction’s story, then every role may, the API’s filters and keyset pages apply, partner B sees none of A’s, and the story tells the quote, each status change with its time, the refunds, the reversal and the webhooks', async () => {
+    // (after the statement test: this test's payments are not in its period's expected movements)
+    const collection = await createCollection(stack.client, partnerA.token, { phone: user.phone, amount: 7.5, currency: 'USD', externalId: `story-${randomUUID()}` });
+    expect((await session('developer').post(`/api/v1/sandbox/collections/${collection}/approve`, {})).body.data?.status).toBe('completed');
+    const refund = await stack.client.post(`/partner/v1/collection/${collection}/refund`, { externalId: `story-refund-${randomUUID()}`, amount: 2.5 }, { bearer: partnerA.token });
+    expect([200, 202]).toContain(refund.status);
+    const quote = await disbursementQuote(stack.client, partnerA.token, user, 3.25);
+    const payout = (await transfer(stack.client, partnerA.token, { quoteId: quote.quoteId, externalId: `story-payout-${randomUUID()}` })).body.data.referenceId as string;
+    await stack.walletOperator(['reverse-disbursement', '--reference-id', payout, '--reason', 'paid to the wrong number']);
+
+    // The events: the webhook service records the collection's completion from the bus a moment later.
+    type EventRow = { eventId: string; type: string; payload: { referenceId?: string } };
+    const completions = await eventually(
+      async () => (await session('support').get('/api/v1/events?type=collection.completed&limit=100')).body.data.items as EventRow[],
+      (items) => items.some((event) => event.payload.referenceId === collection),
+    );
+    expect(completions.every((event) => event.type === 'collection.completed')).toBe(true);
+    expect(completions.map((event) => event.payload.referenceId)).toContain(collection);
+    for (const who of ['admin', 'developer', 'finance', 'support'] as const) {
+      const read = await session(who).get('/api/v1/events?type=collection.completed&limit=100');
+      expect([who, read.status, read.text.includes(collection)]).toEqual([who, 200, true]);
+    }
+    const first = await session('finance').get('/api/v1/events?limit=1');
+    expect(first.body.data).toMatchObject({ items: [expect.objectContaining({ eventId: expect.any(String), deliveryStatus: expect.any(String) })], hasMore: true, nextCursor: expect.any(String) });
+    const second = await session('finance').get(`/api/v1/events?limit=1&cursor=${encodeURIComponent(first.body.data.nextCursor as string)}`);
+    expect(second.body.data.items[0].eventId).not.toBe(first.body.data.items[0].eventId);
+    const since = await session('finance').get(`/api/v1/events?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+    expect(since.body.data).toMatchObject({ items: [], hasMore: false });
+    expect(await session('support').get('/api/v1/events?type=collection.approved')).toMatchObject({ status: 400, body: { code: 'PKC_2008', message: expect.stringContaining('type') } });
+    expect(await session('support').get(`/api/v1/events?partnerId=${partnerA.partnerId}`)).toMatchObject({ status: 400, body: { code: 'CON_2001' } });
+    const eventsB = await session('adminB').get('/api/v1/events?limit=100');
+    expect(eventsB.status).toBe(200);
+    expect(eventsB.text).not.toContain(collection);
+    expect(eventsB.text).not.toContain(disbursementA);
+
+    // The collection's story: its money, when it was requested, completed and refunded, and the webhook sent about it.
+    const collectionStory = (await session('support').get(`/api/v1/transaction/${collection}/story`)).body.data;
+    expect(collectionStory.transaction).toMatchObject({ referenceId: collection, status: 'completed', amount: 7.5, currency: 'USD', fee: expect.any(Number), totalDebit: expect.any(Number) });
+    const refunded = (collectionStory.refunds as { referenceId: string; status: string }[])[0];
+    expect(refunded?.referenceId).toBe(refund.body.data.referenceId);
+    expect(collectionStory.statusChanges).toEqual([
+      { status: 'pending_approval', at: collectionStory.transaction.createdAt, source: 'record' },
+      { status: 'completed', at: collectionStory.transaction.transactionId.completedAt, source: 'record' },
+      { status: 'refund_requested', at: expect.any(String), source: 'record', referenceId: refunded?.referenceId },
+      ...(refunded?.status === 'completed' ? [{ status: 'refunded', at: expect.any(String), source: 'record', referenceId: refunded.referenceId }] : []),
+    ]);
+    expect(collectionStory.deliveries).toEqual([expect.objectContaining({ event: 'collection.completed', referenceId: collection, status: 'skipped' })]);
+
+    // The reversed payout's story: its quote (amount, fee, total debit), created, completed, reversed (the reversal's own fields).
+    const payoutStory = await eventually(
+      async () => (await session('developer').get(`/api/v1/transaction/${payout}/story`)).body.data,
+      (story) => story.transaction.reversal !== undefined,
+    );
+    expect(payoutStory.transaction).toMatchObject({ referenceId: payout, status: 'completed', amount: 3.25, fee: quote.fee, totalDebit: quote.totalDebit, reversal: { amount: 3.25, currency: 'USD', transactionId: expect.stringMatching(/^TXN-/) } });
+    expect(payoutStory.statusChanges).toEqual([
+      { status: 'pending', at: payoutStory.transaction.createdAt, source: 'record' },
+      { status: 'completed', at: payoutStory.transaction.completedAt, source: 'record' },
+      { status: 'reversed', at: payoutStory.transaction.reversal.reversedAt, source: 'record' },
+    ]);
+    expect(payoutStory.refunds).toBeNull();
+    expect(await session('adminB').get(`/api/v1/transaction/${payout}/story`)).toMatchObject({ status: 404, body: { code: 'CON_4017' } });
+  });
+
   test('when requests come without a session, without the CSRF token or from another site, then they are refused and change nothing', async () => {
     const anonymous = stack.dashboard.client();
     expect((await anonymous.get('/api/v1/overview')).status).toBe(401);
@@ -280,6 +353,9 @@ describe('the partner dashboard API: roles and partner isolation', () => {
       ['GET', '/api/v1/transactions/collections?createdFrom=yesterday', undefined],
       ['GET', '/api/v1/transaction/not-a-reference', undefined],
       ['GET', '/api/v1/transaction/PKC-%00', undefined],
+      ['GET', '/api/v1/transaction/not-a-reference/story', undefined],
+      ['GET', '/api/v1/events?since=yesterday', undefined],
+      ['GET', '/api/v1/events?cursor=abc', undefined],
       ['GET', '/api/v1/statement.csv', undefined],
       ['GET', '/api/v1/statement.csv?currency=EUR&from=x&to=y', undefined],
       ['GET', '/api/v1/audit-log?cursor=abc', undefined],

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from
 import { api } from '../api';
 import { may, useSession } from '../session';
 import { dateTime, ErrorNotice, Field, FreshCodeField, freshCodeOf, SuccessNotice, useWork } from '../ui';
+import { EventsSection } from './Events';
 
 interface Slots {
   clientId: string;
@@ -94,6 +95,7 @@ export function DevelopersPage(): ReactNode {
         <p>Only your team’s admins rotate the client secret.</p>
       )}
       <WebhookSettingsSection admin={admin} mayTest={may(session, 'send_test_webhook')} />
+      <EventsSection />
     </section>
   );
 }

@@ -204,12 +204,85 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
   );
 }
 
-/** One transaction as its owner tells it; in the sandbox, a pending collection can be approved or declined as its user would. */
+/** A failure as the owner records it: a code and a message for people. */
+interface Failure {
+  code: string;
+  message: string;
+}
+
+/** The owner's record (CollectionStatus, DisbursementStatus or Refund): the fields the page reads; any other scalar field is shown as it is. */
+interface TransactionRecord {
+  referenceId: string;
+  externalId?: string | null;
+  status?: string;
+  amount?: number;
+  currency?: string;
+  fee?: number;
+  totalDebit?: number;
+  netAmount?: number;
+  quoteId?: string;
+  note?: string | null;
+  reason?: string | null;
+  createdAt?: string;
+  completedAt?: string | null;
+  expiresAt?: string;
+  transactionId?: string | { transactionId: string; completedAt: string } | null;
+  refundedAmount?: number;
+  failureCode?: string;
+  failureReason?: Failure | null;
+  bulkId?: string;
+  collectionReferenceId?: string;
+  reversal?: { transactionId: string; amount: number; currency: string; reversedAt: string };
+  [field: string]: unknown;
+}
+
+interface StatusChange {
+  status: string;
+  at: string | null;
+  source: string;
+  referenceId?: string;
+}
+
+interface Story {
+  transaction: TransactionRecord;
+  statusChanges: StatusChange[];
+  refunds: TransactionRow[] | null;
+  refundsMore: boolean;
+  deliveries: DeliveryStory[];
+  deliveriesMore: boolean;
+}
+
+/** The fields the page lays out itself; any other scalar field of the record is listed under "More". */
+const laidOut: ReadonlySet<string> = new Set([
+  'referenceId', 'externalId', 'status', 'amount', 'currency', 'fee', 'totalDebit', 'netAmount', 'quoteId', 'note', 'reason', 'createdAt', 'completedAt', 'expiresAt',
+  'transactionId', 'refundedAmount', 'failureCode', 'failureReason', 'bulkId', 'collectionReferenceId', 'reversal',
+]);
+
+const moneyOf = (amount: number | undefined, currency: string | undefined): string => (amount === undefined ? '—' : `${currency ?? ''} ${amount.toFixed(2)}`.trim());
+
+/** One fact of a definition list, left out when the record has no value for it. */
+function Fact(props: { name: string; children: ReactNode; shown?: boolean }): ReactNode {
+  if (props.shown === false) return null;
+  return (
+    <div>
+      <dt>{props.name}</dt>
+      <dd>{props.children}</dd>
+    </div>
+  );
+}
+
+/**
+ * One transaction's whole story, read in one call: what it is now, its money as quoted (amount, fee
+ * and who bears it, total), when its status changed, a disbursement's reversal, a collection's
+ * refunds and every webhook sent about it with each attempt's answer. In the sandbox, a pending
+ * collection can be approved or declined as its user would.
+ */
 export function TransactionDetailPage(props: { referenceId: string }): ReactNode {
   const session = useSession();
-  const [detail, setDetail] = useState<Record<string, unknown>>();
+  const [story, setStory] = useState<Story>();
   const [error, setError] = useState<unknown>();
-  const load = useCallback(() => api<Record<string, unknown>>('GET', `/api/v1/transaction/${encodeURIComponent(props.referenceId)}`).then(setDetail, setError), [props.referenceId]);
+  const [notice, setNotice] = useState<string>();
+  const load = useCallback(() => api<Story>('GET', `/api/v1/transaction/${encodeURIComponent(props.referenceId)}/story`).then(setStory, setError), [props.referenceId]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -217,11 +290,25 @@ export function TransactionDetailPage(props: { referenceId: string }): ReactNode
     setError(undefined);
     api('POST', `/api/v1/sandbox/collections/${encodeURIComponent(props.referenceId)}/${decision}`, {}).then(load, setError);
   };
-  const pendingCollection = props.referenceId.startsWith('PKC-') && detail?.status === 'pending_approval' && may(session, 'simulate');
+  const redeliver = (deliveryId: string): void => {
+    setError(undefined);
+    setNotice(undefined);
+    api('POST', `/api/v1/deliveries/${encodeURIComponent(deliveryId)}/redelivery`, {}).then(() => {
+      setNotice(`Delivery ${deliveryId} is sent again.`);
+      void load();
+    }, setError);
+  };
+  const record = story?.transaction;
+  const pendingCollection = props.referenceId.startsWith('PKC-') && record?.status === 'pending_approval' && may(session, 'simulate');
   return (
     <section aria-labelledby="detail-title">
       <h1 id="detail-title">{props.referenceId}</h1>
       <ErrorNotice error={error} />
+      {notice === undefined ? null : (
+        <p className="notice notice-success" role="status">
+          {notice}
+        </p>
+      )}
       {pendingCollection ? (
         <div className="actions" role="group" aria-label="Sandbox: act as the user">
           <button type="button" className="secondary" onClick={() => decide('approve')}>
@@ -232,20 +319,160 @@ export function TransactionDetailPage(props: { referenceId: string }): ReactNode
           </button>
         </div>
       ) : null}
-      {detail === undefined ? null : (
-        <dl className="facts" aria-label="The transaction">
-          {Object.entries(detail).map(([name, value]) => (
-            <div key={name}>
-              <dt>{name}</dt>
-              <dd>{typeof value === 'object' && value !== null ? <code>{JSON.stringify(value)}</code> : String(value)}</dd>
-            </div>
-          ))}
-        </dl>
+      {story === undefined || record === undefined ? null : (
+        <>
+          <TransactionFacts record={record} />
+          <StatusChanges changes={story.statusChanges} />
+          {record.reversal === undefined ? null : <ReversalFacts reversal={record.reversal} />}
+          {story.refunds === null ? null : (
+            <section aria-labelledby="refunds-title">
+              <h2 id="refunds-title">Refunds</h2>
+              <TransactionRows kind="refunds" rows={story.refunds} label="Refunds of this collection" />
+              {story.refundsMore ? <p>More refunds are in the refunds list.</p> : null}
+            </section>
+          )}
+          <WebhookAttempts deliveries={story.deliveries} more={story.deliveriesMore} {...(may(session, 'redeliver') ? { onRedeliver: redeliver } : {})} />
+        </>
       )}
-      {detail === undefined ? null : <TransactionStory referenceId={props.referenceId} />}
       <p>
         <Link to="/transactions">Back to the transactions</Link>
       </p>
+    </section>
+  );
+}
+
+/** What the transaction is now and its money as quoted: every value as text. */
+function TransactionFacts(props: { record: TransactionRecord }): ReactNode {
+  const { record } = props;
+  const collection = record.referenceId.startsWith('PKC-');
+  const settlement = typeof record.transactionId === 'object' && record.transactionId !== null ? record.transactionId : undefined;
+  const transactionId = typeof record.transactionId === 'string' ? record.transactionId : settlement?.transactionId;
+  const failure = record.failureReason ?? (record.failureCode === undefined ? undefined : { code: record.failureCode, message: '' });
+  const more = Object.entries(record).filter(([name, value]) => !laidOut.has(name) && value !== null && typeof value !== 'object');
+  return (
+    <>
+      <dl className="facts" aria-label="The transaction">
+        <Fact name="Status">{record.status ?? '—'}</Fact>
+        <Fact name="Your externalId">{record.externalId ?? '—'}</Fact>
+        <Fact name="Note" shown={typeof record.note === 'string'}>
+          {record.note}
+        </Fact>
+        <Fact name="Reason" shown={typeof record.reason === 'string'}>
+          {record.reason}
+        </Fact>
+        <Fact name="Created">{dateTime(record.createdAt)}</Fact>
+        <Fact name="Completed" shown={(record.completedAt ?? settlement?.completedAt) != null}>
+          {dateTime(record.completedAt ?? settlement?.completedAt)}
+        </Fact>
+        <Fact name="Approval window ends" shown={collection && record.status === 'pending_approval'}>
+          {dateTime(record.expiresAt)}
+        </Fact>
+        <Fact name="Wallet transaction" shown={transactionId !== undefined}>
+          <code>{transactionId}</code>
+        </Fact>
+        <Fact name="Why it failed" shown={failure !== undefined && failure !== null}>
+          {failure?.code} {failure?.message}
+        </Fact>
+        <Fact name="Bulk" shown={record.bulkId !== undefined}>
+          <Link to={`/bulk-payouts/${encodeURIComponent(record.bulkId ?? '')}`}>{record.bulkId}</Link>
+        </Fact>
+        <Fact name="Refunded collection" shown={record.collectionReferenceId !== undefined}>
+          <Link to={`/transactions/${encodeURIComponent(record.collectionReferenceId ?? '')}`}>{record.collectionReferenceId}</Link>
+        </Fact>
+        {more.map(([name, value]) => (
+          <Fact key={name} name={name}>
+            {String(value)}
+          </Fact>
+        ))}
+      </dl>
+      <section aria-labelledby="quote-title">
+        <h2 id="quote-title">Quote and money</h2>
+        <dl className="facts" aria-label="Quote">
+          <Fact name="Quote" shown={record.quoteId !== undefined}>
+            <code>{record.quoteId}</code>
+          </Fact>
+          <Fact name="Amount">{moneyOf(record.amount, record.currency)}</Fact>
+          <Fact name="Fee">
+            {moneyOf(record.fee, record.currency)} {record.fee === undefined ? '' : collection ? '(paid by the user)' : record.referenceId.startsWith('PKD-') ? '(paid by you)' : ''}
+          </Fact>
+          <Fact name="Total debited" shown={record.totalDebit !== undefined}>
+            {moneyOf(record.totalDebit, record.currency)} {collection ? 'from the user’s wallet' : 'from your balance'}
+          </Fact>
+          <Fact name="The user received" shown={record.netAmount !== undefined}>
+            {moneyOf(record.netAmount, record.currency)}
+          </Fact>
+          <Fact name="Refunded so far" shown={record.refundedAmount !== undefined}>
+            {moneyOf(record.refundedAmount, record.currency)}
+          </Fact>
+        </dl>
+      </section>
+    </>
+  );
+}
+
+const statusWords: Record<string, string> = {
+  pending_approval: 'requested, waiting for the user’s approval',
+  pending: 'accepted, being paid',
+  processing: 'requested, being paid back',
+  completed: 'completed',
+  declined: 'declined by the user',
+  expired: 'expired unapproved',
+  failed: 'failed',
+  cancelled: 'cancelled by you',
+  reversed: 'reversed by the operator',
+  refund_requested: 'refund requested',
+  refunded: 'refund completed',
+  refund_failed: 'refund failed',
+};
+
+/** When the status changed, oldest first: from the record's times, or the webhook event that told of it. */
+function StatusChanges(props: { changes: StatusChange[] }): ReactNode {
+  return (
+    <section aria-labelledby="changes-title">
+      <h2 id="changes-title">Status changes</h2>
+      <table aria-label="Status changes">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Status</th>
+            <th scope="col">Known from</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.changes.map((change, index) => (
+            <tr key={`${change.status}-${change.referenceId ?? ''}-${index}`}>
+              <td>{change.at === null ? 'time not recorded' : dateTime(change.at)}</td>
+              <td>
+                {statusWords[change.status] ?? change.status}
+                {change.referenceId === undefined ? null : (
+                  <>
+                    {' '}
+                    <Link to={`/transactions/${encodeURIComponent(change.referenceId)}`}>{change.referenceId}</Link>
+                  </>
+                )}
+              </td>
+              <td>{change.source === 'record' ? 'the record' : `webhook ${change.source.replace(/^event /, '')}`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** A disbursement the operator reversed: the reversal's own transaction and money, as fields. */
+function ReversalFacts(props: { reversal: NonNullable<TransactionRecord['reversal']> }): ReactNode {
+  const { reversal } = props;
+  return (
+    <section aria-labelledby="reversal-title">
+      <h2 id="reversal-title">Reversal</h2>
+      <dl className="facts" aria-label="Reversal">
+        <Fact name="Returned to your balance">{moneyOf(reversal.amount, reversal.currency)}</Fact>
+        <Fact name="Reversed">{dateTime(reversal.reversedAt)}</Fact>
+        <Fact name="Reversal transaction">
+          <code>{reversal.transactionId}</code>
+        </Fact>
+      </dl>
     </section>
   );
 }
@@ -268,88 +495,53 @@ interface DeliveryStory {
   attempts: DeliveryAttempt[];
 }
 
-/**
- * The rest of a transaction's story: each webhook the partner was sent about it (every status
- * change it was told of) with every attempt and the answer it got, a button to send one again, and
- * a collection's refunds.
- */
-function TransactionStory(props: { referenceId: string }): ReactNode {
-  const session = useSession();
-  const [deliveries, setDeliveries] = useState<DeliveryStory[]>();
-  const [refunds, setRefunds] = useState<TransactionRow[]>();
-  const [error, setError] = useState<unknown>();
-  const [notice, setNotice] = useState<string>();
-  const isCollection = props.referenceId.toUpperCase().startsWith('PKC-');
-  const load = useCallback(() => {
-    api<{ items: DeliveryStory[] }>('GET', `/api/v1/transactions/deliveries${queryOf({ referenceId: props.referenceId, limit: '50' })}`).then((page) => setDeliveries(page.items), setError);
-    if (isCollection) api<{ items: TransactionRow[] }>('GET', `/api/v1/transactions/refunds${queryOf({ collectionReferenceId: props.referenceId, limit: '50' })}`).then((page) => setRefunds(page.items), setError);
-  }, [props.referenceId, isCollection]);
-  useEffect(load, [load]);
-  const redeliver = (deliveryId: string): void => {
-    setError(undefined);
-    setNotice(undefined);
-    api('POST', `/api/v1/deliveries/${encodeURIComponent(deliveryId)}/redelivery`, {}).then(() => {
-      setNotice(`Delivery ${deliveryId} is sent again.`);
-      load();
-    }, setError);
-  };
+/** Each webhook the partner was sent about the transaction, every attempt with the answer it got, and a button to send one again. */
+function WebhookAttempts(props: { deliveries: DeliveryStory[]; more: boolean; onRedeliver?: (deliveryId: string) => void }): ReactNode {
+  const { deliveries, onRedeliver } = props;
   return (
-    <>
-      <ErrorNotice error={error} />
-      {notice === undefined ? null : (
-        <p className="notice notice-success" role="status">
-          {notice}
-        </p>
+    <section aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">Webhooks sent about it</h2>
+      {deliveries.length === 0 ? (
+        <p>No webhook yet.</p>
+      ) : (
+        <table aria-label="Webhook attempts">
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Delivery</th>
+              <th scope="col">Attempt</th>
+              <th scope="col">At</th>
+              <th scope="col">Answer</th>
+              {onRedeliver === undefined ? null : <th scope="col">Again</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.flatMap((delivery) => {
+              const attempts: (DeliveryAttempt | undefined)[] = delivery.attempts.length === 0 ? [undefined] : delivery.attempts;
+              return attempts.map((attempt, index) => (
+                <tr key={`${delivery.deliveryId}-${attempt?.attempt ?? 0}`}>
+                  <td>{index === 0 ? delivery.event : ''}</td>
+                  <td>{index === 0 ? delivery.status : ''}</td>
+                  <td>{attempt?.attempt ?? '—'}</td>
+                  <td>{dateTime(attempt?.startedAt ?? delivery.createdAt)}</td>
+                  <td>{attempt === undefined ? (delivery.nextAttemptAt === null ? (delivery.status === 'skipped' ? 'Not sent: no webhook URL was registered' : 'Not sent') : `Next try ${dateTime(delivery.nextAttemptAt)}`) : answerOf(attempt)}</td>
+                  {onRedeliver === undefined ? null : (
+                    <td>
+                      {index === 0 ? (
+                        <button type="button" className="secondary small" onClick={() => onRedeliver(delivery.deliveryId)}>
+                          Send again
+                        </button>
+                      ) : null}
+                    </td>
+                  )}
+                </tr>
+              ));
+            })}
+          </tbody>
+        </table>
       )}
-      {isCollection ? (
-        <section aria-labelledby="refunds-title">
-          <h2 id="refunds-title">Refunds</h2>
-          {refunds === undefined ? null : <TransactionRows kind="refunds" rows={refunds} label="Refunds of this collection" />}
-        </section>
-      ) : null}
-      <section aria-labelledby="webhooks-title">
-        <h2 id="webhooks-title">Webhooks sent about it</h2>
-        {deliveries === undefined ? null : deliveries.length === 0 ? (
-          <p>No webhook yet.</p>
-        ) : (
-          <table aria-label="Webhook attempts">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Delivery</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">At</th>
-                <th scope="col">Answer</th>
-                {may(session, 'redeliver') ? <th scope="col">Again</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.flatMap((delivery) => {
-                const attempts: (DeliveryAttempt | undefined)[] = delivery.attempts.length === 0 ? [undefined] : delivery.attempts;
-                return attempts.map((attempt, index) => (
-                  <tr key={`${delivery.deliveryId}-${attempt?.attempt ?? 0}`}>
-                    <td>{index === 0 ? delivery.event : ''}</td>
-                    <td>{index === 0 ? delivery.status : ''}</td>
-                    <td>{attempt?.attempt ?? '—'}</td>
-                    <td>{dateTime(attempt?.startedAt ?? delivery.createdAt)}</td>
-                    <td>{attempt === undefined ? (delivery.nextAttemptAt === null ? 'Not sent' : `Next try ${dateTime(delivery.nextAttemptAt)}`) : answerOf(attempt)}</td>
-                    {may(session, 'redeliver') ? (
-                      <td>
-                        {index === 0 ? (
-                          <button type="button" className="secondary small" onClick={() => redeliver(delivery.deliveryId)}>
-                            Send again
-                          </button>
-                        ) : null}
-                      </td>
-                    ) : null}
-                  </tr>
-                ));
-              })}
-            </tbody>
-          </table>
-        )}
-      </section>
-    </>
+      {props.more ? <p>Older webhooks of this transaction are in the webhook deliveries list.</p> : null}
+    </section>
   );
 }
 

@@ -242,7 +242,7 @@ describe('the partner dashboard in the browser', () => {
     expect(adminPerson.watched.pageErrors).toEqual([]);
   });
 
-  test('when an externalId holds markup, then the transactions page shows it as text and nothing runs; the admin rotates the client secret with both valid until the old is revoked; axe-core finds no serious violation on any page', async () => {
+  test('when an externalId holds markup, then the transactions page shows it as text and nothing runs; the story shows the quote and status changes and the sandbox approval; the admin rotates the client secret with both valid until the old is revoked and the webhook secret shown once; the events list the approval; axe-core finds no serious violation on any page', async () => {
     if (adminPerson === undefined) throw new Error('the first test signs the admin in');
     const { page } = adminPerson.watched;
     await page.goto(`${stack.dashboard.baseUrl}/transactions?kind=collections`);
@@ -260,11 +260,20 @@ describe('the partner dashboard in the browser', () => {
     await table.getByRole('cell', { name: hostileExternalId, exact: true }).waitFor();
     expect(await table.getByRole('row').count()).toBe(2);
     await screenshotOf(page, 'dashboard', 'transactions-by-phone');
-    // The transaction's story: its facts, its refunds and each webhook sent about it (none: the partner registered no URL yet).
+    // The transaction's story: its facts, its quote, its status changes, its refunds and each webhook sent about it.
     await page.getByRole('link', { name: /^PKC-/ }).first().click();
     await page.locator('dl.facts').first().waitFor();
+    const collectionId = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').trim();
+    await expect(page.locator('dl[aria-label="Quote"]').textContent()).resolves.toMatch(/Amount\s*USD 5\.00.*Fee.*paid by the user/);
+    const changes = page.getByRole('table', { name: 'Status changes' });
+    await expect(changes.textContent()).resolves.toContain('requested, waiting for the user’s approval');
     await page.getByRole('heading', { level: 2, name: 'Webhooks sent about it' }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'Refunds' }).waitFor();
+    // In the sandbox the admin (as a developer may) approves the pending collection as its user would: the story gains its completion.
+    await page.getByRole('button', { name: 'Approve as the user (sandbox)' }).click();
+    await changes.getByRole('cell', { name: 'completed', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Approve as the user (sandbox)' }).count()).toBe(0);
+    expect(await page.locator('dl.facts').first().textContent()).toContain(hostileExternalId);
     await screenshotOf(page, 'dashboard', 'transaction-detail');
     expect(adminPerson.watched.dialogs).toEqual([]);
     expect(adminPerson.watched.policyViolations).toEqual([]);
@@ -281,9 +290,19 @@ describe('the partner dashboard in the browser', () => {
     await page.getByRole('button', { name: 'Revoke the previous secret' }).click();
     await page.getByRole('status').filter({ hasText: 'previous secret is revoked' }).waitFor();
     expect([await tokenWith(partner.clientSecret), await tokenWith(second)]).toEqual([401, 200]);
+    // The admin rotates the webhook secret: the new one is shown once, and the settings say when.
+    await page.getByRole('button', { name: 'Rotate the webhook secret' }).click();
+    const webhookSecret = ((await page.getByRole('status').filter({ hasText: 'new webhook secret, shown only now' }).locator('code').textContent()) ?? '').trim();
+    expect(webhookSecret.length).toBeGreaterThan(20);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
-    expect(await page.content()).not.toContain(second);
+    await expect(page.locator('dl[aria-label="Webhook settings"]').textContent()).resolves.not.toContain('never');
+    const reloaded = await page.content();
+    expect([reloaded.includes(second), reloaded.includes(webhookSecret)]).toEqual([false, false]);
+    // The events: the approved collection's completion, found with the API's filter.
+    await page.getByLabel('Event', { exact: true }).selectOption('collection.completed');
+    await page.getByRole('button', { name: 'Show events' }).click();
+    await page.getByRole('table', { name: 'Events' }).getByRole('link', { name: collectionId }).waitFor();
 
     // The admin registers the team's receiver and sends a test webhook; the page follows it to its answer.
     const endpoint = await startWebhookReceiver();
@@ -308,7 +327,7 @@ describe('the partner dashboard in the browser', () => {
 
     // axe-core needs its script injected, which the strict CSP refuses: a second context of the same session, with bypassCSP.
     const audited = await watchedPage(browser, { bypassCSP: true, storageState: await adminPerson.watched.context.storageState() });
-    const paths = ['/', '/transactions?kind=collections', '/transactions?kind=deliveries', '/statements', '/bulk-payouts', '/developers', '/team', '/audit', '/account', '/sign-in', '/invitation'];
+    const paths = ['/', '/transactions?kind=collections', `/transactions/${collectionId}`, '/transactions?kind=deliveries', '/statements', '/bulk-payouts', '/developers', '/team', '/audit', '/account', '/sign-in', '/invitation'];
     for (const where of paths) {
       await audited.page.goto(`${stack.dashboard.baseUrl}${where}`);
       await audited.page.getByRole('heading', { level: 1 }).first().waitFor();

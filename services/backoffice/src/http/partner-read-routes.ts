@@ -56,8 +56,9 @@ export function mountPartnerReadRoutes(app: Express, deps: PeopleDependencies, c
     await reader(res);
     const partnerId = String(req.params.partnerId);
     if (!isUuid(partnerId)) throw new ConsoleError('CON_4008');
-    const partner = await partners.partnerDetail(partnerId.toLowerCase(), requestIdOf(res));
+    const [partner, clientSecrets] = await Promise.all([partners.partnerDetail(partnerId.toLowerCase(), requestIdOf(res)), partners.clientSecretSlots(partnerId.toLowerCase(), requestIdOf(res))]);
     if (!partner) throw new ConsoleError('CON_4008');
-    res.json({ success: true, data: partner });
+    // Whether a second client secret is active (both get tokens until the previous one is revoked): since when each, never a secret.
+    res.json({ success: true, data: { ...partner, clientSecrets: clientSecrets ?? null } });
   });
 }

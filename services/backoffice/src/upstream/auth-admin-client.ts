@@ -8,6 +8,7 @@ import {
   authPartnerOnboardingAnswerSchema,
   authPartnerSecretRotationAnswerSchema,
   clientSecretChangeAnswerSchema,
+  clientSecretSlotsSchema,
   internal,
   readContractAnswer,
 } from '@pwa/contracts';
@@ -60,6 +61,15 @@ export function createAuthAdminClient(settings: UpstreamSettings, logger: Logger
         throw authAway(error instanceof Error ? error.message : 'no answer');
       });
       const read = readContractAnswer(answer, authAdminPartnerDetailSchema, unknownAdminPartner);
+      if (read.kind === 'answer') return read.data;
+      if (read.kind === 'refusal') return undefined;
+      throw authAway(read.problem);
+    },
+    clientSecretSlots: async (partnerId, requestId) => {
+      const answer = await auth.get(authAdminReadPaths.partnerClientSecrets(partnerId), call(requestId)).catch((error: unknown) => {
+        throw authAway(error instanceof Error ? error.message : 'no answer');
+      });
+      const read = readContractAnswer(answer, clientSecretSlotsSchema, unknownAdminPartner);
       if (read.kind === 'answer') return read.data;
       if (read.kind === 'refusal') return undefined;
       throw authAway(read.problem);

@@ -2,6 +2,7 @@ import type { z } from '@pwa/config';
 import type {
   AuthAdminPartner,
   AuthAdminPartnerDetail,
+  ClientSecretSlots,
   WalletAdminTransactionQuery,
   walletAdminPartnerBalancesSchema,
   walletAdminTransactionPageSchema,
@@ -20,6 +21,8 @@ export interface PartnerReads {
   ): Promise<{ partners: AuthAdminPartner[]; next: { createdAt: string; id: string } | null }>;
   /** Undefined when auth knows no partner with this id. */
   partnerDetail(partnerId: string, httpRequestId: string | null): Promise<AuthAdminPartnerDetail | undefined>;
+  /** The partner's client secret slots at auth: since when the current one, and a second one while both are accepted (never a secret). Undefined for an unknown partner. */
+  clientSecretSlots(partnerId: string, httpRequestId: string | null): Promise<ClientSecretSlots | undefined>;
 }
 
 /** What the console reads from the wallet: transactions across partners, a partner's balances, the ledger check. */

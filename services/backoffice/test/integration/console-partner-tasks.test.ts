@@ -188,9 +188,15 @@ describe('rotating a partner\'s secrets in the console', () => {
     expect(added).toMatchObject({ status: 201, body: { data: { step: 'add_second', replayed: false, clientSecret: expect.stringMatching(/^pwsk_/), secondSince: expect.any(String) } } });
     const second = String(added.body.data?.clientSecret);
     expect([await token(credentials.clientSecret), await token(second)]).toEqual([200, 200]);
+    // The partner's page says a second secret is active, and who added it (an operator, not a partner's member).
+    const during = await stand.call('GET', `/api/v1/partners/${partner.partnerId}`, { cookie: viewer.cookie });
+    expect(during.body.data).toMatchObject({ clientSecrets: { currentSince: expect.any(String), secondSince: added.body.data?.secondSince } });
+    expect((during.body.data?.operatorActions as unknown[])[0]).toMatchObject({ action: 'partner.client_secret.add_second', operatorId: maker.operatorId, actorKind: 'operator' });
+    expect(during.text.includes(second)).toBe(false);
     expect(await change('add_second')).toMatchObject({ status: 409, body: { code: 'CON_4019', message: expect.stringContaining('second client secret is held already') } });
     expect(await change('revoke_previous')).toMatchObject({ status: 200, body: { data: { step: 'revoke_previous', secondSince: null, clientSecret: null } } });
     expect([await token(credentials.clientSecret), await token(second)]).toEqual([401, 200]);
+    expect((await stand.call('GET', `/api/v1/partners/${partner.partnerId}`, { cookie: viewer.cookie })).body.data?.clientSecrets).toMatchObject({ secondSince: null });
     expect(await stand.call('POST', `/api/v1/partners/${partner.partnerId}/client-secret-changes`, { cookie: checker.cookie, csrf: checker.csrf, body: { step: 'add_second' }, headers: { 'idempotency-key': randomUUID() } })).toMatchObject({ status: 403, body: { code: 'CON_3001' } });
     const audited = [...(await auditRows('partner.client_secret.add_second')), ...(await auditRows('partner.client_secret.revoke_previous'))].filter((row) => row.target_id === partner.partnerId && row.outcome === 'done');
     expect(audited).toHaveLength(2);

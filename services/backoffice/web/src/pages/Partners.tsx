@@ -39,10 +39,23 @@ interface PartnerAction {
   action: string;
   after: Record<string, unknown>;
   operatorName: string;
+  /** operator: one of the operator's staff on the back-office; member: one of the partner's own team in their dashboard. */
+  actorKind: 'operator' | 'member';
   recordedAt: string;
 }
 
-type PartnerDetail = Partner & { changes: PartnerChange[]; operatorActions: PartnerAction[] };
+/** The partner's client secrets at auth: since when the current one, and a second one while both get tokens (never a secret). */
+interface ClientSecretSlots {
+  currentSince: string;
+  secondSince: string | null;
+}
+
+type PartnerDetail = Partner & { changes: PartnerChange[]; operatorActions: PartnerAction[]; clientSecrets: ClientSecretSlots | null };
+
+/** Who acted, as a reader of the history needs it: the person's name and which side they act for. */
+function actorOf(action: PartnerAction): string {
+  return action.actorKind === 'member' ? `${action.operatorName} (the partner’s dashboard member)` : `${action.operatorName} (operator)`;
+}
 
 interface Onboarded {
   partner: Partner;
@@ -282,6 +295,14 @@ export function PartnerDetailPage(props: { partnerId: string }): ReactNode {
         </dd>
         <dt>Created</dt>
         <dd>{dateTime(partner.createdAt)}</dd>
+        <dt>Client secrets</dt>
+        <dd data-testid="client-secrets">
+          {partner.clientSecrets === null
+            ? 'unknown'
+            : partner.clientSecrets.secondSince === null
+              ? `one, since ${dateTime(partner.clientSecrets.currentSince)}`
+              : `two active (both get tokens until the previous one is revoked): the previous since ${dateTime(partner.clientSecrets.currentSince)}, the second since ${dateTime(partner.clientSecrets.secondSince)}`}
+        </dd>
       </dl>
       {hasRole(session, 'maker', 'admin') ? <SecretRotations partnerId={partner.partnerId} partnerName={partner.name} onRotated={load} /> : null}
       {hasRole(session, 'maker', 'admin') ? <ClientSecretOverlap partnerId={partner.partnerId} partnerName={partner.name} onChanged={load} /> : null}
@@ -373,7 +394,7 @@ export function PartnerDetailPage(props: { partnerId: string }): ReactNode {
                   <td>
                     <code>{JSON.stringify(action.after)}</code>
                   </td>
-                  <td>{action.operatorName}</td>
+                  <td>{actorOf(action)}</td>
                 </tr>
               ))}
             </tbody>

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
+import { BatchedOperator, type OperatorAnswer } from '../../../../test/support/batched-operator';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
 
@@ -17,9 +18,10 @@ const databaseUrl = (() => {
 const webhookSecretSealingKey = randomBytes(32).toString('base64');
 const cliEnv = { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent', WEBHOOK_SECRET_SEALING_KEY: webhookSecretSealingKey };
 
-async function operator(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
-  return operatorWith(cliEnv, ...args);
-}
+// The commands with the usual settings run in one batch process (test/support/batched-operator.ts);
+// other settings, and a command whose stderr notice is asserted, start a process each.
+const sandboxBatch = new BatchedOperator('auth', () => cliEnv);
+const operator = (...args: string[]): Promise<OperatorAnswer> => sandboxBatch.run(...args);
 
 async function operatorWith(env: Record<string, string | undefined>, ...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
   try {
@@ -36,6 +38,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await sandboxBatch.close();
   await dropDatabase(databaseUrl);
 });
 
@@ -134,7 +137,7 @@ describe('operator CLI (built)', () => {
     expect(refused.json.error).toContain('backoffice request-status');
     expect(refused.json.error).toContain('--break-glass');
     expect((await operator('show-partner', partner.clientId)).json.status).toBe('active');
-    const sandboxRun = await operator('set-rate-limit', partner.clientId, '120');
+    const sandboxRun = await operatorWith(cliEnv, 'set-rate-limit', partner.clientId, '120');
     expect(sandboxRun.stderr).toContain('set-up (sandbox): set-rate-limit writes to the database directly');
     expect(sandboxRun.stderr).toContain('npm run operator -- backoffice request-rate-limit');
     const breakGlass = await operatorWith(production, 'set-status', partner.clientId, 'suspended', '--break-glass', 'INC-4713 partner compromised, back-office down');

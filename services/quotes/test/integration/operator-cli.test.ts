@@ -6,6 +6,7 @@ import { Pool } from 'pg';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
 import { defaultFeeSchedules } from '../../src/domain/default-fee-schedules';
 import { storedTiersOf } from '../../src/domain/fee-schedule';
+import { BatchedOperator, type OperatorAnswer } from '../../../../test/support/batched-operator';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
 
@@ -17,9 +18,10 @@ const databaseUrl = (() => {
   return url.toString();
 })();
 
-async function operator(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
-  return operatorIn('sandbox', ...args);
-}
+// The sandbox commands run in one batch process (test/support/batched-operator.ts); the production
+// cases start a process each (their stderr notice is about the process).
+const sandboxBatch = new BatchedOperator('quotes', () => ({ PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent' }));
+const operator = (...args: string[]): Promise<OperatorAnswer> => sandboxBatch.run(...args);
 
 async function operatorIn(environment: string, ...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
   try {
@@ -38,6 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await sandboxBatch.close();
   await dropDatabase(databaseUrl);
 });
 

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
 import { OperatorBatch } from '../../../../scripts/lib/operator-batch';
+import { BatchedOperator, type OperatorAnswer } from '../../../../test/support/batched-operator';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
 
@@ -48,16 +49,9 @@ async function operatorWith(extraEnv: Record<string, string>, environment: 'sand
   }
 }
 
-/**
- * The sandbox commands with the usual settings go through one `batch` process (the CLI's own parsing
- * and code per command, one process start and migration check for the file); the tests about the
- * process itself (production settings, stderr notices, exit codes without AUTH_URL) start one each.
- */
-let sandboxBatch: OperatorBatch;
-async function sandbox(...args: string[]): Promise<{ code: number; json: any }> {
-  const { exitCode, json } = await sandboxBatch.run(args);
-  return { code: exitCode ?? -1, json };
-}
+// The sandbox commands with the usual settings run in one batch process (test/support/batched-operator.ts).
+const sandboxBatch = new BatchedOperator('wallet', () => ({ PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent', AUTH_URL: authUrl }));
+const sandbox = (...args: string[]): Promise<OperatorAnswer> => sandboxBatch.run(...args);
 
 beforeAll(async () => {
   await ensureDatabase(databaseUrl);
@@ -69,7 +63,6 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => authServer.listen(0, '127.0.0.1', resolve));
   authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
-  sandboxBatch = new OperatorBatch('wallet', { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENVIRONMENT: 'sandbox', LOG_LEVEL: 'silent', AUTH_URL: authUrl });
 });
 
 afterAll(async () => {

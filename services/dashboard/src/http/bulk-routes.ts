@@ -13,6 +13,7 @@ import { twoDecimals } from '../use-cases/statement-csv';
 export const bulkPaths = {
   quote: '/api/v1/bulk-payouts/quote',
   transfer: '/api/v1/bulk-payouts',
+  list: '/api/v1/bulk-payouts',
   bulk: '/api/v1/bulk-payouts/:bulkId',
   outcome: '/api/v1/bulk-payouts/:bulkId/outcome.csv',
 } as const;
@@ -123,6 +124,17 @@ export function mountBulkRoutes(app: Express, deps: PeopleDependencies, consoleO
       ...(accepted ? { after: { bulkQuoteId: input.bulkQuoteId, externalId: input.externalId, totalDebit: summary?.totalDebit ?? null }, outcome: 'done' as const } : { outcome: 'refused' as const, reason: `the API answered ${answer.status} ${codeOf(answer.body)}`.trim() }),
     });
     passOn(res, answer);
+  });
+
+  // The partner's bulks, newest first (the API's GET /partner/v1/disbursement/bulks: its filters, keyset pages); the owner names a bad filter.
+  app.get(bulkPaths.list, ...requireMember(deps, consoleOrigin, 'read'), async (req, res) => {
+    const query = parsedInput(
+      z.object({ status: z.string().max(40).optional(), createdFrom: z.string().max(40).optional(), createdTo: z.string().max(40).optional(), limit: z.string().max(3).optional(), cursor: z.string().max(512).optional() }).strict(),
+      req.query,
+      'query parameters',
+    );
+    const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '')).toString();
+    passOn(res, await callForMember(res, { owner: 'disbursements', method: 'GET', path: search === '' ? '/partner/v1/disbursement/bulks' : `/partner/v1/disbursement/bulks?${search}` }));
   });
 
   app.get(bulkPaths.bulk, ...requireMember(deps, consoleOrigin, 'read'), async (req, res) => {

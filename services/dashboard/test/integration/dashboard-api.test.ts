@@ -208,6 +208,13 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     expect(again.body.data?.bulkId ?? again.body.code).toBe(bulkId);
     const read = await session('support').get(`/api/v1/bulk-payouts/${bulkId}`);
     expect(read.body.data).toMatchObject({ bulkId, counts: { total: 2 } });
+    // The partner's bulks, newest first (the API's bulks list): every role reads them; partner B lists none of A's.
+    const listed = await session('support').get('/api/v1/bulk-payouts?limit=1');
+    expect(listed.body.data).toMatchObject({ items: [expect.objectContaining({ bulkId, externalId: 'bulk-a', currency: 'USD', counts: expect.objectContaining({ total: 2 }) })], hasMore: false, nextCursor: null });
+    expect(await session('support').get('/api/v1/bulk-payouts?status=paid')).toMatchObject({ status: 400, body: { code: 'PKC_2008', message: expect.stringContaining('status') } });
+    expect(await session('support').get(`/api/v1/bulk-payouts?partnerId=${partnerA.partnerId}`)).toMatchObject({ status: 400, body: { code: 'CON_2001' } });
+    const listedB = await session('adminB').get('/api/v1/bulk-payouts');
+    expect([listedB.status, listedB.body.data.items]).toEqual([200, []]);
     for (const path of [`/api/v1/bulk-payouts/${bulkId}`, `/api/v1/bulk-payouts/${bulkId}/outcome.csv`]) {
       const answer = await session('adminB').get(path);
       expect([path, answer.status, answer.body?.code]).toEqual([path, 404, 'CON_4017']);

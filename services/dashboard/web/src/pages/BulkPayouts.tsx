@@ -1,5 +1,5 @@
 import { useEffect, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
-import { api } from '../api';
+import { api, queryOf } from '../api';
 import { Link, navigate } from '../../../../../libs/console-web/pages/router';
 import { may, useSession } from '../session';
 import { dateTime, ErrorNotice, Field, useWork } from '../ui';
@@ -92,6 +92,7 @@ export function BulkPayoutsPage(): ReactNode {
         <p>Only finance members and admins upload bulk payouts.</p>
       )}
       <ErrorNotice error={error} />
+      <BulkList />
       {preview === undefined ? null : (
         <>
           <h2>Preview</h2>
@@ -143,6 +144,97 @@ export function BulkPayoutsPage(): ReactNode {
           </table>
         </>
       )}
+    </section>
+  );
+}
+
+interface BulkSummary {
+  bulkId: string;
+  externalId: string;
+  status: string;
+  currency: string;
+  counts: { total: number; pending: number; completed: number; failed: number };
+  totalDebit: number;
+  createdAt: string;
+}
+
+/** The partner's bulk payouts, newest first, with the API's status filter and keyset pages; each opens its detail. */
+function BulkList(): ReactNode {
+  const [status, setStatus] = useState('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [page, setPage] = useState<{ items: BulkSummary[]; nextCursor: string | null }>();
+  const [error, setError] = useState<unknown>();
+  const cursor = cursors[cursors.length - 1];
+  useEffect(() => {
+    setError(undefined);
+    api<{ items: BulkSummary[]; nextCursor: string | null }>('GET', `/api/v1/bulk-payouts${queryOf({ status, limit: '10', cursor })}`).then(setPage, setError);
+  }, [status, cursor]);
+  return (
+    <section aria-labelledby="bulk-list-title">
+      <h2 id="bulk-list-title">Your bulk payouts</h2>
+      <Field id="bulk-status" label="Status">
+        <select
+          id="bulk-status"
+          value={status}
+          onChange={(event) => {
+            setCursors([]);
+            setStatus(event.target.value);
+          }}
+        >
+          <option value="">Any</option>
+          <option value="processing">processing</option>
+          <option value="completed">completed</option>
+          <option value="completed_with_failures">completed_with_failures</option>
+        </select>
+      </Field>
+      <ErrorNotice error={error} />
+      {page === undefined ? null : page.items.length === 0 ? (
+        <p>No bulk payout yet.</p>
+      ) : (
+        <table aria-label="Bulk payouts">
+          <thead>
+            <tr>
+              <th scope="col">Bulk</th>
+              <th scope="col">Your reference</th>
+              <th scope="col">Status</th>
+              <th scope="col">Paid</th>
+              <th scope="col">Total debit</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.items.map((bulk) => (
+              <tr key={bulk.bulkId}>
+                <td>
+                  <Link to={`/bulk-payouts/${encodeURIComponent(bulk.bulkId)}`}>{bulk.bulkId}</Link>
+                </td>
+                <td>{bulk.externalId}</td>
+                <td>{bulk.status}</td>
+                <td>
+                  {bulk.counts.completed} of {bulk.counts.total}
+                  {bulk.counts.failed > 0 ? ` (${bulk.counts.failed} failed)` : ''}
+                </td>
+                <td>
+                  {bulk.currency} {money(bulk.totalDebit)}
+                </td>
+                <td>{dateTime(bulk.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="pager">
+        {cursors.length > 0 ? (
+          <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
+            Newer bulks
+          </button>
+        ) : null}
+        {page?.nextCursor ? (
+          <button type="button" className="secondary" onClick={() => setCursors([...cursors, page.nextCursor ?? ''])}>
+            Older bulks
+          </button>
+        ) : null}
+      </p>
     </section>
   );
 }

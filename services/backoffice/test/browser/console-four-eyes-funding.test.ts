@@ -176,7 +176,8 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     await page.reload();
     const actions = page.getByRole('table', { name: 'Changes by one person' });
     await expect(actions.textContent()).resolves.toContain('partner.client_secret.rotate');
-    await expect(actions.textContent()).resolves.toContain('Mara Maker');
+    await expect(actions.textContent()).resolves.toContain('Mara Maker (operator)');
+    await expect(page.getByTestId('client-secrets').textContent()).resolves.toMatch(/^one, since /);
     await expect(page.content()).resolves.not.toContain(newSecret);
 
     // A checker sees the partner but no rotation button: the server would refuse it too.

@@ -196,6 +196,9 @@ describe('bulk payouts', () => {
     expect(centsOfApiAmount(done.completedAmount)).toBe(amountCents);
     const paid = await itemsOf(partner, bulkId, 2);
     expect(paid.map((entry) => [entry.index, entry.status, entry.bulkId])).toEqual([[0, 'completed', bulkId], [1, 'completed', bulkId], [13, 'completed', bulkId]]);
+    // The item's note comes back exactly as sent; an item sent without one has no note field.
+    expect(paid.map((entry) => entry.note)).toEqual(['November salary', undefined, undefined]);
+    expect(paid[1]).not.toHaveProperty('note');
 
     const after = await money(partner, [first, second]);
     expect(after.partner - before.partner).toBe(-(amountCents + feeCents));
@@ -206,8 +209,9 @@ describe('bulk payouts', () => {
     for (const entry of paid) {
       const status = await stack.client.get(`/partner/v1/disbursement/${entry.referenceId}`, { bearer: partner.token });
       expect(status.body.data).toMatchObject({ referenceId: entry.referenceId, status: 'completed', bulkId, transactionId: expect.stringMatching(/^TXN-/) });
+      expect(status.body.data.note).toBe(entry.note);
       const listed = await stack.client.get(`/partner/v1/disbursements?externalId=${encodeURIComponent(entry.externalId)}`, { bearer: partner.token });
-      expect(listed.body.data.items.map((row: any) => row.referenceId)).toEqual([entry.referenceId]);
+      expect(listed.body.data.items.map((row: any) => [row.referenceId, row.note])).toEqual([[entry.referenceId, entry.note]]);
     }
     await pollUntil(() => Promise.resolve(paid.every((entry) => webhooksAbout('referenceId', entry.referenceId).length > 0) && webhooksAbout('bulkId', bulkId).length > 0), (all) => all, 15_000);
     for (const entry of paid) expect(webhooksAbout('referenceId', entry.referenceId)).toEqual([expect.objectContaining({ event: 'disbursement.completed', referenceId: entry.referenceId, externalId: entry.externalId })]);
@@ -271,7 +275,7 @@ describe('bulk payouts', () => {
     expect(accepted.status).toBe(202);
     const done = await finalBulk(partner, accepted.body.data.bulkId);
     expect([done.status, done.externalId]).toEqual(['completed', externalId]);
-    expect((await itemsOf(partner, done.bulkId))[0]).toMatchObject({ externalId, status: 'completed' });
+    expect((await itemsOf(partner, done.bulkId))[0]).toMatchObject({ externalId, status: 'completed', note: '𝄞'.repeat(200) });
   });
 
   test('when the partner balance runs out midway through a bulk, then the items paid before are completed, the rest fail with PKC_4002, and the balance is exact to the cent', async () => {

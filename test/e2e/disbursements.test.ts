@@ -111,6 +111,7 @@ describe('disbursements through the gateway', () => {
             netAmount: 75.5,
             createdAt: expect.stringMatching(/Z$/),
             completedAt: expect.stringMatching(/Z$/),
+            note: 'Salary advance',
           },
         },
       });

@@ -1295,6 +1295,11 @@ export interface components {
              * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
              */
             bulkId?: string;
+            /**
+             * @description Only when you sent a note (on the transfer, or on the bulk’s item): the note exactly as you sent it. Absent when you sent none, null or "".
+             * @example Salary advance
+             */
+            note?: string;
             reversal?: components["schemas"]["DisbursementReversal"];
             /**
              * @description The item’s place in your list, from 0.
@@ -2172,7 +2177,7 @@ export interface components {
             timestamp: string;
             reversal: components["schemas"]["DisbursementReversal"];
         };
-        /** @description A disbursement as it is now, whatever became of it. Failed ones add failureCode and failureReason; reversed ones add reversal. */
+        /** @description A disbursement as it is now, whatever became of it. Failed ones add failureCode and failureReason; reversed ones add reversal; one sent with a note adds note. */
         DisbursementStatus: {
             referenceId: components["schemas"]["DisbursementReferenceId"];
             externalId: components["schemas"]["ExternalId"];
@@ -2219,6 +2224,11 @@ export interface components {
              * @example PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D
              */
             bulkId?: string;
+            /**
+             * @description Only when you sent a note (on the transfer, or on the bulk’s item): the note exactly as you sent it. Absent when you sent none, null or "".
+             * @example Salary advance
+             */
+            note?: string;
             reversal?: components["schemas"]["DisbursementReversal"];
         };
         /** @description A completed transfer: the user’s wallet was credited and your balance debited by totalDebit. */

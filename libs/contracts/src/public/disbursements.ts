@@ -63,9 +63,10 @@ export const disbursementStatusSchema = z
     failureCode: pkcCodeField.optional().meta({ description: 'Only when failed: the code the transfer call answered (PKC_4002, PKC_7003, PKC_7004 after the budget ran out, …).', example: 'PKC_4002' }),
     failureReason: failureReasonSchema.optional(),
     bulkId: z.string().regex(bulkReferenceIdPattern).optional().meta({ description: 'Only for a payout of a bulk: the bulk’s id (PKB-…).', example: 'PKB-1718000000000-2A9C4E6F8B1D3F5A7C9E0B2D' }),
+    note: z.string().optional().meta({ description: 'Only when you sent a note (on the transfer, or on the bulk’s item): the note exactly as you sent it. Absent when you sent none, null or "".', example: 'Salary advance' }),
     reversal: disbursementReversalSchema.optional(),
   })
-  .meta({ id: 'DisbursementStatus', description: 'A disbursement as it is now, whatever became of it. Failed ones add failureCode and failureReason; reversed ones add reversal.' });
+  .meta({ id: 'DisbursementStatus', description: 'A disbursement as it is now, whatever became of it. Failed ones add failureCode and failureReason; reversed ones add reversal; one sent with a note adds note.' });
 export type PublicDisbursementStatus = z.infer<typeof disbursementStatusSchema>;
 
 export const disbursementTransferExample: PublicDisbursementTransfer = {
@@ -90,6 +91,7 @@ export const disbursementStatusExample: PublicDisbursementStatus = {
   netAmount: 5000,
   createdAt: '2024-06-10T06:13:20.000Z',
   completedAt: '2024-06-10T06:13:20.412Z',
+  note: 'Salary advance',
 };
 
 export const failedDisbursementStatusExample: PublicDisbursementStatus = {

@@ -198,6 +198,8 @@ describe('the partner dashboard in the browser', () => {
     await page.getByRole('heading', { level: 1, name: /^PKB-/ }).waitFor();
     const bulkId = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').trim();
     await expect(page.getByRole('status').filter({ hasText: 'Finished' }).textContent({ timeout: 60_000 })).resolves.toContain('47 paid, 0 failed, 0 waiting, of 47 (completed)');
+    // The owner's record gives the item's note back: in the bulk's items it is literal text too.
+    expect(await page.getByRole('table', { name: 'Bulk items' }).getByRole('cell', { name: hostileNote, exact: true }).count()).toBe(1);
     await screenshotOf(page, 'dashboard', 'bulk-finished');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the outcome (CSV)' }).click()]);
     const outcome = fs.readFileSync(await download.path(), 'utf8').trim().split('\r\n');

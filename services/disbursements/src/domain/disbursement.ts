@@ -69,6 +69,7 @@ export interface StatusView {
   failureCode?: string;
   failureReason?: FailureReason;
   bulkId?: string;
+  note?: string;
   reversal?: ReversalView;
 }
 
@@ -137,6 +138,7 @@ export function transferView(disbursement: Disbursement): TransferView {
  * completedAt are null until completed; netAmount (what reached the user) is the amount once
  * completed and 0 before and without it; failed and timed-out attempts add failureCode (the code
  * the transfer call answered, PKC_7004 for a timeout) and failureReason (that code and its message).
+ * A note the partner sent (on the transfer or a bulk's item) comes back as sent; none, no field.
  */
 export function statusView(disbursement: Disbursement): StatusView {
   return {
@@ -153,6 +155,7 @@ export function statusView(disbursement: Disbursement): StatusView {
     completedAt: disbursement.completedAt?.toISOString() ?? null,
     ...withFailure(disbursement),
     ...(disbursement.bulkId === null ? {} : { bulkId: disbursement.bulkId }),
+    ...(disbursement.note === null ? {} : { note: disbursement.note }),
     ...(disbursement.reversal === undefined ? {} : { reversal: reversalView(disbursement, disbursement.reversal) }),
   };
 }

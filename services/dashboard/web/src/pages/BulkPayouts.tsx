@@ -275,7 +275,7 @@ export function BulkDetailPage(props: { bulkId: string }): ReactNode {
       if (timer !== undefined) clearTimeout(timer);
     };
   }, [props.bulkId]);
-  // The API's bulk item (a DisbursementStatus) carries no note today: the column appears once the owner's record gives one.
+  // The API's bulk item (a DisbursementStatus) has a note only when one was sent: the column appears when some item has one.
   const withNotes = bulk?.items.items.some((item) => typeof item.note === 'string') === true;
   return (
     <section aria-labelledby="bulk-detail-title">

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
-import { dateTime, ErrorNotice } from '../ui';
+import { dateTime, ErrorNotice, KeysetPager, useKeysetPages } from '../ui';
 
 interface Entry {
   sequence: number;
@@ -15,10 +15,10 @@ interface Entry {
 
 /** The partner's own audit log: who on the team changed what, and every refusal, newest first. */
 export function AuditPage(): ReactNode {
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useKeysetPages();
   const [page, setPage] = useState<{ entries: Entry[]; nextCursor: string | null }>();
   const [error, setError] = useState<unknown>();
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = pages;
   useEffect(() => {
     api<{ entries: Entry[]; nextCursor: string | null }>('GET', `/api/v1/audit-log${queryOf({ cursor, size: '50' })}`).then(setPage, setError);
   }, [cursor]);
@@ -62,18 +62,7 @@ export function AuditPage(): ReactNode {
           </tbody>
         </table>
       )}
-      <p className="pager">
-        {cursors.length > 0 ? (
-          <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
-            Newer entries
-          </button>
-        ) : null}
-        {page?.nextCursor ? (
-          <button type="button" className="secondary" onClick={() => setCursors([...cursors, page.nextCursor ?? ''])}>
-            Older entries
-          </button>
-        ) : null}
-      </p>
+      <KeysetPager pages={pages} nextCursor={page?.nextCursor} previousLabel="Newer entries" nextLabel="Older entries" />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { Link } from '../../../../../libs/console-web/pages/router';
-import { dateTime, ErrorNotice, Field } from '../ui';
+import { dateTime, ErrorNotice, Field, KeysetPager, useKeysetPages } from '../ui';
 
 /** The API's event kinds (libs/contracts webhookEventTypes), for the filter; the list shows any kind the API gives. */
 const eventTypes = [
@@ -49,10 +49,10 @@ function SubjectOf(props: { payload: PartnerEvent['payload'] }): ReactNode {
 export function EventsSection(): ReactNode {
   const [filters, setFilters] = useState({ type: '', since: '' });
   const [applied, setApplied] = useState(filters);
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useKeysetPages();
   const [page, setPage] = useState<EventPage>();
   const [error, setError] = useState<unknown>();
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = pages;
 
   useEffect(() => {
     setError(undefined);
@@ -64,7 +64,7 @@ export function EventsSection(): ReactNode {
 
   const apply = (event: FormEvent): void => {
     event.preventDefault();
-    setCursors([]);
+    pages.restart();
     setApplied(filters);
   };
   return (
@@ -120,18 +120,7 @@ export function EventsSection(): ReactNode {
           </tbody>
         </table>
       )}
-      <p className="pager">
-        {cursors.length > 0 ? (
-          <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
-            Previous events
-          </button>
-        ) : null}
-        {page?.nextCursor ? (
-          <button type="button" className="secondary" onClick={() => setCursors([...cursors, page.nextCursor ?? ''])}>
-            Next events
-          </button>
-        ) : null}
-      </p>
+      <KeysetPager pages={pages} nextCursor={page?.nextCursor} previousLabel="Previous events" nextLabel="Next events" />
     </section>
   );
 }

@@ -2,6 +2,7 @@ export type { AuditActor, AuditTarget, AuditOutcome, AuditEntryInput, AuditEntry
 export { AuditError, auditErrorCodes, type AuditErrorCode } from './audit-error';
 export { auditMigrationsDirectory } from './migrations-directory';
 export { appendAuditEntry, appendAuditEntryInTransaction } from './append-entry';
+export { registerAuditMetrics, type AuditMetrics, type AuditMetricsSettings } from './audit-metrics';
 export { verifyAuditChain, readAuditChainHead, type AuditChainVerification, type AuditChainProblem, type AuditChainAnchor, type VerifyAuditChainOptions } from './verify-chain';
 export {
   searchAuditEntries,

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { Registry } from 'prom-client';
 import { createPool, databaseUrlForRole, dropDatabase, ensureDatabase, migrate, provisionServiceRoles, withTransaction, type Pool } from '@pwa/db';
 import {
   appendAuditEntry,
@@ -10,10 +11,12 @@ import {
   entryHash,
   exportAuditEntries,
   readAuditChainHead,
+  registerAuditMetrics,
   searchAuditEntries,
   verifyAuditChain,
   type AuditEntryInput,
 } from '@pwa/audit';
+import { createLogger } from '@pwa/logging';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string } };
 
@@ -430,5 +433,78 @@ describe('exporting', () => {
     await appendMany(log, 3);
     const error = await sqlError(() => exportAuditEntries(log.runtime, {}, { format: 'csv', entryCountMax: 2 }));
     expect(error.code).toBe(auditErrorCodes.exportTooLarge);
+  });
+});
+
+describe('the audit metrics (registerAuditMetrics)', () => {
+  const logger = createLogger({ service: 'audit-test', level: 'silent' });
+  const gaugeValues = async (registry: Registry, name: string): Promise<Record<string, number>> => {
+    const metric = registry.getSingleMetric(name);
+    if (metric === undefined) throw new Error(`${name} is not registered`);
+    const { values } = await metric.get();
+    return Object.fromEntries(values.map((value) => [Object.values(value.labels).join(',') || '', value.value]));
+  };
+  /** The first walk runs at registration without being awaited: wait until it has set the gauge. */
+  const firstWalkOf = async (registry: Registry, name: string): Promise<Record<string, number>> => {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const values = await gaugeValues(registry, name);
+      if (Object.keys(values).length > 0) return values;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`${name} was never set`);
+  };
+  const register = (log: AuditLog, registry: Registry) =>
+    registerAuditMetrics({ prefix: 'console', registry, pool: log.runtime, logger, signInActionPrefix: 'person.sign_in.', signInRefusalReasons: ['wrong password', 'wrong or used code'] });
+
+  it('when sign-ins are refused, then <prefix>_sign_in_refusals counts them by reason from the log, only for the sign-in actions, unknown reasons as one other', async () => {
+    const log = await freshAuditLog();
+    const refused = (action: string, reason: string) => entry({ action, outcome: 'refused', reason, before: null, after: null });
+    for (const [action, reason] of [
+      ['person.sign_in.password', 'wrong password'],
+      ['person.sign_in.password', 'wrong password'],
+      ['person.sign_in.password', 'account_locked'],
+      ['person.sign_in.totp', 'wrong or used code'],
+      ['person.sign_in.passkey', 'the assertion did not verify'],
+      ['person.sign_in.passkey', 'no passkey challenge for this session'],
+      // Not sign-ins: `_` of the prefix is matched literally, and other actions are not counted.
+      ['person.signxin.password', 'wrong password'],
+      ['person.sign_out', 'wrong password'],
+      ['partner.status.change', 'account_locked'],
+    ] as const) {
+      await appendAuditEntry(log.runtime, refused(action, reason));
+    }
+    await appendAuditEntry(log.runtime, entry({ action: 'person.sign_in.password', before: null, after: null }));
+    const registry = new Registry();
+    const metrics = register(log, registry);
+    try {
+      expect(await gaugeValues(registry, 'console_sign_in_refusals')).toEqual({ account_locked: 1, address_throttled: 0, wrong_password: 2, wrong_or_used_code: 1, other: 2 });
+      await appendAuditEntry(log.runtime, refused('person.sign_in.password', 'address_throttled'));
+      expect(await gaugeValues(registry, 'console_sign_in_refusals')).toMatchObject({ address_throttled: 1, wrong_password: 2 });
+      expect(await registry.metrics()).toContain('# HELP console_sign_in_refusals Sign-ins refused in the last 15 minutes, by reason (from the audit log)');
+    } finally {
+      metrics.stop();
+    }
+  });
+
+  it('when the chain is walked at registration, then <prefix>_audit_chain_intact is 1 for a sound chain and 0 once the owner changed an entry, with the walk time', async () => {
+    const log = await freshAuditLog();
+    await appendMany(log, 3);
+    const before = Date.now() / 1000;
+    const sound = new Registry();
+    const soundMetrics = register(log, sound);
+    try {
+      expect(await firstWalkOf(sound, 'console_audit_chain_intact')).toEqual({ audit_log: 1 });
+      expect((await gaugeValues(sound, 'console_audit_chain_verified_timestamp_seconds'))['']).toBeGreaterThanOrEqual(before);
+    } finally {
+      soundMetrics.stop();
+    }
+    await asOwnerWithTriggerOff(log, `UPDATE audit_log SET after = '{"status": "active"}' WHERE sequence = 2`);
+    const broken = new Registry();
+    const brokenMetrics = register(log, broken);
+    try {
+      expect(await firstWalkOf(broken, 'console_audit_chain_intact')).toEqual({ audit_log: 0 });
+    } finally {
+      brokenMetrics.stop();
+    }
   });
 });

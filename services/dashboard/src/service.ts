@@ -1,4 +1,5 @@
 import { Counter } from 'prom-client';
+import type { AuditMetrics } from '@pwa/audit';
 import { isDatabaseUnavailable } from '@pwa/db';
 import { createApp, createHttpMetrics, listen, servedCertificateObserver } from '@pwa/http';
 import { createLogger, type Logger } from '@pwa/logging';
@@ -9,6 +10,7 @@ import type { DashboardConfig } from './config';
 import { bulkUploadBodyLimit } from './http/bulk-routes';
 import { mountInternalRoutes } from './http/internal-routes';
 import { mountDashboardRoutes } from './http/route-table';
+import { registerDashboardMetrics } from './service-metrics';
 import { dashboardMigrationDirectories, dashboardSchema } from './service-paths';
 import { createInvitationMailer } from './upstream/invitation-mailer';
 import { createPartnerApi } from './upstream/partner-api';
@@ -19,13 +21,15 @@ import { peopleDependenciesOf } from './wiring/people-dependencies';
  * Starts the partner dashboard: migrations (members, invitations, factors, the partner audit log),
  * Redis for sessions and the sign-in throttle, the dashboard API and pages, and its listener (HTTPS
  * itself, or plain behind a TLS-terminating ingress), as the back-office does (decision 0067).
- * Readiness needs PostgreSQL and Redis: no request can be served without its session.
+ * Readiness needs PostgreSQL and Redis: no request can be served without its session. The internal
+ * port's /metrics carries its sign-in refusal and audit-chain gauges (service-metrics.ts).
  */
 export async function startDashboardService(config: Readonly<DashboardConfig>, options: { logger?: Logger } = {}): Promise<HostedService> {
   const logger = options.logger ?? createLogger({ service: 'dashboard', level: config.LOG_LEVEL, environment: config.ENVIRONMENT });
   const redis = connectRedis({ url: config.REDIS_URL, sentinel: redisSentinelOf(config), commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger });
   const partnerApi = createPartnerApi(config);
   let prepared: PreparedService | undefined;
+  let ownMetrics: AuditMetrics | undefined;
   try {
     prepared = await prepareService({ name: 'dashboard', schema: dashboardSchema, migrationDirectories: dashboardMigrationDirectories, env: config, port: config.PORT, logger });
     const pool = prepared.pool;
@@ -45,6 +49,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
       registers: [metrics.registry],
     });
     for (const outcome of ['redirected', 'refused'] as const) plainHttp.inc({ outcome }, 0);
+    ownMetrics = registerDashboardMetrics(metrics.registry, pool, logger);
     const onPlain = (outcome: PlainHttpOutcome): void => plainHttp.inc({ outcome });
     const listenerSettings = { ...config, consoleOrigin, consoleName: 'the dashboard' };
     // The public port serves people only: the probes and Prometheus use the internal port (/metrics is never on the internet).
@@ -77,6 +82,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
     });
     logger.info({ port: listener.port, host: config.HOST, internalPort: internalListener.port, tlsMode: config.TLS_MODE, consoleOrigin }, 'listening');
     const closePool = prepared.closePool;
+    const stopMetrics = ownMetrics.stop;
     return {
       name: 'dashboard',
       logger,
@@ -87,6 +93,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
         [
           { name: 'http listener', run: () => listener.close() },
           { name: 'internal listener', run: () => internalListener.close() },
+          { name: 'audit chain walk', run: () => Promise.resolve(stopMetrics()) },
           { name: 'postgres pool', run: closePool },
           { name: 'redis', run: () => closeRedis(redis) },
           { name: 'partner api clients', run: () => Promise.resolve(partnerApi.shutdown()) },
@@ -96,6 +103,7 @@ export async function startDashboardService(config: Readonly<DashboardConfig>, o
       ),
     };
   } catch (error) {
+    ownMetrics?.stop();
     await prepared?.closePool();
     await closeRedis(redis);
     partnerApi.shutdown();

@@ -697,6 +697,31 @@ const specific = {
       stack: true,
       queries: [q(`sum by (outcome) (rate(dashboard_plain_http_requests_total${sel('dashboard')}[$__rate_interval]))`, '{{outcome}}')],
     }),
+    row('Sign-ins and the partners’ audit log'),
+    panel({
+      title: 'Sign-ins refused in the last 15 minutes by reason',
+      description:
+        'dashboard_sign_in_refusals, from the partners’ audit log (member.sign_in.*): account_locked and address_throttled are the lockout and throttle (PwaDashboardSignInLockouts); many no_active_member_with_this_address is someone guessing addresses.',
+      w: 12,
+      stack: true,
+      queries: [q(`max by (reason) (dashboard_sign_in_refusals${sel('dashboard')})`, '{{reason}}')],
+    }),
+    panel({
+      title: 'Audit chain sound (1) / broken (0)',
+      description: 'dashboard_audit_chain_intact: each replica walks the partners’ audit log at start and every 15 minutes (PwaDashboardAuditChainBroken).',
+      type: 'state-timeline',
+      w: 6,
+      mappings: [{ type: 'value', options: { 0: { text: 'broken', color: 'red', index: 0 }, 1: { text: 'sound', color: 'green', index: 1 } } }],
+      thresholds: okThresholds,
+      queries: [q(`min(dashboard_audit_chain_intact${sel('dashboard')})`, 'audit chain')],
+    }),
+    panel({
+      title: 'Since the audit chain was last verified',
+      description: 'From dashboard_audit_chain_verified_timestamp_seconds; above 2 hours, the walks fail (PwaDashboardAuditChainUnverified).',
+      unit: 's',
+      w: 6,
+      queries: [q(`time() - max(dashboard_audit_chain_verified_timestamp_seconds${sel('dashboard')})`, 'since last walk')],
+    }),
   ],
 };
 

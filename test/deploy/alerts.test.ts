@@ -137,7 +137,7 @@ describe('Prometheus alert rules deploy/prometheus/alerts', () => {
     }
   });
 
-  it('then each console has its no-ready-instance alert, and the partner dashboard its 5xx and plain-HTTP alerts, each on its own service only', () => {
+  it('then each console has its no-ready-instance alert, and the partner dashboard its 5xx, plain-HTTP, sign-in lockout and audit-chain alerts, each on its own service only', () => {
     const byName = new Map(alerts.map((alert) => [alert.alert!, alert]));
     const expected: [string, string, string][] = [
       ['PwaBackofficeUnavailable', 'backoffice.yml', 'backoffice'],
@@ -145,6 +145,9 @@ describe('Prometheus alert rules deploy/prometheus/alerts', () => {
       ['PwaDashboardHighErrorRatio', 'dashboard.yml', 'dashboard'],
       ['PwaDashboardPlainHttpRefused', 'dashboard.yml', 'dashboard'],
       ['PwaDashboardMostlyPlainHttp', 'dashboard.yml', 'dashboard'],
+      ['PwaDashboardSignInLockouts', 'dashboard.yml', 'dashboard'],
+      ['PwaDashboardAuditChainBroken', 'dashboard.yml', 'dashboard'],
+      ['PwaDashboardAuditChainUnverified', 'dashboard.yml', 'dashboard'],
     ];
     for (const [name, file, service] of expected) {
       const alert = byName.get(name);
@@ -157,6 +160,25 @@ describe('Prometheus alert rules deploy/prometheus/alerts', () => {
     // The dashboard answers to its own 5xx alert, not to the partner API's.
     expect(byName.get('PwaHighErrorRatio')!.expr).toContain('service!="dashboard"');
     expect(byName.get('PwaDashboardUnavailable')!.labels?.severity).toBe('critical');
+  });
+
+  it('then each console with an audit log has the same sign-in lockout and audit-chain alerts, on its own metrics, with the same severity and threshold', () => {
+    const byName = new Map(alerts.map((alert) => [alert.alert!, alert]));
+    for (const [consoleName, prefix] of [['Backoffice', 'backoffice'], ['Dashboard', 'dashboard']] as const) {
+      for (const [kind, metric] of [['SignInLockouts', 'sign_in_refusals'], ['AuditChainBroken', 'audit_chain_intact'], ['AuditChainUnverified', 'audit_chain_verified_timestamp_seconds']] as const) {
+        const name = `Pwa${consoleName}${kind}`;
+        const alert = byName.get(name);
+        const metrics = [...(alert?.expr ?? '').matchAll(/\b([a-z_]+_(?:sign_in_refusals|audit_chain_[a-z_]+))\b/g)].map((match) => match[1]);
+        expect({ name, metrics }).toEqual({ name, metrics: [`${prefix}_${metric}`] });
+        const twin = byName.get(`PwaBackoffice${kind}`)!;
+        expect({ name, severity: alert?.labels?.severity, for: alert?.for, threshold: /(>=?|==) \d+$/.exec(alert!.expr.trim())?.[0] }).toEqual({
+          name,
+          severity: twin.labels?.severity,
+          for: twin.for,
+          threshold: /(>=?|==) \d+$/.exec(twin.expr.trim())?.[0],
+        });
+      }
+    }
   });
 
   it('when a service has no scrape target at all, then its down alert fires: absent(up{service=...}) for each service, beside every target failing', () => {

@@ -50,6 +50,8 @@ describe('the back-office in the stack', () => {
     expect(metrics.text).toMatch(/^backoffice_plain_http_requests_total\{outcome="redirected",service="backoffice"\} [1-9]/m);
     expect(metrics.text).toMatch(/^backoffice_plain_http_requests_total\{outcome="refused",service="backoffice"\} [1-9]/m);
     expect(metrics.text).toMatch(/^backoffice_audit_chain_intact\{chain="audit_log",service="backoffice"\} 1$/m);
+    expect(metrics.text).toMatch(/^backoffice_audit_chain_verified_timestamp_seconds\{service="backoffice"\} [1-9]/m);
+    for (const reason of ['account_locked', 'address_throttled']) expect(metrics.text).toMatch(new RegExp(`^backoffice_sign_in_refusals\\{reason="${reason}",service="backoffice"\\} \\d+$`, 'm'));
     expect(metrics.text).toMatch(/^backoffice_approval_requests\{status="pending",service="backoffice"\} \d+$/m);
   });
 

@@ -206,6 +206,15 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     // Twice at once with the same preview: one bulk, as the API's bulk transfer answers a replay.
     const again = await session('admin').post('/api/v1/bulk-payouts', { bulkQuoteId: preview.body.data.bulkQuoteId, externalId: 'bulk-a' });
     expect(again.body.data?.bulkId ?? again.body.code).toBe(bulkId);
+    // The owner records who confirmed it: the dashboard named the finance member as the actor (x-partner-actor; the admin's replay changes nothing).
+    const database = new Client({ connectionString: stack.databaseUrl });
+    await database.connect();
+    try {
+      const { rows } = await database.query<{ requested_by: string | null }>('SELECT requested_by FROM disbursements.bulks WHERE bulk_id = $1', [bulkId]);
+      expect(rows).toEqual([{ requested_by: `member:${financeA.memberId}` }]);
+    } finally {
+      await database.end();
+    }
     const read = await session('support').get(`/api/v1/bulk-payouts/${bulkId}`);
     expect(read.body.data).toMatchObject({ bulkId, counts: { total: 2 } });
     // The partner's bulks, newest first (the API's bulks list): every role reads them; partner B lists none of A's.
@@ -312,6 +321,37 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     expect([bearer.status, bearer.body.code]).toEqual([401, 'CON_1004']);
     const members = await admin.get('/api/v1/members');
     expect(JSON.stringify(members.body)).not.toMatch(/csrf\.less|cross\.site/);
+  });
+
+  test('when sign-ins are refused until the typed address locks, then dashboard_sign_in_refusals on the internal port counts each by reason, and the audit chain walk reports the log sound', async () => {
+    const metricsPage = async (): Promise<string> => {
+      const answer = await fetch(`${stack.dashboard.internalUrl}/metrics`);
+      expect(answer.status).toBe(200);
+      return answer.text();
+    };
+    const refusals = async (): Promise<Record<string, number>> =>
+      Object.fromEntries([...(await metricsPage()).matchAll(/^dashboard_sign_in_refusals\{reason="([a-z_]+)",service="dashboard"\} (\d+)$/gm)].map((match) => [match[1]!, Number(match[2])]));
+    const before = await refusals();
+    const anonymous = stack.dashboard.client();
+    const unknownAddress = `nobody.${randomUUID().slice(0, 8)}@partner.example`;
+    // Five failures lock the typed address (whether or not a member has it); the sixth is refused by the lock.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect(await anonymous.post('/api/v1/session', { email: unknownAddress, password: 'a guessed password' })).toMatchObject({ status: 401, body: { code: 'CON_1001' } });
+    }
+    expect(await anonymous.post('/api/v1/session', { email: unknownAddress, password: 'a guessed password' })).toMatchObject({ status: 429, body: { code: 'CON_1002' } });
+    expect(await anonymous.post('/api/v1/session', { email: financeA.email, password: 'not her password' })).toMatchObject({ status: 401, body: { code: 'CON_1001' } });
+
+    const after = await refusals();
+    const added = (reason: string) => (after[reason] ?? 0) - (before[reason] ?? 0);
+    expect({ locked: added('account_locked'), unknown: added('no_active_member_with_this_address'), wrongPassword: added('wrong_password'), throttled: added('address_throttled') }).toEqual({
+      locked: 1,
+      unknown: 5,
+      wrongPassword: 1,
+      throttled: 0,
+    });
+    const page = await metricsPage();
+    expect(page).toMatch(/^dashboard_audit_chain_intact\{chain="audit_log",service="dashboard"\} 1$/m);
+    expect(page).toMatch(/^dashboard_audit_chain_verified_timestamp_seconds\{service="dashboard"\} [1-9]/m);
   });
 
   test('when an admin changes the team, then a wrong fresh code is refused, the last admin stays, and a changed member’s session ends at once', async () => {

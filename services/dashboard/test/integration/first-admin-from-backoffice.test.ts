@@ -65,7 +65,9 @@ describe('the partner dashboard’s first admin, invited from the back-office', 
       expect([path, plain.status === 200]).toEqual([path, false]);
     }
     const metrics = await fetch(`${dashboard.internalUrl}/metrics`);
-    expect([metrics.status, (await metrics.text()).includes('dashboard_plain_http_requests_total')]).toEqual([200, true]);
+    const metricsText = await metrics.text();
+    const served = ['dashboard_plain_http_requests_total', 'dashboard_sign_in_refusals', 'dashboard_audit_chain_intact', 'dashboard_audit_chain_verified_timestamp_seconds'].filter((name) => metricsText.includes(`\n${name}{`));
+    expect([metrics.status, served]).toEqual([200, ['dashboard_plain_http_requests_total', 'dashboard_sign_in_refusals', 'dashboard_audit_chain_intact', 'dashboard_audit_chain_verified_timestamp_seconds']]);
 
     // The back-office's audit log: who invited whom, each refusal, never the link.
     const checker = await (await backoffice.seedOperator({ name: 'Onboarding Checker', roles: ['checker'] })).signIn();

@@ -190,6 +190,10 @@ describe('bulk payouts', () => {
     const bulkId = accepted.body.data.bulkId as string;
     expect(bulkId).toMatch(bulkIdPattern);
     expect(accepted.body.data).toMatchObject({ externalId, currency: 'USD', counts: { total: 3 } });
+    // Through the gateway, the bulk records the API client as who confirmed it (x-partner-actor); no public answer shows it.
+    const requestedBy = await database.query<{ requested_by: string | null }>('SELECT requested_by FROM disbursements.bulks WHERE bulk_id = $1', [bulkId]);
+    expect(requestedBy.rows[0]?.requested_by).toMatch(/^client:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(accepted.body.data).not.toHaveProperty('requestedBy');
 
     const done = await finalBulk(partner, bulkId);
     expect(done).toMatchObject({ status: 'completed', counts: { total: 3, pending: 0, completed: 3, failed: 0 } });

@@ -16,7 +16,35 @@ export const partnerIdentityHeaderNames = {
   permissions: 'x-partner-permissions',
   /** The requests per minute the edge admits for the partner (the gateway's effective rate limit); only the gateway sends it. */
   rateLimitPerMinute: 'x-partner-rate-limit',
+  /**
+   * Who of the partner is acting, when the edge knows (decision 0058, addendum): `member:<uuid>`, a
+   * member of the partner's team signed in to the dashboard; `client:<uuid>`, the API client the
+   * gateway authenticated. Optional: a caller that names none is answered as before.
+   */
+  actor: 'x-partner-actor',
 } as const;
+
+/** The two kinds of actor an edge names: a dashboard member, or an API client of the partner. */
+export const partnerActorKinds = ['member', 'client'] as const;
+export type PartnerActorKind = (typeof partnerActorKinds)[number];
+
+/** An actor as the header carries it and as the owners record it: its kind and its id (a UUID, in lower case). */
+export type PartnerActor = `${PartnerActorKind}:${string}`;
+
+/** The actor of a dashboard call: the signed-in member. */
+export function memberActor(memberId: string): PartnerActor {
+  return actorOf('member', memberId);
+}
+
+/** The actor of a gateway call: the API client that authenticated. */
+export function clientActor(clientId: string): PartnerActor {
+  return actorOf('client', clientId);
+}
+
+function actorOf(kind: PartnerActorKind, id: string): PartnerActor {
+  if (!isUuid(id)) throw new Error(`a ${kind} actor's id must be a UUID`);
+  return `${kind}:${id.toLowerCase()}`;
+}
 
 /** Who an edge admitted: the partner, the API client it authenticated as, and the permissions the partner holds now. */
 export interface PartnerIdentity {
@@ -36,6 +64,8 @@ export interface AssertedPartner {
   permissions: readonly PartnerPermission[] | undefined;
   /** The partner's effective rate limit, when the edge that admitted it applies one (the gateway). */
   rateLimitPerMinute: number | undefined;
+  /** Who of the partner is acting, when the edge named them (member:<uuid> or client:<uuid>). */
+  actor: PartnerActor | undefined;
 }
 
 /** Request headers as Node reads them (names in lower case); express's `req.headers` is one. */
@@ -45,13 +75,17 @@ export type RequestHeaders = Readonly<Record<string, string | readonly string[] 
 export const partnerIdentityRefusalCode = 'PKC_6005';
 export const partnerIdentityRefusalMessage = `${partnerIdentityHeaderNames.partnerId} header missing or not a UUID`;
 
-/** The headers an edge sends with every request it admitted for a partner (with the rate limit it applied, when it applies one). */
-export function partnerIdentityHeadersOf(identity: PartnerIdentity, admitted: { rateLimitPerMinute?: number } = {}): Record<string, string> {
+/**
+ * The headers an edge sends with every request it admitted for a partner (with the rate limit it
+ * applied, when it applies one, and who of the partner is acting, when it knows).
+ */
+export function partnerIdentityHeadersOf(identity: PartnerIdentity, admitted: { rateLimitPerMinute?: number; actor?: PartnerActor } = {}): Record<string, string> {
   return {
     [partnerIdentityHeaderNames.partnerId]: identity.partnerId,
     [partnerIdentityHeaderNames.clientId]: identity.clientId,
     [partnerIdentityHeaderNames.permissions]: identity.permissions.join(','),
     ...(admitted.rateLimitPerMinute === undefined ? {} : { [partnerIdentityHeaderNames.rateLimitPerMinute]: String(admitted.rateLimitPerMinute) }),
+    ...(admitted.actor === undefined ? {} : { [partnerIdentityHeaderNames.actor]: admitted.actor }),
   };
 }
 
@@ -68,7 +102,30 @@ export function assertedPartnerOf(headers: RequestHeaders): AssertedPartner {
     clientId: clientIdOf(headers[partnerIdentityHeaderNames.clientId]),
     permissions: permissionsOf(headers[partnerIdentityHeaderNames.permissions]),
     rateLimitPerMinute: rateLimitOf(headers[partnerIdentityHeaderNames.rateLimitPerMinute]),
+    actor: actorOfHeader(headers[partnerIdentityHeaderNames.actor]),
   };
+}
+
+/**
+ * What the owners write in a partner change's log line: the partner, and the actor when an edge
+ * named one (null when none did, so the field is always there to search on).
+ */
+export function partnerChangeLogFields(partner: Pick<AssertedPartner, 'partnerId' | 'actor'>): { partnerId: string; actor: PartnerActor | null } {
+  return { partnerId: partner.partnerId, actor: partner.actor ?? null };
+}
+
+/** An actor that is sent must be one an edge writes; the refusal names the header and its form, never the value. */
+function actorOfHeader(header: string | readonly string[] | undefined): PartnerActor | undefined {
+  if (header === undefined) return undefined;
+  const [kind, id, ...rest] = typeof header === 'string' ? header.split(':') : [];
+  if (!isPartnerActorKind(kind) || !isUuid(id) || rest.length > 0) {
+    throw new PkcError(partnerIdentityRefusalCode, `${partnerIdentityHeaderNames.actor} header not member:<uuid> or client:<uuid>`);
+  }
+  return actorOf(kind, id);
+}
+
+function isPartnerActorKind(name: string | undefined): name is PartnerActorKind {
+  return (partnerActorKinds as readonly (string | undefined)[]).includes(name);
 }
 
 function rateLimitOf(header: string | readonly string[] | undefined): number | undefined {

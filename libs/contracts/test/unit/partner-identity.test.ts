@@ -1,7 +1,10 @@
 import { PkcError } from '@pwa/errors';
 import {
   assertedPartnerOf,
+  clientActor,
   isUuid,
+  memberActor,
+  partnerChangeLogFields,
   partnerIdentityHeaderNames,
   partnerIdentityHeadersOf,
   partnerIdentityRefusalCode,
@@ -132,5 +135,43 @@ describe('assertedPartnerOf: the rate limit the gateway admitted the request und
 
   it.each([['0'], ['-5'], ['60.5'], ['1e3'], [''], ['12345678901']])('when it is %j, then the request is refused with PKC_6005 naming the header', (value) => {
     expect(refusalOf({ 'x-partner-id': partnerId, 'x-partner-rate-limit': value })).toEqual({ code: 'PKC_6005', message: 'x-partner-rate-limit header not a positive whole number', httpStatus: 403 });
+  });
+});
+
+describe('assertedPartnerOf: the actor (who of the partner acts)', () => {
+  const memberId = '3c9a1f0e-2b4d-4e6f-8a0b-1c2d3e4f5a6b';
+
+  it('when the dashboard sends member:<uuid> or the gateway client:<uuid>, then the actor is read in lower case; without the header it is unknown', () => {
+    expect(assertedPartnerOf({ 'x-partner-id': partnerId, 'x-partner-actor': `member:${memberId.toUpperCase()}` }).actor).toBe(`member:${memberId}`);
+    expect(assertedPartnerOf({ 'x-partner-id': partnerId, 'x-partner-actor': `client:${clientId}` }).actor).toBe(`client:${clientId}`);
+    expect(assertedPartnerOf({ 'x-partner-id': partnerId }).actor).toBeUndefined();
+  });
+
+  it('when an edge writes the actor with the identity, then the same actor reads back', () => {
+    const headers = partnerIdentityHeadersOf({ partnerId, clientId, permissions: ['disbursement'] }, { actor: memberActor(memberId) });
+    expect(headers[partnerIdentityHeaderNames.actor]).toBe(`member:${memberId}`);
+    expect(assertedPartnerOf(headers)).toMatchObject({ partnerId, clientId, actor: `member:${memberId}` });
+    expect(partnerIdentityHeadersOf({ partnerId, clientId, permissions: [] })).not.toHaveProperty(partnerIdentityHeaderNames.actor);
+    expect(clientActor(clientId.toUpperCase())).toBe(`client:${clientId}`);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['a bare UUID', memberId],
+    ['an operator', `operator:${memberId}`],
+    ['a kind in upper case', `MEMBER:${memberId}`],
+    ['a member named, not a UUID', 'member:<script>alert(1)</script>'],
+    ['a UUID with a trailing part', `member:${memberId}:extra`],
+    ['spaces around it', ` member:${memberId} `],
+    ['the header as an array', [`member:${memberId}`]],
+  ])('when it is %s, then the request is the same 403 PKC_6005 refusal, naming the header but never echoing its value', (_case, header) => {
+    const refusal = refusalOf({ 'x-partner-id': partnerId, 'x-partner-actor': header });
+    expect(refusal).toEqual({ code: 'PKC_6005', message: 'x-partner-actor header not member:<uuid> or client:<uuid>', httpStatus: 403 });
+    if (typeof header === 'string' && header !== '') expect(refusal?.message).not.toContain(header);
+  });
+
+  it('when an owner logs a partner change, then the fields are the partner and the actor, null when no edge named one', () => {
+    expect(partnerChangeLogFields({ partnerId, actor: `member:${memberId}` })).toEqual({ partnerId, actor: `member:${memberId}` });
+    expect(partnerChangeLogFields(assertedPartnerOf({ 'x-partner-id': partnerId }))).toEqual({ partnerId, actor: null });
   });
 });

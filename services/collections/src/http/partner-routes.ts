@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import { successEnvelope } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
-import { assertedPartnerOf } from '@pwa/contracts';
+import { assertedPartnerOf, partnerChangeLogFields } from '@pwa/contracts';
 import { confirmView, statusView } from '../domain/collection-views';
 import type { CollectionsDependencies } from '../use-cases/dependencies';
 import { requestCollection } from '../use-cases/request-collection';
@@ -17,14 +17,16 @@ import type { CollectionServiceMetrics } from './collection-metrics';
  */
 export function mountPartnerRoutes(app: Express, dependencies: CollectionsDependencies, metrics: CollectionServiceMetrics): void {
   app.post('/partner/v1/collection/request', async (req, res) => {
+    const partner = assertedPartnerOf(req.headers);
     let collection: Collection;
     try {
-      collection = await requestCollection(dependencies, assertedPartnerOf(req.headers).partnerId, req.body, requestIdOf(res));
+      collection = await requestCollection(dependencies, partner.partnerId, req.body, requestIdOf(res));
     } catch (error) {
       metrics.confirmRejected(error);
       throw error;
     }
     metrics.confirmAccepted();
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), referenceId: collection.referenceId }, 'collection requested');
     res.status(202).json(successEnvelope(confirmView(collection)));
   });
 
@@ -34,7 +36,9 @@ export function mountPartnerRoutes(app: Express, dependencies: CollectionsDepend
 
   // Issue 19: the partner withdraws one of its pending collections; no body is needed.
   app.post('/partner/v1/collection/:referenceId/cancel', async (req, res) => {
-    const collection = await cancelCollection(dependencies, req.params.referenceId, assertedPartnerOf(req.headers).partnerId);
+    const partner = assertedPartnerOf(req.headers);
+    const collection = await cancelCollection(dependencies, req.params.referenceId, partner.partnerId);
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), referenceId: collection.referenceId }, 'collection cancelled');
     res.status(200).json(successEnvelope(statusView(collection)));
   });
 

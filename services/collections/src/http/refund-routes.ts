@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { assertedPartnerOf } from '@pwa/contracts';
+import { assertedPartnerOf, partnerChangeLogFields } from '@pwa/contracts';
 import { successEnvelope } from '@pwa/errors';
 import { jsonBodyAsWritten, requestIdOf } from '@pwa/http';
 import { writtenNumber } from '@pwa/money';
@@ -18,7 +18,9 @@ import { listRefunds } from '../use-cases/list-refunds';
 export function mountRefundRoutes(app: Express, dependencies: CollectionsDependencies): void {
   app.post('/partner/v1/collection/:referenceId/refund', async (req, res) => {
     const body: unknown = jsonBodyAsWritten(req, writtenNumber) ?? req.body;
-    const refund = await refundCollection(dependencies, assertedPartnerOf(req.headers).partnerId, req.params.referenceId, body, requestIdOf(res));
+    const partner = assertedPartnerOf(req.headers);
+    const refund = await refundCollection(dependencies, partner.partnerId, req.params.referenceId, body, requestIdOf(res));
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), referenceId: refund.referenceId, collectionReferenceId: req.params.referenceId, status: refund.status }, 'collection refund requested');
     res.status(refund.status === 'processing' ? 202 : 200).json(successEnvelope(refundView(refund)));
   });
 

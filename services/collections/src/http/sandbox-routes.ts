@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { assertedPartnerOf } from '@pwa/contracts';
+import { assertedPartnerOf, partnerChangeLogFields } from '@pwa/contracts';
 import { successEnvelope } from '@pwa/errors';
 import { statusView } from '../domain/collection-views';
 import { approveCollection, declineCollection, expireCollectionNow } from '../use-cases/act-on-collection';
@@ -12,17 +12,23 @@ import type { CollectionsDependencies } from '../use-cases/dependencies';
  */
 export function mountSandboxRoutes(app: Express, dependencies: CollectionsDependencies): void {
   app.post('/partner/v1/sandbox/collection/:referenceId/approve', async (req, res) => {
-    const collection = await approveCollection(dependencies, req.params.referenceId, { kind: 'partner', partnerId: assertedPartnerOf(req.headers).partnerId });
+    const partner = assertedPartnerOf(req.headers);
+    const collection = await approveCollection(dependencies, req.params.referenceId, { kind: 'partner', partnerId: partner.partnerId });
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), referenceId: collection.referenceId }, 'sandbox collection approved by the partner');
     res.status(200).json(successEnvelope(statusView(collection)));
   });
 
   app.post('/partner/v1/sandbox/collection/:referenceId/decline', async (req, res) => {
-    const collection = await declineCollection(dependencies, req.params.referenceId, { kind: 'partner', partnerId: assertedPartnerOf(req.headers).partnerId });
+    const partner = assertedPartnerOf(req.headers);
+    const collection = await declineCollection(dependencies, req.params.referenceId, { kind: 'partner', partnerId: partner.partnerId });
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), referenceId: collection.referenceId }, 'sandbox collection declined by the partner');
     res.status(200).json(successEnvelope(statusView(collection)));
   });
 
   app.post('/partner/v1/sandbox/collection/:referenceId/expire', async (req, res) => {
-    const collection = await expireCollectionNow(dependencies, req.params.referenceId, { kind: 'partner', partnerId: assertedPartnerOf(req.headers).partnerId });
+    const partner = assertedPartnerOf(req.headers);
+    const collection = await expireCollectionNow(dependencies, req.params.referenceId, { kind: 'partner', partnerId: partner.partnerId });
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), referenceId: collection.referenceId }, 'sandbox collection expired by the partner');
     res.status(200).json(successEnvelope(statusView(collection)));
   });
 }

@@ -7,18 +7,19 @@ import { memberOf } from './member-session';
 
 /**
  * Calls an owner's partner route for the signed-in member's partner (never a partner named in the
- * request). A change is refused as the API refuses it for a partner that is not active (PKC_1006,
+ * request), with the member as the actor. A change is refused as the API refuses it for a partner that is not active (PKC_1006,
  * 1007, 1009) or lacks the permission (PKC_1008): the owners trust the edge to have admitted it.
  */
-export function partnerCallerOf(api: PartnerApi): (res: Response, call: Omit<PartnerCall, 'requestId'>) => Promise<PartnerAnswer> {
+export function partnerCallerOf(api: PartnerApi): (res: Response, call: Omit<PartnerCall, 'requestId' | 'memberId'>) => Promise<PartnerAnswer> {
   return async (res, call) => {
     const requestId = requestIdOf(res);
-    const partner = await api.partnerOf(memberOf(res).partnerId, requestId);
+    const member = memberOf(res);
+    const partner = await api.partnerOf(member.partnerId, requestId);
     if (call.method !== 'GET') {
       const admission = decidePartnerAccess(partner, call.permission ?? null);
       if (!admission.allowed) throw new PkcError(admission.code);
     }
-    return api.call(partner, { ...call, requestId });
+    return api.call(partner, { ...call, requestId, memberId: member.memberId });
   };
 }
 

@@ -30,6 +30,8 @@ export interface PartnerCall {
    */
   permission?: 'collection' | 'disbursement';
   requestId: string | null;
+  /** The signed-in member the call is made for: the owners record them as the actor of a change (member:<uuid>). */
+  memberId: string;
 }
 
 export interface PartnerAnswer {
@@ -43,7 +45,8 @@ export interface PartnerAnswer {
  * auth (its client id and current permissions), then the owner's partner route is called with the
  * asserted identity headers the gateway writes (libs/contracts partner-identity.ts), built from
  * scratch so nothing a browser sent reaches the service. The partner is always the signed-in
- * member's, never an id from the request.
+ * member's, never an id from the request; the actor header names that member (member:<uuid>), so
+ * the owners record who of the team made a change.
  */
 export interface PartnerApi {
   partnerOf(partnerId: string, requestId: string | null): Promise<internal.PartnerLookupAnswer>;
@@ -98,7 +101,7 @@ export function createPartnerApi(config: Readonly<Pick<DashboardConfig, 'AUTH_UR
     call: async (partner, call) => {
       const body = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body));
       const headers: Record<string, string> = {
-        ...internal.partnerIdentityHeadersOf({ partnerId: partner.partnerId, clientId: partner.clientId, permissions: partner.permissions }),
+        ...internal.partnerIdentityHeadersOf({ partnerId: partner.partnerId, clientId: partner.clientId, permissions: partner.permissions }, { actor: internal.memberActor(call.memberId) }),
         accept: call.accept ?? 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(call.requestId === null ? {} : { [requestIdHeader]: call.requestId }),

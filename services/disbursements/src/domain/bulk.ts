@@ -1,4 +1,4 @@
-import { expectedInputs, externalIdLengthMax, isUuid, refuseUnsafeText, requiredTextFields, unknownFields, type BulkStatus } from '@pwa/contracts';
+import { expectedInputs, externalIdLengthMax, isUuid, refuseUnsafeText, requiredTextFields, unknownFields, type BulkStatus, type PartnerActor } from '@pwa/contracts';
 import { invalidFieldError, invalidFieldsError } from '@pwa/errors';
 import { toApiAmount, type Currency } from '@pwa/money';
 
@@ -14,6 +14,8 @@ export interface Bulk {
   status: BulkStatus;
   createdAt: Date;
   completedAt: Date | null;
+  /** Who of the partner confirmed it (member:<uuid> or client:<uuid>, decision 0058 addendum); null when no edge said, and for older bulks. */
+  requestedBy: PartnerActor | null;
 }
 
 /** Where a bulk's items stand, read from the items themselves. */

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { assertedPartnerOf } from '@pwa/contracts';
+import { assertedPartnerOf, partnerChangeLogFields } from '@pwa/contracts';
 import { successEnvelope } from '@pwa/errors';
 import { jsonBodyAsWritten, requestIdOf } from '@pwa/http';
 import { writtenNumber } from '@pwa/money';
@@ -24,7 +24,10 @@ export function mountBulkRoutes(app: Express, dependencies: QuoteBulkDependencie
   });
 
   app.post('/partner/v1/disbursement/bulk/transfer', async (req, res) => {
-    const accepted = await transferBulk(dependencies, { partnerId: assertedPartnerOf(req.headers).partnerId, body: req.body, requestId: requestIdOf(res) });
+    const partner = assertedPartnerOf(req.headers);
+    const accepted = await transferBulk(dependencies, { partnerId: partner.partnerId, actor: partner.actor, body: req.body, requestId: requestIdOf(res) });
+    const { bulkId, itemCount, requestedBy } = accepted.bulk;
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), bulkId, itemCount, requestedBy, replayed: accepted.replayed }, accepted.replayed ? 'bulk transfer answered again' : 'bulk transfer accepted');
     res.status(accepted.replayed ? 200 : 202).json(successEnvelope(bulkSummaryView(accepted.bulk, accepted.progress)));
   });
 

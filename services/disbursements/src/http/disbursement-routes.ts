@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Pool } from '@pwa/db';
-import { assertedPartnerOf } from '@pwa/contracts';
+import { assertedPartnerOf, partnerChangeLogFields } from '@pwa/contracts';
 import { successEnvelope } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
 import { deadlineAfter } from '../domain/deadline';
@@ -27,10 +27,11 @@ export function mountDisbursementRoutes(app: Express, dependencies: Disbursement
     const deadline = deadlineAfter(dependencies.budgetMs);
     const startedAt = process.hrtime.bigint();
     const secondsSinceArrival = (): number => Number(process.hrtime.bigint() - startedAt) / 1e9;
+    const partner = assertedPartnerOf(req.headers);
     let disbursement: Disbursement;
     try {
       disbursement = await transferDisbursement(dependencies, {
-        partnerId: assertedPartnerOf(req.headers).partnerId,
+        partnerId: partner.partnerId,
         body: req.body,
         deadline,
         requestId: requestIdOf(res),
@@ -40,6 +41,7 @@ export function mountDisbursementRoutes(app: Express, dependencies: Disbursement
       throw error;
     }
     dependencies.metrics.transferCompleted(secondsSinceArrival());
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), referenceId: disbursement.referenceId }, 'disbursement transfer completed');
     res.status(200).json(successEnvelope(transferView(disbursement)));
   });
 

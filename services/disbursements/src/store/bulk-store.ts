@@ -1,5 +1,5 @@
 import { enqueueEvent, outboxColumnsOf, outboxInsertWhenRowsIn } from '@pwa/bus';
-import type { BulkStatus, EventEnvelope } from '@pwa/contracts';
+import type { BulkStatus, EventEnvelope, PartnerActor } from '@pwa/contracts';
 import { withTransaction, type Pool, type PoolClient, type Queryable } from '@pwa/db';
 import { minorFromDatabase, type Currency } from '@pwa/money';
 import type { Bulk, BulkProgress } from '../domain/bulk';
@@ -23,9 +23,10 @@ export interface BulkRow {
   status: BulkStatus;
   created_at: Date;
   completed_at: Date | null;
+  requested_by: PartnerActor | null;
 }
 
-export const bulkColumns = 'bulk_id, partner_id, external_id, bulk_quote_id, currency, item_count, status, created_at, completed_at';
+export const bulkColumns = 'bulk_id, partner_id, external_id, bulk_quote_id, currency, item_count, status, created_at, completed_at, requested_by';
 
 export function toBulk(row: BulkRow): Bulk {
   return {
@@ -38,6 +39,7 @@ export function toBulk(row: BulkRow): Bulk {
     status: row.status,
     createdAt: row.created_at,
     completedAt: row.completed_at,
+    requestedBy: row.requested_by,
   };
 }
 
@@ -95,11 +97,11 @@ export async function acceptBulk(
 ): Promise<BulkAcceptance> {
   return withTransaction(pool, async (client) => {
     const inserted = await client.query<BulkRow>(
-      `INSERT INTO bulks (bulk_id, partner_id, external_id, bulk_quote_id, currency, item_count, status)
-       VALUES ($1, $2, $3, $4, $5, $6, 'processing')
+      `INSERT INTO bulks (bulk_id, partner_id, external_id, bulk_quote_id, currency, item_count, status, requested_by)
+       VALUES ($1, $2, $3, $4, $5, $6, 'processing', $7)
        ON CONFLICT (partner_id, external_id) DO NOTHING
        RETURNING ${bulkColumns}`,
-      [bulk.bulkId, bulk.partnerId, bulk.externalId, bulk.bulkQuoteId, bulk.currency, bulk.itemCount],
+      [bulk.bulkId, bulk.partnerId, bulk.externalId, bulk.bulkQuoteId, bulk.currency, bulk.itemCount, bulk.requestedBy],
     );
     const row = inserted.rows[0];
     if (!row) return { kind: 'external_id_taken' };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ConsumedBulkQuoteAnswer } from '@pwa/contracts';
+import type { ConsumedBulkQuoteAnswer, PartnerActor } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import { PkcError } from '@pwa/errors';
 import { isUpstreamFailure } from '@pwa/http';
@@ -26,19 +26,35 @@ export interface AcceptedBulk {
   replayed: boolean;
 }
 
+export interface TransferBulkInput {
+  partnerId: string;
+  /** Who of the partner confirms the bulk, as the edge named them (recorded as the bulk's requested_by). */
+  actor?: PartnerActor | undefined;
+  body: unknown;
+  requestId?: string;
+}
+
 /**
  * The bulk transfer, as a story (decision 0055): check the body; a bulk of the partner already
  * holding the externalId answers itself when it was made from the same bulk quote (a retry after a
  * lost answer) and 409 PKC_6001 otherwise, before anything is used; use the bulk quote (it stays
- * used whatever happens next); record the bulk and every valid item as a processing disbursement
- * in one transaction; wake the processor. Nothing is posted here: the answer is 202.
+ * used whatever happens next); record the bulk (with who confirmed it) and every valid item as a
+ * processing disbursement in one transaction; wake the processor. Nothing is posted here: the answer is 202.
  */
-export async function transferBulk(dependencies: TransferBulkDependencies, input: { partnerId: string; body: unknown; requestId?: string }): Promise<AcceptedBulk> {
+export async function transferBulk(dependencies: TransferBulkDependencies, input: TransferBulkInput): Promise<AcceptedBulk> {
   const request = parseBulkTransferRequest(input.body);
   const earlier = await findBulkByExternalId(dependencies.pool, input.partnerId, request.externalId);
   if (earlier) return answerOfEarlier(dependencies.pool, earlier, request);
   const quote = await consumeBulkQuote(dependencies, request, input);
-  const bulk = { bulkId: newBulkId(), partnerId: input.partnerId, externalId: request.externalId, bulkQuoteId: quote.bulkQuoteId, currency: quote.currency, itemCount: quote.items.length };
+  const bulk = {
+    bulkId: newBulkId(),
+    partnerId: input.partnerId,
+    externalId: request.externalId,
+    bulkQuoteId: quote.bulkQuoteId,
+    currency: quote.currency,
+    itemCount: quote.items.length,
+    requestedBy: input.actor ?? null,
+  };
   const failure = failedSettlement('PKC_6001');
   const accepted = await acceptBulk(dependencies.pool, bulk, quote.items.map(newItem), {
     failureCode: failure.failureCode,

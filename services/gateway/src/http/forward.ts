@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { partnerIdentityHeadersOf } from '@pwa/contracts';
+import { clientActor, partnerIdentityHeadersOf } from '@pwa/contracts';
 import { rawJsonBodyOf, requestIdOf, type InternalRawResponse } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
 import { currentTraceparent } from '@pwa/telemetry';
@@ -106,7 +106,8 @@ function upstreamHeadersOf(req: Request, res: Response): Record<string, string> 
   const headers: Record<string, string> = { accept: acceptFor(req, route), 'x-request-id': requestIdOf(res) };
   const authorization = req.header('authorization');
   if (route?.authentication === 'none' && authorization !== undefined) headers.authorization = authorization;
-  if (admission) Object.assign(headers, partnerIdentityHeadersOf(admission.partner, { rateLimitPerMinute: admission.rateLimitPerMinute }));
+  // The actor is the API client the token was issued to: the owners record it with each change (decision 0058, addendum).
+  if (admission) Object.assign(headers, partnerIdentityHeadersOf(admission.partner, { rateLimitPerMinute: admission.rateLimitPerMinute, actor: clientActor(admission.partner.clientId) }));
   const traceparent = currentTraceparent();
   if (traceparent !== undefined) headers.traceparent = traceparent;
   const userAgent = req.header('user-agent');

@@ -109,7 +109,7 @@ describe('gateway (in-process, stand-in upstreams)', () => {
       { phone: '0770000001', amount: 100, currency: 'LRD' },
       {
         bearer: tokenOf(record),
-        headers: { 'x-request-id': 'req-123', 'x-partner-id': randomUUID(), 'x-partner-permissions': 'disbursement', cookie: 'a=b' },
+        headers: { 'x-request-id': 'req-123', 'x-partner-id': randomUUID(), 'x-partner-permissions': 'disbursement', 'x-partner-actor': `member:${randomUUID()}`, cookie: 'a=b' },
       },
     );
 
@@ -123,6 +123,7 @@ describe('gateway (in-process, stand-in upstreams)', () => {
       'x-partner-id': record.partnerId,
       'x-partner-client-id': record.clientId,
       'x-partner-permissions': 'collection',
+      'x-partner-actor': `client:${record.clientId}`,
       'content-type': 'application/json',
     });
     expect(seen.headers).not.toHaveProperty('authorization');

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { assertedPartnerOf } from '@pwa/contracts';
+import { assertedPartnerOf, partnerChangeLogFields } from '@pwa/contracts';
 import { successEnvelope } from '@pwa/errors';
 import type { WebhooksDependencies } from '../use-cases/dependencies';
 import { listPartnerDeliveries, redeliverFailedDeliveries, redeliverPartnerDelivery, sendTestWebhook } from '../use-cases/partner-deliveries';
@@ -15,15 +15,24 @@ export function mountPartnerRoutes(app: Express, dependencies: WebhooksDependenc
   });
 
   app.post('/partner/v1/webhooks/deliveries/:deliveryId/redeliver', async (req, res) => {
-    res.status(202).json(successEnvelope(await redeliverPartnerDelivery(dependencies, assertedPartnerOf(req.headers).partnerId, req.params.deliveryId)));
+    const partner = assertedPartnerOf(req.headers);
+    const answer = await redeliverPartnerDelivery(dependencies, partner.partnerId, req.params.deliveryId);
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), deliveryId: req.params.deliveryId }, 'webhook delivery sent again at the partner’s request');
+    res.status(202).json(successEnvelope(answer));
   });
 
   app.post('/partner/v1/webhooks/redeliver', async (req, res) => {
-    res.status(202).json(successEnvelope(await redeliverFailedDeliveries(dependencies, assertedPartnerOf(req.headers).partnerId, req.body)));
+    const partner = assertedPartnerOf(req.headers);
+    const answer = await redeliverFailedDeliveries(dependencies, partner.partnerId, req.body);
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), redelivered: answer.redelivered }, 'failed webhook deliveries sent again at the partner’s request');
+    res.status(202).json(successEnvelope(answer));
   });
 
   app.post('/partner/v1/webhooks/test', async (req, res) => {
-    res.status(202).json(successEnvelope(await sendTestWebhook(dependencies, assertedPartnerOf(req.headers).partnerId)));
+    const partner = assertedPartnerOf(req.headers);
+    const answer = await sendTestWebhook(dependencies, partner.partnerId);
+    dependencies.logger.info({ ...partnerChangeLogFields(partner), deliveryId: answer.deliveryId }, 'test webhook queued at the partner’s request');
+    res.status(202).json(successEnvelope(answer));
   });
 
   // The event log (decision 0051): every event for the partner's webhook, whatever its delivery became.

@@ -57,6 +57,12 @@ describe('views', () => {
     expect(statusView(completed)).not.toHaveProperty('failureReason');
   });
 
+  test('when the partner sent a note, then the status answer carries it exactly as sent; without one there is no note field', () => {
+    const note = 'Salary <b>advance</b> 𝄞';
+    expect(statusView({ ...completed, note }).note).toBe(note);
+    expect(statusView(completed)).not.toHaveProperty('note');
+  });
+
   test('when a row failed before messages were stored, then its reason is the code with the message a failure of that code gets now', () => {
     const view = statusView({ ...completed, status: 'failed', transactionId: null, completedAt: null, failureCode: 'PKC_7003', failureMessage: null });
     expect(view.failureReason).toEqual({ code: 'PKC_7003', message: 'The wallet system could not be reached; nothing was posted' });

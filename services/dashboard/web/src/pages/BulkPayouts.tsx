@@ -2,7 +2,7 @@ import { useEffect, useState, type ChangeEvent, type FormEvent, type ReactNode }
 import { api, queryOf } from '../api';
 import { Link, navigate } from '../../../../../libs/console-web/pages/router';
 import { may, useSession } from '../session';
-import { dateTime, ErrorNotice, Field, useWork } from '../ui';
+import { dateTime, ErrorNotice, Field, KeysetPager, useKeysetPages, useWork } from '../ui';
 
 interface PreviewLine {
   line: number;
@@ -161,10 +161,10 @@ interface BulkSummary {
 /** The partner's bulk payouts, newest first, with the API's status filter and keyset pages; each opens its detail. */
 function BulkList(): ReactNode {
   const [status, setStatus] = useState('');
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useKeysetPages();
   const [page, setPage] = useState<{ items: BulkSummary[]; nextCursor: string | null }>();
   const [error, setError] = useState<unknown>();
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = pages;
   useEffect(() => {
     setError(undefined);
     api<{ items: BulkSummary[]; nextCursor: string | null }>('GET', `/api/v1/bulk-payouts${queryOf({ status, limit: '10', cursor })}`).then(setPage, setError);
@@ -177,7 +177,7 @@ function BulkList(): ReactNode {
           id="bulk-status"
           value={status}
           onChange={(event) => {
-            setCursors([]);
+            pages.restart();
             setStatus(event.target.value);
           }}
         >
@@ -223,18 +223,7 @@ function BulkList(): ReactNode {
           </tbody>
         </table>
       )}
-      <p className="pager">
-        {cursors.length > 0 ? (
-          <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
-            Newer bulks
-          </button>
-        ) : null}
-        {page?.nextCursor ? (
-          <button type="button" className="secondary" onClick={() => setCursors([...cursors, page.nextCursor ?? ''])}>
-            Older bulks
-          </button>
-        ) : null}
-      </p>
+      <KeysetPager pages={pages} nextCursor={page?.nextCursor} previousLabel="Newer bulks" nextLabel="Older bulks" />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from
 import { api, queryOf } from '../api';
 import { Link, navigate } from '../../../../../libs/console-web/pages/router';
 import { may, useSession } from '../session';
-import { dateTime, ErrorNotice, Field } from '../ui';
+import { dateTime, ErrorNotice, Field, KeysetPager, useKeysetPages } from '../ui';
 
 export type TransactionKind = 'collections' | 'disbursements' | 'refunds' | 'deliveries';
 
@@ -84,11 +84,11 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
   const kind: TransactionKind = kinds.find(([name]) => name === props.search.get('kind'))?.[0] ?? 'collections';
   const [filters, setFilters] = useState({ status: '', currency: '', externalId: '', phone: '', createdFrom: '', createdTo: '' });
   const [applied, setApplied] = useState(filters);
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useKeysetPages();
   const [page, setPage] = useState<ListPage>();
   const [error, setError] = useState<unknown>();
   const [searched, setSearched] = useState('');
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = pages;
 
   useEffect(() => {
     setError(undefined);
@@ -101,7 +101,7 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
 
   const apply = (event: FormEvent): void => {
     event.preventDefault();
-    setCursors([]);
+    pages.restart();
     setApplied(filters);
   };
   // One box for what support has at hand: a referenceId opens the transaction, a phone or an externalId filters the list.
@@ -115,7 +115,7 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
     }
     const next = { ...filters, externalId: '', phone: '', [found.by]: found.value };
     setFilters(next);
-    setCursors([]);
+    pages.restart();
     setApplied(next);
   };
   const rows = page?.items ?? [];
@@ -188,18 +188,7 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
         </p>
       )}
       <TransactionRows kind={kind} rows={rows} label={kinds.find(([name]) => name === kind)?.[1] ?? kind} {...(may(session, 'redeliver') ? { onRedeliver: redeliver } : {})} />
-      <p className="pager">
-        {cursors.length > 0 ? (
-          <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
-            Previous page
-          </button>
-        ) : null}
-        {page?.nextCursor ? (
-          <button type="button" className="secondary" onClick={() => setCursors([...cursors, page.nextCursor ?? ''])}>
-            Next page
-          </button>
-        ) : null}
-      </p>
+      <KeysetPager pages={pages} nextCursor={page?.nextCursor} previousLabel="Previous page" nextLabel="Next page" />
     </section>
   );
 }

@@ -432,6 +432,12 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     expect(audit.body.data.entries[0]).toMatchObject({ action: 'sandbox.collection.approve', actor: { id: developerA.memberId }, target: { id: collectionA }, outcome: 'done' });
     expect(await session('developer').post(`/api/v1/deliveries/${randomUUID()}/redelivery`, {})).toMatchObject({ status: 404, body: { code: 'CON_4017' } });
     expect(await support.post(`/api/v1/deliveries/${randomUUID()}/redelivery`, {})).toMatchObject({ status: 403, body: { code: 'CON_3004' } });
+    // Partner B's admin names one of A's real deliveries: as unknown to B as a made-up id, nothing of it revealed.
+    const deliveryOfA = (await firstDeliveryOf(disbursementA))?.deliveryId;
+    expect(deliveryOfA).toEqual(expect.any(String));
+    const byB = await session('adminB').post(`/api/v1/deliveries/${deliveryOfA ?? ''}/redelivery`, {});
+    expect(byB).toMatchObject({ status: 404, body: { code: 'CON_4017' } });
+    expect(JSON.stringify(byB.body)).not.toContain(disbursementA);
   });
 
   test('when the partner is suspended, then its team still reads, but every change the API would refuse is refused with the API’s code', async () => {
@@ -445,15 +451,26 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     await stack.operator(['set-status', partnerA.clientId, 'active']);
   });
 
-  /** Waits (at most 3 s) for the test delivery's first attempt; true when it reached the receiver. */
-  async function firstAttemptSucceeded(referenceId: string): Promise<boolean> {
+  interface ListedDelivery {
+    deliveryId: string;
+    attempts: { outcome: string }[];
+  }
+
+  /** Waits (at most 3 s) until the transaction's first listed delivery is `ready`: that delivery, or undefined. */
+  async function firstDeliveryOf(referenceId: string, ready: (delivery: ListedDelivery) => boolean = () => true): Promise<ListedDelivery | undefined> {
     for (let check = 0; check < 15; check += 1) {
       const page = await session('developer').get(`/api/v1/transactions/deliveries?referenceId=${referenceId}`);
-      const attempt = (page.body.data.deliveries as { attempts: { outcome: string }[] }[])[0]?.attempts[0];
-      if (attempt !== undefined) return attempt.outcome === 'succeeded';
+      const delivery = (page.body.data.deliveries as ListedDelivery[])[0];
+      if (delivery !== undefined && ready(delivery)) return delivery;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    return false;
+    return undefined;
+  }
+
+  /** Waits (at most 3 s) for the test delivery's first attempt; true when it reached the receiver. */
+  async function firstAttemptSucceeded(referenceId: string): Promise<boolean> {
+    const delivery = await firstDeliveryOf(referenceId, (listed) => listed.attempts[0] !== undefined);
+    return delivery?.attempts[0]?.outcome === 'succeeded';
   }
 
   test('when an admin changes the webhook URL and rotates its secret, then only admins may, bad URLs are refused naming them, the secret is shown once, and auth records the member for the back-office', async () => {

@@ -2,22 +2,8 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { Link } from '../../../../../libs/console-web/pages/router';
 import { dateTime, ErrorNotice, Field, KeysetPager, useKeysetPages } from '../ui';
-
-/** The API's event kinds (libs/contracts webhookEventTypes), for the filter; the list shows any kind the API gives. */
-const eventTypes = [
-  'collection.completed',
-  'collection.declined',
-  'collection.expired',
-  'collection.failed',
-  'collection.cancelled',
-  'disbursement.completed',
-  'disbursement.failed',
-  'disbursement.reversed',
-  'refund.completed',
-  'refund.failed',
-  'bulk.completed',
-  'webhook.test',
-] as const;
+// The API's event kinds, for the filter; the list shows any kind the API gives.
+import { webhookEventTypes as eventTypes } from '../../../../../libs/contracts/src/public/webhook-event-types';
 
 interface PartnerEvent {
   eventId: string;

@@ -47,8 +47,14 @@ describe('one shape for every list', () => {
     // Two bulks (the bulks list has a second page at limit=1), the second of two items (its items list too).
     bulkIds = [await sendBulk(token, [7]), await sendBulk(token, [5, 6])];
     bulkId = bulkIds[1] ?? '';
-    // The deliveries and events lists fill from the bus: wait until each has at least two.
-    await pollUntil(() => stack.client.get('/partner/v1/webhooks/deliveries', { bearer: token }), (answer) => (answer.body?.data?.items?.length ?? 0) >= 2, 20_000);
+    // The deliveries and events lists fill from the bus: wait until each holds every event of the
+    // above (2 collections, 2 transfers, 2 refunds, 3 bulk payouts, 2 bulks), so that none arrives
+    // while a list is paged (newest first, a late one would shift the pages).
+    const everyEvent = 11;
+    for (const list of ['/partner/v1/events?limit=100', '/partner/v1/webhooks/deliveries?limit=100']) {
+      const filled = await pollUntil(() => stack.client.get(list, { bearer: token }), (answer) => (answer.body?.data?.items?.length ?? 0) >= everyEvent, 20_000);
+      expect([list, filled.body.data.items.length]).toEqual([list, everyEvent]);
+    }
   }, 180_000);
 
   afterAll(async () => {

@@ -228,15 +228,9 @@ function BulkList(): ReactNode {
   );
 }
 
-interface BulkView {
-  bulkId: string;
-  externalId: string;
-  status: string;
-  currency: string;
-  counts: { total: number; pending: number; completed: number; failed: number };
-  totalDebit: number;
+/** One bulk's status: its summary as the list gives it, what was paid so far, and a page of its items. */
+interface BulkView extends BulkSummary {
   completedAmount: number;
-  createdAt: string;
   completedAt: string | null;
   items: { items: { index: number; externalId: string | null; note?: string | null; status: string; amount: number; referenceId?: string; failureReason?: { code: string; message: string } | null }[]; nextCursor: string | null };
 }

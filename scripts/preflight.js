@@ -54,11 +54,13 @@ async function main() {
   const detected = preflight.detectSystem();
   const system = options.system ? { ...detected, kind: options.system } : detected;
   const reachable = await Promise.all(targets.map((target) => preflight.canConnect(target.host, target.port)));
+  // A local server at its default address that accepts connections is asked its protocol's first question too: a stuck one is restarted (--ci) or named.
+  const stuck = await Promise.all(targets.map(async (target, index) => reachable[index] && target.local && !target.explicit && !(await preflight.answersProtocol(target.id, target.host, target.port))));
   const servers = targets.map((target, index) => {
     const isReachable = reachable[index];
     // Whether a server is installed matters only for a local one that does not answer.
     const installed = !isReachable && target.local ? preflight.serverInstalled(target.id, system.kind) : true;
-    return { ...target, reachable: isReachable, installed };
+    return { ...target, reachable: isReachable, stuck: stuck[index], installed };
   });
   const tools = preflight.toolsFor(options.mode, options.ci).map((tool) => ({ id: tool.id, installed: preflight.toolInstalled(tool.id) }));
   const plan = preflight.decide({ mode: options.mode, ci: options.ci, ciEnvironment: process.env.CI === 'true', system, servers, tools });

@@ -1,11 +1,14 @@
 // Preflight: PostgreSQL, RabbitMQ and Redis (and the tools the tests run: chromium for every test
 // run, the compose client and promtool for CI) before npm start, npm test and .ci/run (decision
 // 0043). Three parts:
-// - facts: is each server reachable, is its binary installed, was its URL given in the
-//   environment, is its host local; which system this is (Debian/Ubuntu, macOS, other), root, sudo;
+// - facts: is each server reachable, does a local one answer its protocol (stuck when not), is its
+//   binary installed, was its URL given in the environment, is its host local; which system this
+//   is (Debian/Ubuntu, macOS, other), root, sudo;
 // - decide(): a pure function from those facts to a plan (nothing to do, start, install with apt
-//   then start, leave to the tests' containers, or refuse with the exact commands to run);
-// - execute(): runs a plan (apt-get, the start commands, the wait for each port), nothing else.
+//   then start, restart a stuck one with --ci, leave to the tests' containers, or refuse with the
+//   exact commands to run);
+// - execute(): runs a plan (apt-get, the restarts, the start commands, the wait for each port),
+//   nothing else.
 // A server that answers, or whose URL was given in the environment, is used as it is: the
 // preflight never installs, starts or changes it.
 'use strict';
@@ -68,6 +71,11 @@ const servers = [
     brewAfter: ['$(brew --prefix postgresql@15)/bin/createuser -s postgres   # once: the role the default URLs use'],
     brewBinaryDirs: ['/opt/homebrew/opt/postgresql@15/bin', '/usr/local/opt/postgresql@15/bin'],
     systemdUnit: 'postgresql',
+    // SSLRequest: a PostgreSQL server answers one byte, S or N, before anything else.
+    greeting: Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]),
+    answered: (bytes) => bytes[0] === 0x53 || bytes[0] === 0x4e,
+    // Fast shutdown: a smart one (TERM) waits for every session, which a stuck server may never end.
+    stopSignal: 'INT',
   },
   {
     id: 'rabbitmq',
@@ -85,6 +93,10 @@ const servers = [
     brewAfter: [],
     brewBinaryDirs: ['/opt/homebrew/sbin', '/usr/local/sbin'],
     systemdUnit: 'rabbitmq-server',
+    // The AMQP 0-9-1 protocol header: a broker answers Connection.Start (a method frame, type 1), or its own header.
+    greeting: Buffer.from('AMQP\x00\x00\x09\x01', 'latin1'),
+    answered: (bytes) => bytes[0] === 0x01 || bytes.subarray(0, 4).toString('latin1') === 'AMQP',
+    stopSignal: 'TERM',
   },
   {
     id: 'redis',
@@ -102,6 +114,10 @@ const servers = [
     brewAfter: [],
     brewBinaryDirs: ['/opt/homebrew/bin', '/usr/local/bin'],
     systemdUnit: 'redis',
+    // PING: +PONG, or an error (-NOAUTH) from a server that wants a password; either is an answer.
+    greeting: Buffer.from('PING\r\n', 'latin1'),
+    answered: (bytes) => bytes[0] === 0x2b || bytes[0] === 0x2d,
+    stopSignal: 'TERM',
   },
 ];
 
@@ -158,6 +174,35 @@ function canConnect(host, port, timeoutMs = connectTimeoutMs) {
     socket.setTimeout(timeoutMs, () => finish(false));
     socket.once('connect', () => finish(true));
     socket.once('error', () => finish(false));
+  });
+}
+
+/** How long a server that accepted the connection has to answer its protocol's first message. */
+const answerTimeoutMs = 5000;
+
+/**
+ * Resolves true when the server at host:port answers its protocol's first message (PostgreSQL's
+ * SSLRequest, AMQP's protocol header, Redis's PING) within the timeout. A server that accepts TCP
+ * connections but never answers is stuck (a wedged broker does exactly that): every test would
+ * wait for it until its timeout, so the preflight finds it first.
+ */
+function answersProtocol(id, host, port, timeoutMs = answerTimeoutMs) {
+  const server = serverById(id);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    let received = Buffer.alloc(0);
+    const finish = (result) => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(timeoutMs, () => finish(false));
+    socket.once('connect', () => socket.write(server.greeting));
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      if (received.length >= 4 || server.answered(received)) finish(server.answered(received));
+    });
+    socket.once('error', () => finish(false));
+    socket.once('end', () => finish(server.answered(received)));
   });
 }
 
@@ -357,6 +402,8 @@ function why(system) {
  *   servers: [{ id, host, port, url (displayable), variable, explicit, local, reachable, installed }],
  *   tools: [{ id, installed }] (those of toolsFor(mode, ci); any other is not judged),
  * }
+ * (servers[].stuck: it accepts connections but does not answer its protocol: 'restart' with --ci on
+ * Debian as root or with sudo, else 'refuse'.)
  * Each server's action: 'none' (it answers), 'start' (installed, stopped), 'install' (apt, then
  * start), 'containers' (tests with a Docker engine: the integration set-up starts one), 'error' (a
  * URL from the environment, or another host, that does not answer) or 'refuse' (this system or
@@ -373,8 +420,9 @@ function decide(facts) {
   const serverPlans = facts.servers.map((fact) => {
     const server = serverById(fact.id);
     const base = { id: fact.id, name: server.name, host: fact.host, port: fact.port };
-    if (fact.reachable) return { ...base, action: 'none' };
     const where = `${fact.host}:${fact.port}`;
+    if (fact.reachable && fact.stuck) return stuckServerPlan(server, fact, base, { canRestart: canInstall && ci, rootPrefix, problems, system });
+    if (fact.reachable) return { ...base, action: 'none' };
     if (fact.explicit || !fact.local) {
       problems.push(`${server.name} is not reachable at ${where} (${fact.variable}=${fact.url}).`);
       if (fact.explicit) {
@@ -457,6 +505,32 @@ function decide(facts) {
   return { mode, ok: problems.length === 0, servers: serverPlans, tools: toolPlans, apt, postgresLogin, problems, notes };
 }
 
+/**
+ * A local server at its default address that accepts connections but does not answer its protocol.
+ * .ci/run (--ci) on Debian as root or with sudo restarts it: the process listening on its port is
+ * stopped (by pid, found with ss) and the server started again as when it was stopped. Elsewhere,
+ * npm start and npm test refuse with the commands: they never stop a server a person may be using.
+ */
+function stuckServerPlan(server, fact, base, { canRestart, rootPrefix, problems, system }) {
+  const where = `${fact.host}:${fact.port}`;
+  if (canRestart) {
+    return {
+      ...base,
+      action: 'restart',
+      restart: { stop: [...rootPrefix, 'kill', `-${server.stopSignal}`], kill: [...rootPrefix, 'kill', '-KILL'], start: [...rootPrefix, ...server.debianStart] },
+    };
+  }
+  problems.push(`${server.name} accepts connections at ${where} but does not answer within ${answerTimeoutMs / 1000}s: it is stuck, and every test would wait for it.`);
+  if (system.kind === 'debian') {
+    problems.push(`  Restart it, as root: stop the process listening on port ${fact.port} (ss -ltnp 'sport = :${fact.port}' shows its pid), then`, `${indent}${server.debianStartText}`);
+  } else if (system.kind === 'macos') {
+    problems.push('  Restart it, with Homebrew:', `${indent}brew services restart ${server.brewFormula}`);
+  } else {
+    problems.push(`  Restart it with this system's service manager, for example:`, `${indent}sudo systemctl restart ${server.systemdUnit}`);
+  }
+  return { ...base, action: 'refuse' };
+}
+
 /** The lines a refused plan prints after its problems: the way out and what to run next. */
 function closingLines(mode) {
   const variables = mode === 'tests' ? 'TEST_DATABASE_URL, TEST_AMQP_URL and TEST_REDIS_URL' : 'DATABASE_URL, AMQP_URL and REDIS_URL';
@@ -518,6 +592,25 @@ function readPid(file) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long a stuck server has to let go of its port after a signal. */
+const stopWaitSeconds = 30;
+
+/** The pid of the process listening on a local TCP port (ss, from iproute2), or undefined. */
+function listenerPid(port) {
+  const result = spawnSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  const found = /pid=(\d+)/.exec(result.stdout || '');
+  return found ? found[1] : undefined;
+}
+
+/** Whether the server's port stops accepting connections within the given seconds. */
+async function closedWithin(d, server, seconds) {
+  for (let waited = 0; waited < seconds; waited += 1) {
+    if (!(await d.probe(server.host, server.port))) return true;
+    await d.sleep(1000);
+  }
+  return !(await d.probe(server.host, server.port));
+}
+
 function waitSecondsFrom(env = process.env) {
   const value = Number(env.CI_SERVER_WAIT_SECONDS || 90);
   return Number.isFinite(value) && value > 0 ? value : 90;
@@ -541,6 +634,8 @@ async function execute(plan, deps = {}) {
     psqlAvailable: () => commandExists('psql'),
     canLogIn: psqlCanLogIn,
     readPid,
+    listenerPid,
+    answers: (id, host, port) => answersProtocol(id, host, port),
     ...deps,
   };
   if (plan.problems.length > 0) throw new PreflightError(plan.problems);
@@ -570,6 +665,21 @@ async function execute(plan, deps = {}) {
   };
 
   if (plan.apt) for (const command of plan.apt.commands) run(command);
+
+  for (const server of plan.servers) {
+    if (server.action !== 'restart') continue;
+    const pid = d.listenerPid(server.port);
+    if (!pid) throw new PreflightError([`${server.name} does not answer on ${server.host}:${server.port}, and no process listening on port ${server.port} was found (ss -ltnp) to restart`]);
+    d.log(`${server.name} accepts connections on ${server.host}:${server.port} but does not answer: restarting it (pid ${pid})`);
+    run([...server.restart.stop, pid]);
+    if (!(await closedWithin(d, server, stopWaitSeconds))) {
+      run([...server.restart.kill, pid]);
+      if (!(await closedWithin(d, server, stopWaitSeconds))) throw new PreflightError([`${server.name} still listens on ${server.host}:${server.port} after kill -KILL ${pid}`]);
+    }
+    run(server.restart.start);
+    await waitFor(server.name, server.host, server.port);
+    if (!(await d.answers(server.id, server.host, server.port))) throw new PreflightError([`${server.name} was restarted but still does not answer on ${server.host}:${server.port}`]);
+  }
 
   for (const server of plan.servers) {
     if (server.action !== 'start' && server.action !== 'install') continue;
@@ -623,6 +733,8 @@ module.exports = {
   POSTGRES_VERSION,
   PreflightError,
   canConnect,
+  answersProtocol,
+  listenerPid,
   checkServers,
   describeUnreachable,
   targetsFor,

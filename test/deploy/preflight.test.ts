@@ -389,6 +389,96 @@ describe('preflight executor', () => {
   });
 });
 
+describe('preflight: a server that accepts connections but does not answer is stuck', () => {
+  /** A TCP server on a free port that answers each connection with `answer` (or never, when undefined). */
+  async function fakeServer(answer: Buffer | undefined): Promise<{ port: number; close: () => Promise<void> }> {
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.once('data', () => {
+        if (answer !== undefined) socket.write(answer);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: (server.address() as net.AddressInfo).port,
+      close: async () => {
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  test('each protocol’s first question: the real servers answer; one that only accepts, or answers another protocol, does not', async () => {
+    const silent = await fakeServer(undefined);
+    const amqpStart = await fakeServer(Buffer.from([0x01, 0x00, 0x00, 0x00, 0x00, 0x01, 0xf4]));
+    const sslRefused = await fakeServer(Buffer.from('N'));
+    const pong = await fakeServer(Buffer.from('+PONG\r\n'));
+    try {
+      for (const id of serverIds) expect([id, await preflight.answersProtocol(id, '127.0.0.1', silent.port, 500)]).toEqual([id, false]);
+      // The restart finds the stuck server's process by the port it listens on: here, this very process.
+      expect(preflight.listenerPid(silent.port)).toBe(String(process.pid));
+      expect(await preflight.answersProtocol('rabbitmq', '127.0.0.1', amqpStart.port)).toBe(true);
+      expect(await preflight.answersProtocol('postgres', '127.0.0.1', sslRefused.port)).toBe(true);
+      expect(await preflight.answersProtocol('redis', '127.0.0.1', pong.port)).toBe(true);
+      expect(await preflight.answersProtocol('rabbitmq', '127.0.0.1', pong.port)).toBe(false);
+      const urls = serverUrls();
+      const portOf = (raw: string, fallback: number) => Number(new URL(raw).port) || fallback;
+      expect(await preflight.answersProtocol('postgres', new URL(urls.postgres).hostname, portOf(urls.postgres, 5432))).toBe(true);
+      expect(await preflight.answersProtocol('rabbitmq', new URL(urls.amqp).hostname, portOf(urls.amqp, 5672))).toBe(true);
+      expect(await preflight.answersProtocol('redis', new URL(urls.redis).hostname, portOf(urls.redis, 6379))).toBe(true);
+    } finally {
+      await Promise.all([silent, amqpStart, sslRefused, pong].map((fake) => fake.close()));
+    }
+  });
+
+  test('.ci/run (--ci) on Debian as root restarts a stuck server; npm start and npm test, and other systems, refuse with the commands', () => {
+    const stuck = factsWith('rabbitmq', 'running', { stuck: true });
+    const ci = decide('Debian as root', stuck, { ci: true });
+    expect(ci.ok).toBe(true);
+    expect(planFor(ci, 'rabbitmq')).toMatchObject({ action: 'restart', restart: { stop: ['kill', '-TERM'], kill: ['kill', '-KILL'], start: expected.rabbitmq.start } });
+    expect(planFor(decide('Debian with sudo', factsWith('postgres', 'running', { stuck: true }), { ci: true }), 'postgres').restart.stop).toEqual(['sudo', 'kill', '-INT']);
+
+    const local = decide('Debian as root', stuck);
+    expect(local.ok).toBe(false);
+    expect(planFor(local, 'rabbitmq').action).toBe('refuse');
+    expect(local.problems.join('\n')).toContain('RabbitMQ accepts connections at 127.0.0.1:5672 but does not answer within 5s');
+    expect(local.problems).toContain(`    ${expected.rabbitmq.startText}`);
+    expect(decide('macOS', stuck, { ci: true }).problems).toContain('    brew services restart rabbitmq');
+    expect(decide('Debian without root or sudo', stuck, { ci: true }).ok).toBe(false);
+  });
+
+  test('the restart stops the process listening on the port, by pid (KILL when it will not go), starts the server and waits until it answers', async () => {
+    const plan = decide('Debian as root', factsWith('redis', 'running', { stuck: true }), { ci: true });
+    const ran: string[][] = [];
+    let listening = true;
+    let killed = false;
+    const deps = {
+      run: (argv: string[]) => {
+        ran.push(argv);
+        if (argv.includes('-KILL')) killed = true;
+        if (killed && argv[0] === 'kill') listening = false;
+        if (argv[0] === 'redis-server') listening = true;
+        return 0;
+      },
+      probe: () => Promise.resolve(listening),
+      answers: () => Promise.resolve(killed),
+      listenerPid: (port: number) => (port === 6379 ? '4242' : undefined),
+      sleep: () => Promise.resolve(),
+      log: () => undefined,
+      waitSeconds: 3,
+    };
+    await preflight.execute(plan, deps);
+    expect(ran).toEqual([['kill', '-TERM', '4242'], ['kill', '-KILL', '4242'], expected.redis.start]);
+
+    const nobody = { ...deps, listenerPid: () => undefined };
+    await expect(preflight.execute(plan, nobody)).rejects.toThrow('no process listening on port 6379 was found');
+    const stillMute = { ...deps, run: () => 0, probe: (() => { let calls = 0; return () => Promise.resolve((calls += 1) === 2 ? false : true); })(), answers: () => Promise.resolve(false) };
+    await expect(preflight.execute(plan, stillMute)).rejects.toThrow('Redis was restarted but still does not answer on 127.0.0.1:6379');
+  });
+});
+
 describe('preflight CLI', () => {
   async function closedPort(): Promise<number> {
     const server = net.createServer();

@@ -55,6 +55,25 @@ async function startContainer(name) {
   }
 }
 
+/**
+ * A server that accepts connections but does not answer its protocol (a wedged broker does) would
+ * make every test wait until its timeout, for an hour of failures: the run stops at once instead,
+ * naming it. .ci/run's preflight restarts such a local server before the tests start.
+ */
+async function refuseStuckServers(urls) {
+  const { answersProtocol } = require('../../scripts/lib/preflight');
+  const preflightIds = { postgres: 'postgres', amqp: 'rabbitmq', redis: 'redis' };
+  const stuck = [];
+  for (const [name, raw] of Object.entries(urls)) {
+    const url = new URL(raw);
+    // A TLS URL (amqps:, rediss:) answers only after a handshake this plain question does not make.
+    if (url.protocol === 'amqps:' || url.protocol === 'rediss:') continue;
+    const port = Number(url.port) || defaultPorts[name];
+    if (!(await answersProtocol(preflightIds[name], url.hostname, port))) stuck.push(`${name} at ${url.hostname}:${port} accepts connections but does not answer within 5 s: restart it (.ci/run's preflight restarts a stuck local server)`);
+  }
+  if (stuck.length > 0) throw new Error(`Integration tests need servers that answer:\n  ${stuck.join('\n  ')}`);
+}
+
 module.exports = async function globalSetup() {
   const urls = serverUrls();
   const missing = [];
@@ -63,7 +82,10 @@ module.exports = async function globalSetup() {
     const port = Number(url.port) || defaultPorts[name];
     if (!(await reachable(url.hostname, port))) missing.push({ name, address: `${url.hostname}:${port}` });
   }
-  if (missing.length === 0) return;
+  if (missing.length === 0) {
+    await refuseStuckServers(urls);
+    return;
+  }
   if (!dockerEngineLikelyAvailable()) {
     const lines = missing.map(({ name, address }) => `${name} is not reachable at ${address}; start it with: ${startHints[name]}`);
     throw new Error(`Integration tests need running servers (or a Docker engine for testcontainers):\n  ${lines.join('\n  ')}`);

@@ -107,6 +107,9 @@ describe('logs: correlation and secrets', () => {
     for (const name of ['gateway', 'disbursements', 'webhooks']) expect(processes).toContain(name);
     expect(new Set(transferLines.map((line) => line.fields.traceId)).size).toBe(1);
     expect(transferLines.some((line) => line.fields.msg === 'webhook attempt recorded')).toBe(true);
+    // The owner's line about the change names who made it: the API client the gateway admitted (x-partner-actor, decision 0058).
+    const completed = transferLines.filter((line) => line.process === 'disbursements' && line.fields.msg === 'disbursement transfer completed');
+    expect(completed.map((line) => [line.fields.partnerId, line.fields.actor])).toEqual([[partnerId, `client:${String(onboarded.clientId)}`]]);
 
     // The user's approval came straight to collections (no gateway): it got a request id and a trace of its own, carried to the webhook.
     const approvalLines = json.filter((line) => line.process === 'collections' && line.fields.requestId !== undefined);

@@ -209,6 +209,15 @@ describe('the partner dashboard in the browser', () => {
     const bulk = await stack.client.get(`/partner/v1/disbursement/bulk/${bulkId}`, { bearer: await accessTokenFor(stack.client, partner) });
     const after = await stack.client.get('/partner/v1/balance', { bearer: await accessTokenFor(stack.client, partner) });
     expect(Math.round(before.body.data.USD * 100) - Math.round(after.body.data.USD * 100)).toBe(Math.round(bulk.body.data.totalDebit * 100));
+    // Keyset pages in the browser: "Next page" to the end lists each of the 47 payouts once, and "Previous page" goes back a page.
+    const pagesWalked = await walkKeysetPages(page, `${stack.dashboard.baseUrl}/transactions?kind=disbursements`, 'Disbursements');
+    const paidLines = pagesWalked.flat().filter((externalId) => externalId.startsWith('payroll-'));
+    expect(pagesWalked.length).toBeGreaterThanOrEqual(3);
+    expect(pagesWalked.every((walked) => walked.length <= 20)).toBe(true);
+    expect(new Set(paidLines).size).toBe(47);
+    expect(paidLines).toHaveLength(47);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect(secondColumnOnceChanged(page, 'Disbursements', pagesWalked[pagesWalked.length - 1] ?? [])).resolves.toEqual(pagesWalked[pagesWalked.length - 2]);
     expect(financePerson.watched.policyViolations).toEqual([]);
     expect(financePerson.watched.pageErrors).toEqual([]);
     await financePerson.watched.context.close();
@@ -340,3 +349,33 @@ describe('the partner dashboard in the browser', () => {
     await adminPerson.watched.context.close();
   });
 });
+
+/** The second column (the externalId) of each page of a transactions table, walking "Next page" from the first page to the last. */
+async function walkKeysetPages(page: Page, url: string, table: string): Promise<string[][]> {
+  await page.goto(url);
+  await page.getByRole('table', { name: table }).waitFor();
+  const walked: string[][] = [await secondColumnOf(page, table)];
+  // Bounded: a pager that never ends fails the test instead of looping.
+  for (let turns = 0; turns < 10; turns += 1) {
+    const next = page.getByRole('button', { name: 'Next page' });
+    if ((await next.count()) === 0) return walked;
+    await next.click();
+    walked.push(await secondColumnOnceChanged(page, table, walked[walked.length - 1] ?? []));
+  }
+  throw new Error(`the ${table} pager still offered a next page after 10 pages`);
+}
+
+async function secondColumnOf(page: Page, table: string): Promise<string[]> {
+  return page.getByRole('table', { name: table }).locator('tbody tr td:nth-child(2)').allTextContents();
+}
+
+/** The table's second column once it no longer holds the page shown before the click. */
+async function secondColumnOnceChanged(page: Page, table: string, before: string[]): Promise<string[]> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const shown = await secondColumnOf(page, table);
+    if (shown.join('\n') !== before.join('\n')) return shown;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the ${table} table still shows the same page 15 s after the click`);
+}

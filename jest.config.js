@@ -40,7 +40,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,services}/*/test/unit/**/*.test.ts', '<rootDir>/scripts/test/**/*.test.ts', '<rootDir>/sdk/test/unit/**/*.test.ts', '<rootDir>/services/backoffice/web/test/**/*.test.ts'],
+      testMatch: ['<rootDir>/{libs,services}/*/test/unit/**/*.test.ts', '<rootDir>/scripts/test/**/*.test.ts', '<rootDir>/sdk/test/unit/**/*.test.ts', '<rootDir>/services/backoffice/web/test/**/*.test.ts', '<rootDir>/services/dashboard/web/test/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...aloneFiles],
     },
     {

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Field } from '../../../../libs/console-web/pages/ui';
 
 export { ErrorNotice, SuccessNotice, Field, dateTime } from '../../../../libs/console-web/pages/ui';
+export { amountText, moneyText } from './format';
 
 /** Runs one piece of work at a time, keeping its refusal to show. */
 export function useWork(): { busy: boolean; error: unknown; run: (work: () => Promise<void>) => Promise<void>; setError: (error: unknown) => void } {

@@ -2,7 +2,7 @@ import { useEffect, useState, type ChangeEvent, type FormEvent, type ReactNode }
 import { api, queryOf } from '../api';
 import { Link, navigate } from '../../../../../libs/console-web/pages/router';
 import { may, useSession } from '../session';
-import { dateTime, ErrorNotice, Field, KeysetPager, useKeysetPages, useWork } from '../ui';
+import { amountText, dateTime, ErrorNotice, Field, KeysetPager, moneyText, useKeysetPages, useWork } from '../ui';
 
 interface PreviewLine {
   line: number;
@@ -32,7 +32,7 @@ interface Preview {
   lines: PreviewLine[];
 }
 
-const money = (value: number | null): string => (value === null ? '—' : value.toFixed(2));
+const money = (value: number | null): string => moneyText(value);
 
 /**
  * Bulk payouts from a CSV file: upload (columns phone, amount, externalId, note), see the bulk
@@ -277,7 +277,7 @@ export function BulkDetailPage(props: { bulkId: string }): ReactNode {
             <div>
               <dt>Paid so far</dt>
               <dd>
-                {bulk.currency} {bulk.completedAmount.toFixed(2)}
+                {moneyText(bulk.completedAmount, bulk.currency)}
               </dd>
             </div>
             <div>
@@ -311,7 +311,7 @@ export function BulkDetailPage(props: { bulkId: string }): ReactNode {
                   <td>{item.index + 1}</td>
                   <td>{item.externalId ?? '—'}</td>
                   {withNotes ? <td>{item.note ?? '—'}</td> : null}
-                  <td>{item.amount.toFixed(2)}</td>
+                  <td>{amountText(item.amount)}</td>
                   <td>{item.failureReason ? `${item.status}: ${item.failureReason.message}` : item.status}</td>
                   <td>{item.referenceId === undefined ? '—' : <Link to={`/transactions/${encodeURIComponent(item.referenceId)}`}>{item.referenceId}</Link>}</td>
                 </tr>

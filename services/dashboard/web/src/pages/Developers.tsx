@@ -127,6 +127,7 @@ function WebhookSettingsSection(props: { admin: boolean; mayTest: boolean }): Re
   const [url, setUrl] = useState('');
   const [overlapHours, setOverlapHours] = useState('24');
   const [code, setCode] = useState('');
+  const [rotationCode, setRotationCode] = useState('');
   const [shown, setShown] = useState<{ secret: string; previousValidUntil: string | null }>();
   const [notice, setNotice] = useState<string>();
   const { busy, error, run, setError } = useWork();
@@ -150,8 +151,8 @@ function WebhookSettingsSection(props: { admin: boolean; mayTest: boolean }): Re
   };
   const rotate = (): void => {
     void run(async () => {
-      const answer = await api<{ webhookSecret: string | null; previousSecretsValidUntil: string | null }>('POST', '/api/v1/webhook-settings/secret-rotations', { ...freshCodeOf(code), overlapHours: Number(overlapHours) });
-      setCode('');
+      const answer = await api<{ webhookSecret: string | null; previousSecretsValidUntil: string | null }>('POST', '/api/v1/webhook-settings/secret-rotations', { ...freshCodeOf(rotationCode), overlapHours: Number(overlapHours) });
+      setRotationCode('');
       await load();
       setNotice(undefined);
       if (answer.webhookSecret !== null) setShown({ secret: answer.webhookSecret, previousValidUntil: answer.previousSecretsValidUntil });
@@ -226,6 +227,7 @@ function WebhookSettingsSection(props: { admin: boolean; mayTest: boolean }): Re
             <Field id="webhook-overlap" label="Keep the previous secret for (hours)" hint="0 to 720. Both sign each webhook meanwhile.">
               <input id="webhook-overlap" type="number" min={0} max={720} value={overlapHours} aria-describedby="webhook-overlap-hint" onChange={(event) => setOverlapHours(event.target.value)} />
             </Field>
+            <FreshCodeField id="webhook-secret-code" value={rotationCode} onChange={setRotationCode} />
             <button type="button" className="primary" onClick={rotate} disabled={busy}>
               Rotate the webhook secret
             </button>

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api } from '../api';
 import { Link } from '../../../../../libs/console-web/pages/router';
-import { dateTime, ErrorNotice } from '../ui';
+import { amountText, dateTime, ErrorNotice } from '../ui';
 import { TransactionRows, type TransactionRow } from './Transactions';
 
 interface Overview {
@@ -31,7 +31,7 @@ export function HomePage(): ReactNode {
             {Object.entries(overview.balances).map(([currency, amount]) => (
               <div key={currency}>
                 <dt>{currency}</dt>
-                <dd>{amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}</dd>
+                <dd>{amountText(amount)}</dd>
               </div>
             ))}
           </dl>

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from
 import { api, queryOf } from '../api';
 import { Link, navigate } from '../../../../../libs/console-web/pages/router';
 import { may, useSession } from '../session';
-import { dateTime, ErrorNotice, Field, KeysetPager, useKeysetPages } from '../ui';
+import { labelOfField } from '../format';
+import { dateTime, ErrorNotice, Field, KeysetPager, moneyText, useKeysetPages } from '../ui';
 
 export type TransactionKind = 'collections' | 'disbursements' | 'refunds' | 'deliveries';
 
@@ -54,7 +55,7 @@ export function TransactionRows(props: { kind: TransactionKind; rows: Transactio
             <td>{row.referenceId === undefined ? <code>{row.deliveryId}</code> : <Link to={`/transactions/${encodeURIComponent(row.referenceId)}`}>{row.referenceId}</Link>}</td>
             <td>{deliveries ? row.event : (row.externalId ?? '—')}</td>
             <td>{row.status}</td>
-            {deliveries ? null : <td>{row.amount === undefined ? '—' : `${row.currency ?? ''} ${row.amount.toFixed(2)}`}</td>}
+            {deliveries ? null : <td>{moneyText(row.amount, row.currency)}</td>}
             <td>{dateTime(row.createdAt)}</td>
             {deliveries && props.onRedeliver !== undefined && row.deliveryId !== undefined ? (
               <td>
@@ -217,6 +218,7 @@ interface TransactionRecord {
   expiresAt?: string;
   transactionId?: string | { transactionId: string; completedAt: string } | null;
   refundedAmount?: number;
+  collectionRefundedAmount?: number;
   failureCode?: string;
   failureReason?: Failure | null;
   bulkId?: string;
@@ -244,10 +246,8 @@ interface Story {
 /** The fields the page lays out itself; any other scalar field of the record is listed under "More". */
 const laidOut: ReadonlySet<string> = new Set([
   'referenceId', 'externalId', 'status', 'amount', 'currency', 'fee', 'totalDebit', 'netAmount', 'quoteId', 'note', 'reason', 'createdAt', 'completedAt', 'expiresAt',
-  'transactionId', 'refundedAmount', 'failureCode', 'failureReason', 'bulkId', 'collectionReferenceId', 'reversal',
+  'transactionId', 'refundedAmount', 'collectionRefundedAmount', 'failureCode', 'failureReason', 'bulkId', 'collectionReferenceId', 'reversal',
 ]);
-
-const moneyOf = (amount: number | undefined, currency: string | undefined): string => (amount === undefined ? '—' : `${currency ?? ''} ${amount.toFixed(2)}`.trim());
 
 /** One fact of a definition list, left out when the record has no value for it. */
 function Fact(props: { name: string; children: ReactNode; shown?: boolean }): ReactNode {
@@ -369,7 +369,7 @@ function TransactionFacts(props: { record: TransactionRecord }): ReactNode {
           <Link to={`/transactions/${encodeURIComponent(record.collectionReferenceId ?? '')}`}>{record.collectionReferenceId}</Link>
         </Fact>
         {more.map(([name, value]) => (
-          <Fact key={name} name={name}>
+          <Fact key={name} name={labelOfField(name)}>
             {String(value)}
           </Fact>
         ))}
@@ -380,18 +380,21 @@ function TransactionFacts(props: { record: TransactionRecord }): ReactNode {
           <Fact name="Quote" shown={record.quoteId !== undefined}>
             <code>{record.quoteId}</code>
           </Fact>
-          <Fact name="Amount">{moneyOf(record.amount, record.currency)}</Fact>
+          <Fact name="Amount">{moneyText(record.amount, record.currency)}</Fact>
           <Fact name="Fee">
-            {moneyOf(record.fee, record.currency)} {record.fee === undefined ? '' : collection ? '(paid by the user)' : record.referenceId.startsWith('PKD-') ? '(paid by you)' : ''}
+            {moneyText(record.fee, record.currency)} {record.fee === undefined ? '' : collection ? '(paid by the user)' : record.referenceId.startsWith('PKD-') ? '(paid by you)' : ''}
           </Fact>
           <Fact name="Total debited" shown={record.totalDebit !== undefined}>
-            {moneyOf(record.totalDebit, record.currency)} {collection ? 'from the user’s wallet' : 'from your balance'}
+            {moneyText(record.totalDebit, record.currency)} {collection ? 'from the user’s wallet' : 'from your balance'}
           </Fact>
           <Fact name="The user received" shown={record.netAmount !== undefined}>
-            {moneyOf(record.netAmount, record.currency)}
+            {moneyText(record.netAmount, record.currency)}
           </Fact>
           <Fact name="Refunded so far" shown={record.refundedAmount !== undefined}>
-            {moneyOf(record.refundedAmount, record.currency)}
+            {moneyText(record.refundedAmount, record.currency)}
+          </Fact>
+          <Fact name="Refunded from the collection so far" shown={record.collectionRefundedAmount !== undefined}>
+            {moneyText(record.collectionRefundedAmount, record.currency)}
           </Fact>
         </dl>
       </section>
@@ -456,7 +459,7 @@ function ReversalFacts(props: { reversal: NonNullable<TransactionRecord['reversa
     <section aria-labelledby="reversal-title">
       <h2 id="reversal-title">Reversal</h2>
       <dl className="facts" aria-label="Reversal">
-        <Fact name="Returned to your balance">{moneyOf(reversal.amount, reversal.currency)}</Fact>
+        <Fact name="Returned to your balance">{moneyText(reversal.amount, reversal.currency)}</Fact>
         <Fact name="Reversed">{dateTime(reversal.reversedAt)}</Fact>
         <Fact name="Reversal transaction">
           <code>{reversal.transactionId}</code>

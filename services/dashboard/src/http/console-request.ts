@@ -13,6 +13,25 @@ export function originOf(req: Request, res: Response): RequestOrigin {
 export function parsedInput<Schema extends z.ZodType>(schema: Schema, value: unknown, what: 'fields' | 'query parameters' = 'fields'): z.infer<Schema> {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
-  const problems = [...new Set(result.error.issues.map((issue) => `${issue.path.map(String).join('.') || (what === 'fields' ? 'body' : 'query')} (${issue.message})`))];
+  const problems = [...new Set(result.error.issues.flatMap((issue) => problemsOf(issue, valueAt(value, issue.path), what)))];
   throw new ConsoleError('CON_2001', `Missing or invalid ${what}: ${problems.join('; ')}`);
+}
+
+/** One schema issue in words a person can act on: the field's name and what it must be (zod's own wording only when it is a schema's message). */
+function problemsOf(issue: z.core.$ZodIssue, given: unknown, what: 'fields' | 'query parameters'): string[] {
+  const name = issue.path.map(String).join('.') || (what === 'fields' ? 'body' : 'query');
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${[...issue.path.map(String), key].join('.')} (unknown: leave it out)`);
+  if (given === undefined) return [`${name} (missing: ${issue.message.replace(/^Invalid (input|option): /, '').replace(/, received undefined$/, '')})`];
+  if (issue.code === 'invalid_type' && what === 'query parameters' && Array.isArray(given)) return [`${name} (given more than once: give it once)`];
+  return [`${name} (${issue.message})`];
+}
+
+/** What the input holds at an issue's path (only its type is looked at, never shown). */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let here = value;
+  for (const key of path) {
+    if (typeof here !== 'object' || here === null) return undefined;
+    here = (here as Record<PropertyKey, unknown>)[key];
+  }
+  return here;
 }

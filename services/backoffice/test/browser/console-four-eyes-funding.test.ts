@@ -180,6 +180,26 @@ describe('the back-office console: a funding with four eyes in the browser', () 
     await expect(page.getByTestId('client-secrets').textContent()).resolves.toMatch(/^one, since /);
     await expect(page.content()).resolves.not.toContain(newSecret);
 
+    // Without downtime: a second secret, shown once, and both get tokens; then the previous one revoked. Each step is offered only when it applies.
+    expect(await page.getByRole('button', { name: 'Revoke the previous client secret' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Add a second client secret' }).click();
+    await page.getByRole('group', { name: 'Confirm the second client secret' }).getByRole('button', { name: 'Yes, add a second secret' }).click();
+    const secondShown = page.getByRole('status').filter({ hasText: 'Second client secret, shown only now' });
+    await secondShown.waitFor();
+    const second = ((await secondShown.locator('code').textContent()) ?? '').trim();
+    expect(second).toMatch(/^pwsk_/);
+    expect([(await tokenFor(newSecret)).status, (await tokenFor(second)).status]).toEqual([200, 200]);
+    await expect(page.getByTestId('client-secrets').textContent()).resolves.toMatch(/^two active/);
+    expect(await page.getByRole('button', { name: 'Add a second client secret' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Revoke the previous client secret' }).click();
+    await page.getByRole('group', { name: 'Confirm the revocation of the previous client secret' }).getByRole('button', { name: 'Yes, revoke the previous secret' }).click();
+    await page.getByRole('status').filter({ hasText: 'The previous client secret is revoked' }).waitFor();
+    expect([(await tokenFor(newSecret)).status, (await tokenFor(second)).status]).toEqual([401, 200]);
+    await page.reload();
+    await expect(page.getByTestId('client-secrets').textContent()).resolves.toMatch(/^one, since /);
+    await expect(page.getByRole('table', { name: 'Changes by one person' }).textContent()).resolves.toMatch(/partner\.client_secret\.add_second[\s\S]*partner\.client_secret\.revoke_previous|partner\.client_secret\.revoke_previous[\s\S]*partner\.client_secret\.add_second/);
+    await expect(page.content()).resolves.not.toContain(second);
+
     // A checker sees the partner but no rotation button: the server would refuse it too.
     const checkerPage = await watchedPage(browser);
     await signInThroughThePage(checkerPage.page, stack.backoffice.baseUrl, checker);

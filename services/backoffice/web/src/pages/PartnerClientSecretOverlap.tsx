@@ -16,7 +16,7 @@ interface Changed {
  * their dashboard: a second secret is added and shown once (both get tokens), and once the partner
  * uses it everywhere the previous one is revoked. One Idempotency-Key per confirmation.
  */
-export function ClientSecretOverlap(props: { partnerId: string; partnerName: string; onChanged: () => void }): ReactNode {
+export function ClientSecretOverlap(props: { partnerId: string; partnerName: string; secondSince: string | null | undefined; onChanged: () => void }): ReactNode {
   const [confirming, setConfirming] = useState<Step>();
   const [key, setKey] = useState(newIdempotencyKey);
   const [changed, setChanged] = useState<Changed>();
@@ -46,13 +46,18 @@ export function ClientSecretOverlap(props: { partnerId: string; partnerName: str
   return (
     <section aria-labelledby="overlap-title">
       <h2 id="overlap-title">Client secret without downtime</h2>
+      {/* The step that applies: a second secret while there is one only, the revocation while there are two (both when auth's answer is unknown). */}
       <div className="actions">
-        <button type="button" className="secondary" onClick={() => ask('add_second')}>
-          Add a second client secret
-        </button>
-        <button type="button" className="secondary" onClick={() => ask('revoke_previous')}>
-          Revoke the previous client secret
-        </button>
+        {typeof props.secondSince === 'string' ? null : (
+          <button type="button" className="secondary" onClick={() => ask('add_second')}>
+            Add a second client secret
+          </button>
+        )}
+        {props.secondSince === null ? null : (
+          <button type="button" className="secondary" onClick={() => ask('revoke_previous')}>
+            Revoke the previous client secret
+          </button>
+        )}
       </div>
       {confirming === undefined ? null : (
         <div className="confirm" role="group" aria-label={confirming === 'add_second' ? 'Confirm the second client secret' : 'Confirm the revocation of the previous client secret'}>

@@ -305,7 +305,7 @@ export function PartnerDetailPage(props: { partnerId: string }): ReactNode {
         </dd>
       </dl>
       {hasRole(session, 'maker', 'admin') ? <SecretRotations partnerId={partner.partnerId} partnerName={partner.name} onRotated={load} /> : null}
-      {hasRole(session, 'maker', 'admin') ? <ClientSecretOverlap partnerId={partner.partnerId} partnerName={partner.name} onChanged={load} /> : null}
+      {hasRole(session, 'maker', 'admin') ? <ClientSecretOverlap partnerId={partner.partnerId} partnerName={partner.name} secondSince={partner.clientSecrets?.secondSince} onChanged={load} /> : null}
       {hasRole(session, 'maker', 'admin') ? <PartnerDashboardAdmin partnerId={partner.partnerId} partnerName={partner.name} /> : null}
       <h2>Balances</h2>
       <ErrorNotice error={balanceError} />

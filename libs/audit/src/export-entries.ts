@@ -2,7 +2,7 @@ import type { Pool } from '@pwa/db';
 import type { AuditEntry } from './audit-entry';
 import { AuditError, auditErrorCodes } from './audit-error';
 import { auditEntryOf } from './audit-rows';
-import { csvRecord } from './csv';
+import { csvRecord } from '@pwa/http';
 import { filterConditions, readPage, type AuditSearchFilters } from './search-entries';
 import { readAuditChainHead } from './verify-chain';
 

@@ -23,5 +23,4 @@ export {
 export { canonicalJson } from './canonical-json';
 export { entryHash, canonicalEntryText, genesisHash, entryHashVersion, type HashedEntryContent } from './entry-hash';
 export { findSecretKeyPath, keyLooksSecret, secretKeyWords } from './secret-keys';
-export { csvCell, csvRecord, neutraliseFormula } from './csv';
 export { userAgentLengthMax, valuesLengthMax } from './entry-validation';

@@ -57,3 +57,4 @@ export {
 export { listenTlsDispatcher, isTlsClientHello, type RunningDispatcher, type TlsDispatcherOptions } from './tls-dispatcher';
 export { recordServedCertificate, servedCertificateObserver } from './tls-metrics';
 export { certificateFactsOf, readTlsPair, tlsPairProblem, watchTlsFiles, type TlsCertificateFacts, type TlsFileWatch, type TlsFiles, type TlsPair } from './tls-files';
+export { csvCell, csvRecord, neutraliseFormula } from './csv';

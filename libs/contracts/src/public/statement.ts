@@ -136,6 +136,6 @@ export const statementCsvHeaders = {
 } as const;
 
 export const statementCsvSchema = z.string().meta({
-  description: `RFC 4180 CSV (text/csv; charset=utf-8; header=present), CRLF line ends: the header row ${statementCsvColumns.join(',')}, then one movement a line, the same rows and values as the JSON page (amounts as the JSON writes them; an empty externalId for null; fields with a comma, a quote or a line break quoted). The page's balances and the next page's cursor are in the headers X-Opening-Balance, X-Closing-Balance and X-Next-Cursor (absent on the last page).`,
+  description: `RFC 4180 CSV (text/csv; charset=utf-8; header=present), CRLF line ends: the header row ${statementCsvColumns.join(',')}, then one movement a line, the same rows and values as the JSON page (amounts as the JSON writes them; an empty externalId for null; fields with a comma, a quote or a line break quoted; a text field a spreadsheet would run as a formula, one starting with =, +, -, @, a tab or a carriage return, gets a leading apostrophe). The page's balances and the next page's cursor are in the headers X-Opening-Balance, X-Closing-Balance and X-Next-Cursor (absent on the last page).`,
   example: statementCsvExample,
 });

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { csvCell } from '@pwa/audit';
+import { csvCell } from '@pwa/http';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
 import { bulkCsvLinesMax, readBulkCsv, type BulkCsvPayout, type BulkCsvProblem } from '../domain/bulk-csv';

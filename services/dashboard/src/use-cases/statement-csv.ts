@@ -1,4 +1,4 @@
-import { csvCell } from '@pwa/audit';
+import { csvCell } from '@pwa/http';
 
 /**
  * A whole period's statement as one CSV (decision 0074): the owner's statement pages, read one

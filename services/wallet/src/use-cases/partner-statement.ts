@@ -14,7 +14,7 @@ import type { Pool } from '@pwa/db';
 import { invalidCursorError, invalidFieldError } from '@pwa/errors';
 import { toApiAmount, type MinorUnits } from '@pwa/money';
 import { isAfter, movementsOfLine, type MovementPosition, type StatementMovement } from '../domain/statement-lines';
-import { csvOf } from '../domain/statement-csv';
+import { statementCsvOf } from '../domain/statement-csv';
 import { readStatementPage } from '../store/statement-store';
 import { databaseNow } from '../store/transfer-store';
 
@@ -95,7 +95,7 @@ export async function partnerStatement(pool: Pool, partnerId: string, query: unk
     nextCursor,
     hasMore,
   };
-  return { page, csv: () => csvOf(statementCsvColumns, items.map(csvRecordOf)) };
+  return { page, csv: () => statementCsvOf(statementCsvColumns, items) };
 }
 
 export function wantsCsv(query: unknown, acceptsCsvBeforeJson: boolean): boolean {
@@ -138,7 +138,3 @@ function movementView(movement: StatementMovement): PublicStatementMovement {
   };
 }
 
-/** The CSV record of a movement: the JSON's values as the JSON writes them, an empty field for null. */
-function csvRecordOf(item: PublicStatementMovement): string[] {
-  return [item.postedAt, item.type, item.referenceId, item.transactionId, item.externalId ?? '', String(item.amount), String(item.balanceAfter)];
-}

@@ -108,6 +108,20 @@ describe('GET /partner/v1/statement', () => {
     }
   });
 
+  it('when an externalId would run as a spreadsheet formula, then its CSV field starts with an apostrophe, the JSON keeps it as written, and negative amounts stay numbers', async () => {
+    const partnerId = await createTestPartner(harness, { USD: 10_000n });
+    const user = await createTestUser(harness, { balances: { USD: 5_000n } });
+    const formulas = ['=HYPERLINK("http://evil.example","x")', '+cmd', '@SUM(1+1)', '-2+3'];
+    for (const [index, externalId] of formulas.entries()) {
+      await post({ ...transferBody({ type: 'disbursement', partnerId, phone: user.phone, currency: 'USD', amountMinor: '100', feeMinor: '0' }), referenceId: `PKD-2-FORMULA${index}`, externalId });
+    }
+    const period = { currency: 'USD', ...periodAroundNow() };
+    const json = (await getJson(statementUrl(period), { 'x-partner-id': partnerId })).body.data;
+    expect(json.items.slice(1).map((item: any) => item.externalId)).toEqual(formulas);
+    const lines = (await (await fetch(statementUrl({ ...period, format: 'csv' }), { headers: { 'x-partner-id': partnerId } })).text()).split('\r\n');
+    expect(lines.slice(2, 6).map((line) => line.split(',').slice(4).join(','))).toEqual([`"'=HYPERLINK(""http://evil.example"",""x"")",-1,99`, `'+cmd,-1,98`, `'@SUM(1+1),-1,97`, `'-2+3,-1,96`]);
+  });
+
   it('when the partner has no account in the currency, then the statement is empty at zero', async () => {
     const answer = await getJson(statementUrl({ currency: 'LRD', ...periodAroundNow() }), { 'x-partner-id': randomUUID() });
     expect(answer.status).toBe(200);

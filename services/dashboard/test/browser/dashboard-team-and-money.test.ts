@@ -358,7 +358,8 @@ async function walkKeysetPages(page: Page, url: string, table: string): Promise<
   // Bounded: a pager that never ends fails the test instead of looping.
   for (let turns = 0; turns < 10; turns += 1) {
     const next = page.getByRole('button', { name: 'Next page' });
-    if ((await next.count()) === 0) return walked;
+    // The shared pager (libs/console-web paging) keeps both buttons once there is a second page: the last page's "Next page" is disabled.
+    if (await next.isDisabled()) return walked;
     await next.click();
     walked.push(await secondColumnOnceChanged(page, table, walked[walked.length - 1] ?? []));
   }

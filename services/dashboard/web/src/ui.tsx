@@ -3,6 +3,7 @@ import { Field } from '../../../../libs/console-web/pages/ui';
 
 export { ErrorNotice, SuccessNotice, Field, dateTime } from '../../../../libs/console-web/pages/ui';
 export { amountText, moneyText } from './format';
+export { Pager, useCursorTrail } from '../../../../libs/console-web/pages/paging';
 
 /** Runs one piece of work at a time, keeping its refusal to show. */
 export function useWork(): { busy: boolean; error: unknown; run: (work: () => Promise<void>) => Promise<void>; setError: (error: unknown) => void } {
@@ -33,46 +34,5 @@ export function FreshCodeField(props: { id: string; value: string; onChange: (va
     <Field id={props.id} label="Code from your authenticator app" hint="Needed when you signed in more than a few minutes ago: a fresh code confirms it is you (each code works once).">
       <input id={props.id} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} value={props.value} aria-describedby={`${props.id}-hint`} onChange={(event) => props.onChange(event.target.value)} />
     </Field>
-  );
-}
-
-/** Keyset pages walked so far: the cursor of the page shown (undefined: the first page), and the moves. */
-export interface KeysetPages {
-  cursor: string | undefined;
-  /** How many pages back the first one is. */
-  depth: number;
-  back: () => void;
-  forward: (nextCursor: string) => void;
-  /** To the first page again (the filters changed). */
-  restart: () => void;
-}
-
-export function useKeysetPages(): KeysetPages {
-  const [cursors, setCursors] = useState<string[]>([]);
-  return {
-    cursor: cursors[cursors.length - 1],
-    depth: cursors.length,
-    back: () => setCursors(cursors.slice(0, -1)),
-    forward: (nextCursor) => setCursors([...cursors, nextCursor]),
-    restart: () => setCursors([]),
-  };
-}
-
-/** The buttons to the previous and the next page of a keyset list (the next one only when the API gave its cursor). */
-export function KeysetPager(props: { pages: KeysetPages; nextCursor: string | null | undefined; previousLabel: string; nextLabel: string }): ReactNode {
-  const { pages, nextCursor } = props;
-  return (
-    <p className="pager">
-      {pages.depth > 0 ? (
-        <button type="button" className="secondary" onClick={pages.back}>
-          {props.previousLabel}
-        </button>
-      ) : null}
-      {nextCursor ? (
-        <button type="button" className="secondary" onClick={() => pages.forward(nextCursor)}>
-          {props.nextLabel}
-        </button>
-      ) : null}
-    </p>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { describedChange, parameterRows, type ApprovalRequestView } from '../describe';
+import { Pager, useCursorTrail } from '../../../../../libs/console-web/pages/paging';
 import { Link } from '../../../../../libs/console-web/pages/router';
 import { hasRole, useSession } from '../session';
 import { ErrorNotice, SuccessNotice, dateTime } from '../ui';
@@ -17,12 +18,12 @@ interface Page {
 export function ApprovalsPage(): ReactNode {
   const { session } = useSession();
   const [status, setStatus] = useState<Status>('pending');
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const trail = useCursorTrail();
   const [page, setPage] = useState<Page>();
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState<string>();
 
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = trail;
   // Resolves once the page is in state: a decision's notice waits for it, so it never shows above the old list.
   const load = useCallback((): Promise<void> => {
     setError(undefined);
@@ -36,7 +37,7 @@ export function ApprovalsPage(): ReactNode {
 
   const choose = (next: Status): void => {
     setStatus(next);
-    setCursors([undefined]);
+    trail.reset();
     setPage(undefined);
     setNotice(undefined);
   };
@@ -81,14 +82,7 @@ export function ApprovalsPage(): ReactNode {
           ))}
         </ul>
       )}
-      <div className="pager">
-        <button type="button" className="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </button>
-        <button type="button" className="secondary" disabled={page?.nextCursor === null || page === undefined} onClick={() => page?.nextCursor && setCursors([...cursors, page.nextCursor])}>
-          Next page
-        </button>
-      </div>
+      <Pager trail={trail} nextCursor={page?.nextCursor} />
     </section>
   );
 }

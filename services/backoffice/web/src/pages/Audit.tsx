@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
-import { Pager, useCursorTrail } from '../paging';
+import { Pager, useCursorTrail } from '../../../../../libs/console-web/pages/paging';
 import { ErrorNotice, Field, SuccessNotice, dateTime } from '../ui';
 
 interface AuditEntry {
@@ -135,7 +135,7 @@ export function AuditPage(): ReactNode {
           </table>
         </div>
       )}
-      <Pager depth={trail.depth} nextCursor={page?.nextCursor} onNext={trail.next} onPrevious={trail.previous} />
+      <Pager trail={trail} nextCursor={page?.nextCursor} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { formattedMoney } from '../money';
-import { Pager, useCursorTrail } from '../paging';
+import { Pager, useCursorTrail } from '../../../../../libs/console-web/pages/paging';
 import { Link } from '../../../../../libs/console-web/pages/router';
 import { hasRole, useSession } from '../session';
 import { ErrorNotice, Field, dateTime, newIdempotencyKey } from '../ui';
@@ -130,7 +130,7 @@ export function PartnersPage(): ReactNode {
           </table>
         </div>
       )}
-      <Pager depth={trail.depth} nextCursor={page?.nextCursor} onNext={trail.next} onPrevious={trail.previous} />
+      <Pager trail={trail} nextCursor={page?.nextCursor} />
       {hasRole(session, 'maker', 'admin') ? <OnboardPartner /> : null}
     </section>
   );

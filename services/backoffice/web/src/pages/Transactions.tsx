@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { formattedMoney } from '../money';
-import { Pager, useCursorTrail } from '../paging';
+import { Pager, useCursorTrail } from '../../../../../libs/console-web/pages/paging';
 import { Link } from '../../../../../libs/console-web/pages/router';
 import { ErrorNotice, Field, dateTime } from '../ui';
 
@@ -104,7 +104,7 @@ export function TransactionsPage(): ReactNode {
           </table>
         </div>
       )}
-      <Pager depth={trail.depth} nextCursor={page?.nextCursor} onNext={trail.next} onPrevious={trail.previous} />
+      <Pager trail={trail} nextCursor={page?.nextCursor} />
       <LedgerCheck />
     </section>
   );

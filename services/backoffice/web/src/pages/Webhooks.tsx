@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
-import { Pager, useCursorTrail } from '../paging';
+import { Pager, useCursorTrail } from '../../../../../libs/console-web/pages/paging';
 import { Link } from '../../../../../libs/console-web/pages/router';
 import { hasRole, useSession } from '../session';
 import { ErrorNotice, Field, SuccessNotice, dateTime, newIdempotencyKey } from '../ui';
@@ -136,7 +136,7 @@ export function WebhooksPage(): ReactNode {
           </table>
         </div>
       )}
-      <Pager depth={trail.depth} nextCursor={page?.nextCursor} onNext={trail.next} onPrevious={trail.previous} />
+      <Pager trail={trail} nextCursor={page?.nextCursor} />
     </section>
   );
 }

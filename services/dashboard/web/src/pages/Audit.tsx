@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
-import { dateTime, ErrorNotice, KeysetPager, useKeysetPages } from '../ui';
+import { dateTime, ErrorNotice, Pager, useCursorTrail } from '../ui';
 
 interface Entry {
   sequence: number;
@@ -15,10 +15,10 @@ interface Entry {
 
 /** The partner's own audit log: who on the team changed what, and every refusal, newest first. */
 export function AuditPage(): ReactNode {
-  const pages = useKeysetPages();
+  const trail = useCursorTrail();
   const [page, setPage] = useState<{ entries: Entry[]; nextCursor: string | null }>();
   const [error, setError] = useState<unknown>();
-  const { cursor } = pages;
+  const { cursor } = trail;
   useEffect(() => {
     api<{ entries: Entry[]; nextCursor: string | null }>('GET', `/api/v1/audit-log${queryOf({ cursor, size: '50' })}`).then(setPage, setError);
   }, [cursor]);
@@ -62,7 +62,7 @@ export function AuditPage(): ReactNode {
           </tbody>
         </table>
       )}
-      <KeysetPager pages={pages} nextCursor={page?.nextCursor} previousLabel="Newer entries" nextLabel="Older entries" />
+      <Pager trail={trail} nextCursor={page?.nextCursor} previousLabel="Newer entries" nextLabel="Older entries" />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState, type ChangeEvent, type FormEvent, type ReactNode }
 import { api, queryOf } from '../api';
 import { Link, navigate } from '../../../../../libs/console-web/pages/router';
 import { may, useSession } from '../session';
-import { amountText, dateTime, ErrorNotice, Field, KeysetPager, moneyText, useKeysetPages, useWork } from '../ui';
+import { amountText, dateTime, ErrorNotice, Field, Pager, moneyText, useCursorTrail, useWork } from '../ui';
 
 interface PreviewLine {
   line: number;
@@ -161,10 +161,10 @@ interface BulkSummary {
 /** The partner's bulk payouts, newest first, with the API's status filter and keyset pages; each opens its detail. */
 function BulkList(): ReactNode {
   const [status, setStatus] = useState('');
-  const pages = useKeysetPages();
+  const trail = useCursorTrail();
   const [page, setPage] = useState<{ items: BulkSummary[]; nextCursor: string | null }>();
   const [error, setError] = useState<unknown>();
-  const { cursor } = pages;
+  const { cursor } = trail;
   useEffect(() => {
     setError(undefined);
     api<{ items: BulkSummary[]; nextCursor: string | null }>('GET', `/api/v1/bulk-payouts${queryOf({ status, limit: '10', cursor })}`).then(setPage, setError);
@@ -177,7 +177,7 @@ function BulkList(): ReactNode {
           id="bulk-status"
           value={status}
           onChange={(event) => {
-            pages.restart();
+            trail.reset();
             setStatus(event.target.value);
           }}
         >
@@ -223,7 +223,7 @@ function BulkList(): ReactNode {
           </tbody>
         </table>
       )}
-      <KeysetPager pages={pages} nextCursor={page?.nextCursor} previousLabel="Newer bulks" nextLabel="Older bulks" />
+      <Pager trail={trail} nextCursor={page?.nextCursor} previousLabel="Newer bulks" nextLabel="Older bulks" />
     </section>
   );
 }

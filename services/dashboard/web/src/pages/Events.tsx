@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, queryOf } from '../api';
 import { Link } from '../../../../../libs/console-web/pages/router';
-import { dateTime, ErrorNotice, Field, KeysetPager, useKeysetPages } from '../ui';
+import { dateTime, ErrorNotice, Field, Pager, useCursorTrail } from '../ui';
 // The API's event kinds, for the filter; the list shows any kind the API gives.
 import { webhookEventTypes as eventTypes } from '../../../../../libs/contracts/src/public/webhook-event-types';
 
@@ -35,10 +35,10 @@ function SubjectOf(props: { payload: PartnerEvent['payload'] }): ReactNode {
 export function EventsSection(): ReactNode {
   const [filters, setFilters] = useState({ type: '', since: '' });
   const [applied, setApplied] = useState(filters);
-  const pages = useKeysetPages();
+  const trail = useCursorTrail();
   const [page, setPage] = useState<EventPage>();
   const [error, setError] = useState<unknown>();
-  const { cursor } = pages;
+  const { cursor } = trail;
 
   useEffect(() => {
     setError(undefined);
@@ -50,7 +50,7 @@ export function EventsSection(): ReactNode {
 
   const apply = (event: FormEvent): void => {
     event.preventDefault();
-    pages.restart();
+    trail.reset();
     setApplied(filters);
   };
   return (
@@ -106,7 +106,7 @@ export function EventsSection(): ReactNode {
           </tbody>
         </table>
       )}
-      <KeysetPager pages={pages} nextCursor={page?.nextCursor} previousLabel="Previous events" nextLabel="Next events" />
+      <Pager trail={trail} nextCursor={page?.nextCursor} previousLabel="Previous events" nextLabel="Next events" />
     </section>
   );
 }

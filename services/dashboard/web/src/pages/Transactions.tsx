@@ -3,7 +3,7 @@ import { api, queryOf } from '../api';
 import { Link, navigate } from '../../../../../libs/console-web/pages/router';
 import { may, useSession } from '../session';
 import { labelOfField } from '../format';
-import { dateTime, ErrorNotice, Field, KeysetPager, moneyText, useKeysetPages } from '../ui';
+import { dateTime, ErrorNotice, Field, Pager, moneyText, useCursorTrail } from '../ui';
 
 export type TransactionKind = 'collections' | 'disbursements' | 'refunds' | 'deliveries';
 
@@ -85,11 +85,11 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
   const kind: TransactionKind = kinds.find(([name]) => name === props.search.get('kind'))?.[0] ?? 'collections';
   const [filters, setFilters] = useState({ status: '', currency: '', externalId: '', phone: '', createdFrom: '', createdTo: '' });
   const [applied, setApplied] = useState(filters);
-  const pages = useKeysetPages();
+  const trail = useCursorTrail();
   const [page, setPage] = useState<ListPage>();
   const [error, setError] = useState<unknown>();
   const [searched, setSearched] = useState('');
-  const { cursor } = pages;
+  const { cursor } = trail;
 
   useEffect(() => {
     setError(undefined);
@@ -102,7 +102,7 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
 
   const apply = (event: FormEvent): void => {
     event.preventDefault();
-    pages.restart();
+    trail.reset();
     setApplied(filters);
   };
   // One box for what support has at hand: a referenceId opens the transaction, a phone or an externalId filters the list.
@@ -116,7 +116,7 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
     }
     const next = { ...filters, externalId: '', phone: '', [found.by]: found.value };
     setFilters(next);
-    pages.restart();
+    trail.reset();
     setApplied(next);
   };
   const rows = page?.items ?? [];
@@ -189,7 +189,7 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
         </p>
       )}
       <TransactionRows kind={kind} rows={rows} label={kinds.find(([name]) => name === kind)?.[1] ?? kind} {...(may(session, 'redeliver') ? { onRedeliver: redeliver } : {})} />
-      <KeysetPager pages={pages} nextCursor={page?.nextCursor} previousLabel="Previous page" nextLabel="Next page" />
+      <Pager trail={trail} nextCursor={page?.nextCursor} previousLabel="Previous page" nextLabel="Next page" />
     </section>
   );
 }

@@ -99,3 +99,4 @@ export { listenConsole, requireForwardedHttps, type ConsoleListenerSettings, typ
 export { mountConsolePages } from './http/console-pages';
 export { consoleHeaders, sessionCookie, type SessionCookie } from './http/console-session-cookie';
 export { unidentifiedRefusalRecording, unidentifiedRefusalsPerAddressPerMinute, type UnidentifiedRefusalRecording } from './http/unidentified-refusal-cap';
+export { originOf, parsedInput, type RequestOrigin } from './http/console-input';

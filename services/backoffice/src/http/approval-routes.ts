@@ -5,6 +5,7 @@ import type { Pool } from '@pwa/db';
 import { ConsoleError, PkcError } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
 import type { Logger } from '@pwa/logging';
+import { originOf, parsedInput } from '@pwa/web-auth';
 import { approvalStatuses, type DecisionRefusal } from '../domain/approval-rules';
 import { mayPerform } from '../domain/operator-roles';
 import { decodePageCursor, encodePageCursor } from '../domain/page-cursor';
@@ -13,7 +14,6 @@ import { findOperatorById, operatorNamesOf } from '../store/operator-store';
 import { executeApprovedRequest, type ExecutionPorts } from '../use-cases/execute-approved-request';
 import { decideFourEyesChange, requestFourEyesChange, type TargetDirectory } from '../use-cases/four-eyes-requests';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
 
 export const approvalPaths = {

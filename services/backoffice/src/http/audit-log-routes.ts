@@ -2,10 +2,10 @@ import type { Express, Response } from 'express';
 import { appendAuditEntry, AuditError, exportAuditEntries, searchAuditEntries, verifyAuditChain, type AuditSearchFilters } from '@pwa/audit';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
+import { originOf, parsedInput } from '@pwa/web-auth';
 import { mayPerform } from '../domain/operator-roles';
 import { findOperatorById, type Operator } from '../store/operator-store';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
 
 export const auditLogPaths = {

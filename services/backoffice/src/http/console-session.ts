@@ -1,11 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { appendAuditEntry } from '@pwa/audit';
 import { ConsoleError } from '@pwa/errors';
-import { csrfTokenMatches, isSameOriginRequest, isStateChangingMethod, readSession, sessionCookie, type Session, type SessionStage } from '@pwa/web-auth';
+import { csrfTokenMatches, isSameOriginRequest, isStateChangingMethod, originOf, readSession, type Session, sessionCookie, type SessionStage } from '@pwa/web-auth';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { findOperatorById } from '../store/operator-store';
 import { auditPersonalTokenUse, personOfPersonalToken } from '../use-cases/personal-tokens';
-import { originOf } from './console-request';
 import { auditUnidentifiedRefusal, type UnidentifiedRefusalReason } from './unidentified-refusal-audit';
 
 /** The session cookie's name (sent as `__Host-backoffice-session`). */

@@ -3,12 +3,12 @@ import { adminSearchPhone, isUuid } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
+import { parsedInput } from '@pwa/web-auth';
 import { mayPerform } from '../domain/operator-roles';
 import { decodePageCursor, encodePageCursor } from '../domain/page-cursor';
 import { findOperatorById } from '../store/operator-store';
 import type { PartnerReads, WalletReads } from '../use-cases/console-reads';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
 
 export const ledgerReadPaths = {

@@ -1,11 +1,10 @@
 import type { Express, Response } from 'express';
 import { PkcError } from '@pwa/errors';
-import { expiredHostCookie, hostCookie, readHostCookie } from '@pwa/web-auth';
+import { expiredHostCookie, hostCookie, originOf, readHostCookie } from '@pwa/web-auth';
 import { OidcProviderUnavailable } from '../use-cases/oidc-identity-provider';
 import { finishOidcSignIn, oidcFlowTtlMs, startOidcSignIn } from '../use-cases/operator-oidc-sign-in';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { oidcCallbackPath } from '../wiring/people-dependencies';
-import { originOf } from './console-request';
 import { setSessionCookie } from './console-session';
 
 /**

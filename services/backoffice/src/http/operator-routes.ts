@@ -2,11 +2,11 @@ import type { Express } from 'express';
 import { isUuid } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import { ConsoleError, type ConsoleCode } from '@pwa/errors';
+import { originOf, parsedInput } from '@pwa/web-auth';
 import { mayPerform, operatorRoles } from '../domain/operator-roles';
 import { findOperatorById, listOperators, type Operator } from '../store/operator-store';
 import { changeOperatorRoles, disableOperatorAccount, inviteOperator, resetOperatorFactors, type ManageRefusal } from '../use-cases/manage-operators';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
 
 export const operatorPaths = {

@@ -3,6 +3,7 @@ import type { Express, Request, Response } from 'express';
 import { isUuid, webhookSecretOverlapHoursLimit } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import { ConsoleError, PkcError } from '@pwa/errors';
+import { originOf, parsedInput } from '@pwa/web-auth';
 import {
   changeClientSecretsByPerson,
   inviteFirstAdminByPerson,
@@ -15,7 +16,6 @@ import {
   type PartnerActionsPort,
 } from '../use-cases/partner-admin-actions';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
 
 export const partnerActionPaths = {

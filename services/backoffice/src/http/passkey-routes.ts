@@ -1,10 +1,9 @@
 import { isUuid } from '@pwa/contracts';
 import type { Express } from 'express';
 import { ConsoleError } from '@pwa/errors';
-import { passkeyAuthenticationBody, passkeyRegistrationBody, passkeySignInRefusalError } from '@pwa/web-auth';
+import { originOf, parsedInput, passkeyAuthenticationBody, passkeyRegistrationBody, passkeySignInRefusalError } from '@pwa/web-auth';
 import { completeSignInWithPasskey, listOwnPasskeys, passkeyRegistrationOptions, passkeySignInOptions, passkeysPerOperatorMax, registerPasskey, removeOwnPasskey } from '../use-cases/operator-passkeys';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf, setSessionCookie } from './console-session';
 
 /**

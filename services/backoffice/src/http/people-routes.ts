@@ -1,11 +1,11 @@
 import type { Express } from 'express';
 import { ConsoleError } from '@pwa/errors';
-import { passwordRuleMessages } from '@pwa/web-auth';
+import { originOf, passwordRuleMessages } from '@pwa/web-auth';
 import { findOperatorById } from '../store/operator-store';
 import { beginOperatorSetup, completeOperatorSetup } from '../use-cases/operator-setup';
 import { completeSignInWithTotp, signOut, signInWithPassword } from '../use-cases/operator-sign-in';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, stringFieldsOf } from './console-request';
+import { stringFieldsOf } from './console-request';
 import { clearSessionCookie, requireSameOrigin, requireSession, sessionOf, setSessionCookie } from './console-session';
 import { mountOidcRoutes, oidcPaths } from './oidc-routes';
 import { mountPasskeyRoutes } from './passkey-routes';

@@ -2,11 +2,11 @@ import { isUuid } from '@pwa/contracts';
 import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
+import { originOf, parsedInput } from '@pwa/web-auth';
 import { findOperatorById } from '../store/operator-store';
 import type { PersonalTokenSummary } from '../store/personal-token-store';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { createPersonalToken, listOwnPersonalTokens, personalTokenLifetimeDaysDefault, personalTokenLifetimeDaysMax, revokeOnePersonalToken } from '../use-cases/personal-tokens';
-import { originOf, parsedInput } from './console-request';
 import { requireSession, sessionOf } from './console-session';
 
 /**

@@ -1,9 +1,8 @@
 import type { Request, Response } from 'express';
 import { appendAuditEntry } from '@pwa/audit';
-import { unidentifiedRefusalRecording } from '@pwa/web-auth';
+import { originOf, unidentifiedRefusalRecording } from '@pwa/web-auth';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { anonymous } from '../use-cases/operator-sign-in';
-import { originOf } from './console-request';
 
 /**
  * Changes refused before anyone is known (no session, an ended one, a personal token that is

@@ -4,12 +4,12 @@ import { isUuid, webhookBacklogStatuses } from '@pwa/contracts';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
+import { originOf, parsedInput } from '@pwa/web-auth';
 import { mayPerform } from '../domain/operator-roles';
 import { decodePageCursor, encodePageCursor } from '../domain/page-cursor';
 import { findOperatorById } from '../store/operator-store';
 import { redeliverByPerson, requestIdOfKey, type WebhookDeliveriesPort } from '../use-cases/partner-admin-actions';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { idempotencyKeyOf, refusalOf } from './partner-action-routes';
 import { requireSession, sessionOf } from './console-session';
 

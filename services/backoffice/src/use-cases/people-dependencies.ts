@@ -1,6 +1,6 @@
 import type { Pool } from '@pwa/db';
 import type { Redis } from 'ioredis';
-import type { SecretSealer, SessionSettings, SignInThrottleSettings, PasskeyRelyingParty } from '@pwa/web-auth';
+import type { PasskeyRelyingParty, RequestOrigin as ConsoleRequestOrigin, SecretSealer, SessionSettings, SignInThrottleSettings } from '@pwa/web-auth';
 import type { OidcIdentityProvider } from './oidc-identity-provider';
 
 /** What the set-up and sign-in use cases need, made once at start (tests make their own). */
@@ -26,12 +26,8 @@ export interface PasskeySettings extends PasskeyRelyingParty {
   recentSignInMs: number;
 }
 
-/** Where a request came from, for the throttle and the audit log. */
-export interface RequestOrigin {
-  address: string;
-  userAgent: string | null;
-  requestId: string | null;
-}
+/** Where a request came from, for the throttle and the audit log (libs/web-auth console-input). */
+export type RequestOrigin = ConsoleRequestOrigin;
 
 /** The associated data a TOTP secret is sealed with: a sealed secret copied to another operator does not open. */
 export const totpSecretBinding = (operatorId: string): string => `backoffice:operator:${operatorId}:totp`;

@@ -83,7 +83,7 @@ describe('four eyes over the console API', () => {
       [{ ...funding(), action: 'partner.delete' }, 'action'],
       [{ ...funding(), reason: '' }, 'reason'],
       [{ ...funding(), lifetimeSeconds: 1 }, 'lifetimeSeconds'],
-      [{ ...funding(), extra: true }, 'body'],
+      [{ ...funding(), extra: true }, 'extra (unknown: leave it out)'],
       [{ action: 'partner.fund' }, 'target'],
       ['[]', 'body'],
     ];

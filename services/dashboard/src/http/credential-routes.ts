@@ -5,9 +5,9 @@ import { z } from '@pwa/config';
 import { webhookSecretOverlapHoursLimit, type MemberActor } from '@pwa/contracts';
 import { ConsoleError } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
+import { originOf, parsedInput } from '@pwa/web-auth';
 import type { PartnerApi, SettingsChange } from '../upstream/partner-api';
 import { auditOf, personOf, type PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { memberOf, requireFreshCode, requireMember } from './member-session';
 import { ownerRefusal } from './partner-calls';
 

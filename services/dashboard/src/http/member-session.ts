@@ -2,12 +2,11 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ConsoleError, PkcError } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
 import { rateLimitHeaders } from '@pwa/redis';
-import { csrfTokenMatches, isSameOriginRequest, isStateChangingMethod, readSession, sessionCookie, unidentifiedRefusalRecording, type Session, type SessionStage } from '@pwa/web-auth';
+import { csrfTokenMatches, isSameOriginRequest, isStateChangingMethod, originOf, readSession, type Session, sessionCookie, type SessionStage, unidentifiedRefusalRecording } from '@pwa/web-auth';
 import { roleAllows, type DashboardAction } from '../domain/member-roles';
 import { findMemberById, type Member } from '../store/member-store';
 import { spendTotpCode } from '../use-cases/member-sign-in';
 import { auditOf, personOf, unidentified, type PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf } from './console-request';
 
 /** The session cookie's name (sent as `__Host-dashboard-session`). */
 export const sessionCookieName = 'dashboard-session';

@@ -1,9 +1,9 @@
 import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
+import { originOf, parsedInput } from '@pwa/web-auth';
 import type { PartnerApi } from '../upstream/partner-api';
 import { auditOf, personOf, type PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { memberOf, requireMember } from './member-session';
 import { isNotTheirs, partnerCallerOf, passOn } from './partner-calls';
 

@@ -2,11 +2,11 @@ import type { Express, Request, Response } from 'express';
 import { z } from '@pwa/config';
 import { publicApi } from '@pwa/contracts';
 import { ConsoleError } from '@pwa/errors';
+import { parsedInput } from '@pwa/web-auth';
 import type { PartnerAnswer, PartnerApi, PartnerCall } from '../upstream/partner-api';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
 import { statementClosingLine, statementFileName, statementHeaderLines, statementMovementLines, type StatementPageRead } from '../use-cases/statement-csv';
 import { statusChangesOf, type StoryDelivery, type StoryRecord, type StoryRefund } from '../domain/transaction-story';
-import { parsedInput } from './console-request';
 import { requireMember } from './member-session';
 import { dataOf, hasMoreOf, isNotTheirs, listOf, partnerCallerOf, passOn } from './partner-calls';
 

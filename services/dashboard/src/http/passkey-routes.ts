@@ -2,10 +2,9 @@ import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { isUuid } from '@pwa/contracts';
 import { ConsoleError } from '@pwa/errors';
-import { passkeyAuthenticationBody, passkeyRegistrationBody, passkeySignInRefusalError, passkeysPerPersonMax } from '@pwa/web-auth';
+import { originOf, parsedInput, passkeyAuthenticationBody, passkeyRegistrationBody, passkeySignInRefusalError, passkeysPerPersonMax } from '@pwa/web-auth';
 import { completeSignInWithPasskey, listOwnPasskeys, passkeyRegistrationOptions, passkeySignInOptions, registerPasskey, removeOwnPasskey } from '../use-cases/member-passkeys';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { memberOf, requireFreshCode, requireMember, requireSession, sessionOf, setSessionCookie } from './member-session';
 
 /**

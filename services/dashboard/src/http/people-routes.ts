@@ -1,13 +1,12 @@
 import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
-import { passwordRuleMessages } from '@pwa/web-auth';
+import { originOf, parsedInput, passwordRuleMessages } from '@pwa/web-auth';
 import { actionsOf } from '../domain/member-roles';
 import { beginAcceptance, completeAcceptance } from '../use-cases/invitations';
 import { secondFactorsOf } from '../use-cases/member-passkeys';
 import { completeSignInWithTotp, signInWithPassword, signOut } from '../use-cases/member-sign-in';
 import type { PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { clearSessionCookie, memberOf, requireSameOrigin, requireSession, sessionOf, setSessionCookie } from './member-session';
 
 /** The dashboard API's paths for people: accepting an invitation, sign-in in two steps, who is signed in, sign-out. */

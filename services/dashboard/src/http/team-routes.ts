@@ -2,12 +2,12 @@ import type { Express } from 'express';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
 import { AuditError, exportAuditEntries, searchAuditEntries } from '@pwa/audit';
+import { originOf, parsedInput } from '@pwa/web-auth';
 import { memberRoles } from '../domain/member-roles';
 import { membersOfPartner, type Member } from '../store/member-store';
 import { inviteMember } from '../use-cases/invitations';
 import { changeRoleOfMember, removeMemberFromTeam } from '../use-cases/manage-team';
 import { auditOf, personOf, type PeopleDependencies } from '../use-cases/people-dependencies';
-import { originOf, parsedInput } from './console-request';
 import { memberOf, requireFreshCode, requireMember } from './member-session';
 
 export const teamPaths = {

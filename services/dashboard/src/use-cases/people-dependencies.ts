@@ -3,7 +3,7 @@ import { appendAuditEntry } from '@pwa/audit';
 import type { Pool } from '@pwa/db';
 import type { WindowCount } from '@pwa/redis';
 import type { Redis } from 'ioredis';
-import type { PasskeyRelyingParty, SecretSealer, SessionSettings, SignInThrottleSettings } from '@pwa/web-auth';
+import type { PasskeyRelyingParty, RequestOrigin as ConsoleRequestOrigin, SecretSealer, SessionSettings, SignInThrottleSettings } from '@pwa/web-auth';
 import type { InvitationMailer } from '../upstream/invitation-mailer';
 
 /** What the team and sign-in use cases need, made once at start (tests make their own). */
@@ -33,12 +33,8 @@ export interface PeopleDependencies {
   countPartnerRequest?: (partnerId: string, requestId: string | null) => Promise<WindowCount>;
 }
 
-/** Where a request came from, for the throttle and the audit log. */
-export interface RequestOrigin {
-  address: string;
-  userAgent: string | null;
-  requestId: string | null;
-}
+/** Where a request came from, for the throttle and the audit log (libs/web-auth console-input). */
+export type RequestOrigin = ConsoleRequestOrigin;
 
 /** The associated data a TOTP secret is sealed with: a sealed secret copied to another member does not open. */
 export const totpSecretBinding = (memberId: string): string => `dashboard:member:${memberId}:totp`;

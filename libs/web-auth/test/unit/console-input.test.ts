@@ -1,5 +1,5 @@
 import { z } from '@pwa/config';
-import { parsedInput } from '../../src/http/console-request';
+import { parsedInput } from '../../src';
 
 const query = z.strictObject({ limit: z.string().regex(/^\d+$/, 'a whole number').optional(), currency: z.enum(['LRD', 'USD']) });
 
@@ -12,7 +12,7 @@ function refusalOf(value: unknown, what: 'fields' | 'query parameters' = 'query 
   throw new Error('the input was accepted');
 }
 
-describe('the dashboard’s refusals of bad input name each field and what to do', () => {
+describe('the consoles’ refusals of bad input name each field and what to do', () => {
   test('when a parameter is missing, then the refusal says missing and what it must be', () => {
     expect(refusalOf({})).toEqual({ code: 'CON_2001', message: 'Missing or invalid query parameters: currency (missing: expected one of "LRD"|"USD")' });
   });
@@ -35,5 +35,18 @@ describe('the dashboard’s refusals of bad input name each field and what to do
 
   test('when the input is valid, then it comes back parsed', () => {
     expect(parsedInput(query, { currency: 'USD', limit: '5' }, 'query parameters')).toEqual({ currency: 'USD', limit: '5' });
+  });
+});
+
+describe('a console refusal never grows with what was sent', () => {
+  test('when an unknown key is very long, then the refusal shows its first 60 characters only', () => {
+    const key = 'k'.repeat(5_000);
+    let message = '';
+    try {
+      parsedInput(z.strictObject({}), { [key]: 1 });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(`Missing or invalid fields: ${'k'.repeat(60)}… (unknown: leave it out)`);
   });
 });

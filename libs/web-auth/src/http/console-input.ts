@@ -2,14 +2,26 @@ import type { Request, Response } from 'express';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
 import { requestIdOf } from '@pwa/http';
-import type { RequestOrigin } from '../use-cases/people-dependencies';
+
+/** Where a request came from, for the throttle and the audit log. */
+export interface RequestOrigin {
+  address: string;
+  userAgent: string | null;
+  requestId: string | null;
+}
 
 /** Where a request came from, as the throttle and the audit log record it. */
 export function originOf(req: Request, res: Response): RequestOrigin {
   return { address: req.ip ?? 'unknown', userAgent: req.get('user-agent') ?? null, requestId: requestIdOf(res) };
 }
 
-/** Input parsed with a schema, or CON_2001 naming the fields (never their values) that are missing or invalid, and what each must be. */
+/** A name from the request (a field's path, an unknown key) as a refusal shows it: never longer than this. */
+const shownNameMax = 60;
+
+/**
+ * A console's input parsed with a schema, or CON_2001 naming each field that is missing or invalid
+ * and what it must be, in words a person acts on (never the value, never zod's array/undefined wording).
+ */
 export function parsedInput<Schema extends z.ZodType>(schema: Schema, value: unknown, what: 'fields' | 'query parameters' = 'fields'): z.infer<Schema> {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
@@ -17,13 +29,17 @@ export function parsedInput<Schema extends z.ZodType>(schema: Schema, value: unk
   throw new ConsoleError('CON_2001', `Missing or invalid ${what}: ${problems.join('; ')}`);
 }
 
-/** One schema issue in words a person can act on: the field's name and what it must be (zod's own wording only when it is a schema's message). */
+/** One schema issue: the field's name and what it must be (zod's own wording only when it is a schema's message). */
 function problemsOf(issue: z.core.$ZodIssue, given: unknown, what: 'fields' | 'query parameters'): string[] {
-  const name = issue.path.map(String).join('.') || (what === 'fields' ? 'body' : 'query');
-  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${[...issue.path.map(String), key].join('.')} (unknown: leave it out)`);
+  const name = shown(issue.path.map(String).join('.') || (what === 'fields' ? 'body' : 'query'));
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${shown([...issue.path.map(String), key].join('.'))} (unknown: leave it out)`);
   if (given === undefined) return [`${name} (missing: ${issue.message.replace(/^Invalid (input|option): /, '').replace(/, received undefined$/, '')})`];
   if (issue.code === 'invalid_type' && what === 'query parameters' && Array.isArray(given)) return [`${name} (given more than once: give it once)`];
   return [`${name} (${issue.message})`];
+}
+
+function shown(name: string): string {
+  return name.length > shownNameMax ? `${name.slice(0, shownNameMax)}…` : name;
 }
 
 /** What the input holds at an issue's path (only its type is looked at, never shown). */

@@ -158,6 +158,21 @@ describe('the partner dashboard in the browser', () => {
     await expect(supportPage.getByRole('alert').textContent()).resolves.toContain('CON_3004');
     await screenshotOf(supportPage, 'dashboard', 'support-refused');
 
+    // The admin changes Sade's role on the page (confirmed there, no browser prompt; the sign-in is recent, so no fresh code): Sade's session ends at once.
+    await adminPage.getByRole('link', { name: 'Team' }).click();
+    await adminPage.getByRole('combobox', { name: 'New role for Sade Support' }).selectOption('developer');
+    const confirmation = adminPage.getByRole('group', { name: 'Confirm the change' });
+    await expect(confirmation.textContent()).resolves.toContain('Make Sade Support developer?');
+    await expect(confirmation.getByLabel('Code from your authenticator app').inputValue()).resolves.toBe('');
+    await screenshotOf(adminPage, 'dashboard', 'team-role-change');
+    await confirmation.getByRole('button', { name: 'Yes, make them developer' }).click();
+    await adminPage.getByRole('status').filter({ hasText: 'Sade Support is now developer' }).waitFor();
+    const sadeRow = adminPage.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: 'Sade Support' });
+    await expect(sadeRow.textContent()).resolves.toContain('developer');
+    await supportPage.goto(`${stack.dashboard.baseUrl}/team`);
+    await supportPage.getByLabel('E-mail address').waitFor();
+    expect(admin.watched.dialogs).toEqual([]);
+
     for (const person of [admin, finance, support]) {
       expect(person.watched.policyViolations).toEqual([]);
       expect(person.watched.pageErrors).toEqual([]);

@@ -56,12 +56,23 @@ export function TeamPage(): ReactNode {
     });
   };
 
-  const change = (member: TeamMember, newRole: string): void => {
-    const fresh = window.prompt(`${newRole === 'remove' ? `Remove ${member.displayName}` : `Make ${member.displayName} ${newRole}`}? A fresh code from your authenticator app (leave empty if you signed in a few minutes ago):`);
-    if (fresh === null) return;
+  // A role change or a removal is confirmed on the page, with a fresh code when the sign-in is not recent (never a browser prompt).
+  const [pending, setPending] = useState<{ member: TeamMember; newRole: string }>();
+  const [pendingCode, setPendingCode] = useState('');
+  const ask = (member: TeamMember, newRole: string): void => {
+    setNotice(undefined);
+    setError(undefined);
+    setPendingCode('');
+    setPending({ member, newRole });
+  };
+  const confirmChange = (): void => {
+    if (pending === undefined) return;
+    const { member, newRole } = pending;
     void run(async () => {
-      if (newRole === 'remove') await api('POST', `/api/v1/members/${member.memberId}/removal`, freshCodeOf(fresh));
-      else await api('PATCH', `/api/v1/members/${member.memberId}`, { role: newRole, ...freshCodeOf(fresh) });
+      if (newRole === 'remove') await api('POST', `/api/v1/members/${member.memberId}/removal`, freshCodeOf(pendingCode));
+      else await api('PATCH', `/api/v1/members/${member.memberId}`, { role: newRole, ...freshCodeOf(pendingCode) });
+      setPending(undefined);
+      setPendingCode('');
       await load();
       setNotice(newRole === 'remove' ? `${member.displayName} was removed; their sessions ended.` : `${member.displayName} is now ${newRole}; their sessions ended.`);
     });
@@ -98,7 +109,7 @@ export function TeamPage(): ReactNode {
                       '(you)'
                     ) : (
                       <>
-                        <select aria-label={`New role for ${member.displayName}`} defaultValue="" onChange={(event) => event.target.value !== '' && change(member, event.target.value)} disabled={busy}>
+                        <select aria-label={`New role for ${member.displayName}`} value={pending?.member.memberId === member.memberId && pending.newRole !== 'remove' ? pending.newRole : ''} onChange={(event) => event.target.value !== '' && ask(member, event.target.value)} disabled={busy}>
                           <option value="">Change role…</option>
                           {roles
                             .filter(([name]) => name !== member.role)
@@ -108,7 +119,7 @@ export function TeamPage(): ReactNode {
                               </option>
                             ))}
                         </select>{' '}
-                        <button type="button" className="secondary small" onClick={() => change(member, 'remove')} disabled={busy}>
+                        <button type="button" className="secondary small" onClick={() => ask(member, 'remove')} disabled={busy}>
                           Remove {member.displayName}
                         </button>
                       </>
@@ -119,6 +130,22 @@ export function TeamPage(): ReactNode {
             ))}
           </tbody>
         </table>
+      )}
+      {pending === undefined ? null : (
+        <div className="confirm" role="group" aria-label="Confirm the change">
+          <p>
+            {pending.newRole === 'remove' ? `Remove ${pending.member.displayName} from the team?` : `Make ${pending.member.displayName} ${pending.newRole}?`} Their sessions end at once.
+          </p>
+          <FreshCodeField id="change-code" value={pendingCode} onChange={setPendingCode} />
+          <div className="actions">
+            <button type="button" className="danger" onClick={confirmChange} disabled={busy}>
+              {pending.newRole === 'remove' ? `Yes, remove ${pending.member.displayName}` : `Yes, make them ${pending.newRole}`}
+            </button>
+            <button type="button" className="secondary" onClick={() => setPending(undefined)} disabled={busy}>
+              Cancel
+            </button>
+          </div>
+        </div>
       )}
       {admin ? (
         <>

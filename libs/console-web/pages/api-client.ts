@@ -2,7 +2,7 @@
  * A console's API client (the back-office's and the dashboard's): JSON over same-origin fetch, the
  * session's CSRF token on every state change, and the API's envelope unwrapped. A refusal becomes
  * an ApiRefusal carrying the catalogue code and message, which the pages show as they are; a 401
- * outside sign-in and set-up sends the person to sign-in.
+ * saying the session is gone (outside sign-in and set-up) sends the person to sign-in.
  */
 export class ApiRefusal extends Error {
   constructor(
@@ -58,11 +58,17 @@ export function createApiClient(options: { consoleName: string; publicPrefixes: 
       }
       if (response.ok && envelope?.success === true) return envelope.data as T;
       const refusal = new ApiRefusal(response.status, envelope?.code ?? `HTTP_${response.status}`, envelope?.message ?? `${options.consoleName} answered ${response.status}`);
-      if (response.status === 401 && !options.publicPrefixes.some((prefix) => path.startsWith(prefix))) onSignedOut();
+      // Only a session that is gone (CON_1004, or a 401 without a catalogue code) sends the person to sign-in: a wrong or missing
+      // fresh code (CON_1012), a passkey that did not verify (CON_1009) or a wrong code (CON_1003) is the page's to show, the session still stands.
+      const sessionGone = refusal.code === sessionGoneCode || envelope?.code === undefined;
+      if (response.status === 401 && sessionGone && !options.publicPrefixes.some((prefix) => path.startsWith(prefix))) onSignedOut();
       throw refusal;
     },
   };
 }
+
+/** The catalogue's code for a session that ended or never was (libs/errors console catalogue). */
+const sessionGoneCode = 'CON_1004';
 
 /** Query string from the filled-in fields only. */
 export function queryOf(fields: Record<string, string | undefined>): string {

@@ -17,7 +17,11 @@ export const partnerDataPaths = {
   story: '/api/v1/transaction/:referenceId/story',
   events: '/api/v1/events',
   statement: '/api/v1/statement.csv',
+  statementBalances: '/api/v1/statement/balances',
 } as const;
+
+/** A statement's period as the page asks it (the wallet checks each value, and names a bad one). */
+const statementQuerySchema = z.object({ currency: z.string().max(3), from: z.string().max(40), to: z.string().max(40) }).strict();
 
 /** The lists a member reads, each the owner's partner list route (the API's filters, keyset pages). */
 const transactionLists = {
@@ -149,9 +153,22 @@ export function mountPartnerDataRoutes(app: Express, deps: PeopleDependencies, c
     });
   });
 
+  // The period's opening and closing balances as the API's statement gives them, shown on the page before the download.
+  app.get(partnerDataPaths.statementBalances, ...requireMember(deps, consoleOrigin, 'download_statement'), async (req, res) => {
+    const query = parsedInput(statementQuerySchema, req.query, 'query parameters');
+    const search = new URLSearchParams({ ...query, limit: '1' });
+    const answer = await callForMember(res, { owner: 'wallet', method: 'GET', path: `/partner/v1/statement?${search.toString()}` });
+    if (answer.status !== 200) {
+      passOn(res, answer);
+      return;
+    }
+    const page = dataOf(answer) as StatementPageRead;
+    res.json({ success: true, data: { currency: page.currency, from: page.from, to: page.to, openingBalance: page.openingBalance, closingBalance: page.closingBalance } });
+  });
+
   // The whole period as one CSV, page after page as the owner gives them (never the whole period in memory).
   app.get(partnerDataPaths.statement, ...requireMember(deps, consoleOrigin, 'download_statement'), async (req, res) => {
-    const query = parsedInput(z.object({ currency: z.string().max(3), from: z.string().max(40), to: z.string().max(40) }).strict(), req.query, 'query parameters');
+    const query = parsedInput(statementQuerySchema, req.query, 'query parameters');
     const pageOf = async (cursor: string | null): Promise<StatementPageRead> => {
       const search = new URLSearchParams({ ...query, limit: String(publicApi.pageLimitMax), ...(cursor === null ? {} : { cursor }) });
       const answer = await callForMember(res, { owner: 'wallet', method: 'GET', path: `/partner/v1/statement?${search.toString()}` });

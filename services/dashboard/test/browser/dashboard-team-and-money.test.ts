@@ -142,6 +142,9 @@ describe('the partner dashboard in the browser', () => {
     expect(lines.slice(0, -1).reduce((sum, line) => sum + cents(line[5]), 0)).toBe(cents(closing?.[5]));
     const balance = await stack.client.get('/partner/v1/balance', { bearer: await accessTokenFor(stack.client, partner) });
     expect(cents(closing?.[5])).toBe(Math.round(balance.body.data.USD * 100));
+    // The page showed the same closing balance before the download.
+    const shownClosing = ((await financePage.locator('dl[aria-label="Statement balances"] dd').nth(1).textContent()) ?? '').replace(/[^0-9.]/g, '');
+    expect(cents(shownClosing)).toBe(cents(closing?.[5]));
 
     const support = await acceptInPage(supportLink, 'sade.support@partner.example', 'Sade Support');
     const supportPage = await signIn(support);

@@ -70,6 +70,8 @@ describe('the partner dashboard API: roles and partner isolation', () => {
       ['finance', 'GET', statementPath, 200],
       ['developer', 'GET', statementPath, 403],
       ['support', 'GET', statementPath, 403],
+      ['finance', 'GET', statementPath.replace('statement.csv', 'statement/balances'), 200],
+      ['support', 'GET', statementPath.replace('statement.csv', 'statement/balances'), 403],
       ['admin', 'GET', '/api/v1/audit-log', 200],
       ['finance', 'GET', '/api/v1/audit-log', 403],
       ['developer', 'GET', '/api/v1/audit-log', 403],
@@ -177,6 +179,10 @@ describe('the partner dashboard API: roles and partner isolation', () => {
     const query = new URLSearchParams(statementPath.split('?')[1]);
     const api = await stack.client.get(`/partner/v1/statement?${query.toString()}`, { bearer: partnerA.token });
     expect([cents(opening?.[5]), cents(closing?.[5])]).toEqual([Math.round(api.body.data.openingBalance * 100), Math.round(api.body.data.closingBalance * 100)]);
+    // The balances the page shows before the download are the API statement's too.
+    const shown = await session('finance').get(statementPath.replace('statement.csv', 'statement/balances'));
+    expect(shown.status).toBe(200);
+    expect([Math.round(shown.body.data.openingBalance * 100), Math.round(shown.body.data.closingBalance * 100), shown.body.data.currency]).toEqual([cents(opening?.[5]), cents(closing?.[5]), 'USD']);
     // A period the API refuses is the API's refusal, named: no file, no 5xx.
     const tooLong = await session('finance').get(`/api/v1/statement.csv?${new URLSearchParams({ currency: 'USD', from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z' }).toString()}`);
     expect([tooLong.status, tooLong.body.code]).toEqual([400, 'PKC_2008']);
@@ -405,6 +411,8 @@ describe('the partner dashboard API: roles and partner isolation', () => {
       ['GET', '/api/v1/events?cursor=abc', undefined],
       ['GET', '/api/v1/statement.csv', undefined],
       ['GET', '/api/v1/statement.csv?currency=EUR&from=x&to=y', undefined],
+      ['GET', '/api/v1/statement/balances', undefined],
+      ['GET', '/api/v1/statement/balances?currency=EUR&from=x&to=y', undefined],
       ['GET', '/api/v1/audit-log?cursor=abc', undefined],
       ['POST', '/api/v1/members', { email: 'not an address', displayName: 'X', role: 'support' }],
       ['POST', '/api/v1/members', { email: ['a@b.c'], displayName: 7, role: 'support' }],

@@ -81,3 +81,12 @@ function columnPositions(header: readonly string[]): Partial<Record<(typeof bulk
   if (missing.length > 0) return `The first line must name the columns phone, amount, externalId (and optionally note); missing: ${missing.join(', ')}`;
   return positions;
 }
+
+/**
+ * The bulk quote's refusal of one item as the file's line shows it: the API names the item's
+ * fields by their place in the request (`items.4.amount`), which the person who wrote the file
+ * never saw; on the line that place is the line itself, so the field is named alone (`amount`).
+ */
+export function lineProblemOf(failure: { code: string; message: string }, itemIndex: number): string {
+  return `${failure.code}: ${failure.message.split(`items.${itemIndex}.`).join('')}`;
+}

@@ -3,7 +3,7 @@ import { csvCell } from '@pwa/http';
 import { z } from '@pwa/config';
 import { ConsoleError } from '@pwa/errors';
 import { originOf, parsedInput } from '@pwa/web-auth';
-import { bulkCsvLinesMax, readBulkCsv, type BulkCsvPayout, type BulkCsvProblem } from '../domain/bulk-csv';
+import { bulkCsvLinesMax, lineProblemOf, readBulkCsv, type BulkCsvPayout, type BulkCsvProblem } from '../domain/bulk-csv';
 import type { PartnerApi } from '../upstream/partner-api';
 import { auditOf, personOf, type PeopleDependencies } from '../use-cases/people-dependencies';
 import { memberOf, requireMember } from './member-session';
@@ -46,7 +46,7 @@ function previewLines(payouts: BulkCsvPayout[], problems: BulkCsvProblem[], item
       recipientName: item?.recipientName ?? null,
       fee: item?.fee ?? null,
       totalDebit: item?.totalDebit ?? null,
-      problem: item?.failureReason === undefined ? null : `${item.failureReason.code}: ${item.failureReason.message}`,
+      problem: item?.failureReason === undefined ? null : lineProblemOf(item.failureReason, index),
     };
   });
   const unread = problems.map((problem) => ({ line: problem.line, phone: null, amount: null, externalId: problem.externalId, note: null, status: 'invalid' as const, recipientName: null, fee: null, totalDebit: null, problem: problem.message }));

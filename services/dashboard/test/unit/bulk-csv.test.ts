@@ -1,4 +1,4 @@
-import { readBulkCsv } from '../../src/domain/bulk-csv';
+import { lineProblemOf, readBulkCsv } from '../../src/domain/bulk-csv';
 
 describe('a bulk payout file', () => {
   test('when the columns come in any order and case with quoted cells, then each line is a payout with its line number', () => {
@@ -34,5 +34,17 @@ describe('a bulk payout file', () => {
     expect(readBulkCsv('phone,amount,externalId\n"unclosed,5,x\n')).toMatchObject({ kind: 'refused', message: expect.stringContaining('not CSV') });
     const tooMany = `phone,amount,externalId\n${Array.from({ length: 1001 }, (_, index) => `0770000001,1,p${index}`).join('\n')}`;
     expect(readBulkCsv(tooMany)).toMatchObject({ kind: 'refused', message: expect.stringContaining('at most 1000') });
+  });
+});
+
+describe('a line’s result in the preview', () => {
+  test('when the bulk quote names the item’s field by its place in the request, then the line names the field alone', () => {
+    const failure = { code: 'PKC_2003', message: 'Amount below the per-transaction minimum (1 USD or 50 LRD): items.4.amount is out of range (expected from 50.00 to 1,850,000.00 LRD)' };
+    expect(lineProblemOf(failure, 4)).toBe('PKC_2003: Amount below the per-transaction minimum (1 USD or 50 LRD): amount is out of range (expected from 50.00 to 1,850,000.00 LRD)');
+  });
+
+  test('when the message names no item, or another one, then it is kept as the API wrote it', () => {
+    expect(lineProblemOf({ code: 'PKC_3001', message: 'No account for this phone number' }, 2)).toBe('PKC_3001: No account for this phone number');
+    expect(lineProblemOf({ code: 'PKC_2008', message: 'items.14.phone is missing' }, 1)).toBe('PKC_2008: items.14.phone is missing');
   });
 });

@@ -92,12 +92,11 @@ export function BulkPayoutsPage(): ReactNode {
         <p>Only finance members and admins upload bulk payouts.</p>
       )}
       <ErrorNotice error={error} />
-      <BulkList />
       {preview === undefined ? null : (
         <>
           <h2>Preview</h2>
           <p role="status" className="lead">
-            {preview.validCount} of {preview.lineCount} payouts will be paid: {preview.currency} {money(preview.totalAmount)} plus {money(preview.totalFee)} in fees, {preview.currency} {money(preview.totalDebit)} in all. {preview.invalidCount} will not be paid.
+            {preview.validCount} of {preview.lineCount} payouts will be paid: {preview.currency} {money(preview.totalAmount)} plus {preview.currency} {money(preview.totalFee)} in fees, {preview.currency} {money(preview.totalDebit)} in all. {preview.invalidCount} will not be paid.
           </p>
           {preview.bulkQuoteId === null ? (
             <p className="notice notice-error" role="alert">
@@ -144,6 +143,7 @@ export function BulkPayoutsPage(): ReactNode {
           </table>
         </>
       )}
+      <BulkList />
     </section>
   );
 }

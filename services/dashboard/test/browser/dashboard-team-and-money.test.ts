@@ -236,6 +236,20 @@ describe('the partner dashboard in the browser', () => {
     expect(paidLines).toHaveLength(47);
     await page.getByRole('button', { name: 'Previous page' }).click();
     await expect(secondColumnOnceChanged(page, 'Disbursements', pagesWalked[pagesWalked.length - 1] ?? [])).resolves.toEqual(pagesWalked[pagesWalked.length - 2]);
+    // Another tab starts from its own first page (the disbursements' cursor is not sent for collections), and coming back starts over too.
+    await page.getByRole('link', { name: 'Collections', exact: true }).click();
+    await page.getByRole('table', { name: 'Collections' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.getByRole('link', { name: 'Disbursements', exact: true }).click();
+    await expect(secondColumnOnceChanged(page, 'Disbursements', [])).resolves.toEqual(pagesWalked[0]);
+    // The status filter offers the list's own statuses: no disbursement failed, and the completed ones are listed.
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('Nothing yet.').waitFor();
+    await page.getByLabel('Status').selectOption('completed');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(secondColumnOnceChanged(page, 'Disbursements', [])).resolves.toEqual(pagesWalked[0]);
+    expect(await page.getByLabel('Status').locator('option').allTextContents()).toEqual(['Any', 'pending', 'completed', 'failed']);
     expect(financePerson.watched.policyViolations).toEqual([]);
     expect(financePerson.watched.pageErrors).toEqual([]);
     await financePerson.watched.context.close();

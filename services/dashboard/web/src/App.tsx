@@ -45,7 +45,8 @@ export function App(): ReactNode {
 function Page(props: { pathname: string; search: URLSearchParams }): ReactNode {
   const { pathname } = props;
   if (pathname === '/') return <HomePage />;
-  if (pathname === '/transactions') return <TransactionsPage search={props.search} />;
+  // One instance per kind: another tab starts from its first page with no filter (a cursor or a status of one list means nothing to another).
+  if (pathname === '/transactions') return <TransactionsPage key={props.search.get('kind') ?? 'collections'} search={props.search} />;
   const detail = /^\/transactions\/([^/]+)$/.exec(pathname);
   if (detail?.[1] !== undefined) return <TransactionDetailPage referenceId={decodeURIComponent(detail[1])} />;
   if (pathname === '/statements') return <StatementPage />;

@@ -3,6 +3,7 @@ import { api, queryOf } from '../api';
 import { Link, navigate } from '../../../../../libs/console-web/pages/router';
 import { may, useSession } from '../session';
 import { labelOfField } from '../format';
+import { transactionStatuses } from '../statuses';
 import { dateTime, ErrorNotice, Field, Pager, moneyText, useCursorTrail } from '../ui';
 
 export type TransactionKind = 'collections' | 'disbursements' | 'refunds' | 'deliveries';
@@ -151,7 +152,14 @@ export function TransactionsPage(props: { search: URLSearchParams }): ReactNode 
       </form>
       <form onSubmit={apply} aria-label="Filters" className="filters">
         <Field id="filter-status" label="Status">
-          <input id="filter-status" value={filters.status} onChange={(event) => setFilters({ ...filters, status: event.target.value })} />
+          <select id="filter-status" value={filters.status} onChange={(event) => setFilters({ ...filters, status: event.target.value })}>
+            <option value="">Any</option>
+            {transactionStatuses[kind].map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
         </Field>
         {kind === 'deliveries' ? null : (
           <>

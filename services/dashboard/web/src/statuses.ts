@@ -1,5 +1,5 @@
 // The statuses each list of the Transactions page can be filtered by: the API's own (libs/contracts;
-// services/dashboard/web/test/statuses.test.ts checks they are the same), kept here so the pages'
+// services/dashboard/test/unit/transaction-statuses.test.ts checks they are the same), kept here so the pages'
 // bundle does not carry the contract's schemas.
 
 export const transactionStatuses = {

@@ -1,5 +1,5 @@
 import { publicApi, refundStatuses, webhookDeliveryStatuses } from '@pwa/contracts';
-import { transactionStatuses } from '../src/statuses';
+import { transactionStatuses } from '../../web/src/statuses';
 
 describe('the Transactions page’s status filters', () => {
   test('when a list is filtered by status, then the page offers exactly the statuses the API accepts for it', () => {

@@ -117,6 +117,12 @@ beforeAll(async () => {
   await ensureDatabase(adminUrl);
 });
 
+// Each test's pool ends with it: a pool left open keeps its connections (idle for 30 s), and the
+// server's connection slots are shared with the suite running beside this one and its whole stack.
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.end()));
+});
+
 afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));
   await dropDatabase(adminUrl);
@@ -149,7 +155,7 @@ describe('appending and verifying', () => {
   });
 
   it('when 50 entries are appended at once from separate connections, then they form one unbroken chain numbered 1 to 50', async () => {
-    const log = await freshAuditLog({ maxConnections: 50 });
+    const log = await freshAuditLog({ maxConnections: 20 });
     const appended = await Promise.all(Array.from({ length: 50 }, (_, index) => appendAuditEntry(log.runtime, entry({ target: { kind: 'partner', id: `partner-${index}` } }))));
     expect(appended.map((found) => found.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
     const backends = await log.runtime.query<{ count: number }>(`SELECT count(*)::integer AS count FROM pg_stat_activity WHERE usename = $1 AND application_name = 'audit-test'`, [roles.runtime]);

@@ -159,12 +159,15 @@ describe('cancellation racing a posting', () => {
     let postedRounds = 0;
     for (let round = 0; round < rounds; round += 1) {
       const body = transferBody({ type: 'disbursement', partnerId, phone: user.phone, currency: 'USD', amountMinor: '100' });
-      // A bare cancel is faster than a posting, so it is held back by a growing delay: early rounds
-      // land before the posting claims the id, middle ones while its transaction is open (the cancel
-      // then waits for its commit), late ones after it.
-      const cancelDelayMs = round * 3;
+      // The first rounds give the cancel a head start (on a loaded machine a bare cancel is not
+      // always faster than a posting), so some land before the posting claims the id; then the
+      // cancel is held back by a growing delay: middle rounds land while the posting's transaction
+      // is open (the cancel then waits for its commit), late ones after it.
+      const headStartRounds = 8;
+      const postDelayMs = Math.max(0, headStartRounds - round) * 3;
+      const cancelDelayMs = Math.max(0, round - headStartRounds) * 3;
       const [posted, cancelled] = await Promise.all([
-        postJson(transfersUrl(), body),
+        delay(postDelayMs).then(() => postJson(transfersUrl(), body)),
         delay(cancelDelayMs).then(() => postJson(`${harness.baseUrl}/internal/transfers/${body.transferId}/cancel`, {})),
       ]);
 

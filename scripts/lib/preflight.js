@@ -678,7 +678,11 @@ async function execute(plan, deps = {}) {
     }
     run(server.restart.start);
     await waitFor(server.name, server.host, server.port);
-    if (!(await d.answers(server.id, server.host, server.port))) throw new PreflightError([`${server.name} was restarted but still does not answer on ${server.host}:${server.port}`]);
+    // Listening comes a moment before answering while a server boots: ask again for as long as a start may take.
+    for (let waited = 0; !(await d.answers(server.id, server.host, server.port)); waited += 1) {
+      if (waited >= d.waitSeconds) throw new PreflightError([`${server.name} was restarted but still does not answer on ${server.host}:${server.port}`]);
+      await d.sleep(1000);
+    }
   }
 
   for (const server of plan.servers) {

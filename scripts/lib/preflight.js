@@ -177,6 +177,20 @@ function canConnect(host, port, timeoutMs = connectTimeoutMs) {
   });
 }
 
+/**
+ * The Erlang that `rabbitmqctl eval` runs to delete the queues test runs leave behind (stacks'
+ * `pwa.e2e.<run>.…`, harnesses' `pwa.<schema>-it.<run>.…`, the drills' and `test.…`; a killed run
+ * skips its teardown). Each durable queue keeps a share of the broker's file handles (927 under
+ * Debian's default limit), and once they are spent the broker accepts TCP connections but answers
+ * none, so they are deleted over the CLI's own channel, which needs none. Prints how many.
+ */
+const leftoverTestQueuesEval = [
+  'Pattern = "^(pwa\\\\.e2e\\\\.|pwa\\\\.[a-z0-9-]+-it\\\\.|pwa\\\\.gateway-outage\\\\.|test\\\\.)",',
+  'Queues = [Q || Q <- rabbit_amqqueue:list(), re:run(element(4, amqqueue:get_name(Q)), Pattern) =/= nomatch],',
+  '[rabbit_amqqueue:delete(Q, false, false, <<"pwa-test-cleanup">>) || Q <- Queues],',
+  'length(Queues).',
+].join(' ');
+
 /** How long a server that accepted the connection has to answer its protocol's first message. */
 const answerTimeoutMs = 5000;
 
@@ -502,7 +516,11 @@ function decide(facts) {
     };
   }
 
-  return { mode, ok: problems.length === 0, servers: serverPlans, tools: toolPlans, apt, postgresLogin, problems, notes };
+  // .ci/run on a machine the preflight manages: the queues earlier test runs left on the local broker go first.
+  const rabbitFact = facts.servers.find((fact) => fact.id === 'rabbitmq');
+  const rabbitCleanup = ci && canInstall && rabbitFact !== undefined && rabbitFact.local && !rabbitFact.explicit && rabbitFact.reachable ? { command: [...rootPrefix, 'rabbitmqctl', '-q', 'eval', leftoverTestQueuesEval] } : undefined;
+
+  return { mode, ok: problems.length === 0, servers: serverPlans, tools: toolPlans, apt, postgresLogin, rabbitCleanup, problems, notes };
 }
 
 /**
@@ -602,13 +620,23 @@ function listenerPid(port) {
   return found ? found[1] : undefined;
 }
 
-/** Whether the server's port stops accepting connections within the given seconds. */
-async function closedWithin(d, server, seconds) {
+/** Whether a process is still there (signal 0 tests without sending anything). */
+function processAlive(pid) {
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Whether the process has ended within the given seconds. */
+async function goneWithin(d, pid, seconds) {
   for (let waited = 0; waited < seconds; waited += 1) {
-    if (!(await d.probe(server.host, server.port))) return true;
+    if (!d.alive(pid)) return true;
     await d.sleep(1000);
   }
-  return !(await d.probe(server.host, server.port));
+  return !d.alive(pid);
 }
 
 function waitSecondsFrom(env = process.env) {
@@ -635,6 +663,7 @@ async function execute(plan, deps = {}) {
     canLogIn: psqlCanLogIn,
     readPid,
     listenerPid,
+    alive: processAlive,
     answers: (id, host, port) => answersProtocol(id, host, port),
     ...deps,
   };
@@ -666,15 +695,28 @@ async function execute(plan, deps = {}) {
 
   if (plan.apt) for (const command of plan.apt.commands) run(command);
 
+  if (plan.rabbitCleanup) {
+    d.log('deleting the queues earlier test runs left on RabbitMQ (rabbitmqctl eval)');
+    ran.push(plan.rabbitCleanup.command);
+    // Best effort: a broker whose CLI does not answer either is restarted below if it is stuck.
+    if (d.run(plan.rabbitCleanup.command) !== 0) d.log('rabbitmqctl eval failed: no queue was deleted');
+  }
+
   for (const server of plan.servers) {
     if (server.action !== 'restart') continue;
+    if (await d.answers(server.id, server.host, server.port)) {
+      d.log(`${server.name} answers again on ${server.host}:${server.port}: no restart`);
+      continue;
+    }
     const pid = d.listenerPid(server.port);
     if (!pid) throw new PreflightError([`${server.name} does not answer on ${server.host}:${server.port}, and no process listening on port ${server.port} was found (ss -ltnp) to restart`]);
     d.log(`${server.name} accepts connections on ${server.host}:${server.port} but does not answer: restarting it (pid ${pid})`);
     run([...server.restart.stop, pid]);
-    if (!(await closedWithin(d, server, stopWaitSeconds))) {
+    // Gone, not just closed: a stuck broker closes its listener at once and then hangs in its shutdown, and
+    // a second node of the same name cannot start while the first one lives.
+    if (!(await goneWithin(d, pid, stopWaitSeconds))) {
       run([...server.restart.kill, pid]);
-      if (!(await closedWithin(d, server, stopWaitSeconds))) throw new PreflightError([`${server.name} still listens on ${server.host}:${server.port} after kill -KILL ${pid}`]);
+      if (!(await goneWithin(d, pid, stopWaitSeconds))) throw new PreflightError([`${server.name} (pid ${pid}) still runs after kill -KILL`]);
     }
     run(server.restart.start);
     await waitFor(server.name, server.host, server.port);
@@ -739,6 +781,7 @@ module.exports = {
   canConnect,
   answersProtocol,
   listenerPid,
+  leftoverTestQueuesEval,
   checkServers,
   describeUnreachable,
   targetsFor,

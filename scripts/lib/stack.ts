@@ -16,7 +16,7 @@
 //                on request): HTTPS with the stack's certificate, its own database roles and sealing key
 import fs from 'node:fs';
 import path from 'node:path';
-import { deadLetterNames } from '@pwa/bus';
+import { deadLetterNames, durableQueueNames } from '@pwa/bus';
 import { dropDatabase, ensureDatabase } from '@pwa/db';
 import { provisionDatabaseRoles, type ServiceDatabaseUrls } from './database-roles';
 import { waitUntilReady } from './http';
@@ -472,16 +472,15 @@ async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> 
   }
 }
 
-/** Removes a stack's exchange, the dead-letter exchange and queue the bus declared for it, and the webhooks service's queues. */
+/** Removes a stack's exchange, the dead-letter exchange, and every durable queue the bus and the services declared for it. */
 async function deleteExchange(amqpUrl: string, exchange: string): Promise<void> {
   const amqp = await import('amqplib');
   const deadLetter = deadLetterNames(exchange);
   const connection = await amqp.connect(amqpUrl);
   try {
     const channel = await connection.createChannel();
-    await channel.deleteQueue(deadLetter.queue);
-    // The webhooks service's durable queues (deleting a queue that does not exist is a no-op).
-    for (const suffix of ['webhooks.partner-events', 'webhooks.transaction-events']) await channel.deleteQueue(`${exchange}.${suffix}`);
+    // Every durable queue of the topology, the services' and the dead-letter one (deleting a queue that does not exist is a no-op).
+    for (const queue of durableQueueNames(exchange)) await channel.deleteQueue(queue);
     await channel.deleteExchange(deadLetter.exchange);
     await channel.deleteExchange(exchange);
     await channel.close();

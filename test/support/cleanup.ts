@@ -1,4 +1,5 @@
 import { connect as connectAmqp } from 'amqplib';
+import { durableQueueNames } from '@pwa/bus';
 import { Redis } from 'ioredis';
 
 /** Deletes every key under a test run's prefix, so runs leave nothing behind in the shared Redis. */
@@ -17,12 +18,12 @@ export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise
   }
 }
 
-/** The bus library declares the exchange, its dead-letter exchange and queue; a test run leaves none behind. */
+/** The bus library declares the exchange, its dead-letter exchange and queue, and the services their durable queues; a test run leaves none behind. */
 export async function deleteExchange(amqpUrl: string, exchange: string): Promise<void> {
   const connection = await connectAmqp(amqpUrl);
   try {
     const channel = await connection.createChannel();
-    await channel.deleteQueue(`${exchange}.dead-letter`);
+    for (const queue of durableQueueNames(exchange)) await channel.deleteQueue(queue);
     await channel.deleteExchange(`${exchange}.dlx`);
     await channel.deleteExchange(exchange);
     await channel.close();

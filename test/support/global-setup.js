@@ -74,6 +74,22 @@ async function refuseStuckServers(urls) {
   if (stuck.length > 0) throw new Error(`Integration tests need servers that answer:\n  ${stuck.join('\n  ')}`);
 }
 
+/**
+ * Deletes the queues earlier test runs left on a local broker (scripts/lib/preflight.js
+ * leftoverTestQueuesEval, which .ci/run's preflight runs too): each keeps a share of the broker's
+ * file handles, and once they are spent the broker stops answering. Best effort: without
+ * rabbitmqctl, or when it does not answer, nothing is deleted and the tests go on.
+ */
+function deleteLeftoverTestQueues(amqpUrl) {
+  const url = new URL(amqpUrl);
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(url.hostname)) return;
+  const { spawnSync } = require('node:child_process');
+  const { leftoverTestQueuesEval } = require('../../scripts/lib/preflight');
+  const deleted = spawnSync('rabbitmqctl', ['-q', 'eval', leftoverTestQueuesEval], { encoding: 'utf8', timeout: 60_000 });
+  const count = Number((deleted.stdout ?? '').trim());
+  if (deleted.status === 0 && count > 0) process.stderr.write(`global setup: deleted ${count} queues earlier test runs left on the broker\n`);
+}
+
 module.exports = async function globalSetup() {
   const urls = serverUrls();
   const missing = [];
@@ -83,6 +99,7 @@ module.exports = async function globalSetup() {
     if (!(await reachable(url.hostname, port))) missing.push({ name, address: `${url.hostname}:${port}` });
   }
   if (missing.length === 0) {
+    deleteLeftoverTestQueues(urls.amqp);
     await refuseStuckServers(urls);
     return;
   }

@@ -7,6 +7,6 @@ export { enqueueEvent, outboxColumnsOf, outboxInsertWhenRowsIn } from './outbox'
 export { startOutboxRelay, publishAttemptsMaxDefault, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 export { listParkedOutboxRows, replayParkedOutboxRows, type ParkedOutboxRow } from './outbox-parking';
 export { processOnce, type ProcessOutcome } from './process-once';
-export { deadLetterNames, deliveryLimit, type DeadLetterNames, type QueueKind } from './topology';
+export { deadLetterNames, deliveryLimit, durableQueueNames, serviceQueueName, serviceQueueSuffixes, type DeadLetterNames, type QueueKind, type ServiceQueueSuffix } from './topology';
 export { busMigrationsDirectory } from './migrations-directory';
 export { brokerPermissionsOf, type BrokerPermissions } from './broker-permissions';

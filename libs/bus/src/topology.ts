@@ -13,6 +13,25 @@ export interface DeadLetterNames {
   queue: string;
 }
 
+/**
+ * The durable queues the services own, as `<service>.<purpose>`: each is named
+ * `<exchange>.<service>.<purpose>` (serviceQueueName), every replica of its service consumes it, and
+ * it outlives its consumers. One list, so whatever removes an exchange's topology (a test stack's
+ * teardown) removes every one of them: a queue left behind keeps its share of the broker's file
+ * handles, and enough of them stop the broker accepting connections.
+ */
+export const serviceQueueSuffixes = ['disbursements.wallet-events', 'webhooks.partner-events', 'webhooks.transaction-events'] as const;
+export type ServiceQueueSuffix = (typeof serviceQueueSuffixes)[number];
+
+export function serviceQueueName(exchange: string, suffix: ServiceQueueSuffix): string {
+  return `${exchange}.${suffix}`;
+}
+
+/** Every durable queue of an exchange's topology: the services' and the dead-letter queue. */
+export function durableQueueNames(exchange: string): string[] {
+  return [...serviceQueueSuffixes.map((suffix) => serviceQueueName(exchange, suffix)), deadLetterNames(exchange).queue];
+}
+
 /** Dead-letter names follow from the main exchange, so each exchange (and each test run) has its own. */
 export function deadLetterNames(exchange: string): DeadLetterNames {
   return { exchange: `${exchange}.dlx`, queue: `${exchange}.dead-letter` };

@@ -1,4 +1,4 @@
-import type { Bus } from '@pwa/bus';
+import { serviceQueueName, type Bus } from '@pwa/bus';
 import { parseWalletDisbursementReversedEvent, walletEventTypes } from '@pwa/contracts';
 import type { Pool } from '@pwa/db';
 import type { Logger } from '@pwa/logging';
@@ -11,7 +11,7 @@ import { recordDisbursementReversal } from '../use-cases/record-reversal';
  */
 export async function subscribeToWalletEvents(bus: Bus, exchange: string, dependencies: { pool: Pool; logger: Logger }): Promise<void> {
   await bus.subscribe({
-    queue: `${exchange}.disbursements.wallet-events`,
+    queue: serviceQueueName(exchange, 'disbursements.wallet-events'),
     routingKeys: [...walletEventTypes],
     kind: 'durable',
     handler: async (envelope) => {

@@ -1,4 +1,4 @@
-import type { Bus } from '@pwa/bus';
+import { serviceQueueName, type Bus } from '@pwa/bus';
 import {
   isBulkEventType,
   isCollectionEventType,
@@ -54,13 +54,13 @@ export function parseDeliveredEvent(envelope: EventEnvelope): DeliveredEvent {
  */
 export async function subscribeToEvents(bus: Bus, exchange: string, dependencies: WebhooksDependencies): Promise<void> {
   await bus.subscribe({
-    queue: `${exchange}.webhooks.partner-events`,
+    queue: serviceQueueName(exchange, 'webhooks.partner-events'),
     routingKeys: [...partnerEventTypes],
     kind: 'durable',
     handler: (envelope) => recordPartner(dependencies, parsePartnerEvent(envelope)),
   });
   await bus.subscribe({
-    queue: `${exchange}.webhooks.transaction-events`,
+    queue: serviceQueueName(exchange, 'webhooks.transaction-events'),
     routingKeys: [...deliveredEventTypes],
     kind: 'durable',
     handler: (envelope) => recordDelivery(dependencies, parseDeliveredEvent(envelope)),

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
-import { connectBus, deadLetterNames, type Bus } from '@pwa/bus';
+import { connectBus, deadLetterNames, durableQueueNames, type Bus } from '@pwa/bus';
 import { createEventEnvelope, type EventEnvelope } from '@pwa/contracts';
 import { createPool, dropDatabase, ensureDatabase, type Pool } from '@pwa/db';
 import { createLogger } from '@pwa/logging';
@@ -198,7 +198,7 @@ async function deleteTopology(amqpUrl: string, exchange: string): Promise<void> 
   try {
     const channel = await connection.createChannel();
     const deadLetter = deadLetterNames(exchange);
-    for (const queue of [`${exchange}.webhooks.partner-events`, `${exchange}.webhooks.transaction-events`, deadLetter.queue]) await channel.deleteQueue(queue);
+    for (const queue of durableQueueNames(exchange)) await channel.deleteQueue(queue);
     await channel.deleteExchange(deadLetter.exchange);
     await channel.deleteExchange(exchange);
     await channel.close();

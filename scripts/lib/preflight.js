@@ -610,7 +610,7 @@ function readPid(file) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** How long a stuck server has to let go of its port after a signal. */
+/** How long a stuck server's process has to end after a signal. */
 const stopWaitSeconds = 30;
 
 /** The pid of the process listening on a local TCP port (ss, from iproute2), or undefined. */

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { connect } from 'amqplib';
-import { connectBus, deadLetterNames, durableQueueNames, type Bus } from '@pwa/bus';
+import { connectBus, type Bus } from '@pwa/bus';
 import { createEventEnvelope, type EventEnvelope } from '@pwa/contracts';
 import { createPool, dropDatabase, ensureDatabase, type Pool } from '@pwa/db';
 import { createLogger } from '@pwa/logging';
@@ -8,6 +7,7 @@ import type { HostedService } from '@pwa/runtime';
 import { sealToBase64 } from '@pwa/sealing';
 import { readWebhooksConfig, type WebhooksConfig } from '../../src/config';
 import { startWebhooksService } from '../../src/service';
+import { deleteExchange } from '../../../../test/support/cleanup';
 import { webhooksSchema } from '../../src/service-paths';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverUrls } = require('../../../../test/support/server-urls') as { serverUrls: () => { postgres: string; amqp: string } };
@@ -170,7 +170,7 @@ export async function startWebhooksHarness(env: Record<string, string> = {}): Pr
       await bus.close();
       await pool.end();
       await dropDatabase(config.DATABASE_URL);
-      await deleteTopology(config.AMQP_URL, config.BUS_EXCHANGE);
+      await deleteExchange(config.AMQP_URL, config.BUS_EXCHANGE);
     },
   };
 }
@@ -191,18 +191,4 @@ export async function deliveriesOfEvent(pool: Pool, eventId: string): Promise<{ 
     [eventId],
   );
   return { deliveries: deliveries.rows, attempts: attempts.rows };
-}
-
-async function deleteTopology(amqpUrl: string, exchange: string): Promise<void> {
-  const connection = await connect(amqpUrl);
-  try {
-    const channel = await connection.createChannel();
-    const deadLetter = deadLetterNames(exchange);
-    for (const queue of durableQueueNames(exchange)) await channel.deleteQueue(queue);
-    await channel.deleteExchange(deadLetter.exchange);
-    await channel.deleteExchange(exchange);
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
 }
